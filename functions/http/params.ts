@@ -1,0 +1,78 @@
+import type { Context } from "hono";
+import { IncidentId } from "../../events/schemas.js";
+import { MalformedRequestError, NotFoundError, ValidationError } from "../errors.js";
+
+function badQuery(name: string, message: string): MalformedRequestError {
+  return new MalformedRequestError(`query parameter ${name} ${message}`, [
+    { path: `query.${name}`, message },
+  ]);
+}
+
+export function intQuery(
+  c: Context,
+  name: string,
+  range: { min: number; max: number; fallback?: number },
+): number | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined) return range.fallback;
+  if (!/^\d+$/.test(raw)) throw badQuery(name, `must be a whole number from ${range.min} to ${range.max}`);
+  const value = Number(raw);
+  if (value < range.min || value > range.max)
+    throw badQuery(name, `must be from ${range.min} to ${range.max}`);
+  return value;
+}
+
+export function instantQuery(c: Context, name: string): string | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined) return undefined;
+  const time = Date.parse(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time)) {
+    throw badQuery(name, "must be an ISO 8601 time, e.g. 2022-04-08T12:00:00Z");
+  }
+  return new Date(time).toISOString();
+}
+
+export function boolQuery(c: Context, name: string): boolean | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined) return undefined;
+  if (raw !== "true" && raw !== "false") throw badQuery(name, "must be true or false");
+  return raw === "true";
+}
+
+export function stringQuery(c: Context, name: string, pattern: RegExp, hint: string): string | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined) return undefined;
+  if (!pattern.test(raw)) throw badQuery(name, hint);
+  return raw;
+}
+
+/** Reads: an id that is not a valid slug cannot name an incident, so it is simply not found. */
+export function incidentToRead(c: Context): string {
+  const id = c.req.param("incidentId") ?? "";
+  if (!IncidentId.safeParse(id).success)
+    throw new NotFoundError(`no incident ${id}: incident ids are 3–96 characters of a-z, 0-9 and -`);
+  return id;
+}
+
+/** Writes: the id is part of what will be stored, so a bad one is an invalid event. */
+export function incidentToWrite(c: Context): string {
+  const id = c.req.param("incidentId") ?? "";
+  const parsed = IncidentId.safeParse(id);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "is not a valid incident id";
+    throw new ValidationError(`incidentId ${message}`, [{ path: "incidentId", message }]);
+  }
+  return id;
+}
+
+/** If-Match: "N" (or W/"N", or bare N). "0": the incident must not exist yet. */
+export function expectedVersion(c: Context): number | undefined {
+  const raw = c.req.header("if-match");
+  if (raw === undefined) return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,12})"?\s*$/.exec(raw);
+  if (!match) {
+    const message = 'must be a version in quotes, e.g. "3" ("0": the incident must not exist yet)';
+    throw new MalformedRequestError(`If-Match ${message}`, [{ path: "headers.If-Match", message }]);
+  }
+  return Number(match[1]);
+}

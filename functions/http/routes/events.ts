@@ -1,0 +1,91 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { parseAppendBody } from "../../../events/validate.js";
+import {
+  MalformedRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
+} from "../../errors.js";
+import type { EventStore } from "../../store/event-store.js";
+import type { Authenticator } from "../auth.js";
+import { expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface EventRoutesDeps {
+  events: EventStore;
+  authenticate: Authenticator;
+}
+
+/** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
+export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
+  const app = new Hono();
+
+  app.post(
+    "/incidents/:incidentId/events",
+    (c, next) => {
+      // Credentials first: an unauthenticated caller learns nothing about its payload.
+      if (!authenticate(c)) {
+        c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
+        throw new UnauthorizedError("writes need Authorization: Bearer <token>; nothing was stored");
+      }
+      return next();
+    },
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new PayloadTooLargeError(`the body is over ${MAX_BODY_BYTES / 1024} KiB; nothing was stored`);
+      },
+    }),
+    async (c) => {
+      const recordedBy = authenticate(c) as string;
+      const incidentId = incidentToWrite(c);
+      const ifMatch = expectedVersion(c);
+      const text = await c.req.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
+          { path: "(body)", message: "is not valid JSON" },
+        ]);
+      }
+      const parsed = parseAppendBody(body);
+      if (!parsed.ok) {
+        throw new ValidationError(
+          `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
+            .slice(0, 3)
+            .map((e) => `${e.path} ${e.message}`)
+            .join("; ")}; nothing was stored`,
+          parsed.errors,
+        );
+      }
+      const result = await events.append({
+        incidentId,
+        envelopes: parsed.value,
+        recordedBy,
+        batched: typeof body === "object" && body !== null && "events" in body,
+        ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
+      });
+      c.header("ETag", `"${result.version}"`);
+      c.header("Location", `/incidents/${incidentId}`);
+      const { created: _created, ...answer } = result;
+      return c.json(answer, result.created ? 201 : 200);
+    },
+  );
+
+  app.get("/incidents/:incidentId/events", async (c) => {
+    const incidentId = incidentToRead(c);
+    const after = intQuery(c, "after", { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }) as number;
+    const limit = intQuery(c, "limit", { min: 1, max: 500, fallback: 100 }) as number;
+    const page = await events.readPage(incidentId, after, limit);
+    if (page.items.length === 0 && (await events.readHead(incidentId)).version === 0) {
+      throw new NotFoundError(`no incident ${incidentId}`);
+    }
+    return c.json(page);
+  });
+
+  return app;
+}

@@ -1,0 +1,103 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { Hono } from "hono";
+import { MalformedRequestError, NotFoundError } from "../../errors.js";
+import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
+import type { EventStore } from "../../store/event-store.js";
+import type { ViewStore } from "../../store/view-store.js";
+import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
+
+export interface IncidentRoutesDeps {
+  events: EventStore;
+  views: ViewStore;
+  reader: IncidentReader;
+}
+
+const MAX_VERSION = Number.MAX_SAFE_INTEGER;
+
+/** Reads: the summary (now, then, or at least as new as a write), the listing, and /verify. */
+export function incidentRoutes({ events, views, reader }: IncidentRoutesDeps) {
+  const app = new Hono();
+
+  app.get("/incidents", async (c) => {
+    const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
+    const kind = stringQuery(c, "kind", /^[a-z][a-z0-9-]{0,63}$/, "must be a kind slug, e.g. missile-strike");
+    const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
+    const contested = boolQuery(c, "contested");
+    const page = await views.list({
+      limit,
+      ...(kind === undefined ? {} : { kind }),
+      ...(country === undefined ? {} : { country: country.toUpperCase() }),
+      ...(contested === undefined ? {} : { contested }),
+      ...(c.req.query("cursor") === undefined
+        ? {}
+        : { cursor: decodeCursor(c.req.query("cursor") as string) }),
+    });
+    return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
+  });
+
+  app.get("/incidents/:incidentId", async (c) => {
+    const incidentId = incidentToRead(c);
+    const version = intQuery(c, "version", { min: 1, max: MAX_VERSION });
+    const asOf = instantQuery(c, "asOf");
+    const minVersion = intQuery(c, "minVersion", { min: 0, max: MAX_VERSION });
+    const given = [version, asOf, minVersion].filter((v) => v !== undefined).length;
+    if (given > 1) {
+      const message = "give at most one of version, asOf and minVersion";
+      throw new MalformedRequestError(message, [{ path: "query", message }]);
+    }
+    const query: SummaryQuery =
+      version !== undefined
+        ? { at: "version", version }
+        : asOf !== undefined
+          ? { at: "asOf", asOf }
+          : { at: "current", ...(minVersion === undefined ? {} : { minVersion }) };
+    const summary = await reader.summary(incidentId, query);
+    if (!summary) throw new NotFoundError(notFoundDetail(incidentId, query));
+    const etag = `"${summary.version}"`;
+    c.header("ETag", etag);
+    if (query.at === "current" && c.req.header("if-none-match") === etag) return c.body(null, 304);
+    return c.json(summary);
+  });
+
+  app.get("/incidents/:incidentId/verify", async (c) => {
+    const incidentId = incidentToRead(c);
+    const result = await events.verify(incidentId);
+    if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);
+    return c.json(result);
+  });
+
+  return app;
+}
+
+function notFoundDetail(incidentId: string, query: SummaryQuery): string {
+  switch (query.at) {
+    case "version":
+      return `incident ${incidentId} has no version ${query.version}`;
+    case "asOf":
+      return `nothing was recorded about incident ${incidentId} by ${query.asOf}`;
+    case "current":
+      return query.minVersion
+        ? `incident ${incidentId} has not reached version ${query.minVersion}`
+        : `no incident ${incidentId}`;
+  }
+}
+
+function encodeCursor(key: Record<string, AttributeValue>): string {
+  return Buffer.from(JSON.stringify(key)).toString("base64url");
+}
+
+function decodeCursor(cursor: string): Record<string, AttributeValue> {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    const valid =
+      key &&
+      typeof key.incidentId?.S === "string" &&
+      typeof key.listPk?.S === "string" &&
+      typeof key.activity?.S === "string";
+    if (valid && Object.keys(key).length === 3) return key;
+  } catch {
+    // fall through to the same answer as any other unreadable cursor
+  }
+  const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
+  throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
+}

@@ -1,0 +1,44 @@
+import { type Summary, summarize } from "../events/summarize.js";
+import { emptyState, evolve, type IncidentState } from "../events/summary.js";
+import type { EventStore } from "./store/event-store.js";
+import type { ViewStore } from "./store/view-store.js";
+
+export type SummaryQuery =
+  | { at: "current"; minVersion?: number }
+  | { at: "version"; version: number }
+  | { at: "asOf"; asOf: string };
+
+/**
+ * Answers summary reads. The current view is one GetItem; time travel and read-your-write
+ * fold the stored events with the same `evolve` the projector uses, so the answers agree.
+ */
+export class IncidentReader {
+  constructor(
+    private readonly events: EventStore,
+    private readonly views: ViewStore,
+  ) {}
+
+  /** null: there is no such incident, or it had not reached that point. */
+  async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
+    if (query.at === "current") {
+      const view = await this.views.getSummary(incidentId);
+      if (view && view.version >= (query.minVersion ?? 0)) return view;
+      // The view lags (or was never written): fold the store's events after it.
+      const state = await this.caughtUp(incidentId);
+      return state.version === 0 || state.version < (query.minVersion ?? 0) ? null : summarize(state);
+    }
+    let state = emptyState(incidentId);
+    for await (const event of this.events.events(incidentId)) {
+      if (query.at === "version" ? event.version > query.version : event.recordedAt > query.asOf) break;
+      state = evolve(state, event);
+    }
+    if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
+    return summarize(state);
+  }
+
+  private async caughtUp(incidentId: string): Promise<IncidentState> {
+    let state = (await this.views.getState(incidentId)) ?? emptyState(incidentId);
+    for await (const event of this.events.events(incidentId, state.version)) state = evolve(state, event);
+    return state;
+  }
+}

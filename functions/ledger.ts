@@ -1,0 +1,43 @@
+import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { Hono } from "hono";
+import { createApp } from "./http/app.js";
+import type { Authenticator } from "./http/auth.js";
+import { IncidentReader } from "./incident-reader.js";
+import type { Logger } from "./log.js";
+import { Projector } from "./projector/projector.js";
+import { ClaimTable } from "./store/claims.js";
+import type { Item } from "./store/commit-item.js";
+import { EventStore } from "./store/event-store.js";
+import type { TableNames } from "./store/table-design.js";
+import { ViewStore } from "./store/view-store.js";
+
+export interface LedgerOptions {
+  db: DynamoDBClient;
+  tables: TableNames;
+  log: Logger;
+  onCommit?: (item: Item) => void;
+  now?: () => string;
+}
+
+/** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
+export function createLedger(options: LedgerOptions) {
+  const { db, tables, log } = options;
+  const events = new EventStore({
+    db,
+    tables,
+    ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const views = new ViewStore(db, tables.views);
+  const claims = new ClaimTable(db, tables.claims, options.now ?? (() => new Date().toISOString()));
+  const projector = new Projector(events, views, claims);
+  const reader = new IncidentReader(events, views);
+  const checkStore = async () => {
+    await db.send(new DescribeTableCommand({ TableName: tables.events }));
+  };
+  const app = (authenticate: Authenticator, pages?: Hono) =>
+    createApp({ events, views, reader, authenticate, log, checkStore, ...(pages ? { pages } : {}) });
+  return { events, views, projector, reader, app };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

@@ -1,0 +1,89 @@
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import type { Logger } from "../log.js";
+import type { Item } from "../store/commit-item.js";
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+const BATCH_SIZE = 100;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * dynalite has no streams. This stands in for them locally: each commit becomes a record in
+ * the exact shape DynamoDB Streams delivers, handed in batches to the same handler the
+ * projector Lambda runs, with the same partial-failure contract (failed records are retried,
+ * then parked in the log as the on-failure queue would hold them).
+ */
+export class LocalStream {
+  private queue: { record: DynamoDBRecord; attempts: number }[] = [];
+  private sequence = 0;
+  private running: Promise<void> | null = null;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly handler: StreamHandler,
+    private readonly log: Logger,
+    private readonly tableName: string,
+  ) {}
+
+  publish(item: Item): void {
+    this.queue.push({ record: this.toRecord(item), attempts: 0 });
+    this.running ??= this.drain();
+  }
+
+  /** Resolves once every published record has been handled (or parked). */
+  idle(): Promise<void> {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private toRecord(item: Item): DynamoDBRecord {
+    this.sequence += 1;
+    const incidentId = item.incidentId;
+    const version = item.version;
+    return {
+      eventID: `local-${this.sequence}`,
+      eventName: "INSERT",
+      eventVersion: "1.1",
+      eventSource: "aws:dynamodb",
+      awsRegion: "local",
+      eventSourceARN: `arn:aws:dynamodb:local:000000000000:table/${this.tableName}/stream/local`,
+      dynamodb: {
+        ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+        Keys: { incidentId, version } as never,
+        NewImage: item as never,
+        SequenceNumber: String(this.sequence).padStart(21, "0"),
+        SizeBytes: JSON.stringify(item).length,
+        StreamViewType: "NEW_IMAGE",
+      },
+    };
+  }
+
+  private async drain(): Promise<void> {
+    // Let a burst of commits gather into one batch, as a shard would.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH_SIZE);
+      let failed = new Set<string>();
+      try {
+        const answer = await this.handler({ Records: batch.map((b) => b.record) });
+        failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
+      } catch (error) {
+        this.log.error("projector threw on a batch", { error: String(error), records: batch.length });
+        failed = new Set(batch.map((b) => b.record.dynamodb?.SequenceNumber ?? ""));
+      }
+      const retry = batch.filter((b) => failed.has(b.record.dynamodb?.SequenceNumber ?? ""));
+      for (const b of retry) {
+        b.attempts += 1;
+        if (b.attempts >= MAX_ATTEMPTS) {
+          this.log.error("stream record parked after retries", {
+            eventID: b.record.eventID,
+            record: b.record,
+          });
+        } else this.queue.push(b);
+      }
+      if (retry.length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    this.running = null;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}

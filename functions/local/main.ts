@@ -1,0 +1,52 @@
+import { resolve } from "node:path";
+import { createLogger } from "../log.js";
+import { startLocalServer } from "./server.js";
+
+// `npm start`: the archive on one machine. Configuration is by environment, as in the README.
+const env = process.env;
+const log = createLogger();
+const port = Number(env.PORT ?? 3000);
+const dynamoPort = Number(env.DYNAMO_PORT ?? 8000);
+const dataDir = resolve(env.DATA_DIR ?? "./.data");
+
+const server = await startLocalServer({
+  port,
+  dynamoPort,
+  dataDir,
+  host: env.HOST ?? "127.0.0.1",
+  log,
+  ...(env.LEDGER_TOKEN ? { token: env.LEDGER_TOKEN } : {}),
+  ...(env.LEDGER_WRITER ? { writer: env.LEDGER_WRITER } : {}),
+});
+
+const tokenLine = env.LEDGER_TOKEN
+  ? "write token  LEDGER_TOKEN from your environment"
+  : `write token  ${server.token}   (made for this run; set LEDGER_TOKEN to choose one)`;
+process.stderr.write(
+  [
+    "",
+    "  incident-ledger is running",
+    `  API          ${server.url}`,
+    `  dashboard    ${server.url}/`,
+    `  API docs     ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)`,
+    `  ${tokenLine}`,
+    `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
+    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}`,
+    "",
+    `  try: curl ${server.url}/incidents`,
+    `       LEDGER_TOKEN=<token> npm run sample`,
+    "",
+  ].join("\n"),
+);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info("stopping", { signal });
+    await server.close();
+    log.info("stopped");
+    process.exit(0);
+  });
+}

@@ -1,0 +1,50 @@
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import type { Logger } from "../log.js";
+import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
+import type { Projector } from "./projector.js";
+
+/**
+ * The projector's Lambda logic for a batch of DynamoDB Streams records. Records only say
+ * *which* incidents moved; each touched incident is caught up once from the store. A record
+ * that cannot be processed is reported in `batchItemFailures` (the event source mapping
+ * retries, bisects, then parks it in the failure queue) instead of failing the whole batch.
+ */
+export function createStreamHandler(projector: Projector, log: Logger) {
+  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const failures: string[] = [];
+    const byIncident = new Map<string, string[]>();
+    for (const record of event.Records ?? []) {
+      const sequence = record.dynamodb?.SequenceNumber ?? record.eventID ?? "";
+      const incidentId = incidentOf(record);
+      if (incidentId === "ignore") continue;
+      if (incidentId === null) {
+        log.error("stream record without an incidentId", { sequence, eventID: record.eventID });
+        failures.push(sequence);
+        continue;
+      }
+      byIncident.set(incidentId, [...(byIncident.get(incidentId) ?? []), sequence]);
+    }
+    await Promise.all(
+      [...byIncident].map(async ([incidentId, sequences]) => {
+        try {
+          const result = await projector.project(incidentId);
+          if (result.to !== result.from) log.debug("projected", { ...result });
+        } catch (error) {
+          log.error("projection failed", { incidentId, error: String(error) });
+          failures.push(...sequences);
+        }
+      }),
+    );
+    return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}
+
+/** The incident a record touched; "ignore" for records that are not commits; null if unreadable. */
+function incidentOf(record: DynamoDBRecord): string | null | "ignore" {
+  if (record.eventName && record.eventName !== "INSERT") return "ignore";
+  const image = record.dynamodb?.NewImage;
+  const type = image?.itemType?.S;
+  if (type !== undefined && type !== COMMIT_ITEM_TYPE) return "ignore";
+  const id = record.dynamodb?.Keys?.incidentId?.S ?? image?.incidentId?.S;
+  return typeof id === "string" && /^[a-z0-9-]{3,96}$/.test(id) ? id : null;
+}

@@ -1,0 +1,73 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import type { ChainHead, StoredEvent } from "../../events/stored-event.js";
+import { COMMIT_ITEM_TYPE } from "./table-design.js";
+
+/**
+ * One append, stored whole in one item: that single conditional put is what makes a batch
+ * atomic and two writers collide, without transactions. Each event is kept as the exact JSON
+ * text `GET …/events` returns, so any DynamoDB tool can read it and the hash covers what is read.
+ */
+export interface Commit {
+  incidentId: string;
+  /** The commit's first version: the sort key, the slot a writer races for. */
+  version: number;
+  lastVersion: number;
+  events: StoredEvent[];
+  /** Ids the server made for events posted without one (the projector registers them as claims). */
+  generatedIds: string[];
+}
+
+export type Item = Record<string, AttributeValue>;
+
+export function commitToItem(commit: Commit): Item {
+  const last = commit.events[commit.events.length - 1];
+  if (!last) throw new RangeError("a commit holds at least one event");
+  const item: Item = {
+    incidentId: { S: commit.incidentId },
+    version: { N: String(commit.version) },
+    lastVersion: { N: String(commit.lastVersion) },
+    lastHash: { S: last.hash },
+    lastRecordedAt: { S: last.recordedAt },
+    itemType: { S: COMMIT_ITEM_TYPE },
+    eventIds: { L: commit.events.map((e) => ({ S: e.eventId })) },
+    events: { L: commit.events.map((e) => ({ S: JSON.stringify(e) })) },
+  };
+  if (commit.generatedIds.length > 0) item.generatedIds = { L: commit.generatedIds.map((id) => ({ S: id })) };
+  return item;
+}
+
+export class UnreadableCommitError extends Error {
+  constructor(
+    readonly incidentId: string,
+    readonly version: number,
+    reason: string,
+  ) {
+    super(`commit ${incidentId}@${version} cannot be read: ${reason}`);
+    this.name = "UnreadableCommitError";
+  }
+}
+
+export function itemToCommit(item: Item): Commit {
+  const incidentId = item.incidentId?.S ?? "";
+  const version = Number(item.version?.N);
+  try {
+    const events = (item.events?.L ?? []).map((v) => JSON.parse(v.S ?? "") as StoredEvent);
+    return {
+      incidentId,
+      version,
+      lastVersion: Number(item.lastVersion?.N),
+      events,
+      generatedIds: (item.generatedIds?.L ?? []).map((v) => v.S ?? ""),
+    };
+  } catch (error) {
+    throw new UnreadableCommitError(incidentId, version, (error as Error).message);
+  }
+}
+
+export function itemToHead(item: Item): ChainHead {
+  return {
+    version: Number(item.lastVersion?.N),
+    hash: item.lastHash?.S ?? "",
+    recordedAt: item.lastRecordedAt?.S ?? null,
+  };
+}

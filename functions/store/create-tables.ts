@@ -1,0 +1,73 @@
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  type DynamoDBClient,
+} from "@aws-sdk/client-dynamodb";
+import {
+  ACTIVITY_INDEX,
+  ACTIVITY_INDEX_ATTRIBUTES,
+  CLAIMS_KEYS,
+  EVENTS_KEYS,
+  type TableNames,
+  VIEWS_KEYS,
+} from "./table-design.js";
+
+/** The local twin of the CDK tables (infra/ uses the same table-design constants). */
+export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
+  return [
+    {
+      TableName: names.events,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: EVENTS_KEYS.partitionKey, AttributeType: "S" },
+        { AttributeName: EVENTS_KEYS.sortKey, AttributeType: "N" },
+      ],
+      KeySchema: [
+        { AttributeName: EVENTS_KEYS.partitionKey, KeyType: "HASH" },
+        { AttributeName: EVENTS_KEYS.sortKey, KeyType: "RANGE" },
+      ],
+    },
+    {
+      TableName: names.claims,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [{ AttributeName: CLAIMS_KEYS.partitionKey, AttributeType: "S" }],
+      KeySchema: [{ AttributeName: CLAIMS_KEYS.partitionKey, KeyType: "HASH" }],
+    },
+    {
+      TableName: names.views,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: VIEWS_KEYS.partitionKey, AttributeType: "S" },
+        { AttributeName: ACTIVITY_INDEX.partitionKey, AttributeType: "S" },
+        { AttributeName: ACTIVITY_INDEX.sortKey, AttributeType: "S" },
+      ],
+      KeySchema: [{ AttributeName: VIEWS_KEYS.partitionKey, KeyType: "HASH" }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: ACTIVITY_INDEX.name,
+          KeySchema: [
+            { AttributeName: ACTIVITY_INDEX.partitionKey, KeyType: "HASH" },
+            { AttributeName: ACTIVITY_INDEX.sortKey, KeyType: "RANGE" },
+          ],
+          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES] },
+        },
+      ],
+    },
+  ];
+}
+
+/** Creates whichever of the tables is missing; returns the names it created. */
+export async function createTables(db: DynamoDBClient, names: TableNames): Promise<string[]> {
+  const created: string[] = [];
+  for (const definition of tableDefinitions(names)) {
+    try {
+      await db.send(new DescribeTableCommand({ TableName: definition.TableName }));
+    } catch (error) {
+      if ((error as Error).name !== "ResourceNotFoundException") throw error;
+      await db.send(new CreateTableCommand(definition));
+      created.push(definition.TableName as string);
+    }
+  }
+  return created;
+}

@@ -1,0 +1,462 @@
+import {
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+} from "@aws-sdk/client-dynamodb";
+import { checkAppend, needsTargets, type RuleBreach } from "../../events/append-rules.js";
+import type { Envelope, EventType } from "../../events/schemas.js";
+import { MAX_BATCH } from "../../events/schemas.js";
+import {
+  type ChainCheck,
+  type ChainHead,
+  contentFingerprint,
+  EMPTY_HEAD,
+  type StoredEvent,
+  sealEvents,
+  verifyChain,
+} from "../../events/stored-event.js";
+import {
+  EventIdConflictError,
+  IncidentExistsError,
+  IncidentMissingError,
+  StoreBusyError,
+  ValidationError,
+  VersionConflictError,
+} from "../errors.js";
+import { type Claim, ClaimTable } from "./claims.js";
+import {
+  type Commit,
+  commitToItem,
+  type Item,
+  itemToCommit,
+  itemToHead,
+  UnreadableCommitError,
+} from "./commit-item.js";
+import { isConditionFailed } from "./dynamo-client.js";
+import { HeadCache } from "./head-cache.js";
+
+export interface EventStoreOptions {
+  db: DynamoDBClient;
+  tables: { events: string; claims: string };
+  /** ISO 8601 UTC with milliseconds. */
+  now?: () => string;
+  newEventId?: () => string;
+  /** Attempts for an append without If-Match that keeps losing races (default 50). */
+  maxAttempts?: number;
+  /** Called with each committed item, as a stream would see it (the local projector feed). */
+  onCommit?: (item: Item) => void;
+}
+
+export interface AppendRequest {
+  incidentId: string;
+  envelopes: readonly Envelope[];
+  recordedBy: string;
+  /** If-Match: the version the incident must be at (0: it must not exist). */
+  expectedVersion?: number;
+  /** Whether the client sent `{ events: [...] }`: error paths then name `events[i]`. */
+  batched: boolean;
+}
+
+export interface AppendResult {
+  /** false: every event was already stored by an earlier identical append (answer 200). */
+  created: boolean;
+  incidentId: string;
+  version: number;
+  events: { eventId: string; version: number; hash: string }[];
+}
+
+type ClaimOutcome =
+  | { kind: "held" }
+  | { kind: "stale" }
+  | { kind: "stored"; same: boolean; event: StoredEvent; commit: Commit }
+  | { kind: "reserved"; claim: Claim };
+
+const nowIso = () => new Date().toISOString();
+
+export class EventStore {
+  private readonly db: DynamoDBClient;
+  private readonly table: string;
+  private readonly claims: ClaimTable;
+  private readonly heads = new HeadCache(10_000);
+  private readonly now: () => string;
+  private readonly newEventId: () => string;
+  private readonly maxAttempts: number;
+  private readonly onCommit: ((item: Item) => void) | undefined;
+
+  constructor(options: EventStoreOptions) {
+    this.db = options.db;
+    this.table = options.tables.events;
+    this.now = options.now ?? nowIso;
+    this.claims = new ClaimTable(options.db, options.tables.claims, this.now);
+    this.newEventId = options.newEventId ?? (() => crypto.randomUUID());
+    this.maxAttempts = options.maxAttempts ?? 50;
+    this.onCommit = options.onCommit;
+  }
+
+  /**
+   * Appends 1–25 events as one commit. Without `expectedVersion` a lost race is retried here
+   * (fresh head, jittered backoff), so concurrent writers never see a 409 for it.
+   */
+  async append(request: AppendRequest): Promise<AppendResult> {
+    const { incidentId, envelopes, expectedVersion } = request;
+    const fingerprints = new Map<string, string>();
+    for (const e of envelopes) if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
+
+    let fresh = false;
+    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+      let head = fresh
+        ? await this.readHead(incidentId)
+        : (this.heads.get(incidentId) ?? (await this.readHead(incidentId)));
+      if (expectedVersion !== undefined && head.version !== expectedVersion && !fresh)
+        head = await this.readHead(incidentId);
+      if (expectedVersion !== undefined && head.version !== expectedVersion) {
+        return (
+          (await this.replayOf(incidentId, envelopes, fingerprints)) ??
+          this.fail(new VersionConflictError(expectedVersion, head.version))
+        );
+      }
+      const known = needsTargets(envelopes) ? await this.eventTypes(incidentId) : undefined;
+      const breach = checkAppend(head.version, envelopes, request.batched, known);
+      if (breach)
+        return (await this.replayOf(incidentId, envelopes, fingerprints)) ?? this.fail(breachError(breach));
+
+      const slot = head.version + 1;
+      if (fingerprints.size > 0) {
+        const outcome = await this.secureClaims(incidentId, slot, envelopes, fingerprints);
+        if (outcome === "stale") {
+          fresh = true;
+          continue;
+        }
+        if (outcome !== "held") return outcome;
+      }
+
+      const generatedIds: string[] = [];
+      const events = sealEvents(head, envelopes, {
+        incidentId,
+        recordedBy: request.recordedBy,
+        now: this.now(),
+        newEventId: () => {
+          const id = this.newEventId();
+          generatedIds.push(id);
+          return id;
+        },
+      });
+      const last = events[events.length - 1] as StoredEvent;
+      const item = commitToItem({
+        incidentId,
+        version: slot,
+        lastVersion: last.version,
+        events,
+        generatedIds,
+      });
+      try {
+        await this.db.send(
+          new PutItemCommand({
+            TableName: this.table,
+            Item: item,
+            ConditionExpression: "attribute_not_exists(version)",
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+        this.heads.delete(incidentId);
+        fresh = true;
+        if (expectedVersion !== undefined) {
+          const replay = await this.replayOf(incidentId, envelopes, fingerprints);
+          if (replay) return replay;
+          throw new VersionConflictError(expectedVersion, (await this.readHead(incidentId)).version);
+        }
+        await backoff(attempt);
+        continue;
+      }
+      this.heads.set(incidentId, { version: last.version, hash: last.hash, recordedAt: last.recordedAt });
+      this.onCommit?.(item);
+      return {
+        created: true,
+        incidentId,
+        version: last.version,
+        events: events.map(({ eventId, version, hash }) => ({ eventId, version, hash })),
+      };
+    }
+    throw new StoreBusyError(
+      `could not append to ${incidentId} after ${this.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
+    );
+  }
+
+  private fail(error: Error): never {
+    throw error;
+  }
+
+  /** Reserves every client id of the append for `slot`, or says why it cannot. */
+  private async secureClaims(
+    incidentId: string,
+    slot: number,
+    envelopes: readonly Envelope[],
+    fingerprints: Map<string, string>,
+  ): Promise<"held" | "stale" | AppendResult> {
+    const commits = new Map<string, Promise<Commit | null>>();
+    const ids = [...fingerprints.keys()];
+    const outcomes = await Promise.all(
+      ids.map((id) => this.claimOne(id, incidentId, slot, fingerprints, commits)),
+    );
+
+    const conflicts = ids.flatMap((id, i) => {
+      const o = outcomes[i];
+      const path = pathOf(envelopes, id);
+      if (o?.kind === "reserved") {
+        const message = `${id} is reserved by an unfinished append to incident ${o.claim.incidentId}; retry that append or use another eventId`;
+        return [{ path, message }];
+      }
+      if (o?.kind !== "stored" || o.same) return [];
+      const message =
+        o.event.incidentId === incidentId
+          ? `${id} is already stored (version ${o.event.version}) with different content`
+          : `${id} is already used on incident ${o.event.incidentId}`;
+      return [{ path, message }];
+    });
+    if (conflicts.length > 0)
+      throw new EventIdConflictError(conflicts.map((c) => c.message).join("; "), conflicts);
+    if (outcomes.some((o) => o.kind === "stale")) return "stale";
+    const stored = outcomes.filter((o) => o.kind === "stored");
+    if (stored.length === 0) return "held";
+    if (stored.length === envelopes.length) {
+      return replayResult(incidentId, envelopes, outcomes as Extract<ClaimOutcome, { kind: "stored" }>[]);
+    }
+    throw new EventIdConflictError(
+      "part of this batch is already stored; a batch is stored whole or not at all, so post the remaining events on their own",
+      ids.flatMap((id, i) =>
+        outcomes[i]?.kind === "stored"
+          ? [{ path: pathOf(envelopes, id), message: `${id} is already stored` }]
+          : [],
+      ),
+    );
+  }
+
+  private async claimOne(
+    eventId: string,
+    incidentId: string,
+    slot: number,
+    fingerprints: Map<string, string>,
+    commits: Map<string, Promise<Commit | null>>,
+  ): Promise<ClaimOutcome> {
+    for (let round = 0; round < 20; round++) {
+      if (await this.claims.tryClaim({ eventId, incidentId, slot })) return { kind: "held" };
+      const claim = await this.claims.get(eventId);
+      if (!claim) continue;
+      if (claim.incidentId === incidentId && claim.slot === slot) return { kind: "held" };
+      const commit = await this.commitAt(claim.incidentId, claim.slot, commits);
+      const event = commit?.events.find((e) => e.eventId === eventId);
+      if (commit && event) {
+        const same =
+          claim.incidentId === incidentId &&
+          contentFingerprint(incidentId, event) === fingerprints.get(eventId);
+        return { kind: "stored", same, event, commit };
+      }
+      if (!commit) return claim.incidentId === incidentId ? { kind: "stale" } : { kind: "reserved", claim };
+      // The slot the claim names was filled without this event: the claim is free to move.
+      if (await this.claims.move(claim, { incidentId, slot })) return { kind: "held" };
+    }
+    return { kind: "stale" };
+  }
+
+  /** The earlier answer, if every event of this append is already stored with this content. */
+  private async replayOf(
+    incidentId: string,
+    envelopes: readonly Envelope[],
+    fingerprints: Map<string, string>,
+  ): Promise<AppendResult | null> {
+    if (fingerprints.size === 0 || fingerprints.size !== envelopes.length) return null;
+    const commits = new Map<string, Promise<Commit | null>>();
+    const outcomes = await Promise.all(
+      [...fingerprints.keys()].map(async (eventId): Promise<ClaimOutcome | null> => {
+        const claim = await this.claims.get(eventId);
+        if (!claim || claim.incidentId !== incidentId) return null;
+        const commit = await this.commitAt(claim.incidentId, claim.slot, commits);
+        const event = commit?.events.find((e) => e.eventId === eventId);
+        if (!commit || !event || contentFingerprint(incidentId, event) !== fingerprints.get(eventId))
+          return null;
+        return { kind: "stored", same: true, event, commit };
+      }),
+    );
+    if (outcomes.some((o) => o === null)) return null;
+    return replayResult(incidentId, envelopes, outcomes as Extract<ClaimOutcome, { kind: "stored" }>[]);
+  }
+
+  private commitAt(
+    incidentId: string,
+    slot: number,
+    memo: Map<string, Promise<Commit | null>>,
+  ): Promise<Commit | null> {
+    const key = `${incidentId}@${slot}`;
+    let found = memo.get(key);
+    if (!found) {
+      found = this.db
+        .send(
+          new GetItemCommand({
+            TableName: this.table,
+            Key: { incidentId: { S: incidentId }, version: { N: String(slot) } },
+            ConsistentRead: true,
+          }),
+        )
+        .then((out) => (out.Item ? itemToCommit(out.Item) : null));
+      memo.set(key, found);
+    }
+    return found;
+  }
+
+  /** The newest committed version and hash of an incident (consistent: it decides the next slot). */
+  async readHead(incidentId: string): Promise<ChainHead> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "incidentId = :i",
+        ExpressionAttributeValues: { ":i": { S: incidentId } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+        ProjectionExpression: "lastVersion, lastHash, lastRecordedAt",
+      }),
+    );
+    const item = out.Items?.[0];
+    const head = item ? itemToHead(item) : EMPTY_HEAD;
+    if (item) this.heads.set(incidentId, head);
+    return head;
+  }
+
+  /** Raw commit items from the one that holds version `after + 1` on, in version order. */
+  async *commitItems(incidentId: string, after = 0, pageSize?: number): AsyncGenerator<Item> {
+    // A commit holds at most MAX_BATCH events, so the one holding `after + 1` starts no earlier than this.
+    const from = Math.max(1, after + 2 - MAX_BATCH);
+    let start: QueryCommandInput["ExclusiveStartKey"];
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "incidentId = :i AND version >= :v",
+          ExpressionAttributeValues: { ":i": { S: incidentId }, ":v": { N: String(from) } },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+          ...(pageSize ? { Limit: pageSize } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) yield item;
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+
+  async *commits(incidentId: string, after = 0): AsyncGenerator<Commit> {
+    for await (const item of this.commitItems(incidentId, after)) {
+      const commit = itemToCommit(item);
+      if (commit.lastVersion > after) yield commit;
+    }
+  }
+
+  /** Stored events with a version above `after`, in version order. */
+  async *events(incidentId: string, after = 0): AsyncGenerator<StoredEvent> {
+    for await (const commit of this.commits(incidentId, after)) {
+      for (const event of commit.events) if (event.version > after) yield event;
+    }
+  }
+
+  /** One page of events, and the `after` of the next page (null on the last). */
+  async readPage(
+    incidentId: string,
+    after: number,
+    limit: number,
+  ): Promise<{ items: StoredEvent[]; next: number | null }> {
+    const items: StoredEvent[] = [];
+    for await (const event of this.events(incidentId, after)) {
+      if (items.length === limit) return { items, next: (items[items.length - 1] as StoredEvent).version };
+      items.push(event);
+    }
+    return { items, next: null };
+  }
+
+  private async eventTypes(incidentId: string): Promise<Record<string, EventType>> {
+    const types: Record<string, EventType> = {};
+    for await (const event of this.events(incidentId)) types[event.eventId] = event.type;
+    return types;
+  }
+
+  /** Every incident's head version, from a full scan: the local catch-up at start uses it. */
+  async incidentVersions(): Promise<Map<string, number>> {
+    const heads = new Map<string, number>();
+    let start: QueryCommandInput["ExclusiveStartKey"];
+    do {
+      const out = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          ProjectionExpression: "incidentId, lastVersion",
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const id = item.incidentId?.S ?? "";
+        heads.set(id, Math.max(heads.get(id) ?? 0, Number(item.lastVersion?.N)));
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return heads;
+  }
+
+  /** Re-reads every stored item (no cache) and re-checks the chain as an outside reader would. */
+  async verify(incidentId: string): Promise<ChainCheck & { incidentId: string }> {
+    const events: StoredEvent[] = [];
+    for await (const item of this.commitItems(incidentId)) {
+      try {
+        events.push(...itemToCommit(item).events);
+      } catch (error) {
+        if (!(error instanceof UnreadableCommitError)) throw error;
+        const partial = verifyChain(events);
+        return {
+          incidentId,
+          ok: false,
+          firstBadVersion: error.version,
+          reason: `stored item is unreadable: ${error.message}`,
+          version: partial.ok ? partial.version : partial.version,
+        };
+      }
+    }
+    return { incidentId, ...verifyChain(events) };
+  }
+}
+
+function pathOf(envelopes: readonly Envelope[], eventId: string): string {
+  const i = envelopes.findIndex((e) => e.eventId === eventId);
+  return envelopes.length === 1 ? "eventId" : `events[${i}].eventId`;
+}
+
+function replayResult(
+  incidentId: string,
+  envelopes: readonly Envelope[],
+  stored: Extract<ClaimOutcome, { kind: "stored" }>[],
+): AppendResult {
+  const byId = new Map(stored.map((s) => [s.event.eventId, s]));
+  const events = envelopes.map((e) => byId.get(e.eventId as string)?.event as StoredEvent);
+  return {
+    created: false,
+    incidentId,
+    version: Math.max(...stored.map((s) => s.commit.lastVersion)),
+    events: events.map(({ eventId, version, hash }) => ({ eventId, version, hash })),
+  };
+}
+
+function breachError(breach: RuleBreach): Error {
+  switch (breach.kind) {
+    case "incident-exists":
+      return new IncidentExistsError(breach.detail);
+    case "incident-missing":
+      return new IncidentMissingError(breach.detail);
+    case "bad-target":
+      return new ValidationError(breach.detail, breach.errors);
+  }
+}
+
+/** Full jitter, capped low: writers to one incident are CPU-bound, not waiting on a queue. */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(50, 2 ** Math.min(attempt, 6));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
+}

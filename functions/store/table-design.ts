@@ -1,0 +1,35 @@
+/**
+ * The tables' keys, shared by the CDK stack and by the local server that creates them in
+ * dynalite, so both stores have the same shape.
+ *
+ * events  — one item per *commit* (an append of 1–25 events): pk `incidentId`, sk `version`
+ *           = the commit's first version. Immutable: only ever put if absent.
+ * claims  — one item per client `eventId`: which incident and commit slot it is reserved for.
+ *           Mutable bookkeeping, kept apart so IAM can forbid updates on events.
+ * views   — one item per incident: the projected summary, its fold state, and listing keys
+ *           for the `byActivity` index behind `GET /incidents`.
+ */
+export const EVENTS_KEYS = { partitionKey: "incidentId", sortKey: "version" } as const;
+export const CLAIMS_KEYS = { partitionKey: "eventId" } as const;
+export const VIEWS_KEYS = { partitionKey: "incidentId" } as const;
+export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
+/** Attributes the listing index carries, so a page of summaries needs no second read. */
+export const ACTIVITY_INDEX_ATTRIBUTES = ["summary", "kind", "country", "contested", "version"] as const;
+/** The value of `listPk` on every view: one listing partition (see README, "Scale"). */
+export const LIST_PARTITION = "incident";
+/** The value of `itemType` on every commit; the stream filter matches on it. */
+export const COMMIT_ITEM_TYPE = "commit";
+
+export interface TableNames {
+  events: string;
+  claims: string;
+  views: string;
+}
+
+export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
+  return {
+    events: env.EVENTS_TABLE ?? `${prefix}-events`,
+    claims: env.CLAIMS_TABLE ?? `${prefix}-claims`,
+    views: env.VIEWS_TABLE ?? `${prefix}-views`,
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  type AttributeValue,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+} from "@aws-sdk/client-dynamodb";
+import { type Summary, summarize } from "../../events/summarize.js";
+import type { IncidentState } from "../../events/summary.js";
+import { isConditionFailed } from "./dynamo-client.js";
+import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
+
+export interface ListQuery {
+  kind?: string;
+  country?: string;
+  contested?: boolean;
+  limit: number;
+  /** The opaque cursor of the previous page. */
+  cursor?: Record<string, AttributeValue>;
+}
+
+export interface ListPage {
+  items: Summary[];
+  next: Record<string, AttributeValue> | null;
+}
+
+/**
+ * The projected views: one item per incident, written only with a condition on its version,
+ * so a slow or duplicated projection never overwrites a newer view.
+ */
+export class ViewStore {
+  constructor(
+    private readonly db: DynamoDBClient,
+    private readonly table: string,
+  ) {}
+
+  async getSummary(incidentId: string): Promise<Summary | null> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { incidentId: { S: incidentId } },
+        ProjectionExpression: "summary",
+      }),
+    );
+    const text = out.Item?.summary?.S;
+    return text ? (JSON.parse(text) as Summary) : null;
+  }
+
+  /** The fold state the projector continues from (consistent: it decides what is folded next). */
+  async getState(incidentId: string): Promise<IncidentState | null> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { incidentId: { S: incidentId } },
+        ProjectionExpression: "#s",
+        ExpressionAttributeNames: { "#s": "state" },
+        ConsistentRead: true,
+      }),
+    );
+    const text = out.Item?.state?.S;
+    return text ? (JSON.parse(text) as IncidentState) : null;
+  }
+
+  /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
+  async save(state: IncidentState): Promise<boolean> {
+    const summary = summarize(state);
+    const item: Record<string, AttributeValue> = {
+      incidentId: { S: state.incidentId },
+      version: { N: String(state.version) },
+      summary: { S: JSON.stringify(summary) },
+      state: { S: JSON.stringify(state) },
+      listPk: { S: LIST_PARTITION },
+      activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
+      contested: { BOOL: summary.contested },
+    };
+    if (summary.kind) item.kind = { S: summary.kind };
+    if (summary.location?.country) item.country = { S: summary.location.country };
+    try {
+      await this.db.send(
+        new PutItemCommand({
+          TableName: this.table,
+          Item: item,
+          ConditionExpression: "attribute_not_exists(incidentId) OR version < :v",
+          ExpressionAttributeValues: { ":v": { N: String(state.version) } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Newest activity first, filtered; pages until `limit` matches are found or the index ends. */
+  async list(query: ListQuery): Promise<ListPage> {
+    const filters: string[] = [];
+    const values: Record<string, AttributeValue> = { ":p": { S: LIST_PARTITION } };
+    const names: Record<string, string> = {};
+    if (query.kind !== undefined) {
+      filters.push("#kind = :kind");
+      names["#kind"] = "kind";
+      values[":kind"] = { S: query.kind };
+    }
+    if (query.country !== undefined) {
+      filters.push("country = :country");
+      values[":country"] = { S: query.country };
+    }
+    if (query.contested !== undefined) {
+      filters.push("contested = :contested");
+      values[":contested"] = { BOOL: query.contested };
+    }
+    const items: Summary[] = [];
+    let start = query.cursor;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: ACTIVITY_INDEX.name,
+          KeyConditionExpression: "listPk = :p",
+          ExpressionAttributeValues: values,
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
+          ScanIndexForward: false,
+          Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        items.push(JSON.parse(item.summary?.S ?? "null") as Summary);
+        if (items.length === query.limit) {
+          const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
+          const { incidentId, listPk, activity } = item;
+          return { items, next: more ? ({ incidentId, listPk, activity } as Record<string, AttributeValue>) : null };
+        }
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return { items, next: null };
+  }
+
+  /** Every view's version, for the catch-up at start. */
+  async *versions(): AsyncGenerator<[string, number]> {
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const out = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          ProjectionExpression: "incidentId, version",
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) yield [item.incidentId?.S ?? "", Number(item.version?.N)];
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+}
