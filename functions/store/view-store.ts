@@ -131,7 +131,10 @@ export class ViewStore {
         if (items.length === query.limit) {
           const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
           const { incidentId, listPk, activity } = item;
-          return { items, next: more ? ({ incidentId, listPk, activity } as Record<string, AttributeValue>) : null };
+          return {
+            items,
+            next: more ? ({ incidentId, listPk, activity } as Record<string, AttributeValue>) : null,
+          };
         }
       }
       start = out.LastEvaluatedKey;

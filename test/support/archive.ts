@@ -1,0 +1,74 @@
+import { silentLogger } from "../../functions/log.js";
+import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+
+export const TOKEN = "test-token-0123456789";
+
+/** A whole archive on loopback: in-memory dynalite, real HTTP server, in-process projector. */
+export async function startArchive(options: { dataDir?: string } = {}): Promise<LocalServer> {
+  return startLocalServer({
+    port: 0,
+    dynamoPort: 0,
+    token: TOKEN,
+    log: silentLogger,
+    writer: "test-writer",
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them.
+  body: any;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(method === "POST" ? { authorization: `Bearer ${TOKEN}` } : {}),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === "" ? null : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+export const post = (base: string, incidentId: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(base, "POST", `/incidents/${incidentId}/events`, body, headers);
+
+export const AP = { publisher: "Associated Press" };
+
+export const opened = (eventId?: string, data: Record<string, unknown> = {}) => ({
+  ...(eventId ? { eventId } : {}),
+  type: "IncidentOpened",
+  source: AP,
+  data: {
+    title: "Missile strike on a station",
+    kind: "missile-strike",
+    location: { name: "Kramatorsk", country: "UA" },
+    ...data,
+  },
+});
+
+export const casualties = (figures: Record<string, unknown>, name = "Pavlo Kyrylenko", eventId?: string) => ({
+  ...(eventId ? { eventId } : {}),
+  type: "CasualtiesReported",
+  source: AP,
+  attributedTo: { name },
+  data: { figures },
+});
