@@ -91,28 +91,25 @@ const without = <T extends { eventId: string }>(rows: T[], eventId: string) =>
   rows.filter((r) => r.eventId !== eventId);
 
 /**
- * Folds one stored event into the state. Pure, and idempotent on versions: an event at or
- * below the state's version is ignored, so replays and duplicated deliveries change nothing.
+ * Applies one event to a state the fold owns. Mutating a private draft keeps a fold of N
+ * events O(N); `evolve` and `fold` below are the pure faces of it and never touch their input.
  */
-export function evolve(state: IncidentState, event: StoredEvent): IncidentState {
-  if (event.version <= state.version) return state;
-  if (event.version !== state.version + 1) {
+function apply(draft: IncidentState, event: StoredEvent): void {
+  if (event.version <= draft.version) return;
+  if (event.version !== draft.version + 1) {
     throw new RangeError(
-      `cannot fold version ${event.version} onto version ${state.version} of ${state.incidentId}`,
+      `cannot fold version ${event.version} onto version ${draft.version} of ${draft.incidentId}`,
     );
   }
-  const next: IncidentState = {
-    ...state,
-    version: event.version,
-    headHash: event.hash,
-    firstRecordedAt: state.firstRecordedAt ?? event.recordedAt,
-    lastRecordedAt: event.recordedAt,
-    types: { ...state.types, [event.eventId]: event.type },
-  };
+  draft.version = event.version;
+  draft.headHash = event.hash;
+  draft.firstRecordedAt ??= event.recordedAt;
+  draft.lastRecordedAt = event.recordedAt;
+  draft.types[event.eventId] = event.type;
   const d = event.data;
   switch (event.type) {
     case "IncidentOpened":
-      next.opened = {
+      draft.opened = {
         eventId: event.eventId,
         title: d.title,
         kind: d.kind,
@@ -122,74 +119,63 @@ export function evolve(state: IncidentState, event: StoredEvent): IncidentState 
         description: d.description ?? null,
       };
       break;
-    case "CasualtiesReported": {
-      const casualties = { ...state.casualties };
+    case "CasualtiesReported":
       for (const [category, figure] of Object.entries(d.figures as Record<string, Figure>)) {
-        const prev = casualties[category] ?? { reports: [], total: 0 };
-        casualties[category] = {
-          reports: [...prev.reports, { ...ref(event), figure, publisher: event.source.publisher }],
-          total: prev.total + 1,
-        };
+        const entry = (draft.casualties[category] ??= { reports: [], total: 0 });
+        entry.reports.push({ ...ref(event), figure, publisher: event.source.publisher });
+        entry.total += 1;
       }
-      next.casualties = casualties;
       break;
-    }
     case "StatementMade":
-      next.statements = [
-        ...state.statements,
-        {
-          ...ref(event),
-          quote: d.quote,
-          stance: d.stance,
-          ...(d.accuses ? { accuses: d.accuses } : {}),
-          ...(d.channel ? { channel: d.channel } : {}),
-        },
-      ];
+      draft.statements.push({
+        ...ref(event),
+        quote: d.quote,
+        stance: d.stance,
+        ...(d.accuses ? { accuses: d.accuses } : {}),
+        ...(d.channel ? { channel: d.channel } : {}),
+      });
       break;
     case "DenialIssued":
-      next.denials = [
-        ...state.denials,
-        {
-          ...ref(event),
-          claim: d.claim,
-          ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
-          ...(d.quote ? { quote: d.quote } : {}),
-        },
-      ];
+      draft.denials.push({
+        ...ref(event),
+        claim: d.claim,
+        ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
+        ...(d.quote ? { quote: d.quote } : {}),
+      });
       break;
     case "ClaimAssessed":
-      next.assessments = [
-        ...state.assessments,
-        {
-          ...ref(event),
-          targetEventId: d.targetEventId,
-          verdict: d.verdict,
-          ...(d.reasoning ? { reasoning: d.reasoning } : {}),
-        },
-      ];
+      draft.assessments.push({
+        ...ref(event),
+        targetEventId: d.targetEventId,
+        verdict: d.verdict,
+        ...(d.reasoning ? { reasoning: d.reasoning } : {}),
+      });
       break;
     case "ReportRetracted": {
       const target: string = d.targetEventId;
-      if (!state.retractedEventIds.includes(target))
-        next.retractedEventIds = [...state.retractedEventIds, target];
-      next.casualties = Object.fromEntries(
-        Object.entries(state.casualties).map(([c, v]) => [c, { ...v, reports: without(v.reports, target) }]),
-      );
-      next.statements = without(state.statements, target);
-      next.denials = without(state.denials, target);
-      next.assessments = without(state.assessments, target);
+      if (!draft.retractedEventIds.includes(target)) draft.retractedEventIds.push(target);
+      for (const entry of Object.values(draft.casualties)) entry.reports = without(entry.reports, target);
+      draft.statements = without(draft.statements, target);
+      draft.denials = without(draft.denials, target);
+      draft.assessments = without(draft.assessments, target);
       break;
     }
   }
-  return next;
 }
 
-export function fold(
-  incidentId: string,
-  events: Iterable<StoredEvent>,
-  from = emptyState(incidentId),
-): IncidentState {
-  let state = from;
-  for (const event of events) state = evolve(state, event);
-  return state;
+/**
+ * Folds stored events, in version order, onto `from` (which is left as it was). Idempotent on
+ * versions: an event at or below the state's version is skipped, so replays and duplicated
+ * deliveries change nothing; a gap throws, since a view must never skip an event.
+ */
+export function fold(incidentId: string, events: Iterable<StoredEvent>, from?: IncidentState): IncidentState {
+  const draft = from ? structuredClone(from) : emptyState(incidentId);
+  for (const event of events) apply(draft, event);
+  return draft;
+}
+
+/** Folds one stored event into the state: the pure step every reader of the archive shares. */
+export function evolve(state: IncidentState, event: StoredEvent): IncidentState {
+  if (event.version <= state.version) return state;
+  return fold(state.incidentId, [event], state);
 }

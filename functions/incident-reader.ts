@@ -1,5 +1,6 @@
+import type { StoredEvent } from "../events/stored-event.js";
 import { type Summary, summarize } from "../events/summarize.js";
-import { emptyState, evolve, type IncidentState } from "../events/summary.js";
+import { fold, type IncidentState } from "../events/summary.js";
 import type { EventStore } from "./store/event-store.js";
 import type { ViewStore } from "./store/view-store.js";
 
@@ -27,18 +28,20 @@ export class IncidentReader {
       const state = await this.caughtUp(incidentId);
       return state.version === 0 || state.version < (query.minVersion ?? 0) ? null : summarize(state);
     }
-    let state = emptyState(incidentId);
+    const known: StoredEvent[] = [];
     for await (const event of this.events.events(incidentId)) {
       if (query.at === "version" ? event.version > query.version : event.recordedAt > query.asOf) break;
-      state = evolve(state, event);
+      known.push(event);
     }
+    const state = fold(incidentId, known);
     if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
     return summarize(state);
   }
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
-    let state = (await this.views.getState(incidentId)) ?? emptyState(incidentId);
-    for await (const event of this.events.events(incidentId, state.version)) state = evolve(state, event);
-    return state;
+    const view = await this.views.getState(incidentId);
+    const missed: StoredEvent[] = [];
+    for await (const event of this.events.events(incidentId, view?.version ?? 0)) missed.push(event);
+    return fold(incidentId, missed, view ?? undefined);
   }
 }

@@ -1,4 +1,5 @@
-import { emptyState, evolve, type IncidentState } from "../../events/summary.js";
+import type { StoredEvent } from "../../events/stored-event.js";
+import { fold, type IncidentState } from "../../events/summary.js";
 import type { ClaimTable } from "../store/claims.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
@@ -16,6 +17,8 @@ export interface ProjectionResult {
  * stored event after it, then saves with a condition on the version.
  */
 export class Projector {
+  private readonly recent = new Map<string, IncidentState>();
+
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
@@ -24,18 +27,34 @@ export class Projector {
   ) {}
 
   async project(incidentId: string): Promise<ProjectionResult> {
-    const stored = await this.views.getState(incidentId);
-    let state: IncidentState = stored ?? emptyState(incidentId);
-    const from = state.version;
+    const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
+    const from = base?.version ?? 0;
+    const missed: StoredEvent[] = [];
     const generated: { eventId: string; slot: number }[] = [];
     for await (const commit of this.events.commits(incidentId, from)) {
-      for (const event of commit.events) state = evolve(state, event);
+      missed.push(...commit.events);
       for (const eventId of commit.generatedIds) generated.push({ eventId, slot: commit.version });
     }
-    if (state.version === from) return { incidentId, from, to: from, saved: false };
+    if (missed.length === 0) return { incidentId, from, to: from, saved: false };
+    const state = fold(incidentId, missed, base);
     const claims = this.claims;
     if (claims) await Promise.all(generated.map((g) => claims.tryClaim({ ...g, incidentId })));
     const saved = await this.views.save(state);
+    this.remember(state);
     return { incidentId, from, to: state.version, saved };
+  }
+
+  /**
+   * A state at version N is the same whoever folded it, so a remembered one is as good as the
+   * stored view: it spares re-reading the view. If another projector saved further, our save is
+   * refused by its version condition and the next fold simply continues from ours.
+   */
+  private remember(state: IncidentState): void {
+    this.recent.delete(state.incidentId);
+    this.recent.set(state.incidentId, state);
+    if (this.recent.size > 1_000) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
   }
 }

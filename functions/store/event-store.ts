@@ -81,6 +81,7 @@ export class EventStore {
   private readonly table: string;
   private readonly claims: ClaimTable;
   private readonly heads = new HeadCache(10_000);
+  private readonly lanes = new Map<string, Promise<void>>();
   private readonly now: () => string;
   private readonly newEventId: () => string;
   private readonly maxAttempts: number;
@@ -100,7 +101,23 @@ export class EventStore {
    * Appends 1–25 events as one commit. Without `expectedVersion` a lost race is retried here
    * (fresh head, jittered backoff), so concurrent writers never see a 409 for it.
    */
-  async append(request: AppendRequest): Promise<AppendResult> {
+  append(request: AppendRequest): Promise<AppendResult> {
+    // Writers in this process take turns per incident, so they never race each other for a
+    // slot; the conditional put still settles races with other processes (Lambdas).
+    const previous = this.lanes.get(request.incidentId) ?? Promise.resolve();
+    const turn = previous.then(() => this.appendNow(request));
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(request.incidentId, settled);
+    void settled.then(() => {
+      if (this.lanes.get(request.incidentId) === settled) this.lanes.delete(request.incidentId);
+    });
+    return turn;
+  }
+
+  private async appendNow(request: AppendRequest): Promise<AppendResult> {
     const { incidentId, envelopes, expectedVersion } = request;
     const fingerprints = new Map<string, string>();
     for (const e of envelopes) if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));

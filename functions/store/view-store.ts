@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from "node:zlib";
 import {
   type AttributeValue,
   type DynamoDBClient,
@@ -58,8 +59,8 @@ export class ViewStore {
         ConsistentRead: true,
       }),
     );
-    const text = out.Item?.state?.S;
-    return text ? (JSON.parse(text) as IncidentState) : null;
+    const packed = out.Item?.state?.B;
+    return packed ? (JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState) : null;
   }
 
   /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
@@ -69,7 +70,10 @@ export class ViewStore {
       incidentId: { S: state.incidentId },
       version: { N: String(state.version) },
       summary: { S: JSON.stringify(summary) },
-      state: { S: JSON.stringify(state) },
+      // The fold state keeps every live report (a retraction may bring an older one back), so it
+      // grows with the incident; packed, it stays far below the 400 KB item limit. The summary
+      // beside it stays plain JSON for anyone reading the table.
+      state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
       listPk: { S: LIST_PARTITION },
       activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
       contested: { BOOL: summary.contested },
