@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Envelope } from "../../events/schemas.js";
+import { parseEnvelope } from "../../events/validate.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/log.js";
+import { createLedger } from "../../functions/ledger.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import type { EventStore } from "../../functions/store/event-store.js";
+import { casualties, opened, startArchive } from "../support/archive.js";
+
+// Several EventStores on one dynalite stand for several Lambdas: no shared lanes or caches,
+// so every race is settled by the conditional writes alone.
+let archive: LocalServer;
+let stores: EventStore[];
+beforeAll(async () => {
+  archive = await startArchive();
+  stores = Array.from(
+    { length: 4 },
+    () => createLedger({ db: createDynamoClient(archive.dynamoEndpoint), tables: archive.tables, log: silentLogger }).events,
+  );
+});
+afterAll(() => archive.close());
+
+const envelope = (raw: unknown): Envelope => {
+  const parsed = parseEnvelope(raw);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.value;
+};
+const append = (store: EventStore, incidentId: string, raw: unknown, expectedVersion?: number) =>
+  store.append({
+    incidentId,
+    envelopes: [envelope(raw)],
+    recordedBy: "racer",
+    batched: false,
+    ...(expectedVersion === undefined ? {} : { expectedVersion }),
+  });
+
+async function storedIds(incidentId: string) {
+  const ids: string[] = [];
+  const versions: number[] = [];
+  for await (const e of (stores[0] as EventStore).events(incidentId)) {
+    ids.push(e.eventId);
+    versions.push(e.version);
+  }
+  return { ids, versions };
+}
+
+describe("writers in separate processes", () => {
+  it("60 appends spread over 4 processes: all succeed, gapless, each once", async () => {
+    const id = "race-processes";
+    await append(stores[0] as EventStore, id, opened());
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        append(stores[i % 4] as EventStore, id, casualties({ killed: { value: i, qualifier: "exact" } }, `s${i}`, `race-p-${i}`)),
+      ),
+    );
+    expect(results.every((r) => r.created)).toBe(true);
+    const { ids, versions } = await storedIds(id);
+    expect(versions).toEqual(Array.from({ length: 61 }, (_, i) => i + 1));
+    expect(new Set(ids).size).toBe(61);
+  });
+
+  it("the same eventId from every process at once is stored exactly once", async () => {
+    const id = "race-same-id";
+    await append(stores[0] as EventStore, id, opened());
+    for (let round = 0; round < 10; round++) {
+      // Interleave other writers so the twins also lose slots to strangers.
+      const twin = casualties({ missing: { value: round, qualifier: "exact" } }, "twin", `race-twin-${round}`);
+      const results = await Promise.all([
+        ...stores.map((s) => append(s, id, twin)),
+        append(stores[round % 4] as EventStore, id, casualties({ killed: { value: round, qualifier: "exact" } }, "other")),
+      ]);
+      expect(results.slice(0, 4).filter((r) => r.created)).toHaveLength(1);
+      const versionsOfTwin = new Set(results.slice(0, 4).map((r) => r.events[0]?.version));
+      expect(versionsOfTwin.size).toBe(1);
+    }
+    const { ids, versions } = await storedIds(id);
+    expect(versions).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+    expect(ids.filter((x) => x.startsWith("race-twin-"))).toHaveLength(10);
+  });
+
+  it("the same eventId with different content from two processes: one stored, one 409", async () => {
+    const id = "race-diff";
+    await append(stores[0] as EventStore, id, opened());
+    const settled = await Promise.allSettled([
+      append(stores[0] as EventStore, id, casualties({ killed: { value: 1, qualifier: "exact" } }, "x", "race-diff-id")),
+      append(stores[1] as EventStore, id, casualties({ killed: { value: 2, qualifier: "exact" } }, "x", "race-diff-id")),
+    ]);
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    const rejected = settled.find((s) => s.status === "rejected") as PromiseRejectedResult;
+    expect(rejected.reason.name).toBe("EventIdConflictError");
+    expect((await storedIds(id)).versions).toEqual([1, 2]);
+  });
+});
