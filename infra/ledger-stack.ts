@@ -1,0 +1,334 @@
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as apigw from "aws-cdk-lib/aws-apigateway";
+import {
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpStage,
+  LogGroupLogDestination,
+} from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as sns from "aws-cdk-lib/aws-sns";
+import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import * as sqs from "aws-cdk-lib/aws-sqs";
+import type { Construct } from "constructs";
+import {
+  ACTIVITY_INDEX,
+  ACTIVITY_INDEX_ATTRIBUTES,
+  CLAIMS_KEYS,
+  COMMIT_ITEM_TYPE,
+  EVENTS_KEYS,
+  VIEWS_KEYS,
+} from "../functions/store/table-design.js";
+import { DurableTable } from "./durable-table.js";
+import { LedgerFunction } from "./ledger-function.js";
+import { grantTableActions } from "./table-access.js";
+import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
+
+/** Routes anyone may call: the archive is published evidence. */
+export const PUBLIC_GET_PATHS = [
+  "/",
+  "/docs",
+  "/openapi.json",
+  "/health",
+  "/incidents",
+  "/incidents/{incidentId}",
+  "/incidents/{incidentId}/events",
+  "/incidents/{incidentId}/verify",
+  // Dashboard pages and assets, and the app's own problem+json 404 for unknown paths.
+  "/{proxy+}",
+] as const;
+/** The one write route; it needs a writer's JWT. */
+export const WRITE_PATH = "/incidents/{incidentId}/events";
+
+/**
+ * Default stage throttling. Far below the account's 10,000 req/s so that a runaway script
+ * costs little, and far above what a newsroom of writers and readers needs.
+ */
+export const API_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+/** The projector's stream settings; the template tests hold the stack to them. */
+export const PROJECTOR_STREAM = {
+  batchSize: 100,
+  // A poisoned record is retried a few times, alone after bisection, then sent to the
+  // failure queue: the shard moves on instead of blocking for a day (the default).
+  retryAttempts: 5,
+  maxRecordAge: Duration.hours(1),
+} as const;
+
+/**
+ * The whole archive in AWS. It reads top to bottom like the architecture:
+ * tables → functions → grants → API → stream → alarms.
+ *
+ * Context: `jwtIssuer` + `jwtAudience` (comma-separated) to trust an existing OIDC issuer for
+ * writers; without them the stack creates a Cognito user pool. `alarmEmail` subscribes an
+ * address to the alarm topic.
+ */
+export class LedgerStack extends Stack {
+  readonly eventsTable: dynamodb.Table;
+  readonly claimsTable: dynamodb.Table;
+  readonly viewsTable: dynamodb.Table;
+  readonly api: LedgerFunction;
+  readonly projector: LedgerFunction;
+  readonly httpApi: HttpApi;
+  readonly failureQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    // ── Tables ────────────────────────────────────────────────────────────────────────────
+    // events: one immutable item per commit. Its stream feeds the projector; NEW_IMAGE is all
+    // it needs (commits never change, so there is no old image worth paying for).
+    this.eventsTable = new DurableTable(this, "EventsTable", {
+      partitionKey: { name: EVENTS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: EVENTS_KEYS.sortKey, type: dynamodb.AttributeType.NUMBER },
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
+    });
+    // claims: which commit each client eventId went to. Mutable, hence a table of its own:
+    // IAM can then allow UpdateItem here and forbid it on events.
+    this.claimsTable = new DurableTable(this, "ClaimsTable", {
+      partitionKey: { name: CLAIMS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+    });
+    // views: one projected summary per incident, rebuildable from events at any time.
+    this.viewsTable = new DurableTable(this, "ViewsTable", {
+      partitionKey: { name: VIEWS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+    });
+    this.viewsTable.addGlobalSecondaryIndex({
+      indexName: ACTIVITY_INDEX.name,
+      partitionKey: { name: ACTIVITY_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: ACTIVITY_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+      // The listing reads everything it shows from the index: no second read per item.
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES],
+    });
+
+    // ── Functions ─────────────────────────────────────────────────────────────────────────
+    const tableEnvironment = {
+      EVENTS_TABLE: this.eventsTable.tableName,
+      CLAIMS_TABLE: this.claimsTable.tableName,
+      VIEWS_TABLE: this.viewsTable.tableName,
+    };
+    this.api = new LedgerFunction(this, "Api", {
+      entry: "functions/lambda/api.ts",
+      description: "incident-ledger HTTP API",
+      environment: tableEnvironment,
+      // Well under API Gateway's 30 s integration limit; a request is a few DynamoDB calls.
+      timeout: Duration.seconds(10),
+      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ~1 MB bundle short.
+      memorySize: 512,
+    });
+    this.projector = new LedgerFunction(this, "Projector", {
+      entry: "functions/lambda/projector.ts",
+      description: "incident-ledger stream projector (events to views)",
+      environment: tableEnvironment,
+      timeout: Duration.minutes(1),
+      memorySize: 512,
+    });
+
+    // ── Grants (least privilege; nobody may delete an item or a table) ────────────────────
+    // The API appends commits with a conditional PutItem and reads them back. It can never
+    // update, overwrite-by-update or delete a stored event: IAM says so, not only the code.
+    grantTableActions(this.api.role, this.eventsTable, [
+      "dynamodb:Query",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      // GET /health checks that the store answers with DescribeTable (metadata only).
+      "dynamodb:DescribeTable",
+    ]);
+    grantTableActions(this.api.role, this.claimsTable, [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
+    grantTableActions(
+      this.api.role,
+      this.viewsTable,
+      ["dynamodb:GetItem", "dynamodb:Query"],
+      [ACTIVITY_INDEX.name],
+    );
+    // The projector reads events and writes views; it also registers the ids the server
+    // generated, so that a client reusing one on another incident gets its 409.
+    grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
+    grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
+    grantTableActions(this.projector.role, this.claimsTable, ["dynamodb:PutItem"]);
+    for (const fn of [this.api, this.projector]) {
+      Validations.of(fn.role).acknowledge({
+        id: "AwsSolutions-IAM5[Resource::*]",
+        reason:
+          "X-Ray's PutTraceSegments/PutTelemetryRecords and DynamoDB's ListStreams (for the " +
+          "projector's event source) have no resource-level permissions; every DynamoDB data " +
+          "action is granted on named tables and indexes only.",
+      });
+    }
+
+    // ── API ───────────────────────────────────────────────────────────────────────────────
+    const writers: WriterIdentity =
+      writerIdentityFromContext(this) ?? new WriterPool(this, "Writers").identity;
+    const writerAuthorizer = new HttpJwtAuthorizer("WriterJwt", writers.issuer, {
+      jwtAudience: writers.audience,
+    });
+
+    this.httpApi = new HttpApi(this, "HttpApi", {
+      description: "incident-ledger: an event-sourced archive of reports about conflict incidents",
+      // We make the $default stage ourselves, to give it throttling and access logs.
+      createDefaultStage: false,
+    });
+    const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", {
+      retention: logs.RetentionDays.THREE_MONTHS,
+    });
+    const stage = new HttpStage(this, "DefaultStage", {
+      httpApi: this.httpApi,
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // One JSON object per request, with the writer's subject on writes.
+        format: apigw.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            ip: "$context.identity.sourceIp",
+            requestTime: "$context.requestTime",
+            routeKey: "$context.routeKey",
+            status: "$context.status",
+            responseLength: "$context.responseLength",
+            latencyMs: "$context.responseLatency",
+            writer: "$context.authorizer.claims.sub",
+            authorizerError: "$context.authorizer.error",
+            integrationError: "$context.integrationErrorMessage",
+          }),
+        ),
+      },
+    });
+
+    const integration = new HttpLambdaIntegration("ApiIntegration", this.api.function);
+    this.httpApi.addRoutes({
+      path: WRITE_PATH,
+      methods: [HttpMethod.POST],
+      integration,
+      authorizer: writerAuthorizer,
+    });
+    const publicRoutes = PUBLIC_GET_PATHS.flatMap((path) =>
+      this.httpApi.addRoutes({
+        path,
+        methods: [HttpMethod.GET],
+        integration,
+        authorizer: new HttpNoneAuthorizer(),
+      }),
+    );
+    for (const route of publicRoutes) {
+      Validations.of(route).acknowledge({
+        id: "AwsSolutions-APIG4",
+        reason:
+          "Reads are public by design: the archive publishes evidence for anyone to check. " +
+          "The only write route requires a writer's JWT.",
+      });
+    }
+
+    // ── Stream: events → projector → views ────────────────────────────────────────────────
+    // Where a record goes after its retries: the shard and sequence numbers land here (not
+    // the record itself); the events table still holds the commit, and rebuilding the view
+    // from events repairs it.
+    this.failureQueue = new sqs.Queue(this, "ProjectorFailures", {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.failureQueue).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason:
+        "This queue is itself the projector's on-failure destination (a dead-letter queue for " +
+        "the stream); a queue behind it would only move the same metadata again. It is alarmed.",
+    });
+    this.projector.function.addEventSource(
+      new DynamoEventSource(this.eventsTable, {
+        // Oldest first: after a deploy or an outage the projector catches up on everything.
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: PROJECTOR_STREAM.batchSize,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: PROJECTOR_STREAM.retryAttempts,
+        maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        onFailure: new SqsDlq(this.failureQueue),
+        // Only new commits: no invocation (and no cost) for anything else the table might hold.
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual("INSERT"),
+            dynamodb: { NewImage: { itemType: { S: lambda.FilterRule.isEqual(COMMIT_ITEM_TYPE) } } },
+          }),
+        ],
+      }),
+    );
+
+    // ── Alarms ────────────────────────────────────────────────────────────────────────────
+    const alarmTopic = new sns.Topic(this, "AlarmTopic", {
+      displayName: "incident-ledger alarms",
+      enforceSSL: true,
+    });
+    const alarmEmail = this.node.tryGetContext("alarmEmail") as string | undefined;
+    if (alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
+    const notify = new cwActions.SnsAction(alarmTopic);
+    // Every alarm here fires on the first five-minute period above its threshold: each one
+    // means evidence is not being served as stored, which nobody should wait to hear about.
+    const alarmAbove = (id: string, description: string, metric: cloudwatch.IMetric, threshold: number) =>
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(notify);
+    const fiveMinutes = Duration.minutes(5);
+
+    alarmAbove(
+      "ProjectorFailuresAlarm",
+      "A stream record was given up on and sent to the failure queue: a view may lag its events.",
+      this.failureQueue.metricApproximateNumberOfMessagesVisible({
+        period: fiveMinutes,
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      0,
+    );
+    alarmAbove(
+      "ProjectorErrorsAlarm",
+      "The projector threw instead of reporting item failures: a whole batch failed.",
+      this.projector.function.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+      0,
+    );
+    alarmAbove(
+      "ProjectorIteratorAgeAlarm",
+      "Views lag new events by more than 5 minutes.",
+      this.projector.function.metric("IteratorAge", {
+        period: fiveMinutes,
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      fiveMinutes.toMilliseconds(),
+    );
+    alarmAbove(
+      "ApiServerErrorsAlarm",
+      "The API answered 5xx.",
+      this.httpApi.metricServerError({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+      0,
+    );
+
+    // ── Outputs ───────────────────────────────────────────────────────────────────────────
+    new CfnOutput(this, "ApiUrl", { value: stage.url, description: "Base URL of the archive's HTTP API" });
+    new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
+    new CfnOutput(this, "ClaimsTableName", { value: this.claimsTable.tableName });
+    new CfnOutput(this, "ViewsTableName", { value: this.viewsTable.tableName });
+    new CfnOutput(this, "ProjectorFailureQueueUrl", { value: this.failureQueue.queueUrl });
+    new CfnOutput(this, "AlarmTopicArn", { value: alarmTopic.topicArn });
+    if (writers.created) {
+      new CfnOutput(this, "UserPoolId", { value: writers.created.userPool.userPoolId });
+      new CfnOutput(this, "UserPoolClientId", { value: writers.created.client.userPoolClientId });
+    }
+  }
+}

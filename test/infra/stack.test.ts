@@ -1,0 +1,387 @@
+import type { CfnElement } from "aws-cdk-lib";
+import { Match, type Template } from "aws-cdk-lib/assertions";
+import type { IConstruct } from "constructs";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  ACTIVITY_INDEX,
+  ACTIVITY_INDEX_ATTRIBUTES,
+  CLAIMS_KEYS,
+  EVENTS_KEYS,
+  VIEWS_KEYS,
+} from "../../functions/store/table-design.js";
+import type { LedgerStack } from "../../infra/ledger-stack.js";
+import { actionsByResource, allAllowedActions, type Json, synthLedger } from "./synth.js";
+
+let stack: LedgerStack;
+let template: Template;
+const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+beforeAll(() => {
+  ({ stack, template } = synthLedger());
+});
+
+describe("IAM: least privilege per role", () => {
+  it("lets the API append and read events, but never update or delete one", () => {
+    const api = actionsByResource(template, id(stack.api.role));
+    const onEvents = [...(api.get(id(stack.eventsTable)) ?? [])].sort();
+    expect(onEvents).toEqual([
+      "dynamodb:DescribeTable",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:Query",
+    ]);
+    for (const forbidden of ["dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"]) {
+      expect(onEvents).not.toContain(forbidden);
+    }
+    expect([...(api.get(id(stack.claimsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
+    const views = id(stack.viewsTable);
+    expect([...(api.get(views) ?? [])].sort()).toEqual(["dynamodb:GetItem", "dynamodb:Query"]);
+    expect([...(api.get(`${views}/index/${ACTIVITY_INDEX.name}`) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+  });
+
+  it("lets the projector read events and the stream, write views, and register claims only", () => {
+    const projector = actionsByResource(template, id(stack.projector.role));
+    expect([...(projector.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    expect([...(projector.get(id(stack.viewsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+    ]);
+    expect([...(projector.get(id(stack.claimsTable)) ?? [])]).toEqual(["dynamodb:PutItem"]);
+    expect([...(projector.get(`${id(stack.eventsTable)}.StreamArn`) ?? [])].sort()).toEqual([
+      "dynamodb:DescribeStream",
+      "dynamodb:GetRecords",
+      "dynamodb:GetShardIterator",
+    ]);
+    const indexes = [...projector.keys()].filter((key) => key.includes("/index/"));
+    expect(indexes).toEqual([]);
+  });
+
+  it("allows no deletes, batch writes or wildcard actions to anyone", () => {
+    const actions = allAllowedActions(template);
+    expect(actions.length).toBeGreaterThan(0);
+    for (const action of actions) {
+      expect(action).not.toMatch(/\*/);
+      expect(action).not.toMatch(/^dynamodb:(Delete|BatchWrite|UpdateTable|Scan|PartiQL)/);
+    }
+  });
+
+  it("puts only actions without resource-level permissions on the `*` resource", () => {
+    for (const role of [stack.api.role, stack.projector.role]) {
+      const onAnything = [...(actionsByResource(template, id(role)).get("*") ?? [])];
+      for (const action of onAnything) {
+        expect(["xray:PutTraceSegments", "xray:PutTelemetryRecords", "dynamodb:ListStreams"]).toContain(
+          action,
+        );
+      }
+    }
+  });
+
+  it("attaches no managed policies to the functions' roles", () => {
+    for (const role of [stack.api.role, stack.projector.role]) {
+      const resource: Json = template.toJSON().Resources[id(role)];
+      expect(resource.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe("tables: nothing is lost", () => {
+  it.each([
+    ["events", () => stack.eventsTable],
+    ["claims", () => stack.claimsTable],
+    ["views", () => stack.viewsTable],
+  ])("keeps the %s table: retained, deletion-protected, PITR, on-demand, KMS-encrypted", (_, table) => {
+    const resource: Json = template.toJSON().Resources[id(table())];
+    expect(resource.DeletionPolicy).toBe("Retain");
+    expect(resource.UpdateReplacePolicy).toBe("Retain");
+    expect(resource.Properties).toMatchObject({
+      BillingMode: "PAY_PER_REQUEST",
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      // SSEEnabled without a key id: KMS with the AWS-managed key aws/dynamodb.
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it("gives the tables the keys the store code uses", () => {
+    const resources: Json = template.toJSON().Resources;
+    expect(resources[id(stack.eventsTable)].Properties.KeySchema).toEqual([
+      { AttributeName: EVENTS_KEYS.partitionKey, KeyType: "HASH" },
+      { AttributeName: EVENTS_KEYS.sortKey, KeyType: "RANGE" },
+    ]);
+    expect(resources[id(stack.eventsTable)].Properties.AttributeDefinitions).toContainEqual({
+      AttributeName: EVENTS_KEYS.sortKey,
+      AttributeType: "N",
+    });
+    expect(resources[id(stack.claimsTable)].Properties.KeySchema).toEqual([
+      { AttributeName: CLAIMS_KEYS.partitionKey, KeyType: "HASH" },
+    ]);
+    expect(resources[id(stack.viewsTable)].Properties.KeySchema).toEqual([
+      { AttributeName: VIEWS_KEYS.partitionKey, KeyType: "HASH" },
+    ]);
+    expect(resources[id(stack.viewsTable)].Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: ACTIVITY_INDEX.name,
+        KeySchema: [
+          { AttributeName: ACTIVITY_INDEX.partitionKey, KeyType: "HASH" },
+          { AttributeName: ACTIVITY_INDEX.sortKey, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES] },
+      },
+    ]);
+  });
+
+  it("streams new images of the events table only", () => {
+    const resources: Json = template.toJSON().Resources;
+    expect(resources[id(stack.eventsTable)].Properties.StreamSpecification).toEqual({
+      StreamViewType: "NEW_IMAGE",
+    });
+    expect(resources[id(stack.claimsTable)].Properties.StreamSpecification).toBeUndefined();
+    expect(resources[id(stack.viewsTable)].Properties.StreamSpecification).toBeUndefined();
+  });
+});
+
+describe("functions", () => {
+  it.each([
+    ["api", () => stack.api],
+    ["projector", () => stack.projector],
+  ])("runs the %s on arm64 Node.js 24 with bounded resources, JSON logs, retention and tracing", (_, fn) => {
+    const resources: Json = template.toJSON().Resources;
+    const props = resources[id(fn().function)].Properties;
+    expect(props).toMatchObject({
+      Runtime: "nodejs24.x",
+      Architectures: ["arm64"],
+      Handler: "index.handler",
+      TracingConfig: { Mode: "Active" },
+      LoggingConfig: { LogFormat: "JSON", LogGroup: { Ref: id(fn().logGroup) } },
+      Environment: {
+        Variables: {
+          EVENTS_TABLE: { Ref: id(stack.eventsTable) },
+          CLAIMS_TABLE: { Ref: id(stack.claimsTable) },
+          VIEWS_TABLE: { Ref: id(stack.viewsTable) },
+          NODE_OPTIONS: "--enable-source-maps",
+        },
+      },
+    });
+    expect(props.Timeout).toBeLessThanOrEqual(60);
+    expect(props.MemorySize).toBeLessThanOrEqual(1024);
+    expect(resources[id(fn().logGroup)].Properties.RetentionInDays).toBe(30);
+  });
+});
+
+describe("stream: events → projector", () => {
+  it("bisects, reports item failures, bounds retries and age, and parks failures in SQS", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 1);
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: { "Fn::GetAtt": [id(stack.eventsTable), "StreamArn"] },
+      FunctionName: { Ref: id(stack.projector.function) },
+      StartingPosition: "TRIM_HORIZON",
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      MaximumRetryAttempts: 5,
+      MaximumRecordAgeInSeconds: 3600,
+      DestinationConfig: { OnFailure: { Destination: { "Fn::GetAtt": [id(stack.failureQueue), "Arn"] } } },
+    });
+  });
+
+  it("is invoked only for inserted commits", () => {
+    const mapping: Json = Object.values(template.findResources("AWS::Lambda::EventSourceMapping"))[0];
+    const filters: Json[] = mapping.Properties.FilterCriteria.Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      { eventName: ["INSERT"], dynamodb: { NewImage: { itemType: { S: ["commit"] } } } },
+    ]);
+  });
+
+  it("keeps the failure queue encrypted, TLS-only and for 14 days", () => {
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    template.hasResourceProperties("AWS::SQS::QueuePolicy", {
+      Queues: [{ Ref: id(stack.failureQueue) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe("HTTP API", () => {
+  const routes = () =>
+    Object.values(template.findResources("AWS::ApiGatewayV2::Route") as Record<string, Json>).map(
+      (r) => r.Properties,
+    );
+
+  it("serves every route of the contract", () => {
+    expect(
+      routes()
+        .map((r) => r.RouteKey)
+        .sort(),
+    ).toEqual(
+      [
+        "POST /incidents/{incidentId}/events",
+        "GET /",
+        "GET /docs",
+        "GET /openapi.json",
+        "GET /health",
+        "GET /incidents",
+        "GET /incidents/{incidentId}",
+        "GET /incidents/{incidentId}/events",
+        "GET /incidents/{incidentId}/verify",
+        "GET /{proxy+}",
+      ].sort(),
+    );
+  });
+
+  it("puts the JWT authorizer on the write route and none on the reads", () => {
+    const authorizerId = Object.keys(template.findResources("AWS::ApiGatewayV2::Authorizer"));
+    expect(authorizerId).toHaveLength(1);
+    for (const route of routes()) {
+      if (route.RouteKey.startsWith("POST ")) {
+        expect(route.AuthorizationType).toBe("JWT");
+        expect(route.AuthorizerId).toEqual({ Ref: authorizerId[0] });
+      } else {
+        expect(route.AuthorizationType).toBe("NONE");
+        expect(route.AuthorizerId).toBeUndefined();
+      }
+    }
+  });
+
+  it("trusts the created Cognito pool's ID tokens when no issuer is given", () => {
+    const pools = Object.keys(template.findResources("AWS::Cognito::UserPool"));
+    const clients = Object.keys(template.findResources("AWS::Cognito::UserPoolClient"));
+    expect(pools).toHaveLength(1);
+    expect(clients).toHaveLength(1);
+    const authorizer: Json = Object.values(template.findResources("AWS::ApiGatewayV2::Authorizer"))[0];
+    expect(authorizer.Properties.AuthorizerType).toBe("JWT");
+    expect(authorizer.Properties.IdentitySource).toEqual(["$request.header.Authorization"]);
+    expect(authorizer.Properties.JwtConfiguration.Audience).toEqual([{ Ref: clients[0] }]);
+    expect(JSON.stringify(authorizer.Properties.JwtConfiguration.Issuer)).toContain(pools[0]);
+    template.hasResourceProperties("AWS::Cognito::UserPoolClient", {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayWith(["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH"]),
+    });
+    template.hasResourceProperties("AWS::Cognito::UserPool", {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
+  });
+
+  it("throttles the default stage and logs every request", () => {
+    const logGroups = template.findResources("AWS::Logs::LogGroup");
+    const stage: Json = Object.values(template.findResources("AWS::ApiGatewayV2::Stage"))[0];
+    expect(stage.Properties).toMatchObject({
+      StageName: "$default",
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+    const destination = stage.Properties.AccessLogSettings.DestinationArn["Fn::GetAtt"][0];
+    expect(Object.keys(logGroups)).toContain(destination);
+    expect(logGroups[destination]?.Properties.RetentionInDays).toBe(90);
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({
+      requestId: "$context.requestId",
+      status: "$context.status",
+    });
+  });
+});
+
+describe("alarms", () => {
+  const alarms = () =>
+    Object.values(template.findResources("AWS::CloudWatch::Alarm") as Record<string, Json>);
+  const topic = () => Object.keys(template.findResources("AWS::SNS::Topic"))[0];
+  const alarmOn = (metricName: string) => {
+    const found = alarms().filter((a) => a.Properties.MetricName === metricName);
+    expect(found).toHaveLength(1);
+    return found[0].Properties;
+  };
+
+  it("raises an alarm when a record lands in the failure queue", () => {
+    expect(alarmOn("ApproximateNumberOfMessagesVisible")).toMatchObject({
+      Namespace: "AWS/SQS",
+      Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [id(stack.failureQueue), "QueueName"] } }],
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("raises an alarm when the projector throws", () => {
+    expect(alarmOn("Errors")).toMatchObject({
+      Namespace: "AWS/Lambda",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.projector.function) } }],
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("raises an alarm when views lag the events by more than five minutes", () => {
+    expect(alarmOn("IteratorAge")).toMatchObject({
+      Namespace: "AWS/Lambda",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.projector.function) } }],
+      Statistic: "Maximum",
+      Threshold: 300_000,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("raises an alarm on API 5xx answers", () => {
+    expect(alarmOn("5xx")).toMatchObject({
+      Namespace: "AWS/ApiGateway",
+      Dimensions: [{ Name: "ApiId", Value: { Ref: id(stack.httpApi) } }],
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("sends every alarm to the alarm topic", () => {
+    expect(alarms()).toHaveLength(4);
+    for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic() }]);
+  });
+});
+
+describe("outputs", () => {
+  it("names the API URL, the writer pool and the tables", () => {
+    const outputs = template.toJSON().Outputs as Record<string, Json>;
+    for (const name of [
+      "ApiUrl",
+      "UserPoolId",
+      "UserPoolClientId",
+      "EventsTableName",
+      "ClaimsTableName",
+      "ViewsTableName",
+    ]) {
+      expect(outputs).toHaveProperty(name);
+    }
+    expect(outputs.EventsTableName.Value).toEqual({ Ref: id(stack.eventsTable) });
+  });
+});
+
+describe("an existing OIDC issuer for writers (CDK context)", () => {
+  it("trusts it instead of creating a user pool", () => {
+    const { template: withIssuer } = synthLedger({
+      jwtIssuer: "https://issuer.example.org/",
+      jwtAudience: "ledger-writers, ledger-cli",
+    });
+    withIssuer.resourceCountIs("AWS::Cognito::UserPool", 0);
+    withIssuer.hasResourceProperties("AWS::ApiGatewayV2::Authorizer", {
+      AuthorizerType: "JWT",
+      JwtConfiguration: { Issuer: "https://issuer.example.org/", Audience: ["ledger-writers", "ledger-cli"] },
+    });
+    const outputs = withIssuer.toJSON().Outputs as Record<string, Json>;
+    expect(outputs).not.toHaveProperty("UserPoolId");
+    expect(outputs).toHaveProperty("ApiUrl");
+  });
+
+  it("refuses an issuer without an audience", () => {
+    expect(() => synthLedger({ jwtIssuer: "https://issuer.example.org/" })).toThrow(/jwtAudience/);
+  });
+});
