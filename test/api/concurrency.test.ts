@@ -21,7 +21,11 @@ describe("concurrent writers on one incident", () => {
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        post(archive.url, id, casualties({ killed: { value: i, qualifier: "exact" } }, `source-${i}`, `burst-event-${i}`)),
+        post(
+          archive.url,
+          id,
+          casualties({ killed: { value: i, qualifier: "exact" } }, `source-${i}`, `burst-event-${i}`),
+        ),
       ),
     );
     const elapsed = performance.now() - started;
@@ -42,7 +46,9 @@ describe("concurrent writers on one incident", () => {
     await post(archive.url, id, opened());
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        post(archive.url, id, casualties({ killed: { value: i, qualifier: "exact" } }, `racer-${i}`), { "If-Match": '"1"' }),
+        post(archive.url, id, casualties({ killed: { value: i, qualifier: "exact" } }, `racer-${i}`), {
+          "If-Match": '"1"',
+        }),
       ),
     );
     const statuses = answers.map((a) => a.status).sort();
@@ -69,12 +75,25 @@ describe("concurrent writers on one incident", () => {
     const { createLedger } = await import("../../functions/ledger.js");
     const { createDynamoClient } = await import("../../functions/store/dynamo-client.js");
     const { silentLogger } = await import("../../functions/log.js");
-    const other = createLedger({ db: createDynamoClient(archive.dynamoEndpoint), tables: archive.tables, log: silentLogger });
+    const other = createLedger({
+      db: createDynamoClient(archive.dynamoEndpoint),
+      tables: archive.tables,
+      log: silentLogger,
+    });
     const { parseEnvelope } = await import("../../events/validate.js");
     const envelope = parseEnvelope(casualties({ killed: { value: 3, qualifier: "exact" } }, "other-process"));
     if (!envelope.ok) throw new Error("fixture invalid");
-    await other.events.append({ incidentId: id, envelopes: [envelope.value], recordedBy: "other", batched: false });
-    const ours = await post(archive.url, id, casualties({ killed: { value: 4, qualifier: "exact" } }, "this-process"));
+    await other.events.append({
+      incidentId: id,
+      envelopes: [envelope.value],
+      recordedBy: "other",
+      batched: false,
+    });
+    const ours = await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 4, qualifier: "exact" } }, "this-process"),
+    );
     expect(ours.status).toBe(201);
     expect(ours.body.version).toBe(3);
   });

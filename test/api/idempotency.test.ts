@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => archive.close());
 
 const versions = async (id: string) =>
-  (await call(archive.url, "GET", `/incidents/${id}/events`)).body.items.map((e: { eventId: string }) => e.eventId);
+  (await call(archive.url, "GET", `/incidents/${id}/events`)).body.items.map(
+    (e: { eventId: string }) => e.eventId,
+  );
 
 describe("idempotency by eventId", () => {
   it("the same event posted again answers 200 with the first body and stores nothing", async () => {
@@ -22,7 +24,11 @@ describe("idempotency by eventId", () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("etag")).toBe('"1"');
-    const report = casualties({ killed: { value: 50, qualifier: "at-least" } }, "Governor", "idem-again-toll");
+    const report = casualties(
+      { killed: { value: 50, qualifier: "at-least" } },
+      "Governor",
+      "idem-again-toll",
+    );
     const stored = await post(archive.url, id, report);
     expect(stored.status).toBe(201);
     expect((await post(archive.url, id, report)).body).toEqual(stored.body);
@@ -33,7 +39,11 @@ describe("idempotency by eventId", () => {
     const id = "idem-twins";
     await post(archive.url, id, opened());
     for (let round = 0; round < 5; round++) {
-      const event = casualties({ injured: { value: round, qualifier: "exact" } }, "Mayor", `idem-twin-${round}`);
+      const event = casualties(
+        { injured: { value: round, qualifier: "exact" } },
+        "Mayor",
+        `idem-twin-${round}`,
+      );
       const [a, b] = await Promise.all([post(archive.url, id, event), post(archive.url, id, event)]);
       expect([a.status, b.status].sort()).toEqual([200, 201]);
       expect(a.body).toEqual(b.body);
@@ -52,7 +62,11 @@ describe("idempotency by eventId", () => {
     const id = "idem-different";
     await post(archive.url, id, opened());
     await post(archive.url, id, casualties({ killed: { value: 5, qualifier: "exact" } }, "A", "idem-diff-1"));
-    const changed = await post(archive.url, id, casualties({ killed: { value: 6, qualifier: "exact" } }, "A", "idem-diff-1"));
+    const changed = await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 6, qualifier: "exact" } }, "A", "idem-diff-1"),
+    );
     expect(changed.status).toBe(409);
     expect(changed.headers.get("content-type")).toContain("application/problem+json");
     expect(changed.body.errors[0].path).toBe("eventId");
@@ -83,7 +97,12 @@ describe("idempotency by eventId", () => {
     await db.send(
       new PutItemCommand({
         TableName: archive.tables.claims,
-        Item: { eventId: { S: "idem-crash-toll" }, incidentId: { S: id }, slot: { N: "2" }, claimedAt: { S: "x" } },
+        Item: {
+          eventId: { S: "idem-crash-toll" },
+          incidentId: { S: id },
+          slot: { N: "2" },
+          claimedAt: { S: "x" },
+        },
       }),
     );
     const event = casualties({ killed: { value: 1, qualifier: "exact" } }, "B", "idem-crash-toll");
@@ -94,11 +113,20 @@ describe("idempotency by eventId", () => {
     await db.send(
       new PutItemCommand({
         TableName: archive.tables.claims,
-        Item: { eventId: { S: "idem-crash-late" }, incidentId: { S: id }, slot: { N: "3" }, claimedAt: { S: "x" } },
+        Item: {
+          eventId: { S: "idem-crash-late" },
+          incidentId: { S: id },
+          slot: { N: "3" },
+          claimedAt: { S: "x" },
+        },
       }),
     );
     await post(archive.url, id, casualties({ killed: { value: 2, qualifier: "exact" } }, "C"));
-    const late = await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }, "D", "idem-crash-late"));
+    const late = await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 3, qualifier: "exact" } }, "D", "idem-crash-late"),
+    );
     expect(late.status).toBe(201);
     expect(late.body.version).toBe(4);
     expect(await versions(id)).toHaveLength(4);
@@ -110,7 +138,10 @@ describe("batches", () => {
   it("a batch is stored whole with consecutive versions", async () => {
     const id = "batch-whole";
     const answer = await post(archive.url, id, {
-      events: [opened("batch-whole-1"), casualties({ killed: { value: 1, qualifier: "exact" } }, "A", "batch-whole-2")],
+      events: [
+        opened("batch-whole-1"),
+        casualties({ killed: { value: 1, qualifier: "exact" } }, "A", "batch-whole-2"),
+      ],
     });
     expect(answer.status).toBe(201);
     expect(answer.body.version).toBe(2);
@@ -132,7 +163,11 @@ describe("batches", () => {
     expect(paths).toContain("events[1].data.figures.killed.value");
     expect(await versions(id)).toHaveLength(1);
     // The valid event's id was not consumed: it can be stored on its own.
-    const alone = await post(archive.url, id, casualties({ killed: { value: 1, qualifier: "exact" } }, "A", "batch-invalid-ok"));
+    const alone = await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 1, qualifier: "exact" } }, "A", "batch-invalid-ok"),
+    );
     expect(alone.status).toBe(201);
   });
 
@@ -142,7 +177,12 @@ describe("batches", () => {
     const answer = await post(archive.url, id, {
       events: [
         casualties({ killed: { value: 1, qualifier: "exact" } }, "A"),
-        { type: "ReportRetracted", source: { publisher: "AP" }, attributedTo: { name: "AP" }, data: { targetEventId: "nope-nope-nope", reason: "x" } },
+        {
+          type: "ReportRetracted",
+          source: { publisher: "AP" },
+          attributedTo: { name: "AP" },
+          data: { targetEventId: "nope-nope-nope", reason: "x" },
+        },
       ],
     });
     expect(answer.status).toBe(422);
@@ -153,7 +193,9 @@ describe("batches", () => {
   it("1–25 events: 0 and 26 are refused", async () => {
     const none = await post(archive.url, "batch-sizes", { events: [] });
     expect(none.status).toBe(422);
-    const many = await post(archive.url, "batch-sizes", { events: Array.from({ length: 26 }, () => opened()) });
+    const many = await post(archive.url, "batch-sizes", {
+      events: Array.from({ length: 26 }, () => opened()),
+    });
     expect(many.status).toBe(422);
     expect((await call(archive.url, "GET", "/incidents/batch-sizes")).status).toBe(404);
   });

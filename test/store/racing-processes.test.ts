@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
 import { parseEnvelope } from "../../events/validate.js";
+import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/log.js";
-import { createLedger } from "../../functions/ledger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import type { EventStore } from "../../functions/store/event-store.js";
 import { casualties, opened, startArchive } from "../support/archive.js";
@@ -16,7 +16,12 @@ beforeAll(async () => {
   archive = await startArchive();
   stores = Array.from(
     { length: 4 },
-    () => createLedger({ db: createDynamoClient(archive.dynamoEndpoint), tables: archive.tables, log: silentLogger }).events,
+    () =>
+      createLedger({
+        db: createDynamoClient(archive.dynamoEndpoint),
+        tables: archive.tables,
+        log: silentLogger,
+      }).events,
   );
 });
 afterAll(() => archive.close());
@@ -51,7 +56,11 @@ describe("writers in separate processes", () => {
     await append(stores[0] as EventStore, id, opened());
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        append(stores[i % 4] as EventStore, id, casualties({ killed: { value: i, qualifier: "exact" } }, `s${i}`, `race-p-${i}`)),
+        append(
+          stores[i % 4] as EventStore,
+          id,
+          casualties({ killed: { value: i, qualifier: "exact" } }, `s${i}`, `race-p-${i}`),
+        ),
       ),
     );
     expect(results.every((r) => r.created)).toBe(true);
@@ -65,10 +74,18 @@ describe("writers in separate processes", () => {
     await append(stores[0] as EventStore, id, opened());
     for (let round = 0; round < 10; round++) {
       // Interleave other writers so the twins also lose slots to strangers.
-      const twin = casualties({ missing: { value: round, qualifier: "exact" } }, "twin", `race-twin-${round}`);
+      const twin = casualties(
+        { missing: { value: round, qualifier: "exact" } },
+        "twin",
+        `race-twin-${round}`,
+      );
       const results = await Promise.all([
         ...stores.map((s) => append(s, id, twin)),
-        append(stores[round % 4] as EventStore, id, casualties({ killed: { value: round, qualifier: "exact" } }, "other")),
+        append(
+          stores[round % 4] as EventStore,
+          id,
+          casualties({ killed: { value: round, qualifier: "exact" } }, "other"),
+        ),
       ]);
       expect(results.slice(0, 4).filter((r) => r.created)).toHaveLength(1);
       const versionsOfTwin = new Set(results.slice(0, 4).map((r) => r.events[0]?.version));
@@ -83,8 +100,16 @@ describe("writers in separate processes", () => {
     const id = "race-diff";
     await append(stores[0] as EventStore, id, opened());
     const settled = await Promise.allSettled([
-      append(stores[0] as EventStore, id, casualties({ killed: { value: 1, qualifier: "exact" } }, "x", "race-diff-id")),
-      append(stores[1] as EventStore, id, casualties({ killed: { value: 2, qualifier: "exact" } }, "x", "race-diff-id")),
+      append(
+        stores[0] as EventStore,
+        id,
+        casualties({ killed: { value: 1, qualifier: "exact" } }, "x", "race-diff-id"),
+      ),
+      append(
+        stores[1] as EventStore,
+        id,
+        casualties({ killed: { value: 2, qualifier: "exact" } }, "x", "race-diff-id"),
+      ),
     ]);
     expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
     const rejected = settled.find((s) => s.status === "rejected") as PromiseRejectedResult;

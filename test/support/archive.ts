@@ -1,5 +1,5 @@
-import { silentLogger } from "../../functions/log.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/log.js";
 
 export const TOKEN = "test-token-0123456789";
 

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { parseAppendBody } from "../../../events/validate.js";
 import {
   MalformedRequestError,
@@ -11,6 +10,7 @@ import {
 import type { EventStore } from "../../store/event-store.js";
 import type { Authenticator } from "../auth.js";
 import { expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
+import { readBodyText } from "../read-body.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -33,17 +33,11 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
       }
       return next();
     },
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLargeError(`the body is over ${MAX_BODY_BYTES / 1024} KiB; nothing was stored`);
-      },
-    }),
     async (c) => {
       const recordedBy = authenticate(c) as string;
       const incidentId = incidentToWrite(c);
       const ifMatch = expectedVersion(c);
-      const text = await c.req.text();
+      const text = await readBodyText(c, MAX_BODY_BYTES);
       let body: unknown;
       try {
         body = JSON.parse(text);

@@ -1,0 +1,89 @@
+import { describeFigure } from "../../../events/figures.js";
+import type { Attribution, EventType } from "../../../events/schemas.js";
+import { WELL_KNOWN_CATEGORIES } from "../../../events/schemas.js";
+import type { CasualtySummary } from "../../../events/summarize.js";
+
+/**
+ * Wording shared by the dashboard pages. Everything here returns plain strings: the JSX that
+ * prints them escapes them, so nothing here needs to (or may) build HTML.
+ */
+
+const CATEGORY_LABELS: Record<string, string> = {
+  killed: "killed",
+  injured: "injured",
+  missing: "missing",
+  childrenKilled: "children killed",
+  childrenInjured: "children injured",
+  present: "people present",
+};
+
+/** "childrenKilled" → "children killed"; categories beyond the well-known ones are camelCase words. */
+export function categoryLabel(category: string): string {
+  return CATEGORY_LABELS[category] ?? category.replace(/([A-Z])/g, " $1").toLowerCase();
+}
+
+/** Well-known categories in the contract's order first (killed leads), then the rest by name. */
+export function orderCategories(categories: Iterable<string>): string[] {
+  const known: readonly string[] = WELL_KNOWN_CATEGORIES;
+  const rank = (c: string) => (known.includes(c) ? known.indexOf(c) : known.length);
+  return [...categories].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+export const formatCount = (n: number): string => n.toLocaleString("en-US");
+
+/** A combined low–high range in words, as the contract defines it ("at least 50", "24–99"). */
+export function describeRange(low: number | null, high: number | null): string {
+  if (low === null) return "no live report";
+  if (high === null) return `at least ${formatCount(low)}`;
+  if (low === high) return formatCount(low);
+  if (low === 0) return `at most ${formatCount(high)}`;
+  return `${formatCount(low)}–${formatCount(high)}`;
+}
+
+/**
+ * The headline for one category. With a single source its own wording says more than the
+ * range ("about 4,000", "dozens"); with several, only the combined range is honest.
+ */
+export function headline(summary: CasualtySummary): string {
+  const only = summary.bySource.length === 1 ? summary.bySource[0] : undefined;
+  return only ? describeFigure(only.figure) : describeRange(summary.low, summary.high);
+}
+
+/** Stored times are ISO 8601 UTC with milliseconds; print them readably and keep the precision. */
+export function formatInstant(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return `${new Date(time).toISOString().replace("T", " ").replace("Z", "")} UTC`;
+}
+
+/** The value a `datetime-local` input with step 0.001 shows for an instant (read as UTC). */
+export function toDatetimeLocal(iso: string): string {
+  return new Date(Date.parse(iso)).toISOString().slice(0, 23);
+}
+
+/** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
+export function attributionText(who: Attribution | undefined): string {
+  if (!who) return "—";
+  const role = who.role ? `, ${who.role}` : "";
+  const side = who.side ? ` (${who.side})` : "";
+  return `${who.name}${role}${side}`;
+}
+
+const TYPE_LABELS: Record<EventType, string> = {
+  IncidentOpened: "Incident opened",
+  CasualtiesReported: "Casualties reported",
+  StatementMade: "Statement made",
+  DenialIssued: "Denial issued",
+  ClaimAssessed: "Claim assessed",
+  ReportRetracted: "Report retracted",
+};
+
+export const typeLabel = (type: EventType): string => TYPE_LABELS[type] ?? type;
+
+/** Only http(s) links are rendered as links: a stored URL must never become a `javascript:` href. */
+export function safeHref(url: string | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+export const viewPath = (incidentId: string): string => `/view/${encodeURIComponent(incidentId)}`;
