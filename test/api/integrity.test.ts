@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import canonicalize from "canonicalize";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { call, casualties, opened, post, startArchive } from "../support/archive.js";
+
+let archive: LocalServer;
+beforeAll(async () => {
+  archive = await startArchive();
+});
+afterAll(() => archive.close());
+
+/** What an outside reader does with GET …/events alone: no code of the archive involved. */
+function recomputeChain(events: Record<string, unknown>[]): { ok: boolean; headHash: string } {
+  let prev = "0".repeat(64);
+  for (const [i, event] of events.entries()) {
+    const { hash, ...covered } = event;
+    const recomputed = createHash("sha256")
+      .update(canonicalize(covered) as string)
+      .digest("hex");
+    if (event.version !== i + 1 || event.prevHash !== prev || recomputed !== hash)
+      return { ok: false, headHash: prev };
+    prev = hash as string;
+  }
+  return { ok: true, headHash: prev };
+}
+
+async function allEvents(id: string) {
+  const items: Record<string, unknown>[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await call(archive.url, "GET", `/incidents/${id}/events?after=${after}&limit=3`);
+    items.push(...page.body.items);
+    if (page.body.next === null) return items;
+    after = page.body.next;
+  }
+}
+
+describe("the hash chain", () => {
+  it("recomputes from GET …/events alone and matches /verify and the summary's headHash", async () => {
+    const id = "chain-outside";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, {
+      events: [
+        casualties({ killed: { value: 50, qualifier: "at-least" } }, "A"),
+        casualties({ injured: { qualifier: "dozens", text: "many dozens" } }, "B"),
+      ],
+    });
+    await post(archive.url, id, casualties({ present: { value: 4000, qualifier: "about" } }, "C"));
+    const events = await allEvents(id);
+    expect(events).toHaveLength(4);
+    expect(events[0]?.prevHash).toBe("0".repeat(64));
+    for (const e of events) {
+      expect(e).toEqual(
+        expect.objectContaining({
+          incidentId: id,
+          recordedBy: "test-writer",
+          recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        }),
+      );
+    }
+    const outside = recomputeChain(events);
+    expect(outside.ok).toBe(true);
+    const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
+    expect(verify.body).toEqual(
+      expect.objectContaining({ ok: true, version: 4, headHash: outside.headHash }),
+    );
+    expect((await call(archive.url, "GET", `/incidents/${id}?minVersion=4`)).body.headHash).toBe(
+      outside.headHash,
+    );
+    const times = events.map((e) => e.recordedAt as string);
+    expect([...times].sort()).toEqual(times);
+  });
+
+  it("/verify finds an event edited directly in the table and names its version", async () => {
+    const id = "chain-tampered";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, {
+      events: [
+        casualties({ killed: { value: 50, qualifier: "at-least" } }, "A"),
+        casualties({ killed: { value: 60, qualifier: "exact" } }, "B"),
+      ],
+    });
+    await post(archive.url, id, casualties({ killed: { value: 70, qualifier: "exact" } }, "C"));
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
+
+    // Someone with table access lowers a figure in version 3 (the second event of commit 2).
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const key = { incidentId: { S: id }, version: { N: "2" } };
+    const item =
+      (await db.send(new GetItemCommand({ TableName: archive.tables.events, Key: key }))).Item ?? {};
+    const events = item.events?.L ?? [];
+    events[1] = { S: (events[1]?.S ?? "").replace('"value":60', '"value":6') };
+    await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: item }));
+
+    const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
+    expect(verify.body).toEqual(expect.objectContaining({ ok: false, firstBadVersion: 3 }));
+    expect(recomputeChain(await allEvents(id)).ok).toBe(false);
+    db.destroy();
+  });
+});

@@ -1,0 +1,127 @@
+import { DeleteItemCommand, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBRecord } from "aws-lambda";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fold } from "../../events/summary.js";
+import { createLedger } from "../../functions/ledger.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/log.js";
+import { createStreamHandler } from "../../functions/projector/stream-handler.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { AP, call, casualties, opened, post, startArchive } from "../support/archive.js";
+
+let archive: LocalServer;
+beforeAll(async () => {
+  archive = await startArchive();
+});
+afterAll(() => archive.close());
+
+/** The INSERT records AWS would deliver for an incident's commits, read back from the table. */
+async function streamRecords(incidentId: string): Promise<DynamoDBRecord[]> {
+  const records: DynamoDBRecord[] = [];
+  let n = 0;
+  for await (const item of archive.ledger.events.commitItems(incidentId)) {
+    n += 1;
+    records.push({
+      eventID: `${incidentId}-${n}`,
+      eventName: "INSERT",
+      eventVersion: "1.1",
+      eventSource: "aws:dynamodb",
+      awsRegion: "eu-west-1",
+      eventSourceARN: "arn:aws:dynamodb:eu-west-1:123456789012:table/events/stream/2026-11-30T00:00:00.000",
+      dynamodb: {
+        ApproximateCreationDateTime: 1764460800,
+        Keys: { incidentId: item.incidentId, version: item.version } as never,
+        NewImage: item as never,
+        SequenceNumber: `${String(n).padStart(21, "0")}`,
+        SizeBytes: 1000,
+        StreamViewType: "NEW_IMAGE",
+      },
+    });
+  }
+  return records;
+}
+
+describe("the projector under at-least-once, out-of-order delivery", () => {
+  it("duplicated and shuffled stream records end identical to a fresh rebuild", async () => {
+    const id = "projector-shuffle";
+    await post(archive.url, id, opened());
+    for (let i = 0; i < 12; i++) {
+      await post(
+        archive.url,
+        id,
+        casualties(
+          { killed: { value: 10 + i, qualifier: i % 3 ? "exact" : "at-least" } },
+          `source-${i % 4}`,
+          `proj-shuffle-${i}`,
+        ),
+      );
+    }
+    await post(archive.url, id, {
+      type: "ReportRetracted",
+      eventId: "proj-shuffle-retract",
+      source: AP,
+      attributedTo: { name: "AP" },
+      data: { targetEventId: "proj-shuffle-11", reason: "misattributed" },
+    });
+    await archive.stream.idle();
+    const reference = (await call(archive.url, "GET", `/incidents/${id}`)).body;
+    expect(reference.version).toBe(14);
+    const records = await streamRecords(id);
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...records), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (delivery, batchSize) => {
+          // A second deployment's projector over a wiped view: it must rebuild from the store.
+          const db = createDynamoClient(archive.dynamoEndpoint);
+          await db.send(
+            new DeleteItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+          );
+          const fresh = createLedger({ db, tables: archive.tables, log: silentLogger });
+          const handler = createStreamHandler(fresh.projector, silentLogger);
+          for (let i = 0; i < delivery.length; i += batchSize) {
+            const answer = await handler({ Records: delivery.slice(i, i + batchSize) });
+            expect(answer.batchItemFailures).toEqual([]);
+          }
+          const view = await db.send(
+            new GetItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+          );
+          expect(JSON.parse(view.Item?.summary?.S ?? "null")).toEqual(reference);
+          db.destroy();
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("an old projection never overwrites a newer view", async () => {
+    const id = "projector-stale";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, casualties({ killed: { value: 1, qualifier: "exact" } }));
+    await archive.stream.idle();
+    const firstTwo = [];
+    for await (const event of archive.ledger.events.events(id)) firstTwo.push(event);
+    const stale = fold(id, firstTwo);
+    await post(archive.url, id, casualties({ killed: { value: 2, qualifier: "exact" } }, "Other"));
+    await archive.stream.idle();
+    // A late, duplicated projection of version 2 must be refused by the view's version condition.
+    expect(await archive.ledger.views.save(stale)).toBe(false);
+    expect((await call(archive.url, "GET", `/incidents/${id}`)).body.version).toBe(3);
+  });
+
+  it("a poisoned record is reported in batchItemFailures; the rest of the batch is projected", async () => {
+    const id = "projector-poison";
+    await post(archive.url, id, opened());
+    const good = await streamRecords(id);
+    const poisoned: DynamoDBRecord = {
+      ...(good[0] as DynamoDBRecord),
+      eventID: "poison",
+      dynamodb: { SequenceNumber: "999999999999999999999", Keys: {}, NewImage: {} },
+    };
+    const handler = createStreamHandler(archive.ledger.projector, silentLogger);
+    const answer = await handler({ Records: [...good, poisoned] });
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: "999999999999999999999" }]);
+  });
+});
