@@ -3,7 +3,6 @@ import { parseAppendBody } from "../../../events/validate.js";
 import {
   MalformedRequestError,
   NotFoundError,
-  PayloadTooLargeError,
   UnauthorizedError,
   ValidationError,
 } from "../../errors.js";
