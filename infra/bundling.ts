@@ -7,18 +7,20 @@ import { type BundlingOptions, OutputFormat, SourceMapMode } from "aws-cdk-lib/a
  */
 
 /**
- * ESM bundles still meet CommonJS inside dependencies (the AWS SDK does `require("node:https")`
- * lazily); esbuild's ESM output has no `require`, so we give it one. Without this banner the
- * SDK fails at the first request with "Dynamic require of node:https is not supported".
+ * ESM output has no `require`, yet CommonJS code inside dependencies calls it for Node
+ * builtins; esbuild turns those calls into a shim that throws "Dynamic require of
+ * node:https is not supported" unless a real `require` exists. Preferring packages' ESM
+ * builds (`mainFields` below) avoids most such calls; this banner covers the rest. The bundle
+ * test fails with exactly that error when both are removed.
  */
-export const ESM_REQUIRE_BANNER =
+const ESM_REQUIRE_BANNER =
   "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);";
 
 export const LAMBDA_BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   // node20 is what the machines here run; the code it emits runs unchanged on nodejs24.x.
   target: "node20",
-  // Prefer packages' ESM builds so esbuild can tree-shake them.
+  // Prefer packages' ESM builds: tree-shakeable, and free of CommonJS `require` calls.
   mainFields: ["module", "main"],
   banner: ESM_REQUIRE_BANNER,
   minify: true,

@@ -1,0 +1,282 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import vm from "node:vm";
+import { type AttributeValue, DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
+import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+  DynamoDBBatchResponse,
+  DynamoDBStreamEvent,
+} from "aws-lambda";
+import dynalite from "dynalite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTables } from "../../functions/store/create-tables.js";
+import type { TableNames } from "../../functions/store/table-design.js";
+import { createLedgerApp } from "../../infra/ledger-app.js";
+import { WRITE_PATH } from "../../infra/ledger-stack.js";
+import {
+  type HttpRequest,
+  httpApiEvent,
+  matchesFilter,
+  REGION,
+  streamEvent,
+  streamInsert,
+} from "./lambda-events.js";
+
+/**
+ * The Lambda bundles exactly as `cdk deploy` would upload them (the stack synthesized with
+ * bundling on, by the stack's own esbuild options), run in this process against dynalite and
+ * fed the events AWS would send: API Gateway HTTP API v2 requests, then the DynamoDB Streams
+ * records the API's writes produce.
+ */
+
+type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+// Vitest runs test code through its own module runner; the bundles must load as Lambda's
+// Node loads them (plain ESM with their own banner and `import.meta.url`), so import them
+// with Node's default loader.
+const nativeImport = new vm.Script("(specifier) => import(specifier)", {
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+}).runInThisContext() as (specifier: string) => Promise<unknown>;
+
+const INCIDENT = "bundle-test-strike-2024-01-01";
+const WRITER = {
+  sub: "5f1c2a9e-6b1d-4c55-9a0e-2d1f0c3b4a5e",
+  email: "writer@example.org",
+  email_verified: "true",
+  "cognito:username": "5f1c2a9e-6b1d-4c55-9a0e-2d1f0c3b4a5e",
+  token_use: "id",
+  iss: `https://cognito-idp.${REGION}.amazonaws.com/${REGION}_AbCdEfGhI`,
+  aud: "3n4b5urk1ft4fl3mg5e62d9ado",
+};
+
+let outdir: string;
+let server: Server;
+let db: DynamoDBClient;
+let tables: TableNames;
+let bundles: { api: string; projector: string };
+let streamFilters: unknown[];
+let api: ApiHandler;
+let projector: StreamHandler;
+let coldImportMs: number;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  // 1. Synthesize with bundling: the assets CDK stages are the deployable artifacts.
+  outdir = mkdtempSync(join(tmpdir(), "ledger-bundles-"));
+  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
+  const assembly = app.synth();
+  const template = assembly.getStackArtifact(stack.artifactId).template;
+  const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
+    const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };
+    return join(assembly.directory, `asset.${code.s3Key.replace(/\.zip$/, "")}`, "index.mjs");
+  };
+  bundles = { api: assetFile(stack.api.function), projector: assetFile(stack.projector.function) };
+  const mappingId = Object.keys(template.Resources).find(
+    (key) => template.Resources[key].Type === "AWS::Lambda::EventSourceMapping",
+  );
+  streamFilters = template.Resources[mappingId ?? ""].Properties.FilterCriteria.Filters.map(
+    (f: { Pattern: string }) => JSON.parse(f.Pattern),
+  );
+
+  // 2. The store: in-process dynalite with the three tables.
+  server = dynalite({ createTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  db = new DynamoDBClient({
+    endpoint,
+    region: REGION,
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+  });
+  tables = { events: "ledger-events", claims: "ledger-claims", views: "ledger-views" };
+  await createTables(db, tables);
+
+  // 3. The Lambda environment, as the stack sets it, plus what the runtime provides.
+  Object.assign(process.env, {
+    EVENTS_TABLE: tables.events,
+    CLAIMS_TABLE: tables.claims,
+    VIEWS_TABLE: tables.views,
+    LOG_LEVEL: "warn",
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    AWS_SECRET_ACCESS_KEY: "secret",
+    DYNAMODB_ENDPOINT: endpoint,
+  });
+
+  const started = performance.now();
+  api = ((await nativeImport(pathToFileURL(bundles.api).href)) as { handler: ApiHandler }).handler;
+  coldImportMs = performance.now() - started;
+  projector = ((await nativeImport(pathToFileURL(bundles.projector).href)) as { handler: StreamHandler })
+    .handler;
+});
+
+afterAll(async () => {
+  process.env = savedEnv;
+  db?.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+async function call(request: HttpRequest) {
+  const result = (await api(
+    httpApiEvent(request) as APIGatewayProxyEventV2,
+  )) as APIGatewayProxyStructuredResultV2;
+  const text = result.isBase64Encoded
+    ? Buffer.from(result.body ?? "", "base64").toString()
+    : (result.body ?? "");
+  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted on loosely.
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: result.statusCode, headers: result.headers ?? {}, body };
+}
+
+const post = (body: unknown) =>
+  call({
+    method: "POST",
+    route: WRITE_PATH,
+    path: `/incidents/${INCIDENT}/events`,
+    body,
+    claims: WRITER,
+  });
+
+/** The commit items the API stored, as the INSERT records the events table's stream emits. */
+async function commitRecords() {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: tables.events,
+      KeyConditionExpression: "incidentId = :id",
+      ExpressionAttributeValues: { ":id": { S: INCIDENT } },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map((item) =>
+    streamInsert(
+      tables.events,
+      { incidentId: item.incidentId as AttributeValue, version: item.version as AttributeValue },
+      item,
+    ),
+  );
+}
+
+describe("the bundled Lambdas, end to end", () => {
+  it("reports the API bundle's size and cold import time", () => {
+    const bytes = statSync(bundles.api).size;
+    console.log(
+      `API bundle: ${bytes} bytes (${(bytes / 1024).toFixed(0)} KiB), cold import ${coldImportMs.toFixed(0)} ms; ` +
+        `projector bundle: ${statSync(bundles.projector).size} bytes`,
+    );
+    expect(bytes).toBeGreaterThan(0);
+    expect(typeof api).toBe("function");
+    expect(typeof projector).toBe("function");
+  });
+
+  it("answers the public meta routes", async () => {
+    const health = await call({ method: "GET", route: "/health", path: "/health" });
+    expect(health).toMatchObject({ status: 200, body: { ok: true } });
+    const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" });
+    expect(openapi.status).toBe(200);
+    expect(openapi.body.paths).toHaveProperty("/incidents/{incidentId}/events");
+  });
+
+  it("appends through API Gateway events, projects from stream records, and serves the summary", async () => {
+    const opened = await post({
+      eventId: "bundle-test-opened-0001",
+      type: "IncidentOpened",
+      source: { publisher: "Bundle Test Wire" },
+      data: {
+        title: "Strike on a railway station",
+        kind: "missile-strike",
+        location: { name: "Central station", country: "UA" },
+        occurredOn: "2024-01-01",
+      },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    expect(opened.body).toMatchObject({ incidentId: INCIDENT, version: 1 });
+
+    // No eventId: the server makes one (and the projector registers it as a claim).
+    const casualties = await post({
+      type: "CasualtiesReported",
+      source: { publisher: "Bundle Test Wire" },
+      attributedTo: { name: "Regional governor", side: "Ukraine" },
+      data: { figures: { killed: { value: 50, qualifier: "at-least" } } },
+    });
+    expect(casualties.status, JSON.stringify(casualties.body)).toBe(201);
+    expect(casualties.body).toMatchObject({ version: 2 });
+
+    const anonymous = await call({
+      method: "POST",
+      route: WRITE_PATH,
+      path: `/incidents/${INCIDENT}/events`,
+      body: { type: "StatementMade" },
+    });
+    expect(anonymous.status).toBe(401);
+
+    // Nothing projected yet: the listing (served from the views index alone) is empty.
+    expect((await call({ method: "GET", route: "/incidents", path: "/incidents" })).body.items).toEqual([]);
+
+    const records = await commitRecords();
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) {
+      // The stack's filter must let every commit through, or AWS would never invoke the projector.
+      expect(streamFilters.some((pattern) => matchesFilter(pattern, record))).toBe(true);
+    }
+    const projected = await projector(streamEvent(records));
+    expect(projected).toEqual({ batchItemFailures: [] });
+
+    const view = await db.send(
+      new GetItemCommand({
+        TableName: tables.views,
+        Key: { incidentId: { S: INCIDENT } },
+        ConsistentRead: true,
+      }),
+    );
+    expect(view.Item?.version).toEqual({ N: "2" });
+
+    const summary = await call({
+      method: "GET",
+      route: "/incidents/{incidentId}",
+      path: `/incidents/${INCIDENT}`,
+    });
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({ incidentId: INCIDENT, version: 2, kind: "missile-strike" });
+    expect(summary.body.casualties.killed).toMatchObject({ low: 50, high: null, reports: 1 });
+    expect(summary.headers.etag ?? summary.headers.ETag).toBe('"2"');
+
+    const listing = await call({
+      method: "GET",
+      route: "/incidents",
+      path: "/incidents",
+      query: { limit: "5" },
+    });
+    expect(listing.status).toBe(200);
+    expect(listing.body.items.map((item: { incidentId: string }) => item.incidentId)).toEqual([INCIDENT]);
+
+    // At-least-once delivery: the same records again change nothing.
+    expect(await projector(streamEvent(records))).toEqual({ batchItemFailures: [] });
+    const again = await call({
+      method: "GET",
+      route: "/incidents/{incidentId}",
+      path: `/incidents/${INCIDENT}`,
+    });
+    expect(again.body).toEqual(summary.body);
+  });
+
+  it("reports a poisoned record in batchItemFailures instead of failing the batch", async () => {
+    const [good] = await commitRecords();
+    const poisoned = streamInsert(tables.events, {}, { itemType: { S: "commit" }, version: { N: "1" } });
+    const result = await projector(streamEvent(good ? [good, poisoned] : [poisoned]));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: poisoned.dynamodb?.SequenceNumber }]);
+  });
+});
