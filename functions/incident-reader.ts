@@ -2,7 +2,7 @@ import type { StoredEvent } from "../events/stored-event.js";
 import { type Summary, summarize } from "../events/summarize.js";
 import { fold, type IncidentState } from "../events/summary.js";
 import type { EventStore } from "./store/event-store.js";
-import type { ViewStore } from "./store/view-store.js";
+import type { ListPage, ListQuery, ViewStore } from "./store/view-store.js";
 
 export type SummaryQuery =
   | { at: "current"; minVersion?: number }
@@ -13,15 +13,34 @@ export type SummaryQuery =
  * Answers summary reads. The current view is one GetItem; time travel and read-your-write
  * fold the stored events with the same `evolve` the projector uses, so the answers agree.
  */
+/**
+ * Where views are projected in the same process (locally), a read can wait for the projection
+ * of writes already acknowledged, so a client reads what it just wrote. In AWS there is nothing
+ * to wait for here: the view is eventually consistent, and `minVersion` is the way to ask.
+ */
+export interface Settle {
+  incident(incidentId: string): Promise<void>;
+  all(): Promise<void>;
+}
+
+const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
+
 export class IncidentReader {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
+    private readonly settle: Settle = NOTHING_TO_WAIT_FOR,
   ) {}
+
+  async list(query: ListQuery): Promise<ListPage> {
+    await this.settle.all();
+    return this.views.list(query);
+  }
 
   /** null: there is no such incident, or it had not reached that point. */
   async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at === "current") {
+      await this.settle.incident(incidentId);
       const view = await this.views.getSummary(incidentId);
       if (view && view.version >= (query.minVersion ?? 0)) return view;
       // The view lags (or was never written): fold the store's events after it.

@@ -2,7 +2,7 @@ import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynam
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { IncidentReader } from "./incident-reader.js";
+import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
 import { ClaimTable } from "./store/claims.js";
@@ -17,6 +17,8 @@ export interface LedgerOptions {
   log: Logger;
   onCommit?: (item: Item) => void;
   now?: () => string;
+  /** What a read waits for first (the local stream's pending projections). */
+  settle?: Settle;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -31,7 +33,7 @@ export function createLedger(options: LedgerOptions) {
   const views = new ViewStore(db, tables.views);
   const claims = new ClaimTable(db, tables.claims, options.now ?? (() => new Date().toISOString()));
   const projector = new Projector(events, views, claims);
-  const reader = new IncidentReader(events, views);
+  const reader = new IncidentReader(events, views, options.settle);
   const checkStore = async () => {
     await db.send(new DescribeTableCommand({ TableName: tables.events }));
   };

@@ -18,6 +18,9 @@ export class LocalStream {
   private sequence = 0;
   private running: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
+  /** Records not yet handled, per incident, and who waits for them. */
+  private readonly unsettled = new Map<string, number>();
+  private readonly settleWaiters = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly handler: StreamHandler,
@@ -26,8 +29,30 @@ export class LocalStream {
   ) {}
 
   publish(item: Item): void {
+    const incidentId = item.incidentId?.S ?? "";
+    this.unsettled.set(incidentId, (this.unsettled.get(incidentId) ?? 0) + 1);
     this.queue.push({ record: this.toRecord(item), attempts: 0 });
     this.running ??= this.drain();
+  }
+
+  /** Resolves once every record published so far for this incident has been handled. */
+  settled(incidentId: string): Promise<void> {
+    if (!this.unsettled.has(incidentId)) return Promise.resolve();
+    return new Promise((resolve) =>
+      this.settleWaiters.set(incidentId, [...(this.settleWaiters.get(incidentId) ?? []), resolve]),
+    );
+  }
+
+  private handled(record: DynamoDBRecord): void {
+    const incidentId = record.dynamodb?.Keys?.incidentId?.S ?? "";
+    const left = (this.unsettled.get(incidentId) ?? 1) - 1;
+    if (left > 0) {
+      this.unsettled.set(incidentId, left);
+      return;
+    }
+    this.unsettled.delete(incidentId);
+    for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();
+    this.settleWaiters.delete(incidentId);
   }
 
   /** Resolves once every published record has been handled (or parked). */
@@ -64,6 +89,7 @@ export class LocalStream {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH_SIZE);
       let failed = new Set<string>();
+      const retry: typeof batch = [];
       try {
         const answer = await this.handler({ Records: batch.map((b) => b.record) });
         failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
@@ -71,16 +97,22 @@ export class LocalStream {
         this.log.error("projector threw on a batch", { error: String(error), records: batch.length });
         failed = new Set(batch.map((b) => b.record.dynamodb?.SequenceNumber ?? ""));
       }
-      const retry = batch.filter((b) => failed.has(b.record.dynamodb?.SequenceNumber ?? ""));
-      for (const b of retry) {
+      for (const b of batch) {
+        if (!failed.has(b.record.dynamodb?.SequenceNumber ?? "")) {
+          this.handled(b.record);
+          continue;
+        }
         b.attempts += 1;
-        if (b.attempts >= MAX_ATTEMPTS) {
+        if (b.attempts < MAX_ATTEMPTS) retry.push(b);
+        else {
           this.log.error("stream record parked after retries", {
             eventID: b.record.eventID,
             record: b.record,
           });
-        } else this.queue.push(b);
+          this.handled(b.record);
+        }
       }
+      this.queue.push(...retry);
       if (retry.length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     this.running = null;

@@ -59,7 +59,17 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const created = await createTables(db, tables);
 
   let stream: LocalStream | undefined;
-  const ledger = createLedger({ db, tables, log: options.log, onCommit: (item) => stream?.publish(item) });
+  const ledger = createLedger({
+    db,
+    tables,
+    log: options.log,
+    onCommit: (item) => stream?.publish(item),
+    // Locally the projector runs in this process: reads wait for it, so a write is read back at once.
+    settle: {
+      incident: (id) => stream?.settled(id) ?? Promise.resolve(),
+      all: () => stream?.idle() ?? Promise.resolve(),
+    },
+  });
   stream = new LocalStream(createStreamHandler(ledger.projector, options.log), options.log, tables.events);
 
   const caughtUp = await catchUp(ledger, options.log);

@@ -177,6 +177,23 @@ describe("the summary", () => {
     expect((await get(`/incidents/${id}`)).body).toEqual(answer.body);
   });
 
+  it("locally, a plain read right after a write already reflects it", async () => {
+    for (let i = 0; i < 5; i++) {
+      const written = await post(
+        archive.url,
+        "contract-read-after-write",
+        i === 0 ? opened() : casualties({ killed: { value: i, qualifier: "exact" } }, `s${i}`),
+      );
+      const read = await get("/incidents/contract-read-after-write");
+      expect(read.body.version).toBe(written.body.version);
+      const listed = (await get("/incidents?limit=1")).body.items[0];
+      expect(listed).toMatchObject({
+        incidentId: "contract-read-after-write",
+        version: written.body.version,
+      });
+    }
+  });
+
   it("retracting the denial makes the incident uncontested", async () => {
     await post(archive.url, id, retraction("cs-retract-denial", "cs-denial-1"));
     const answer = await get(`/incidents/${id}?minVersion=7`);

@@ -1,11 +1,6 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import {
-  MalformedRequestError,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-} from "../../errors.js";
+import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import type { Authenticator } from "../auth.js";
 import { expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";

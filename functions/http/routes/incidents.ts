@@ -3,19 +3,17 @@ import { Hono } from "hono";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
-import type { ViewStore } from "../../store/view-store.js";
 import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
 
 export interface IncidentRoutesDeps {
   events: EventStore;
-  views: ViewStore;
   reader: IncidentReader;
 }
 
 const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 
 /** Reads: the summary (now, then, or at least as new as a write), the listing, and /verify. */
-export function incidentRoutes({ events, views, reader }: IncidentRoutesDeps) {
+export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
   const app = new Hono();
 
   app.get("/incidents", async (c) => {
@@ -23,7 +21,7 @@ export function incidentRoutes({ events, views, reader }: IncidentRoutesDeps) {
     const kind = stringQuery(c, "kind", /^[a-z][a-z0-9-]{0,63}$/, "must be a kind slug, e.g. missile-strike");
     const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
     const contested = boolQuery(c, "contested");
-    const page = await views.list({
+    const page = await reader.list({
       limit,
       ...(kind === undefined ? {} : { kind }),
       ...(country === undefined ? {} : { country: country.toUpperCase() }),
