@@ -180,6 +180,7 @@ export class LedgerStack extends Stack {
       // We make the $default stage ourselves, to give it throttling and access logs.
       createDefaultStage: false,
     });
+    // Kept after `cdk destroy` (the LogGroup default): it says who called the write route when.
     const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", {
       retention: logs.RetentionDays.THREE_MONTHS,
     });
