@@ -24,6 +24,17 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    // One structured line per request: what a log search needs, never the body or the token.
+    deps.log.info("request", {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
   app.notFound(notFoundHandler);
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));

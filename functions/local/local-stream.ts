@@ -26,6 +26,11 @@ export class LocalStream {
     private readonly handler: StreamHandler,
     private readonly log: Logger,
     private readonly tableName: string,
+    /**
+     * How long the first record of a batch waits for others, like the event source mapping's
+     * batching window: one projection then covers a burst of commits instead of one each.
+     */
+    private readonly batchingWindowMs = 5,
   ) {}
 
   publish(item: Item): void {
@@ -84,8 +89,7 @@ export class LocalStream {
   }
 
   private async drain(): Promise<void> {
-    // Let a burst of commits gather into one batch, as a shard would.
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, this.batchingWindowMs));
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH_SIZE);
       let failed = new Set<string>();
