@@ -7,36 +7,38 @@ import type { FieldError } from "../events/validate.js";
 export abstract class LedgerError extends Error {
   abstract readonly status: number;
   abstract readonly title: string;
+  /** The problem type, documented at /docs#problem-<slug>. Spelled out: bundlers rename classes. */
+  abstract readonly slug: string;
   readonly errors: FieldError[] | undefined;
   readonly extra: Record<string, unknown>;
   constructor(detail: string, errors?: FieldError[], extra: Record<string, unknown> = {}) {
     super(detail);
-    this.name = new.target.name;
     this.errors = errors;
     this.extra = extra;
   }
-  /** The problem type's slug, documented under /docs#errors. */
-  get slug(): string {
-    return this.name
-      .replace(/Error$/, "")
-      .replace(/([a-z])([A-Z])/g, "$1-$2")
-      .toLowerCase();
+  /** `ValidationError` for slug `validation`: callers check errors by name, never by class identity. */
+  override get name(): string {
+    return `${this.slug.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}Error`;
   }
 }
 
 export class MalformedRequestError extends LedgerError {
+  readonly slug = "malformed-request";
   readonly status = 400;
   readonly title = "Malformed request";
 }
 export class UnauthorizedError extends LedgerError {
+  readonly slug = "unauthorized";
   readonly status = 401;
   readonly title = "Missing or wrong credentials";
 }
 export class NotFoundError extends LedgerError {
+  readonly slug = "not-found";
   readonly status = 404;
   readonly title = "Not found";
 }
 export class VersionConflictError extends LedgerError {
+  readonly slug = "version-conflict";
   readonly status = 409;
   readonly title = "The incident is not at the expected version";
   constructor(
@@ -54,26 +56,32 @@ export class VersionConflictError extends LedgerError {
   }
 }
 export class IncidentExistsError extends LedgerError {
+  readonly slug = "incident-exists";
   readonly status = 409;
   readonly title = "The incident already exists";
 }
 export class IncidentMissingError extends LedgerError {
+  readonly slug = "incident-missing";
   readonly status = 409;
   readonly title = "The incident does not exist";
 }
 export class EventIdConflictError extends LedgerError {
+  readonly slug = "event-id-conflict";
   readonly status = 409;
   readonly title = "The eventId is already taken";
 }
 export class PayloadTooLargeError extends LedgerError {
+  readonly slug = "payload-too-large";
   readonly status = 413;
   readonly title = "Request body too large";
 }
 export class ValidationError extends LedgerError {
+  readonly slug = "validation";
   readonly status = 422;
   readonly title = "The event is not valid";
 }
 export class StoreBusyError extends LedgerError {
+  readonly slug = "store-busy";
   readonly status = 503;
   readonly title = "The incident is too busy; try again";
 }
