@@ -1,4 +1,4 @@
-import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
@@ -35,7 +35,10 @@ export function createLedger(options: LedgerOptions) {
   const projector = new Projector(events, views, claims);
   const reader = new IncidentReader(events, views, options.settle);
   const checkStore = async () => {
-    await db.send(new DescribeTableCommand({ TableName: tables.events }));
+    // A read of a key that never exists: needs no permission beyond what the API already has.
+    await db.send(
+      new GetItemCommand({ TableName: tables.events, Key: { incidentId: { S: "-health-" }, version: { N: "0" } } }),
+    );
   };
   const app = (authenticate: Authenticator, pages?: Hono) =>
     createApp({ events, views, reader, authenticate, log, checkStore, ...(pages ? { pages } : {}) });

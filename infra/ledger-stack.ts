@@ -139,8 +139,6 @@ export class LedgerStack extends Stack {
       "dynamodb:Query",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
-      // GET /health checks that the store answers with DescribeTable (metadata only).
-      "dynamodb:DescribeTable",
     ]);
     grantTableActions(this.api.role, this.claimsTable, [
       "dynamodb:GetItem",

@@ -9,8 +9,7 @@ export type TableAction =
   | "dynamodb:GetItem"
   | "dynamodb:Query"
   | "dynamodb:PutItem"
-  | "dynamodb:UpdateItem"
-  | "dynamodb:DescribeTable";
+  | "dynamodb:UpdateItem";
 
 /**
  * Grants exactly these actions on exactly this table and the named indexes.

@@ -25,7 +25,6 @@ describe("IAM: least privilege per role", () => {
     const api = actionsByResource(template, id(stack.api.role));
     const onEvents = [...(api.get(id(stack.eventsTable)) ?? [])].sort();
     expect(onEvents).toEqual([
-      "dynamodb:DescribeTable",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
