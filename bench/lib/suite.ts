@@ -1,0 +1,63 @@
+import type { Progress } from "./progress.js";
+import type { Row } from "./results.js";
+
+/** How big each measurement is; `--quick` shrinks every one so the whole run stays under two minutes. */
+export interface Sizes {
+  /** Alternating rounds per comparison (medians are reported). */
+  rounds: number;
+  appendRequests: number;
+  /** Incidents in the "many incidents" configurations. */
+  manyIncidents: number;
+  readRequests: number;
+  asOfEvents: number;
+  asOfRequests: number;
+  lagAppends: number;
+  rebuildEvents: number;
+  rebuildIncidents: number;
+  castoreOps: number;
+  castoreStreams: number;
+  importRuns: number;
+}
+
+export const FULL: Sizes = {
+  rounds: 3,
+  appendRequests: 1500,
+  manyIncidents: 500,
+  readRequests: 2000,
+  asOfEvents: 1000,
+  asOfRequests: 40,
+  lagAppends: 1500,
+  rebuildEvents: 100_000,
+  rebuildIncidents: 1000,
+  castoreOps: 800,
+  castoreStreams: 48,
+  importRuns: 7,
+};
+
+export const QUICK: Sizes = {
+  rounds: 1,
+  appendRequests: 120,
+  manyIncidents: 40,
+  readRequests: 200,
+  asOfEvents: 1000,
+  asOfRequests: 5,
+  lagAppends: 150,
+  rebuildEvents: 5000,
+  rebuildIncidents: 100,
+  castoreOps: 64,
+  castoreStreams: 16,
+  importRuns: 3,
+};
+
+export interface SuiteContext {
+  sizes: Sizes;
+  quick: boolean;
+  progress: Progress;
+}
+
+export interface Suite {
+  name: string;
+  /** How many progress steps `run` takes, so the bar knows its length up front. */
+  steps(sizes: Sizes): number;
+  run(ctx: SuiteContext): Promise<Row[]>;
+}

@@ -1,0 +1,58 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { missedList, rowsTable } from "./lib/format.js";
+import { Progress } from "./lib/progress.js";
+import { gitCommit, machine, type Results, type Row, readResults, writeResults } from "./lib/results.js";
+import { FULL, QUICK, type Suite } from "./lib/suite.js";
+import { renderResults } from "./report.js";
+import { lambdaBundle } from "./suites/bundle.js";
+import { castore } from "./suites/castore.js";
+import { httpAppend } from "./suites/http-append.js";
+import { httpRead } from "./suites/http-read.js";
+import { projectionLag } from "./suites/projection-lag.js";
+import { rebuild } from "./suites/rebuild.js";
+
+const SUITES: Suite[] = [httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle];
+
+// `npm run bench [-- --quick] [-- --out dir] [-- --only name]`
+// The SDK warns once per process that it will need Node 22 from 2027; the machines run 20 by design.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    out: { type: "string", default: "bench/results" },
+    only: { type: "string" },
+  },
+});
+const quick = values.quick === true;
+const sizes = quick ? QUICK : FULL;
+const suites = values.only
+  ? SUITES.filter((s) => s.name.toLowerCase().includes(String(values.only).toLowerCase()))
+  : SUITES;
+const outDir = resolve(String(values.out));
+
+const started = performance.now();
+const host = machine();
+const progress = new Progress(suites.reduce((n, s) => n + s.steps(sizes), 0));
+const rows: Row[] = [];
+for (const suite of suites) rows.push(...(await suite.run({ sizes, quick, progress })));
+progress.finish();
+
+const previous = readResults(outDir);
+const results: Results = {
+  benchmark: "incident-ledger",
+  quick,
+  date: new Date().toISOString(),
+  commit: gitCommit(),
+  machine: host,
+  durationSeconds: Math.round((performance.now() - started) / 1000),
+  rows,
+  ...(previous?.soak ? { soak: previous.soak } : {}),
+};
+writeResults(outDir, results, renderResults(results));
+process.stdout.write(
+  `\n${rowsTable(rows)}\n\nMissed goals:\n${missedList(rows)}\n\nwritten to ${outDir}/latest.{json,md}\n`,
+);
+// Sockets of the SDK's keep-alive agents may linger; the results are written.
+process.exit(0);
