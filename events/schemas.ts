@@ -19,7 +19,11 @@ export const EventId = z
 
 const isoInstant = z.iso.datetime({ offset: true }).describe("ISO 8601 date-time with offset");
 const isoDate = z.iso.date().describe("ISO 8601 date");
-const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
+/** RFC 8785 (the hash) has no form for a lone UTF-16 surrogate: refuse it here, not at sealing. */
+const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
+const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
+const text = (max: number) =>
+  z.string().trim().min(1, "must not be empty").max(max).refine(wellFormed, WELL_FORMED);
 const count = z.int().min(0, "must be a non-negative integer").max(100_000_000);
 
 export const Source = z
@@ -28,6 +32,7 @@ export const Source = z
     url: z
       .url({ protocol: /^https?$/ })
       .max(2000)
+      .refine(wellFormed, WELL_FORMED)
       .optional(),
     publishedAt: z.union([isoInstant, isoDate]).optional(),
     title: text(500).optional(),

@@ -121,7 +121,8 @@ function apply(draft: IncidentState, event: StoredEvent): void {
       break;
     case "CasualtiesReported":
       for (const [category, figure] of Object.entries(d.figures as Record<string, Figure>)) {
-        const entry = (draft.casualties[category] ??= { reports: [], total: 0 });
+        draft.casualties[category] ??= { reports: [], total: 0 };
+        const entry = draft.casualties[category];
         entry.reports.push({ ...ref(event), figure, publisher: event.source.publisher });
         entry.total += 1;
       }

@@ -1,0 +1,373 @@
+import { describe, expect, it } from "vitest";
+import { EventId, IncidentId, MAX_BATCH } from "./schemas.js";
+import { casualties, opened } from "./test-kit.js";
+import { type FieldError, parseAppendBody, parseEnvelope } from "./validate.js";
+
+/** A valid body of each type, with every required field and nothing more. */
+const valid = {
+  IncidentOpened: {
+    type: "IncidentOpened",
+    source: { publisher: "Associated Press" },
+    data: {
+      title: "Mass grave near a church in Bucha",
+      kind: "mass-grave",
+      location: { name: "Bucha", country: "UA" },
+    },
+  },
+  CasualtiesReported: {
+    type: "CasualtiesReported",
+    source: { publisher: "Associated Press" },
+    attributedTo: { name: "Office of the Prosecutor-General of Ukraine" },
+    data: { figures: { killed: { value: 67, qualifier: "about", text: "About 67 people were buried" } } },
+  },
+  StatementMade: {
+    type: "StatementMade",
+    source: { publisher: "Associated Press" },
+    attributedTo: { name: "Antonio Guterres" },
+    data: { quote: "completely unacceptable", stance: "condemns" },
+  },
+  DenialIssued: {
+    type: "DenialIssued",
+    source: { publisher: "Associated Press" },
+    attributedTo: { name: "Dmitry Peskov" },
+    data: { claim: "that Russian forces use the type of missile that hit the station" },
+  },
+  ClaimAssessed: {
+    type: "ClaimAssessed",
+    source: { publisher: "Associated Press" },
+    attributedTo: { name: "Experts" },
+    data: { targetEventId: "kramatorsk-peskov-missile-denial", verdict: "false" },
+  },
+  ReportRetracted: {
+    type: "ReportRetracted",
+    source: { publisher: "Associated Press" },
+    attributedTo: { name: "Associated Press" },
+    data: { targetEventId: "kramatorsk-governor-toll", reason: "wrong figure" },
+  },
+} as const;
+type TypeName = keyof typeof valid;
+
+// biome-ignore lint/suspicious/noExplicitAny: tests edit bodies freely, as a client could.
+type Body = any;
+const copy = (type: TypeName): Body => structuredClone(valid[type]);
+
+/** The body with one field (a dotted path) removed or set. */
+function edit(body: Body, path: string, value?: unknown): Body {
+  const keys = path.split(".");
+  const last = keys.pop() as string;
+  const parent = keys.reduce((o, k) => o[k], body);
+  if (value === undefined) delete parent[last];
+  else parent[last] = value;
+  return body;
+}
+const errorsOf = (body: unknown): FieldError[] => {
+  const result = parseAppendBody(body);
+  return result.ok ? [] : result.errors;
+};
+const pathsOf = (body: unknown) => errorsOf(body).map((e) => e.path);
+const withFigure = (figure: unknown): Body =>
+  edit(copy("CasualtiesReported"), "data.figures", { killed: figure });
+
+describe("a valid event of each type", () => {
+  it.each(Object.keys(valid) as TypeName[])(
+    "given a minimal %s, then it parses as a batch of one",
+    (type) => {
+      const result = parseAppendBody(copy(type));
+      expect(result).toEqual({ ok: true, value: [valid[type]] });
+    },
+  );
+
+  it("given the seed article's figures, then every form parses", () => {
+    const body = casualties("kramatorsk-governor-toll", "Pavlo Kyrylenko", {
+      killed: { value: 50, qualifier: "exact", text: "50 people were killed" },
+      childrenKilled: { value: 5, qualifier: "exact", text: "including five children" },
+      injured: { qualifier: "dozens", text: "many dozens" },
+      present: { value: 4000, qualifier: "about" },
+      wounded: { min: 15, max: 20 },
+      missing: { qualifier: "hundreds" },
+    });
+    expect(parseAppendBody(body)).toEqual({ ok: true, value: [body] });
+  });
+
+  it("given text with spaces around it, then it is trimmed", () => {
+    const result = parseAppendBody(edit(copy("StatementMade"), "data.quote", "  completely unacceptable \n"));
+    expect(result.ok && result.value[0]?.data).toMatchObject({ quote: "completely unacceptable" });
+  });
+
+  it("given an IncidentOpened without attributedTo but with every optional field, then it parses", () => {
+    expect(parseAppendBody(opened()).ok).toBe(true);
+    const full = edit(copy("IncidentOpened"), "data.occurredAt", "2022-04-08T09:00:00Z");
+    full.data.location = {
+      name: "Kramatorsk",
+      region: "Donetsk Oblast",
+      country: "UA",
+      lat: 48.73,
+      lon: 37.58,
+    };
+    full.data.description = "A missile hit the train station.";
+    full.eventId = "kramatorsk-opened";
+    full.occurredAt = "2022-04-08T10:30:00+03:00";
+    expect(errorsOf(full)).toEqual([]);
+  });
+});
+
+describe("each event type's required fields", () => {
+  it.each([
+    ["IncidentOpened", "source"],
+    ["IncidentOpened", "source.publisher"],
+    ["IncidentOpened", "data"],
+    ["IncidentOpened", "data.title"],
+    ["IncidentOpened", "data.kind"],
+    ["IncidentOpened", "data.location"],
+    ["IncidentOpened", "data.location.name"],
+    ["IncidentOpened", "data.location.country"],
+    ["CasualtiesReported", "source.publisher"],
+    ["CasualtiesReported", "attributedTo"],
+    ["CasualtiesReported", "attributedTo.name"],
+    ["CasualtiesReported", "data.figures"],
+    ["StatementMade", "attributedTo"],
+    ["StatementMade", "data.quote"],
+    ["StatementMade", "data.stance"],
+    ["DenialIssued", "attributedTo"],
+    ["DenialIssued", "data.claim"],
+    ["ClaimAssessed", "attributedTo"],
+    ["ClaimAssessed", "data.targetEventId"],
+    ["ClaimAssessed", "data.verdict"],
+    ["ReportRetracted", "attributedTo"],
+    ["ReportRetracted", "data.targetEventId"],
+    ["ReportRetracted", "data.reason"],
+  ] as [TypeName, string][])("given a %s without %s, then that field is named", (type, path) => {
+    expect(pathsOf(edit(copy(type), path))).toEqual([path]);
+  });
+
+  it.each([
+    ["data.quote", "StatementMade"],
+    ["data.claim", "DenialIssued"],
+    ["source.publisher", "DenialIssued"],
+    ["attributedTo.name", "StatementMade"],
+  ] as [string, TypeName][])(
+    "given %s of a %s that is only whitespace, then it must not be empty",
+    (path, type) => {
+      expect(errorsOf(edit(copy(type), path, "   "))).toEqual([{ path, message: "must not be empty" }]);
+    },
+  );
+
+  it.each([
+    ["StatementMade", "data.stance", "shrugs"],
+    ["ClaimAssessed", "data.verdict", "maybe"],
+    ["IncidentOpened", "data.kind", "Missile Strike"],
+    ["IncidentOpened", "data.location.country", "ua"],
+    ["IncidentOpened", "data.location.lat", 91],
+    ["IncidentOpened", "data.occurredOn", "8 April 2022"],
+    ["CasualtiesReported", "occurredAt", "yesterday"],
+    ["CasualtiesReported", "source.url", "ftp://example.org/x"],
+  ] as [TypeName, string, unknown][])(
+    "given a %s whose %s is %j, then that field is named",
+    (type, path, value) => {
+      expect(pathsOf(edit(copy(type), path, value))).toEqual([path]);
+    },
+  );
+
+  it("given an IncidentOpened with both occurredAt and occurredOn, then it asks for one", () => {
+    const body = edit(copy("IncidentOpened"), "data.occurredAt", "2022-04-08T09:00:00Z");
+    body.data.occurredOn = "2022-04-08";
+    expect(errorsOf(body)).toEqual([
+      { path: "data.occurredOn", message: "give occurredAt or occurredOn, not both" },
+    ]);
+  });
+
+  it("given a string with a lone UTF-16 surrogate (JSON '\\ud800'), then it is refused at the door", () => {
+    // RFC 8785 has no form for it: it would pass here and then fail at hashing.
+    const body = JSON.parse(
+      '{"type":"StatementMade","source":{"publisher":"AP","url":"https://example.org/\\udc00"},' +
+        '"attributedTo":{"name":"X"},"data":{"quote":"a \\ud800 b","stance":"neutral"}}',
+    );
+    expect(pathsOf(body)).toEqual(["source.url", "data.quote"]);
+    const paired = edit(copy("StatementMade"), "data.quote", JSON.parse('"emoji \\ud83d\\ude00 ok"'));
+    expect(errorsOf(paired)).toEqual([]);
+  });
+});
+
+describe("the type", () => {
+  it("given an unknown type, then `type` is named with the known ones", () => {
+    const errors = errorsOf({ ...copy("StatementMade"), type: "RumourHeard" });
+    expect(errors).toEqual([{ path: "type", message: expect.stringContaining("CasualtiesReported") }]);
+  });
+
+  it("given no type, then `type` is required", () => {
+    const { type: _, ...body } = copy("StatementMade");
+    expect(errorsOf(body)).toEqual([{ path: "type", message: "is required" }]);
+  });
+
+  it("given a known type with another type's data, then the data's fields are named", () => {
+    const body = { ...copy("StatementMade"), data: valid.DenialIssued.data };
+    expect(pathsOf(body)).toEqual(expect.arrayContaining(["data.quote", "data.claim"]));
+  });
+});
+
+describe("unknown fields", () => {
+  it.each([
+    ["top level", "severity"],
+    ["data", "data.severity"],
+    ["source", "source.reliability"],
+    ["attributedTo", "attributedTo.age"],
+    ["location", "data.location.city"],
+  ])("given an unknown field in %s, then it is named as not known", (_, path) => {
+    const body = edit(copy(path.startsWith("data.location") ? "IncidentOpened" : "StatementMade"), path, "x");
+    expect(errorsOf(body)).toEqual([{ path, message: "is not a known field" }]);
+  });
+
+  it("given server fields (version, hash) posted by a client, then they are unknown fields", () => {
+    const body = { ...copy("StatementMade"), version: 3, hash: "0".repeat(64) };
+    expect(pathsOf(body).sort()).toEqual(["hash", "version"]);
+  });
+});
+
+describe("figures", () => {
+  it.each([
+    ["a negative value", { value: -1, qualifier: "exact" }, "data.figures.killed.value"],
+    ["a non-integer value", { value: 50.5, qualifier: "at-least" }, "data.figures.killed.value"],
+    ["a numeric string", { value: "50", qualifier: "exact" }, "data.figures.killed.value"],
+    ["no qualifier", { value: 50 }, "data.figures.killed.qualifier"],
+    ["an unknown qualifier", { value: 50, qualifier: "roughly" }, "data.figures.killed.qualifier"],
+    ["min above max", { min: 20, max: 15 }, "data.figures.killed.min"],
+    ["a negative min", { min: -1, max: 15 }, "data.figures.killed.min"],
+    ["a non-integer max", { min: 1, max: 1.5 }, "data.figures.killed.max"],
+    ["a value on a word figure", { qualifier: "dozens", value: 30 }, "data.figures.killed.value"],
+    ["an empty text", { qualifier: "dozens", text: "" }, "data.figures.killed.text"],
+    ["no figure at all", {}, "data.figures.killed.qualifier"],
+  ])("given %s, then the failing field is named", (_, figure, path) => {
+    expect(pathsOf(withFigure(figure))).toEqual([path]);
+  });
+
+  it("given min equal to max, then it is a valid range", () => {
+    expect(errorsOf(withFigure({ min: 26, max: 26 }))).toEqual([]);
+  });
+
+  it("given no figures, then at least one is required", () => {
+    expect(errorsOf(edit(copy("CasualtiesReported"), "data.figures", {}))).toEqual([
+      { path: "data.figures", message: "at least one figure is required" },
+    ]);
+  });
+
+  it.each(["Killed", "children_killed", "9lives"])(
+    "given the category %j, then the key is refused",
+    (key) => {
+      const body = edit(copy("CasualtiesReported"), "data.figures", {
+        [key]: { value: 1, qualifier: "exact" },
+      });
+      expect(pathsOf(body)).toEqual([`data.figures.${key}`]);
+    },
+  );
+
+  it("given a category beyond the well-known ones (camelCase), then it is allowed", () => {
+    const body = edit(copy("CasualtiesReported"), "data.figures", {
+      buried: { value: 67, qualifier: "about" },
+    });
+    expect(errorsOf(body)).toEqual([]);
+  });
+});
+
+describe("ids", () => {
+  it.each([
+    ["kramator", true],
+    ["a".repeat(64), true],
+    ["Kramatorsk_opened-01", true],
+    ["kramato", false],
+    ["a".repeat(65), false],
+    ["kramatorsk opened", false],
+    ["kramatorsk.opened", false],
+  ])("given the eventId %j, then valid is %s", (eventId, ok) => {
+    expect(EventId.safeParse(eventId).success).toBe(ok);
+    const errors = errorsOf({ ...copy("StatementMade"), eventId });
+    expect(errors.map((e) => e.path)).toEqual(ok ? [] : ["eventId"]);
+  });
+
+  it("given a targetEventId that is not an eventId, then data.targetEventId is named", () => {
+    expect(pathsOf(edit(copy("ReportRetracted"), "data.targetEventId", "short"))).toEqual([
+      "data.targetEventId",
+    ]);
+  });
+
+  it.each([
+    ["kramatorsk-station-2022-04-08", true],
+    ["abc", true],
+    ["a".repeat(96), true],
+    ["ab", false],
+    ["a".repeat(97), false],
+    ["Kramatorsk", false],
+    ["kramatorsk_station", false],
+    ["kramatorsk/station", false],
+  ])("given the incidentId %j, then valid is %s", (incidentId, ok) => {
+    expect(IncidentId.safeParse(incidentId).success).toBe(ok);
+  });
+});
+
+describe("the body of an append", () => {
+  it.each([null, "text", 42, [valid.StatementMade]])("given %j, then the body is named", (body) => {
+    expect(pathsOf(body)).toEqual(["(body)"]);
+  });
+
+  it("given a batch of 1 and of 25, then all events parse in order", () => {
+    expect(MAX_BATCH).toBe(25);
+    const events = Array.from({ length: 25 }, (_, i) => ({
+      ...copy("StatementMade"),
+      eventId: `statement-${i}`,
+    }));
+    const one = parseAppendBody({ events: events.slice(0, 1) });
+    const all = parseAppendBody({ events });
+    expect(one.ok && one.value.length).toBe(1);
+    expect(all.ok && all.value.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+  });
+
+  it.each([0, 26])("given a batch of %i events, then `events` holds 1–25", (n) => {
+    const events = Array.from({ length: n }, () => copy("StatementMade"));
+    expect(errorsOf({ events })).toEqual([{ path: "events", message: "a batch holds 1–25 events" }]);
+  });
+
+  it("given a batch with another field beside events, then it is named", () => {
+    expect(pathsOf({ events: [copy("StatementMade")], ifMatch: 3 })).toEqual(["ifMatch"]);
+  });
+
+  it("given bad events in a batch, then each error is prefixed with its index", () => {
+    const events = [
+      withFigure({ value: -5, qualifier: "exact" }),
+      edit(copy("DenialIssued"), "source.publisher"),
+      null,
+    ];
+    events.splice(1, 0, copy("StatementMade"));
+    expect(pathsOf({ events })).toEqual([
+      "events[0].data.figures.killed.value",
+      "events[2].source.publisher",
+      "events[3]",
+    ]);
+  });
+
+  it("given an unknown type in a batch, then events[i].type is named", () => {
+    expect(
+      pathsOf({ events: [copy("StatementMade"), { ...copy("StatementMade"), type: "Gossip" }] }),
+    ).toEqual(["events[1].type"]);
+  });
+
+  it("given two events of a batch with the same eventId, then the repeat is named", () => {
+    const a = { ...copy("StatementMade"), eventId: "kramatorsk-guterres" };
+    const b = { ...copy("DenialIssued"), eventId: "kramatorsk-peskov" };
+    const errors = errorsOf({ events: [a, b, { ...a, data: { quote: "other", stance: "neutral" } }] });
+    expect(errors).toEqual([{ path: "events[2].eventId", message: "repeats the eventId of events[0]" }]);
+  });
+
+  it("given the same events with distinct eventIds, then there is no complaint", () => {
+    const a = { ...copy("StatementMade"), eventId: "kramatorsk-guterres" };
+    expect(errorsOf({ events: [a, { ...a, eventId: "kramatorsk-guterres-2" }] })).toEqual([]);
+  });
+});
+
+describe("parseEnvelope on its own", () => {
+  it("given a prefix, then paths are prefixed", () => {
+    const result = parseEnvelope(edit(copy("StatementMade"), "data.quote"), ["events", 4]);
+    expect(result).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ path: "events[4].data.quote" })],
+    });
+  });
+});
