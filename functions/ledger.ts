@@ -2,6 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
+import { dashboardRoutes } from "./http/pages/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
@@ -37,11 +38,15 @@ export function createLedger(options: LedgerOptions) {
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
-      new GetItemCommand({ TableName: tables.events, Key: { incidentId: { S: "-health-" }, version: { N: "0" } } }),
+      new GetItemCommand({
+        TableName: tables.events,
+        Key: { incidentId: { S: "-health-" }, version: { N: "0" } },
+      }),
     );
   };
-  const app = (authenticate: Authenticator, pages?: Hono) =>
-    createApp({ events, views, reader, authenticate, log, checkStore, ...(pages ? { pages } : {}) });
+  // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
+  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, views, events })) =>
+    createApp({ events, views, reader, authenticate, log, checkStore, pages });
   return { events, views, projector, reader, app };
 }
 

@@ -17,8 +17,8 @@ const SHAPES = ["circle", "square", "diamond", "triangle"] as const;
 type Shape = (typeof SHAPES)[number];
 
 const W = 560;
-const H = 240;
-const M = { left: 52, right: 16, top: 16, bottom: 34 };
+const H = 250;
+const M = { left: 60, right: 16, top: 16, bottom: 46 };
 const PLOT_W = W - M.left - M.right;
 const PLOT_H = H - M.top - M.bottom;
 
@@ -195,13 +195,18 @@ export const CasualtyChart: FC<{ chart: CategoryChart; lastVersion: number; id: 
         {s.axis.ticks.map((t) => (
           <>
             <line x1={M.left} x2={s.right} y1={s.y(t)} y2={s.y(t)} stroke="#d0d0d0" />
-            <text x={M.left - 6} y={s.y(t) + 4} text-anchor="end">
+            <text x={M.left - 6} y={s.y(t)} text-anchor="end" dominant-baseline="middle">
               {t.toLocaleString("en-US")}
             </text>
           </>
         ))}
         {versionTicks(s.first, s.last).map((v) => (
-          <text x={s.x(v)} y={H - M.bottom + 16} text-anchor="middle">{`v${v}`}</text>
+          <text
+            x={s.x(v)}
+            y={H - M.bottom + 6}
+            text-anchor="middle"
+            dominant-baseline="hanging"
+          >{`v${v}`}</text>
         ))}
         <text x={s.right} y={H - 4} text-anchor="end" class="axis-title">
           version (order recorded) →
@@ -308,7 +313,8 @@ export const CasualtyCategory: FC<{ chart: CategoryChart; lastVersion: number }>
   return (
     <section class="category" aria-labelledby={`${id}-h`} data-category={chart.category}>
       <h3 id={`${id}-h`}>
-        <span class="cat">{label}</span>: <span class="range">{headline(chart.summary)}</span>
+        {`${label.charAt(0).toUpperCase()}${label.slice(1)}: `}
+        <span class="range">{headline(chart.summary)}</span>
       </h3>
       <p class="range-note">
         {`Combined range ${describeRange(chart.summary.low, chart.summary.high)}, from ${chart.summary.bySource.length} live source(s); ${chart.summary.reports} report(s) recorded in all.`}

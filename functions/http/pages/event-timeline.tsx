@@ -1,0 +1,148 @@
+import type { FC } from "hono/jsx";
+import { describeFigure } from "../../../events/figures.js";
+import type { Figure } from "../../../events/schemas.js";
+import type { StoredEvent } from "../../../events/stored-event.js";
+import { versionHref } from "./as-known-at.js";
+import { VerdictTag } from "./claims-sections.js";
+import { attributionText, categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
+
+/**
+ * Every event of the view, oldest first, with its provenance: who published it, who it is
+ * attributed to, when it happened (if said) and when the archive recorded it. Retracted
+ * events stay, struck through, because the archive never forgets what was reported.
+ */
+
+/** Past this many events the page shows the latest ones and points to the JSON for the rest (page weight). */
+export const TIMELINE_LIMIT = 300;
+
+const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
+  const d = e.data;
+  switch (e.type) {
+    case "IncidentOpened":
+      return <p class="ev-body">{`${d.title} (${d.kind}) at ${d.location.name}, ${d.location.country}`}</p>;
+    case "CasualtiesReported":
+      return (
+        <p class="ev-body">
+          {Object.entries(d.figures as Record<string, Figure>)
+            .map(([c, f]) => `${categoryLabel(c)}: ${describeFigure(f)}${f.text ? ` (“${f.text}”)` : ""}`)
+            .join("; ")}
+        </p>
+      );
+    case "StatementMade":
+      return (
+        <div class="ev-body">
+          <blockquote class="quote">{d.quote}</blockquote>
+          <p>{`Stance: ${d.stance}${d.accuses ? `, accuses ${d.accuses}` : ""}${d.channel ? `, via ${d.channel}` : ""}`}</p>
+        </div>
+      );
+    case "DenialIssued":
+      return (
+        <div class="ev-body">
+          <p>{`Denies ${d.claim}${d.counterClaim ? `. Counter-claim: ${d.counterClaim}` : ""}`}</p>
+          {d.quote ? <blockquote class="quote">{d.quote}</blockquote> : null}
+        </div>
+      );
+    case "ClaimAssessed":
+      return (
+        <p class="ev-body">
+          <VerdictTag verdict={d.verdict} /> <a href={`#ev-${d.targetEventId}`}>{d.targetEventId}</a>
+          {d.reasoning ? `: ${d.reasoning}` : ""}
+        </p>
+      );
+    case "ReportRetracted":
+      return (
+        <p class="ev-body">
+          Retracts <a href={`#ev-${d.targetEventId}`}>{d.targetEventId}</a>
+          {`: ${d.reason}`}
+        </p>
+      );
+  }
+};
+
+const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {
+  const href = safeHref(source.url);
+  return (
+    <>
+      {href ? (
+        <a href={href} rel="noopener noreferrer nofollow external">
+          {source.publisher}
+        </a>
+      ) : (
+        source.publisher
+      )}
+      {source.title ? `, “${source.title}”` : ""}
+      {source.publishedAt ? `, published ${source.publishedAt}` : ""}
+    </>
+  );
+};
+
+const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: number }> = ({
+  event: e,
+  incidentId,
+  retractedBy,
+}) => (
+  <li
+    class={retractedBy ? "event retracted" : "event"}
+    id={`ev-${e.eventId}`}
+    data-version={e.version}
+    data-type={e.type}
+  >
+    <div class="ev-head">
+      <span class="ver">{`v${e.version}`}</span>
+      <strong>{typeLabel(e.type)}</strong>
+      {retractedBy ? <span class="tag tag-retracted">{`retracted by v${retractedBy}`}</span> : null}
+      <a href={versionHref(incidentId, e.version)}>
+        as known after this<span class="visually-hidden">{` (version ${e.version})`}</span>
+      </a>
+    </div>
+    <EventBody event={e} />
+    <dl class="ev-meta">
+      <dt>Source</dt>
+      <dd>
+        <Source event={e} />
+      </dd>
+      <dt>Attributed to</dt>
+      <dd>{e.attributedTo ? attributionText(e.attributedTo) : "— (the source itself)"}</dd>
+      <dt>Occurred</dt>
+      <dd>{e.occurredAt ? <time datetime={e.occurredAt}>{e.occurredAt}</time> : "not stated"}</dd>
+      <dt>Recorded</dt>
+      <dd>
+        <time datetime={e.recordedAt}>{formatInstant(e.recordedAt)}</time>
+        {` by ${e.recordedBy}`}
+      </dd>
+      <dt>Event id</dt>
+      <dd>
+        <code>{e.eventId}</code>
+      </dd>
+    </dl>
+  </li>
+);
+
+export const EventTimeline: FC<{ incidentId: string; events: StoredEvent[]; retracted: Set<string> }> = ({
+  incidentId,
+  events,
+  retracted,
+}) => {
+  // Which event retracted which: only retractions inside the view count (a past view does not know later ones).
+  const retractedBy = new Map<string, number>();
+  for (const e of events)
+    if (e.type === "ReportRetracted" && retracted.has(e.data.targetEventId))
+      retractedBy.set(e.data.targetEventId, e.version);
+  const shown = events.slice(-TIMELINE_LIMIT);
+  return (
+    <section aria-labelledby="timeline-h" id="timeline">
+      <h2 id="timeline-h">{`Timeline (${events.length} events)`}</h2>
+      {shown.length < events.length ? (
+        <p>
+          {`The latest ${shown.length} of ${events.length} events; all of them: `}
+          <a href={`/incidents/${encodeURIComponent(incidentId)}/events`}>JSON</a>.
+        </p>
+      ) : null}
+      <ol class="timeline">
+        {shown.map((e) => (
+          <TimelineEvent event={e} incidentId={incidentId} retractedBy={retractedBy.get(e.eventId)} />
+        ))}
+      </ol>
+    </section>
+  );
+};

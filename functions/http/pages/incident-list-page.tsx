@@ -1,0 +1,179 @@
+import type { FC } from "hono/jsx";
+import type { Summary } from "../../../events/summarize.js";
+import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
+import { Layout } from "./layout.js";
+
+export interface ListFilters {
+  kind?: string;
+  country?: string;
+  contested?: boolean;
+}
+
+export interface ListPageProps {
+  items: Summary[];
+  filters: ListFilters;
+  /** Field name → what is wrong with it (the list is not queried then). */
+  errors: Record<string, string>;
+  /** The raw values to put back in the form, even when they were invalid. */
+  values: Record<string, string>;
+  nextHref: string | null;
+  kinds: string[];
+}
+
+/** At most this many categories on a card: the incident page has them all. */
+const CARD_FIGURES = 4;
+
+const HeadlineFigures: FC<{ summary: Summary }> = ({ summary }) => {
+  const categories = orderCategories(Object.keys(summary.casualties)).slice(0, CARD_FIGURES);
+  if (categories.length === 0) return <p class="muted">No casualty figures reported yet.</p>;
+  return (
+    <dl class="figures">
+      {categories.map((c) => (
+        <>
+          <dt>{categoryLabel(c)}</dt>
+          <dd data-headline={c}>{headline(summary.casualties[c] as Summary["casualties"][string])}</dd>
+        </>
+      ))}
+    </dl>
+  );
+};
+
+const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
+  const place = [s.location?.name, s.location?.region, s.location?.country].filter(Boolean).join(", ");
+  return (
+    <li>
+      <article class="card" data-incident={s.incidentId} aria-labelledby={`card-${s.incidentId}`}>
+        <h2 id={`card-${s.incidentId}`}>
+          <a href={viewPath(s.incidentId)}>{s.title ?? s.incidentId}</a>
+        </h2>
+        <p class="muted">
+          {s.kind ?? "unknown kind"} · {place || "unknown place"}
+          {s.occurredOn || s.occurredAt ? ` · ${s.occurredOn ?? s.occurredAt}` : ""}
+        </p>
+        {s.contested ? (
+          <p>
+            <span class="tag tag-contested">{`contested: ${s.denials.length} denial(s)`}</span>
+          </p>
+        ) : null}
+        <HeadlineFigures summary={s} />
+        <p class="muted">
+          {"Latest activity: "}
+          <time datetime={s.lastRecordedAt ?? ""}>{formatInstant(s.lastRecordedAt)}</time>
+          {` · ${s.version} event(s) · ${s.statements.count} statement(s)`}
+        </p>
+      </article>
+    </li>
+  );
+};
+
+const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, string>; kinds: string[] }> = ({
+  values,
+  errors,
+  kinds,
+}) => {
+  // Each invalid field names its message, so a screen reader hears why it was refused.
+  const invalid = (name: string) =>
+    errors[name] ? { "aria-invalid": "true", "aria-describedby": `${name}-error` } : {};
+  return (
+    <search aria-label="Filter incidents">
+      <form class="filters" method="get" action="/">
+        <div class="field">
+          <label for="kind">Kind</label>
+          <input
+            id="kind"
+            name="kind"
+            list="kinds"
+            value={values.kind ?? ""}
+            placeholder="any kind"
+            autocomplete="off"
+            {...invalid("kind")}
+          />
+          <datalist id="kinds">
+            {kinds.map((k) => (
+              <option value={k} />
+            ))}
+          </datalist>
+        </div>
+        <div class="field">
+          <label for="country">Country (ISO code)</label>
+          <input
+            id="country"
+            name="country"
+            value={values.country ?? ""}
+            placeholder="e.g. UA"
+            maxlength={2}
+            size={6}
+            autocomplete="off"
+            {...invalid("country")}
+          />
+        </div>
+        <div class="field">
+          <label for="contested">Contested</label>
+          <select id="contested" name="contested" {...invalid("contested")}>
+            <option value="" selected={!values.contested}>
+              any
+            </option>
+            <option value="true" selected={values.contested === "true"}>
+              contested (a denial on record)
+            </option>
+            <option value="false" selected={values.contested === "false"}>
+              not contested
+            </option>
+          </select>
+        </div>
+        <button type="submit">Filter</button>
+        <a href="/">Clear filters</a>
+        {Object.entries(errors).map(([name, message]) => (
+          <p class="hint error" id={`${name}-error`} role="alert">
+            {message}
+          </p>
+        ))}
+      </form>
+    </search>
+  );
+};
+
+function describeFilters(f: ListFilters): string {
+  const parts = [
+    f.kind ? `kind ${f.kind}` : "",
+    f.country ? `country ${f.country}` : "",
+    f.contested === undefined ? "" : f.contested ? "contested" : "not contested",
+  ].filter(Boolean);
+  return parts.length ? ` matching ${parts.join(", ")}` : "";
+}
+
+export const IncidentListPage: FC<ListPageProps> = (props) => {
+  const filtered = describeFilters(props.filters);
+  return (
+    <Layout title="Incidents · Incident ledger">
+      <h1>Incidents</h1>
+      <p>
+        Reports about each incident — casualty figures, statements, denials and assessments — as the archive
+        recorded them, newest activity first.
+      </p>
+      <FilterForm values={props.values} errors={props.errors} kinds={props.kinds} />
+      {Object.keys(props.errors).length ? null : (
+        <>
+          <p id="result-count">
+            {props.items.length === 0
+              ? `No incidents${filtered}.`
+              : `${props.items.length}${props.nextHref ? "+" : ""} incident(s)${filtered}.`}
+            {props.items.length === 0 && !filtered ? " Load the sample with `npm run sample`." : ""}
+          </p>
+          <ul class="cards" aria-labelledby="result-count">
+            {props.items.map((s) => (
+              <IncidentCard summary={s} />
+            ))}
+          </ul>
+          {props.nextHref ? (
+            <p class="pager">
+              <a href={props.nextHref} rel="next">
+                Older activity →
+              </a>
+            </p>
+          ) : null}
+        </>
+      )}
+    </Layout>
+  );
+};

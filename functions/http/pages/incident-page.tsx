@@ -1,0 +1,123 @@
+import type { FC } from "hono/jsx";
+import type { ChainCheck, StoredEvent } from "../../../events/stored-event.js";
+import type { Summary } from "../../../events/summarize.js";
+import { KnownAtPanel, type Moment, PastBanner, type VersionMark } from "./as-known-at.js";
+import { CasualtyCategory } from "./casualty-chart.js";
+import { casualtyCharts } from "./chart-model.js";
+import { DenialsSection, StatementsSection } from "./claims-sections.js";
+import { EventTimeline } from "./event-timeline.js";
+import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
+import { IntegrityBadge } from "./integrity-badge.js";
+import { Layout } from "./layout.js";
+
+export interface IncidentPageProps {
+  summary: Summary;
+  /** The incident's events up to `summary.version`, in order: what the view is made of. */
+  events: StoredEvent[];
+  /** Every version the incident has now, for the quick links (a past view can step forward). */
+  marks: VersionMark[];
+  check: ChainCheck;
+  moment: Moment;
+}
+
+const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
+  const place = [s.location?.name, s.location?.region, s.location?.country].filter(Boolean).join(", ");
+  const categories = orderCategories(Object.keys(s.casualties));
+  return (
+    <header>
+      <h1>{s.title ?? s.incidentId}</h1>
+      <p class="head-meta">
+        <span>{`Kind: ${s.kind ?? "unknown"}`}</span>
+        <span>{`Where: ${place || "unknown"}`}</span>
+        <span>{`When: ${s.occurredAt ?? s.occurredOn ?? "not stated"}`}</span>
+        {s.contested ? <span class="tag tag-contested">contested</span> : null}
+      </p>
+      {s.description ? <p>{s.description}</p> : null}
+      {categories.length ? (
+        <p class="headlines" data-headlines="">
+          {categories
+            .map((c) => `${categoryLabel(c)}: ${headline(s.casualties[c] as Summary["casualties"][string])}`)
+            .join(" · ")}
+        </p>
+      ) : null}
+    </header>
+  );
+};
+
+const Contents: FC = () => (
+  <nav class="toc" aria-label="On this page">
+    <ul>
+      <li>
+        <a href="#casualties">Casualties</a>
+      </li>
+      <li>
+        <a href="#denials">Denials</a>
+      </li>
+      <li>
+        <a href="#statements">Statements</a>
+      </li>
+      <li>
+        <a href="#timeline">Timeline</a>
+      </li>
+    </ul>
+  </nav>
+);
+
+export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, check, moment }) => {
+  const past = moment.at !== "current";
+  const latest = marks.length;
+  const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
+  const charts = casualtyCharts(events, summary);
+  return (
+    <Layout title={title} past={past}>
+      <p class="crumbs">
+        <a href="/">← All incidents</a>
+      </p>
+      {past ? (
+        <PastBanner
+          incidentId={summary.incidentId}
+          moment={moment}
+          shown={summary.version}
+          shownAt={summary.lastRecordedAt}
+          latest={latest}
+        />
+      ) : null}
+      <IncidentHeader summary={summary} />
+      <Contents />
+      <div class="tools">
+        <KnownAtPanel
+          incidentId={summary.incidentId}
+          moment={moment}
+          shownAt={summary.lastRecordedAt}
+          marks={marks}
+          shown={past ? summary.version : null}
+        />
+        <IntegrityBadge
+          incidentId={summary.incidentId}
+          check={check}
+          past={past ? { version: summary.version, headHash: summary.headHash } : null}
+        />
+      </div>
+      <section aria-labelledby="casualties-h" id="casualties">
+        <h2 id="casualties-h">Casualties</h2>
+        {charts.length === 0 ? (
+          <p>No casualty figures reported{past ? " by then" : ""}.</p>
+        ) : (
+          <p class="muted">
+            {`Each source's reports in the order the archive recorded them (v1 … v${summary.version}), with the range the summary combines from each source's latest live report. Last change recorded ${formatInstant(summary.lastRecordedAt)}.`}
+          </p>
+        )}
+        {charts.map((chart) => (
+          <CasualtyCategory chart={chart} lastVersion={summary.version} />
+        ))}
+      </section>
+      <DenialsSection summary={summary} />
+      <StatementsSection summary={summary} />
+      <EventTimeline
+        incidentId={summary.incidentId}
+        events={events}
+        retracted={new Set(summary.retractedEventIds)}
+      />
+    </Layout>
+  );
+};

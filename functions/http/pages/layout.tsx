@@ -1,0 +1,66 @@
+import { raw } from "hono/html";
+import type { Child, FC } from "hono/jsx";
+import { DASHBOARD_CSS } from "./dashboard-styles.js";
+
+/**
+ * The frame of every dashboard page: a skip link, the site bar, one <main>, a footer.
+ * `past` tints the frame so a past view is unmistakable even when scrolled past its banner.
+ */
+export const Layout: FC<{ title: string; past?: boolean; children?: Child }> = ({
+  title,
+  past,
+  children,
+}) => (
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="referrer" content="no-referrer" />
+      <title>{title}</title>
+      {/* The stylesheet is a constant of this module, never user data: printing it raw is safe. */}
+      <style>{raw(DASHBOARD_CSS)}</style>
+    </head>
+    <body class={past ? "past" : undefined}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="site">
+        <div class="site-inner">
+          <a class="brand" href="/">
+            Incident ledger
+          </a>
+          <nav aria-label="Site">
+            <ul>
+              <li>
+                <a href="/">Incidents</a>
+              </li>
+              <li>
+                <a href="/docs">API</a>
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </header>
+      <main id="main" tabindex={-1}>
+        {children}
+      </main>
+      <footer class="foot">
+        <p>
+          An event-sourced archive of reports: nothing is edited or deleted; corrections and retractions are
+          new events. Every page here is built from the same data as the JSON API (<a href="/docs">/docs</a>).
+        </p>
+      </footer>
+    </body>
+  </html>
+);
+
+/** A page that only says something: not found, or a request the dashboard cannot read. */
+export const MessagePage: FC<{ title: string; children?: Child }> = ({ title, children }) => (
+  <Layout title={`${title} · Incident ledger`}>
+    <h1>{title}</h1>
+    {children}
+    <p>
+      <a href="/">Back to all incidents</a>
+    </p>
+  </Layout>
+);
