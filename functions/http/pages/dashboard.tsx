@@ -7,7 +7,6 @@ import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
-import type { ViewStore } from "../../store/view-store.js";
 import { type Moment, versionHref } from "./as-known-at.js";
 import { DASHBOARD_CSP } from "./dashboard-styles.js";
 import { formatInstant, viewPath } from "./format.js";
@@ -17,7 +16,6 @@ import { MessagePage } from "./layout.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
-  views: ViewStore;
   events: EventStore;
 }
 
@@ -31,7 +29,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, views, events }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -50,7 +48,7 @@ export function dashboardRoutes({ reader, views, events }: DashboardDeps): Hono 
         />,
       );
     }
-    const page = await views.list({ limit: PAGE_SIZE, ...filters, ...(cursor ? { cursor } : {}) });
+    const page = await reader.list({ limit: PAGE_SIZE, ...filters, ...(cursor ? { cursor } : {}) });
     const nextHref = page.next
       ? `/?${new URLSearchParams({ ...values, cursor: encodeCursor(page.next) })}`
       : null;
