@@ -1,53 +1,66 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 
 /**
  * The shapes a client may post. These schemas are the single source for validation,
  * for the OpenAPI document and for the types of the domain.
+ *
+ * Written with zod/mini: the same validation as classic zod at a thirtieth of its bundle size,
+ * which the API Lambda's cold start pays for on every new instance.
  */
+z.config(en());
 
 export const MAX_BATCH = 25;
 
 export const IncidentId = z
   .string()
-  .regex(/^[a-z0-9-]{3,96}$/, "must be 3–96 characters of a-z, 0-9 and -")
-  .meta({ id: "IncidentId", example: "kramatorsk-station-2022-04-08" });
+  .check(
+    z.regex(/^[a-z0-9-]{3,96}$/, "must be 3–96 characters of a-z, 0-9 and -"),
+    z.meta({ id: "IncidentId", example: "kramatorsk-station-2022-04-08" }),
+  );
 
 export const EventId = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 characters of A-Z, a-z, 0-9, _ and -")
-  .meta({ id: "EventId" });
+  .check(
+    z.regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 characters of A-Z, a-z, 0-9, _ and -"),
+    z.meta({ id: "EventId" }),
+  );
 
-const isoInstant = z.iso.datetime({ offset: true }).describe("ISO 8601 date-time with offset");
-const isoDate = z.iso.date().describe("ISO 8601 date");
+const isoInstant = z.iso.datetime({ offset: true }).check(z.describe("ISO 8601 date-time with offset"));
+const isoDate = z.iso.date().check(z.describe("ISO 8601 date"));
 /** RFC 8785 (the hash) has no form for a lone UTF-16 surrogate: refuse it here, not at sealing. */
 const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
 const text = (max: number) =>
-  z.string().trim().min(1, "must not be empty").max(max).refine(wellFormed, WELL_FORMED);
-const count = z.int().min(0, "must be a non-negative integer").max(100_000_000);
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, "must not be empty"),
+      z.maxLength(max),
+      z.refine(wellFormed, WELL_FORMED),
+    );
+const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(100_000_000));
+const opt = z.optional;
 
 export const Source = z
   .strictObject({
     publisher: text(300),
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2000)
-      .refine(wellFormed, WELL_FORMED)
-      .optional(),
-    publishedAt: z.union([isoInstant, isoDate]).optional(),
-    title: text(500).optional(),
+    url: opt(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000), z.refine(wellFormed, WELL_FORMED))),
+    publishedAt: opt(z.union([isoInstant, isoDate])),
+    title: opt(text(500)),
   })
-  .meta({ id: "Source", description: "Where the report was published: provenance." });
+  .check(z.meta({ id: "Source", description: "Where the report was published: provenance." }));
 
 export const Attribution = z
   .strictObject({
     name: text(300),
-    role: text(300).optional(),
-    side: text(100).optional(),
+    role: opt(text(300)),
+    side: opt(text(100)),
   })
-  .meta({ id: "Attribution", description: "Who said it." });
+  .check(z.meta({ id: "Attribution", description: "Who said it." }));
 
-const figureText = text(500).optional().describe("The words as reported, e.g. “many dozens”.");
+const figureText = opt(text(500).check(z.describe("The words as reported, e.g. “many dozens”.")));
 
 export const Figure = z
   .union([
@@ -58,10 +71,10 @@ export const Figure = z
     }),
     z
       .strictObject({ min: count, max: count, text: figureText })
-      .refine((f) => f.min <= f.max, { message: "min must not exceed max", path: ["min"] }),
+      .check(z.refine((f) => f.min <= f.max, { message: "min must not exceed max", path: ["min"] })),
     z.strictObject({ qualifier: z.enum(["dozens", "hundreds"]), text: figureText }),
   ])
-  .meta({ id: "Figure", description: "A reported number: exact, bounded, approximate or a range." });
+  .check(z.meta({ id: "Figure", description: "A reported number: exact, bounded, approximate or a range." }));
 
 export const WELL_KNOWN_CATEGORIES = [
   "killed",
@@ -72,38 +85,46 @@ export const WELL_KNOWN_CATEGORIES = [
   "present",
 ] as const;
 
-const Category = z.string().regex(/^[a-z][A-Za-z]{0,63}$/, "categories are camelCase words: [a-z][A-Za-z]*");
+const Category = z
+  .string()
+  .check(z.regex(/^[a-z][A-Za-z]{0,63}$/, "categories are camelCase words: [a-z][A-Za-z]*"));
 
 export const Location = z.strictObject({
   name: text(300),
-  region: text(300).optional(),
+  region: opt(text(300)),
   country: z
     .string()
-    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA")
-    .meta({ example: "UA" }),
-  lat: z.number().min(-90).max(90).optional(),
-  lon: z.number().min(-180).max(180).optional(),
+    .check(
+      z.regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA"),
+      z.meta({ example: "UA" }),
+    ),
+  lat: opt(z.number().check(z.gte(-90), z.lte(90))),
+  lon: opt(z.number().check(z.gte(-180), z.lte(180))),
 });
 
 export const IncidentOpenedData = z
   .strictObject({
     title: text(500),
-    kind: z.string().regex(/^[a-z][a-z0-9-]{1,63}$/, "must be a lowercase slug, e.g. missile-strike"),
+    kind: z
+      .string()
+      .check(z.regex(/^[a-z][a-z0-9-]{1,63}$/, "must be a lowercase slug, e.g. missile-strike")),
     location: Location,
-    occurredAt: isoInstant.optional(),
-    occurredOn: isoDate.optional(),
-    description: text(20_000).optional(),
+    occurredAt: opt(isoInstant),
+    occurredOn: opt(isoDate),
+    description: opt(text(20_000)),
   })
-  .refine((d) => !(d.occurredAt && d.occurredOn), {
-    message: "give occurredAt or occurredOn, not both",
-    path: ["occurredOn"],
-  });
+  .check(
+    z.refine((d) => !(d.occurredAt && d.occurredOn), {
+      message: "give occurredAt or occurredOn, not both",
+      path: ["occurredOn"],
+    }),
+  );
 
 export const CasualtiesReportedData = z.strictObject({
-  figures: z
-    .record(Category, Figure)
-    .refine((f) => Object.keys(f).length > 0, "at least one figure is required")
-    .refine((f) => Object.keys(f).length <= 50, "at most 50 categories in one report"),
+  figures: z.record(Category, Figure).check(
+    z.refine((f) => Object.keys(f).length > 0, "at least one figure is required"),
+    z.refine((f) => Object.keys(f).length <= 50, "at most 50 categories in one report"),
+  ),
 });
 
 export const Stance = z.enum(["condemns", "accuses", "denies", "supports", "neutral"]);
@@ -111,14 +132,14 @@ export const Stance = z.enum(["condemns", "accuses", "denies", "supports", "neut
 export const StatementMadeData = z.strictObject({
   quote: text(20_000),
   stance: Stance,
-  accuses: text(300).optional(),
-  channel: text(300).optional(),
+  accuses: opt(text(300)),
+  channel: opt(text(300)),
 });
 
 export const DenialIssuedData = z.strictObject({
   claim: text(2000),
-  counterClaim: text(2000).optional(),
-  quote: text(20_000).optional(),
+  counterClaim: opt(text(2000)),
+  quote: opt(text(20_000)),
 });
 
 export const Verdict = z.enum(["supported", "disputed", "false", "unverified"]);
@@ -126,7 +147,7 @@ export const Verdict = z.enum(["supported", "disputed", "false", "unverified"]);
 export const ClaimAssessedData = z.strictObject({
   targetEventId: EventId,
   verdict: Verdict,
-  reasoning: text(20_000).optional(),
+  reasoning: opt(text(20_000)),
 });
 
 export const ReportRetractedData = z.strictObject({
@@ -135,8 +156,8 @@ export const ReportRetractedData = z.strictObject({
 });
 
 const common = {
-  eventId: EventId.optional(),
-  occurredAt: isoInstant.optional(),
+  eventId: opt(EventId),
+  occurredAt: opt(isoInstant),
   source: Source,
 };
 const attributed = { ...common, attributedTo: Attribution };
@@ -144,7 +165,7 @@ const attributed = { ...common, attributedTo: Attribution };
 export const IncidentOpened = z.strictObject({
   ...common,
   type: z.literal("IncidentOpened"),
-  attributedTo: Attribution.optional(),
+  attributedTo: opt(Attribution),
   data: IncidentOpenedData,
 });
 export const CasualtiesReported = z.strictObject({
@@ -192,16 +213,18 @@ export const Envelope = z
     ClaimAssessed,
     ReportRetracted,
   ])
-  .meta({ id: "EventEnvelope", description: "One report event as a client posts it." });
+  .check(z.meta({ id: "EventEnvelope", description: "One report event as a client posts it." }));
 
 export const Batch = z
   .strictObject({
     events: z
       .array(z.unknown())
-      .min(1, "a batch holds 1–25 events")
-      .max(MAX_BATCH, "a batch holds 1–25 events"),
+      .check(
+        z.minLength(1, "a batch holds 1–25 events"),
+        z.maxLength(MAX_BATCH, "a batch holds 1–25 events"),
+      ),
   })
-  .meta({ id: "EventBatch" });
+  .check(z.meta({ id: "EventBatch" }));
 
 export type Figure = z.infer<typeof Figure>;
 export type Source = z.infer<typeof Source>;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { $ZodError, $ZodIssue } from "zod/v4/core";
 import { Batch, Envelope, EVENT_TYPES } from "./schemas.js";
 
 export interface FieldError {
@@ -18,7 +18,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || "(body)";
 }
 
-type Issue = z.core.$ZodIssue;
+type Issue = $ZodIssue;
 
 /**
  * Zod reports a failed union as one issue holding every branch's failures. A reader wants the
@@ -39,7 +39,7 @@ function flatten(issue: Issue, prefix: readonly PropertyKey[]): FieldError[] {
   return [{ path: formatPath(path), message: issue.message }];
 }
 
-export function toFieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
+export function toFieldErrors(error: $ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
   return error.issues.flatMap((i) => flatten(i, prefix));
 }
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { MAX_BATCH } from "../../events/schemas.js";
 
 /**
