@@ -70,7 +70,7 @@ export const projectionLag: Suite = {
 
 type Saves = Map<string, { version: number; at: number }[]>;
 
-function watchSaves(server: LocalServer): Saves {
+export function watchSaves(server: LocalServer): Saves {
   const saves: Saves = new Map();
   const views = server.ledger.views;
   const save = views.save.bind(views);
@@ -84,7 +84,7 @@ function watchSaves(server: LocalServer): Saves {
   return saves;
 }
 
-async function measureLag(
+export async function measureLag(
   server: LocalServer,
   saves: Saves,
   incidents: readonly string[],
