@@ -29,7 +29,6 @@ export function commitToItem(commit: Commit): Item {
     lastHash: { S: last.hash },
     lastRecordedAt: { S: last.recordedAt },
     itemType: { S: COMMIT_ITEM_TYPE },
-    eventIds: { L: commit.events.map((e) => ({ S: e.eventId })) },
     events: { L: commit.events.map((e) => ({ S: JSON.stringify(e) })) },
   };
   if (commit.generatedIds.length > 0) item.generatedIds = { L: commit.generatedIds.map((id) => ({ S: id })) };

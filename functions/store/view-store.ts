@@ -37,15 +37,21 @@ export class ViewStore {
   ) {}
 
   async getSummary(incidentId: string): Promise<Summary | null> {
+    const stored = await this.getSummaryJson(incidentId);
+    return stored ? (JSON.parse(stored.json) as Summary) : null;
+  }
+
+  /** The stored summary as the JSON text it was saved as, with its version. */
+  async getSummaryJson(incidentId: string): Promise<{ version: number; json: string } | null> {
     const out = await this.db.send(
       new GetItemCommand({
         TableName: this.table,
         Key: { incidentId: { S: incidentId } },
-        ProjectionExpression: "summary",
+        ProjectionExpression: "summary, version",
       }),
     );
-    const text = out.Item?.summary?.S;
-    return text ? (JSON.parse(text) as Summary) : null;
+    const json = out.Item?.summary?.S;
+    return json ? { version: Number(out.Item?.version?.N), json } : null;
   }
 
   /** The fold state the projector continues from (consistent: it decides what is folded next). */

@@ -49,12 +49,12 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
         : asOf !== undefined
           ? { at: "asOf", asOf }
           : { at: "current", ...(minVersion === undefined ? {} : { minVersion }) };
-    const summary = await reader.summary(incidentId, query);
-    if (!summary) throw new NotFoundError(notFoundDetail(incidentId, query));
-    const etag = `"${summary.version}"`;
+    const found = await reader.summaryJson(incidentId, query);
+    if (!found) throw new NotFoundError(notFoundDetail(incidentId, query));
+    const etag = `"${found.version}"`;
     c.header("ETag", etag);
     if (query.at === "current" && c.req.header("if-none-match") === etag) return c.body(null, 304);
-    return c.json(summary);
+    return c.body(found.json, 200, { "Content-Type": "application/json" });
   });
 
   app.get("/incidents/:incidentId/verify", async (c) => {
