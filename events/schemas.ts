@@ -9,6 +9,11 @@ import en from "zod/v4/locales/en.js";
  * which the API Lambda's cold start pays for on every new instance.
  */
 z.config(en());
+// "is required" says more than zod's "expected string, received undefined" for a missing field.
+z.config({
+  customError: (issue) =>
+    issue.code === "invalid_type" && issue.input === undefined ? "is required" : undefined,
+});
 
 export const MAX_BATCH = 25;
 
