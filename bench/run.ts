@@ -33,7 +33,9 @@ const suites = values.only
 const outDir = resolve(String(values.out));
 
 const started = performance.now();
+// Taken before any measurement: the code measured is the code loaded now.
 const host = machine();
+const commit = gitCommit();
 const progress = new Progress(suites.reduce((n, s) => n + s.steps(sizes), 0));
 const rows: Row[] = [];
 for (const suite of suites) rows.push(...(await suite.run({ sizes, quick, progress })));
@@ -44,7 +46,7 @@ const results: Results = {
   benchmark: "incident-ledger",
   quick,
   date: new Date().toISOString(),
-  commit: gitCommit(),
+  commit,
   machine: host,
   durationSeconds: Math.round((performance.now() - started) / 1000),
   rows,

@@ -39,6 +39,7 @@ const server = new ServerProcess({
   logFile: join(dataDir, "server.log"),
 });
 
+const commit = gitCommit();
 let results: SoakResults | undefined;
 try {
   say(`starting the server (data in ${dataDir})`);
@@ -77,7 +78,7 @@ try {
   const storedWithoutAnswer = [...back.stored.keys()].filter((id) => !tally.acknowledged.has(id)).length;
   results = {
     date: new Date().toISOString(),
-    commit: gitCommit(),
+    commit,
     quick,
     durationSeconds: seconds,
     writers,

@@ -1,4 +1,5 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import type { StoredEvent } from "../../events/stored-event.js";
 import { commitToItem } from "../../functions/store/commit-item.js";
 import { sealIncident } from "../lib/history.js";
 
@@ -21,19 +22,15 @@ const itemSize = (item: Record<string, AttributeValue>) =>
   Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + valueSize(v), 0);
 
 const events = sealIncident("kramatorsk-station-2022-04-08", 301);
-const sizes = events
-  .slice(1)
-  .map((e) =>
-    itemSize(
-      commitToItem({
-        incidentId: e.incidentId,
-        version: e.version,
-        lastVersion: e.version,
-        events: [e],
-        generatedIds: [],
-      }),
-    ),
-  );
+const commitOf = (e: StoredEvent) =>
+  commitToItem({
+    incidentId: e.incidentId,
+    version: e.version,
+    lastVersion: e.version,
+    events: [e],
+    generatedIds: [],
+  });
+const sizes = events.slice(1).map((e) => itemSize(commitOf(e)));
 const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
 const wcu = sizes.reduce((n, s) => n + Math.ceil(s / 1024), 0) / sizes.length;
 process.stdout.write(
