@@ -60,8 +60,8 @@ export interface SealContext {
   recordedBy: string;
   /** The server's clock; the sealed time is never earlier than the previous event's. */
   now: string;
-  /** Makes an id for events posted without one. */
-  newEventId: () => string;
+  /** Makes an id for an event posted without one, given the version it will have. */
+  newEventId: (version: number) => string;
 }
 
 /** Gives each envelope its version, time and place in the chain, after `head`. */
@@ -69,10 +69,11 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
   const recordedAt = head.recordedAt && head.recordedAt > ctx.now ? head.recordedAt : ctx.now;
   let prevHash = head.hash;
   return envelopes.map((envelope, i) => {
+    const version = head.version + i + 1;
     const unsealed: Omit<StoredEvent, "hash"> = {
-      eventId: envelope.eventId ?? ctx.newEventId(),
+      eventId: envelope.eventId ?? ctx.newEventId(version),
       incidentId: ctx.incidentId,
-      version: head.version + i + 1,
+      version,
       type: envelope.type,
       ...(envelope.occurredAt === undefined ? {} : { occurredAt: envelope.occurredAt }),
       source: envelope.source,

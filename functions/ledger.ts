@@ -6,7 +6,6 @@ import { dashboardRoutes } from "./http/pages/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
-import { ClaimTable } from "./store/claims.js";
 import type { Item } from "./store/commit-item.js";
 import { EventStore } from "./store/event-store.js";
 import type { TableNames } from "./store/table-design.js";
@@ -32,8 +31,7 @@ export function createLedger(options: LedgerOptions) {
     ...(options.now ? { now: options.now } : {}),
   });
   const views = new ViewStore(db, tables.views);
-  const claims = new ClaimTable(db, tables.claims, options.now ?? (() => new Date().toISOString()));
-  const projector = new Projector(events, views, claims);
+  const projector = new Projector(events, views);
   const reader = new IncidentReader(events, views, options.settle);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.

@@ -151,11 +151,9 @@ export class LedgerStack extends Stack {
       ["dynamodb:GetItem", "dynamodb:Query"],
       [ACTIVITY_INDEX.name],
     );
-    // The projector reads events and writes views; it also registers the ids the server
-    // generated, so that a client reusing one on another incident gets its 409.
+    // The projector reads events and writes views, nothing else.
     grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
-    grantTableActions(this.projector.role, this.claimsTable, ["dynamodb:PutItem"]);
     for (const fn of [this.api, this.projector]) {
       Validations.of(fn.role).acknowledge({
         id: "AwsSolutions-IAM5[Resource::*]",

@@ -81,7 +81,7 @@ export async function storeHistory(
           version: event.version,
           lastVersion: event.version,
           events: [event],
-          generatedIds: [],
+          token: "bench",
         }),
       );
     }

@@ -28,7 +28,7 @@ const commitOf = (e: StoredEvent) =>
     version: e.version,
     lastVersion: e.version,
     events: [e],
-    generatedIds: [],
+    token: "bench",
   });
 const sizes = events.slice(1).map((e) => itemSize(commitOf(e)));
 const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
@@ -42,7 +42,7 @@ const batchItem = commitToItem({
   version: 2,
   lastVersion: 26,
   events: batch,
-  generatedIds: [],
+  token: "bench",
 });
 process.stdout.write(
   `25-event commit item: ${itemSize(batchItem)} B, ${Math.ceil(itemSize(batchItem) / 1024)} WCU\n`,

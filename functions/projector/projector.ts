@@ -1,6 +1,5 @@
 import type { StoredEvent } from "../../events/stored-event.js";
 import { fold, type IncidentState } from "../../events/summary.js";
-import type { ClaimTable } from "../store/claims.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 
@@ -22,23 +21,17 @@ export class Projector {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
-    /** Registers ids the server made, so a client reusing one later gets its 409. */
-    private readonly claims?: ClaimTable,
   ) {}
 
   async project(incidentId: string): Promise<ProjectionResult> {
     const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
     const from = base?.version ?? 0;
     const missed: StoredEvent[] = [];
-    const generated: { eventId: string; slot: number }[] = [];
     for await (const commit of this.events.commits(incidentId, from)) {
       missed.push(...commit.events);
-      for (const eventId of commit.generatedIds) generated.push({ eventId, slot: commit.version });
     }
     if (missed.length === 0) return { incidentId, from, to: from, saved: false };
     const state = fold(incidentId, missed, base);
-    const claims = this.claims;
-    if (claims) await Promise.all(generated.map((g) => claims.tryClaim({ ...g, incidentId })));
     const saved = await this.views.save(state);
     this.remember(state);
     return { incidentId, from, to: state.version, saved };

@@ -13,8 +13,11 @@ export interface Commit {
   version: number;
   lastVersion: number;
   events: StoredEvent[];
-  /** Ids the server made for events posted without one (the projector registers them as claims). */
-  generatedIds: string[];
+  /**
+   * A random token of the writer that made it, outside the events: if the answer to the put
+   * is lost and the SDK retries, the writer recognises its own commit by it.
+   */
+  token: string;
 }
 
 export type Item = Record<string, AttributeValue>;
@@ -29,9 +32,9 @@ export function commitToItem(commit: Commit): Item {
     lastHash: { S: last.hash },
     lastRecordedAt: { S: last.recordedAt },
     itemType: { S: COMMIT_ITEM_TYPE },
+    token: { S: commit.token },
     events: { L: commit.events.map((e) => ({ S: JSON.stringify(e) })) },
   };
-  if (commit.generatedIds.length > 0) item.generatedIds = { L: commit.generatedIds.map((id) => ({ S: id })) };
   return item;
 }
 
@@ -56,7 +59,7 @@ export function itemToCommit(item: Item): Commit {
       version,
       lastVersion: Number(item.lastVersion?.N),
       events,
-      generatedIds: (item.generatedIds?.L ?? []).map((v) => v.S ?? ""),
+      token: item.token?.S ?? "",
     };
   } catch (error) {
     throw new UnreadableCommitError(incidentId, version, (error as Error).message);

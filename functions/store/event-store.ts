@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   type DynamoDBClient,
   GetItemCommand,
@@ -9,6 +10,7 @@ import {
 import { checkAppend, needsTargets, type RuleBreach } from "../../events/append-rules.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
 import { MAX_BATCH } from "../../events/schemas.js";
+import { incidentTag, parseServerEventId, serverEventId } from "../../events/server-ids.js";
 import {
   type ChainCheck,
   type ChainHead,
@@ -43,7 +45,6 @@ export interface EventStoreOptions {
   tables: { events: string; claims: string };
   /** ISO 8601 UTC with milliseconds. */
   now?: () => string;
-  newEventId?: () => string;
   /** Attempts for an append without If-Match that keeps losing races (default 50). */
   maxAttempts?: number;
   /** Called with each committed item, as a stream would see it (the local projector feed). */
@@ -72,7 +73,9 @@ type ClaimOutcome =
   | { kind: "held" }
   | { kind: "stale" }
   | { kind: "stored"; same: boolean; event: StoredEvent; commit: Commit }
-  | { kind: "reserved"; claim: Claim };
+  | { kind: "reserved"; claim: Claim }
+  /** An id of the archive's own form that does not name this event here. */
+  | { kind: "foreign"; madeElsewhere: boolean };
 
 const nowIso = () => new Date().toISOString();
 
@@ -83,7 +86,6 @@ export class EventStore {
   private readonly heads = new HeadCache(10_000);
   private readonly lanes = new Map<string, Promise<void>>();
   private readonly now: () => string;
-  private readonly newEventId: () => string;
   private readonly maxAttempts: number;
   private readonly onCommit: ((item: Item) => void) | undefined;
 
@@ -92,7 +94,6 @@ export class EventStore {
     this.table = options.tables.events;
     this.now = options.now ?? nowIso;
     this.claims = new ClaimTable(options.db, options.tables.claims, this.now);
-    this.newEventId = options.newEventId ?? (() => crypto.randomUUID());
     this.maxAttempts = options.maxAttempts ?? 50;
     this.onCommit = options.onCommit;
   }
@@ -150,25 +151,15 @@ export class EventStore {
         if (outcome !== "held") return outcome;
       }
 
-      const generatedIds: string[] = [];
       const events = sealEvents(head, envelopes, {
         incidentId,
         recordedBy: request.recordedBy,
         now: this.now(),
-        newEventId: () => {
-          const id = this.newEventId();
-          generatedIds.push(id);
-          return id;
-        },
+        newEventId: (version) => serverEventId(incidentId, version),
       });
       const last = events[events.length - 1] as StoredEvent;
-      const item = commitToItem({
-        incidentId,
-        version: slot,
-        lastVersion: last.version,
-        events,
-        generatedIds,
-      });
+      const token = randomUUID();
+      const item = commitToItem({ incidentId, version: slot, lastVersion: last.version, events, token });
       try {
         await this.db.send(
           new PutItemCommand({
@@ -179,6 +170,10 @@ export class EventStore {
         );
       } catch (error) {
         if (!isConditionFailed(error)) throw error;
+        // The SDK retries a put whose answer was lost; the retry then meets our own commit.
+        if ((await this.commitAt(incidentId, slot, new Map()))?.token === token) {
+          return this.committed(incidentId, item, events);
+        }
         this.heads.delete(incidentId);
         fresh = true;
         if (expectedVersion !== undefined) {
@@ -189,18 +184,23 @@ export class EventStore {
         await backoff(attempt);
         continue;
       }
-      this.heads.set(incidentId, { version: last.version, hash: last.hash, recordedAt: last.recordedAt });
-      this.onCommit?.(item);
-      return {
-        created: true,
-        incidentId,
-        version: last.version,
-        events: events.map(({ eventId, version, hash }) => ({ eventId, version, hash })),
-      };
+      return this.committed(incidentId, item, events);
     }
     throw new StoreBusyError(
       `could not append to ${incidentId} after ${this.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
     );
+  }
+
+  private committed(incidentId: string, item: Item, events: StoredEvent[]): AppendResult {
+    const last = events[events.length - 1] as StoredEvent;
+    this.heads.set(incidentId, { version: last.version, hash: last.hash, recordedAt: last.recordedAt });
+    this.onCommit?.(item);
+    return {
+      created: true,
+      incidentId,
+      version: last.version,
+      events: events.map(({ eventId, version, hash }) => ({ eventId, version, hash })),
+    };
   }
 
   private fail(error: Error): never {
@@ -216,29 +216,22 @@ export class EventStore {
   ): Promise<"held" | "stale" | AppendResult> {
     const commits = new Map<string, Promise<Commit | null>>();
     const ids = [...fingerprints.keys()];
+    // A batch that is refused must not leave its other ids reserved: look before claiming.
+    if (ids.length > 1) {
+      const seen = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, commits)));
+      this.throwConflicts(incidentId, envelopes, ids, seen);
+    }
     const outcomes = await Promise.all(
-      ids.map((id) => this.claimOne(id, incidentId, slot, fingerprints, commits)),
+      ids.map((id) =>
+        parseServerEventId(id)
+          ? this.lookup(id, incidentId, fingerprints, commits)
+          : this.claimOne(id, incidentId, slot, fingerprints, commits),
+      ),
     );
-
-    const conflicts = ids.flatMap((id, i) => {
-      const o = outcomes[i];
-      const path = pathOf(envelopes, id);
-      if (o?.kind === "reserved") {
-        const message = `${id} is reserved by an unfinished append to incident ${o.claim.incidentId}; retry that append or use another eventId`;
-        return [{ path, message }];
-      }
-      if (o?.kind !== "stored" || o.same) return [];
-      const message =
-        o.event.incidentId === incidentId
-          ? `${id} is already stored (version ${o.event.version}) with different content`
-          : `${id} is already used on incident ${o.event.incidentId}`;
-      return [{ path, message }];
-    });
-    if (conflicts.length > 0)
-      throw new EventIdConflictError(conflicts.map((c) => c.message).join("; "), conflicts);
+    this.throwConflicts(incidentId, envelopes, ids, outcomes);
     if (outcomes.some((o) => o.kind === "stale")) return "stale";
     const stored = outcomes.filter((o) => o.kind === "stored");
-    if (stored.length === 0) return "held";
+    if (stored.length === 0 && outcomes.every((o) => o.kind === "held")) return "held";
     if (stored.length === envelopes.length) {
       return replayResult(incidentId, envelopes, outcomes as Extract<ClaimOutcome, { kind: "stored" }>[]);
     }
@@ -250,6 +243,21 @@ export class EventStore {
           : [],
       ),
     );
+  }
+
+  private throwConflicts(
+    incidentId: string,
+    envelopes: readonly Envelope[],
+    ids: string[],
+    outcomes: ClaimOutcome[],
+  ): void {
+    const conflicts = ids.flatMap((id, i) => {
+      const message = conflictMessage(id, incidentId, outcomes[i] as ClaimOutcome);
+      return message ? [{ path: pathOf(envelopes, id), message }] : [];
+    });
+    if (conflicts.length > 0) {
+      throw new EventIdConflictError(conflicts.map((c) => c.message).join("; "), conflicts);
+    }
   }
 
   private async claimOne(
@@ -266,17 +274,37 @@ export class EventStore {
       if (claim.incidentId === incidentId && claim.slot === slot) return { kind: "held" };
       const commit = await this.commitAt(claim.incidentId, claim.slot, commits);
       const event = commit?.events.find((e) => e.eventId === eventId);
-      if (commit && event) {
-        const same =
-          claim.incidentId === incidentId &&
-          contentFingerprint(incidentId, event) === fingerprints.get(eventId);
-        return { kind: "stored", same, event, commit };
-      }
+      if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
       if (!commit) return claim.incidentId === incidentId ? { kind: "stale" } : { kind: "reserved", claim };
       // The slot the claim names was filled without this event: the claim is free to move.
       if (await this.claims.move(claim, { incidentId, slot })) return { kind: "held" };
     }
     return { kind: "stale" };
+  }
+
+  /** What is known of an id without reserving anything. */
+  private async lookup(
+    eventId: string,
+    incidentId: string,
+    fingerprints: Map<string, string>,
+    commits: Map<string, Promise<Commit | null>>,
+  ): Promise<ClaimOutcome> {
+    const made = parseServerEventId(eventId);
+    if (made) {
+      // An id the archive made: it can only be a repeat of the very event it names.
+      if (made.tag !== incidentTag(incidentId)) return { kind: "foreign", madeElsewhere: true };
+      const commit = await this.commitHolding(incidentId, made.version);
+      const event = commit?.events.find((e) => e.version === made.version);
+      if (commit && event?.eventId === eventId) return storedOutcome(incidentId, event, commit, fingerprints);
+      return { kind: "foreign", madeElsewhere: false };
+    }
+    const claim = await this.claims.get(eventId);
+    if (!claim) return { kind: "held" };
+    const commit = await this.commitAt(claim.incidentId, claim.slot, commits);
+    const event = commit?.events.find((e) => e.eventId === eventId);
+    if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
+    if (!commit && claim.incidentId !== incidentId) return { kind: "reserved", claim };
+    return { kind: "held" };
   }
 
   /** The earlier answer, if every event of this append is already stored with this content. */
@@ -288,18 +316,18 @@ export class EventStore {
     if (fingerprints.size === 0 || fingerprints.size !== envelopes.length) return null;
     const commits = new Map<string, Promise<Commit | null>>();
     const outcomes = await Promise.all(
-      [...fingerprints.keys()].map(async (eventId): Promise<ClaimOutcome | null> => {
-        const claim = await this.claims.get(eventId);
-        if (!claim || claim.incidentId !== incidentId) return null;
-        const commit = await this.commitAt(claim.incidentId, claim.slot, commits);
-        const event = commit?.events.find((e) => e.eventId === eventId);
-        if (!commit || !event || contentFingerprint(incidentId, event) !== fingerprints.get(eventId))
-          return null;
-        return { kind: "stored", same: true, event, commit };
-      }),
+      [...fingerprints.keys()].map((id) => this.lookup(id, incidentId, fingerprints, commits)),
     );
-    if (outcomes.some((o) => o === null)) return null;
+    if (!outcomes.every((o) => o.kind === "stored" && o.same)) return null;
     return replayResult(incidentId, envelopes, outcomes as Extract<ClaimOutcome, { kind: "stored" }>[]);
+  }
+
+  /** The commit that holds `version`: the last one starting at or before it. */
+  private async commitHolding(incidentId: string, version: number): Promise<Commit | null> {
+    for await (const commit of this.commits(incidentId, version - 1)) {
+      return commit.version <= version && version <= commit.lastVersion ? commit : null;
+    }
+    return null;
   }
 
   private commitAt(
@@ -444,6 +472,37 @@ export class EventStore {
 function pathOf(envelopes: readonly Envelope[], eventId: string): string {
   const i = envelopes.findIndex((e) => e.eventId === eventId);
   return envelopes.length === 1 ? "eventId" : `events[${i}].eventId`;
+}
+
+function storedOutcome(
+  incidentId: string,
+  event: StoredEvent,
+  commit: Commit,
+  fingerprints: Map<string, string>,
+): ClaimOutcome {
+  const same =
+    event.incidentId === incidentId &&
+    contentFingerprint(incidentId, event) === fingerprints.get(event.eventId);
+  return { kind: "stored", same, event, commit };
+}
+
+/** Why an id cannot be used for this append, or null when it can (or is a faithful repeat). */
+function conflictMessage(id: string, incidentId: string, o: ClaimOutcome): string | null {
+  switch (o.kind) {
+    case "reserved":
+      return `${id} is reserved by an unfinished append to incident ${o.claim.incidentId}; retry that append or use another eventId`;
+    case "foreign":
+      return o.madeElsewhere
+        ? `${id} is an id this archive made for an event of another incident`
+        : `${id} has the form of the ids this archive makes (ev_…) but names no event of this incident; choose another eventId`;
+    case "stored":
+      if (o.same) return null;
+      return o.event.incidentId === incidentId
+        ? `${id} is already stored (version ${o.event.version}) with different content`
+        : `${id} is already used on incident ${o.event.incidentId}`;
+    default:
+      return null;
+  }
 }
 
 function replayResult(

@@ -81,12 +81,42 @@ describe("idempotency by eventId", () => {
     expect((await call(archive.url, "GET", "/incidents/idem-second-home")).status).toBe(404);
   });
 
-  it("a server-made id reused by a client is refused once the projector has registered it", async () => {
-    const made = await post(archive.url, "idem-server-id", opened());
+  it("an id the server made can only repeat its own event: elsewhere it is a 409, at once", async () => {
+    const event = casualties({ killed: { value: 3, qualifier: "exact" } }, "Police");
+    await post(archive.url, "idem-server-id", opened());
+    const made = await post(archive.url, "idem-server-id", event);
     const serverId = made.body.events[0].eventId;
-    await archive.stream.idle();
-    const reuse = await post(archive.url, "idem-other", opened(serverId));
-    expect(reuse.status).toBe(409);
+    expect(serverId).toMatch(/^ev_[0-9a-f]{12}_2$/);
+    // No projection has to run first: the id itself says where its event lives.
+    const elsewhere = await post(archive.url, "idem-other", opened(serverId));
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.errors[0].path).toBe("eventId");
+    const repeated = await post(archive.url, "idem-server-id", { ...event, eventId: serverId });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual(made.body);
+    const changed = await post(archive.url, "idem-server-id", {
+      ...casualties({ killed: { value: 4, qualifier: "exact" } }, "Police"),
+      eventId: serverId,
+    });
+    expect(changed.status).toBe(409);
+    const future = await post(archive.url, "idem-server-id", {
+      ...event,
+      eventId: serverId.replace(/_2$/, "_9"),
+    });
+    expect(future.status).toBe(409);
+    expect((await call(archive.url, "GET", "/incidents/idem-server-id/events")).body.items).toHaveLength(2);
+  });
+
+  it("a refused batch leaves its other ids free for use elsewhere", async () => {
+    await post(archive.url, "idem-batch-a", opened("idem-batch-a-open"));
+    const refused = await post(archive.url, "idem-batch-b", {
+      events: [
+        opened("idem-batch-b-open"),
+        casualties({ killed: { value: 1, qualifier: "exact" } }, "X", "idem-batch-a-open"),
+      ],
+    });
+    expect(refused.status).toBe(409);
+    expect((await post(archive.url, "idem-batch-c", opened("idem-batch-b-open"))).status).toBe(201);
   });
 
   it("a retry after a crash between claim and commit stores the event once", async () => {

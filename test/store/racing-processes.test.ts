@@ -116,4 +116,27 @@ describe("writers in separate processes", () => {
     expect(rejected.reason.name).toBe("EventIdConflictError");
     expect((await storedIds(id)).versions).toEqual([1, 2]);
   });
+
+  it("a put whose answer was lost and is retried by the SDK is one commit, answered 201", async () => {
+    const id = "race-lost-answer";
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const send = db.send.bind(db);
+    let dropped = 0;
+    // The first commit put lands, its answer is lost, and the SDK sends it again.
+    db.send = (async (command: { input?: { ConditionExpression?: string; TableName?: string } }) => {
+      const isCommit =
+        command.input?.TableName === archive.tables.events && command.input?.ConditionExpression;
+      if (isCommit && dropped === 0) {
+        dropped += 1;
+        await send(command as never);
+      }
+      return send(command as never);
+    }) as typeof db.send;
+    const store = createLedger({ db, tables: archive.tables, log: silentLogger }).events;
+    const first = await append(store, id, opened());
+    expect(first).toMatchObject({ created: true, version: 1 });
+    expect(dropped).toBe(1);
+    const { versions } = await storedIds(id);
+    expect(versions).toEqual([1]);
+  });
 });
