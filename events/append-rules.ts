@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from "./own-keys.js";
 import type { Envelope, EventType } from "./schemas.js";
 import type { FieldError } from "./validate.js";
 
@@ -51,14 +52,14 @@ export function checkAppend(
   envelopes.forEach((e, i) => {
     if (e.type === "ClaimAssessed" || e.type === "ReportRetracted") {
       const target = e.data.targetEventId;
-      const targetType = types[target];
+      const targetType = ownValue(types, target);
       const path = fieldPath(batched, i, "data.targetEventId");
       if (!targetType) errors.push({ path, message: `${target} is not an event of this incident` });
       else if (e.type === "ReportRetracted" && UNRETRACTABLE.includes(targetType)) {
         errors.push({ path, message: `a ${targetType} event cannot be retracted` });
       }
     }
-    if (e.eventId) types[e.eventId] = e.type;
+    if (e.eventId) setOwn(types, e.eventId, e.type);
   });
   if (errors.length > 0) {
     return {

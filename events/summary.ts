@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, EventType, Figure, Location } from "./schemas.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
@@ -105,7 +106,7 @@ function apply(draft: IncidentState, event: StoredEvent): void {
   draft.headHash = event.hash;
   draft.firstRecordedAt ??= event.recordedAt;
   draft.lastRecordedAt = event.recordedAt;
-  draft.types[event.eventId] = event.type;
+  setOwn(draft.types, event.eventId, event.type);
   const d = event.data;
   switch (event.type) {
     case "IncidentOpened":
@@ -121,8 +122,8 @@ function apply(draft: IncidentState, event: StoredEvent): void {
       break;
     case "CasualtiesReported":
       for (const [category, figure] of Object.entries(d.figures as Record<string, Figure>)) {
-        draft.casualties[category] ??= { reports: [], total: 0 };
-        const entry = draft.casualties[category];
+        const entry = ownValue(draft.casualties, category) ?? { reports: [], total: 0 };
+        setOwn(draft.casualties, category, entry);
         entry.reports.push({ ...ref(event), figure, publisher: event.source.publisher });
         entry.total += 1;
       }

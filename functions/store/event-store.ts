@@ -8,6 +8,7 @@ import {
   ScanCommand,
 } from "@aws-sdk/client-dynamodb";
 import { checkAppend, needsTargets, type RuleBreach } from "../../events/append-rules.js";
+import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
 import { MAX_BATCH } from "../../events/schemas.js";
 import { incidentTag, parseServerEventId, serverEventId } from "../../events/server-ids.js";
@@ -422,7 +423,7 @@ export class EventStore {
 
   private async eventTypes(incidentId: string): Promise<Record<string, EventType>> {
     const types: Record<string, EventType> = {};
-    for await (const event of this.events(incidentId)) types[event.eventId] = event.type;
+    for await (const event of this.events(incidentId)) setOwn(types, event.eventId, event.type);
     return types;
   }
 

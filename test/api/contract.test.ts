@@ -108,6 +108,38 @@ describe("appends", () => {
   });
 });
 
+describe("keys that meet Object.prototype", () => {
+  it("categories like constructor and ids like __proto__ are ordinary data", async () => {
+    const id = "contract-proto-keys";
+    await post(archive.url, id, opened("__proto__"));
+    const odd = await post(
+      archive.url,
+      id,
+      casualties(
+        { constructor: { value: 3, qualifier: "exact" }, toString: { value: 1, qualifier: "exact" } },
+        "A",
+        "constructor",
+      ),
+    );
+    expect(odd.status).toBe(201);
+    const missing = await post(
+      archive.url,
+      id,
+      assessment("contract-proto-hasown", "hasOwnProperty", "false"),
+    );
+    expect(missing.status).toBe(422);
+    const retracted = await post(archive.url, id, retraction("contract-proto-retract", "constructor"));
+    expect(retracted.status).toBe(201);
+    const summary = await get(`/incidents/${id}`);
+    expect(summary.status).toBe(200);
+    expect(summary.body.casualties.constructor).toMatchObject({ low: null, reports: 1 });
+    expect(summary.body.retractedEventIds).toEqual(["constructor"]);
+    expect((await post(archive.url, id, retraction("contract-proto-retract-open", "__proto__"))).status).toBe(
+      422,
+    );
+  });
+});
+
 describe("the summary", () => {
   const id = "contract-summary";
   beforeAll(async () => {
