@@ -36,15 +36,16 @@ const isoDate = z.iso.date().check(z.describe("ISO 8601 date"));
 /** RFC 8785 (the hash) has no form for a lone UTF-16 surrogate: refuse it here, not at sealing. */
 const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
+/** Control characters other than tab and line breaks hide text from readers of the record. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// Text is stored exactly as posted (never trimmed): an archive does not edit what it was told.
 const text = (max: number) =>
-  z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, "must not be empty"),
-      z.maxLength(max),
-      z.refine(wellFormed, WELL_FORMED),
-    );
+  z.string().check(
+    z.refine((v) => v.trim().length > 0, "must not be empty or blank"),
+    z.maxLength(max),
+    z.refine(wellFormed, WELL_FORMED),
+    z.refine((v) => !CONTROL.test(v), "must not contain control characters (tab and line breaks are fine)"),
+  );
 const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(100_000_000));
 const opt = z.optional;
 

@@ -89,9 +89,18 @@ describe("a valid event of each type", () => {
     expect(parseAppendBody(body)).toEqual({ ok: true, value: [body] });
   });
 
-  it("given text with spaces around it, then it is trimmed", () => {
+  it("given text with spaces around it, then it is kept exactly as posted", () => {
     const result = parseAppendBody(edit(copy("StatementMade"), "data.quote", "  completely unacceptable \n"));
-    expect(result.ok && result.value[0]?.data).toMatchObject({ quote: "completely unacceptable" });
+    expect(result.ok && result.value[0]?.data).toMatchObject({ quote: "  completely unacceptable \n" });
+  });
+
+  it("given a control character in text, then it is refused; tabs and line breaks are fine", () => {
+    expect(errorsOf(edit(copy("StatementMade"), "data.quote", "hidden\u0000text"))).toEqual([
+      { path: "data.quote", message: "must not contain control characters (tab and line breaks are fine)" },
+    ]);
+    expect(parseAppendBody(edit(copy("StatementMade"), "data.quote", "line one\n\tline two\r\n")).ok).toBe(
+      true,
+    );
   });
 
   it("given an IncidentOpened without attributedTo but with every optional field, then it parses", () => {
@@ -148,7 +157,9 @@ describe("each event type's required fields", () => {
   ] as [string, TypeName][])(
     "given %s of a %s that is only whitespace, then it must not be empty",
     (path, type) => {
-      expect(errorsOf(edit(copy(type), path, "   "))).toEqual([{ path, message: "must not be empty" }]);
+      expect(errorsOf(edit(copy(type), path, "   "))).toEqual([
+        { path, message: "must not be empty or blank" },
+      ]);
     },
   );
 

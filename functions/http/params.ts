@@ -22,12 +22,23 @@ export function intQuery(
   return value;
 }
 
+/**
+ * An RFC 3339 instant with its zone (`Z` or `±hh:mm`). A bare date or a zoneless time would be
+ * read in some server's zone, and "what was known then" must not depend on where it is asked.
+ */
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
 export function instantQuery(c: Context, name: string): string | undefined {
   const raw = c.req.query(name);
   if (raw === undefined) return undefined;
-  const time = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time)) {
-    throw badQuery(name, "must be an ISO 8601 time, e.g. 2022-04-08T12:00:00Z");
+  const match = INSTANT.exec(raw);
+  const time = match ? Date.parse(raw) : Number.NaN;
+  // Date.parse rolls 2022-02-30 over into March: the calendar fields must survive the trip.
+  const [, y, mo, d] = match ?? [];
+  const local = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const real = match && local.getUTCMonth() === Number(mo) - 1 && local.getUTCDate() === Number(d);
+  if (Number.isNaN(time) || !real) {
+    throw badQuery(name, "must be an ISO 8601 time with its zone, e.g. 2022-04-08T12:00:00Z");
   }
   return new Date(time).toISOString();
 }
@@ -65,14 +76,14 @@ export function incidentToWrite(c: Context): string {
   return id;
 }
 
-/** If-Match: "N" (or W/"N", or bare N). "0": the incident must not exist yet. */
+/** If-Match: "N" (a bare N is taken too). "0": the incident must not exist yet. */
 export function expectedVersion(c: Context): number | undefined {
   const raw = c.req.header("if-match");
   if (raw === undefined) return undefined;
-  const match = /^\s*(?:W\/)?"?(\d{1,12})"?\s*$/.exec(raw);
+  const match = /^\s*(?:"(0|[1-9]\d{0,11})"|(0|[1-9]\d{0,11}))\s*$/.exec(raw);
   if (!match) {
-    const message = 'must be a version in quotes, e.g. "3" ("0": the incident must not exist yet)';
+    const message = 'must be the version as a strong tag, e.g. "3" ("0": the incident must not exist yet)';
     throw new MalformedRequestError(`If-Match ${message}`, [{ path: "headers.If-Match", message }]);
   }
-  return Number(match[1]);
+  return Number(match[1] ?? match[2]);
 }

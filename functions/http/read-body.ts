@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { PayloadTooLargeError } from "../errors.js";
+import { MalformedRequestError, PayloadTooLargeError } from "../errors.js";
 
 /** Past this, an oversized body is no longer drained but cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
@@ -46,5 +46,12 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
     else if (total > DRAIN_LIMIT) throw tooLarge();
   }
   if (total > max) throw tooLarge();
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    // Invalid UTF-8 is refused, not silently replaced by U+FFFD in the record.
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new MalformedRequestError("the body is not valid UTF-8; nothing was stored", [
+      { path: "(body)", message: "is not valid UTF-8" },
+    ]);
+  }
 }

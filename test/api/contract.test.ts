@@ -317,6 +317,46 @@ describe("events and listing", () => {
   });
 });
 
+describe("strict parsing of what clients send", () => {
+  it("tampered cursors, zoneless or impossible times, loose If-Match and bad UTF-8 are 400s", async () => {
+    const forge = (key: unknown) => Buffer.from(JSON.stringify(key)).toString("base64url");
+    for (const key of [
+      { incidentId: { S: "" }, listPk: { S: "incident" }, activity: { S: "x" } },
+      { incidentId: { S: "abc" }, listPk: { S: "other" }, activity: { S: "2026#abc" } },
+      { incidentId: { S: "abc" }, listPk: { S: "incident" }, activity: { S: "" } },
+      { incidentId: { S: "abc", N: "1" }, listPk: { S: "incident" }, activity: { S: "2026#abc" } },
+    ]) {
+      const answer = await get(`/incidents?cursor=${forge(key)}`);
+      expect(answer.status, JSON.stringify(key)).toBe(400);
+      expect(answer.body.errors[0].path).toBe("query.cursor");
+    }
+    await post(archive.url, "contract-strict", opened());
+    for (const asOf of ["2022-04-08T12:00:00", "2022-02-30T00:00:00Z", "2022-04-08"]) {
+      expect((await get(`/incidents/contract-strict?asOf=${asOf}`)).status, asOf).toBe(400);
+    }
+    for (const ifMatch of ['"01"', 'W/"1"', '"1', "*"]) {
+      const answer = await post(
+        archive.url,
+        "contract-strict",
+        casualties({ killed: { value: 1, qualifier: "exact" } }),
+        { "If-Match": ifMatch },
+      );
+      expect(answer.status, ifMatch).toBe(400);
+    }
+    const badBytes = await fetch(`${archive.url}/incidents/contract-strict/events`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-token-0123456789", "content-type": "application/json" },
+      body: Buffer.concat([
+        Buffer.from('{"type":"StatementMade","source":{"publisher":"bad '),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}}'),
+      ]),
+    });
+    expect(badBytes.status).toBe(400);
+    expect((await get("/incidents/contract-strict/events")).body.items).toHaveLength(1);
+  });
+});
+
 describe("meta routes", () => {
   it("health, the OpenAPI 3.1 document and the docs page", async () => {
     expect((await get("/health")).body).toEqual({ ok: true });

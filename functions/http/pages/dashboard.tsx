@@ -1,4 +1,3 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { JSX } from "hono/jsx/jsx-runtime";
@@ -7,6 +6,7 @@ import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
+import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import { type Moment, versionHref } from "./as-known-at.js";
 import { DASHBOARD_CSP } from "./dashboard-styles.js";
 import { formatInstant, viewPath } from "./format.js";
@@ -225,21 +225,4 @@ function readMoment(c: Context): Moment | string {
     return { at: "asOf", asOf: new Date(time).toISOString() };
   }
   return { at: "current" };
-}
-
-/** Page links carry the store's key like the API's nextCursor does: opaque, checked on the way back. */
-function encodeCursor(key: Record<string, AttributeValue>): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-function decodeCursor(cursor: string): Record<string, AttributeValue> | null {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    const keys = ["incidentId", "listPk", "activity"];
-    const valid =
-      key && Object.keys(key).length === keys.length && keys.every((k) => typeof key[k]?.S === "string");
-    return valid ? key : null;
-  } catch {
-    return null;
-  }
 }

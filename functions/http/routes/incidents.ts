@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
+import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
 
 export interface IncidentRoutesDeps {
@@ -28,7 +29,7 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
       ...(contested === undefined ? {} : { contested }),
       ...(c.req.query("cursor") === undefined
         ? {}
-        : { cursor: decodeCursor(c.req.query("cursor") as string) }),
+        : { cursor: cursorQuery(c.req.query("cursor") as string) }),
     });
     return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
   });
@@ -80,22 +81,9 @@ function notFoundDetail(incidentId: string, query: SummaryQuery): string {
   }
 }
 
-function encodeCursor(key: Record<string, AttributeValue>): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-function decodeCursor(cursor: string): Record<string, AttributeValue> {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    const valid =
-      key &&
-      typeof key.incidentId?.S === "string" &&
-      typeof key.listPk?.S === "string" &&
-      typeof key.activity?.S === "string";
-    if (valid && Object.keys(key).length === 3) return key;
-  } catch {
-    // fall through to the same answer as any other unreadable cursor
-  }
+function cursorQuery(cursor: string): Record<string, AttributeValue> {
+  const key = decodeCursor(cursor);
+  if (key) return key;
   const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
   throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
 }
