@@ -4,7 +4,14 @@ import { figureBounds } from "./figures.js";
 import type { Envelope, Figure } from "./schemas.js";
 import type { StoredEvent } from "./stored-event.js";
 import { summarize } from "./summarize.js";
-import { emptyState, evolve, fold, type IncidentState, LATEST_STATEMENTS } from "./summary.js";
+import {
+  emptyState,
+  evolve,
+  fold,
+  type IncidentState,
+  LATEST_STATEMENTS,
+  SUMMARY_TEXT_LIMIT,
+} from "./summary.js";
 import {
   about,
   assessment,
@@ -262,6 +269,17 @@ describe("casualties: low, high and each source's latest report", () => {
 });
 
 describe("statements", () => {
+  it(`given a quote longer than ${SUMMARY_TEXT_LIMIT} characters, then the summary clips it by code point and the event keeps it whole`, () => {
+    const long = "😀".repeat(SUMMARY_TEXT_LIMIT + 5);
+    given(opened())
+      .when(statement("st-long", "Speaker", long))
+      .then((s) => {
+        const quoted = s.statements.latest[0]?.quote ?? "";
+        expect(Array.from(quoted)).toHaveLength(SUMMARY_TEXT_LIMIT);
+        expect(quoted.endsWith("😀…")).toBe(true);
+      });
+  });
+
   it("given statements, then count counts them and latest quotes the newest first", () => {
     given(opened(), statement("st-zelenskyy", "Volodymyr Zelenskyy", "This is an evil without limits."))
       .when(statement("st-guterres", "Antonio Guterres", "completely unacceptable"))

@@ -2,6 +2,20 @@ import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, EventType, Figure, Location } from "./schemas.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
+/**
+ * Summaries quote long texts up to this many characters, ending in "…"; the event itself,
+ * in full, is one GET …/events away. It keeps a view within DynamoDB's 400 KB item.
+ */
+export const SUMMARY_TEXT_LIMIT = 1000;
+
+function clip(text: string): string {
+  if (text.length <= SUMMARY_TEXT_LIMIT) return text;
+  // By code points, so an emoji or other astral character is never cut in half.
+  return `${Array.from(text)
+    .slice(0, SUMMARY_TEXT_LIMIT - 1)
+    .join("")}…`;
+}
+
 /** How many statements the summary quotes in full; `count` still counts them all. */
 export const LATEST_STATEMENTS = 10;
 
@@ -131,7 +145,7 @@ function apply(draft: IncidentState, event: StoredEvent): void {
     case "StatementMade":
       draft.statements.push({
         ...ref(event),
-        quote: d.quote,
+        quote: clip(d.quote),
         stance: d.stance,
         ...(d.accuses ? { accuses: d.accuses } : {}),
         ...(d.channel ? { channel: d.channel } : {}),
@@ -142,7 +156,7 @@ function apply(draft: IncidentState, event: StoredEvent): void {
         ...ref(event),
         claim: d.claim,
         ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
-        ...(d.quote ? { quote: d.quote } : {}),
+        ...(d.quote ? { quote: clip(d.quote) } : {}),
       });
       break;
     case "ClaimAssessed":
@@ -150,7 +164,7 @@ function apply(draft: IncidentState, event: StoredEvent): void {
         ...ref(event),
         targetEventId: d.targetEventId,
         verdict: d.verdict,
-        ...(d.reasoning ? { reasoning: d.reasoning } : {}),
+        ...(d.reasoning ? { reasoning: clip(d.reasoning) } : {}),
       });
       break;
     case "ReportRetracted": {

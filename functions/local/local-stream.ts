@@ -111,7 +111,8 @@ export class LocalStream {
         else {
           this.log.error("stream record parked after retries", {
             eventID: b.record.eventID,
-            record: b.record,
+            keys: b.record.dynamodb?.Keys,
+            sequence: b.record.dynamodb?.SequenceNumber,
           });
           this.handled(b.record);
         }

@@ -193,7 +193,10 @@ describe("the summary", () => {
     expect(asOf.body.version).toBeGreaterThanOrEqual(3);
     expect(asOf.body.version).toBeLessThanOrEqual(5);
     expect((await get(`/incidents/${id}?asOf=2001-01-01T00:00:00Z`)).status).toBe(404);
-    expect((await get(`/incidents/${id}?version=99`)).status).toBe(404);
+    const future = await get(`/incidents/${id}?version=99`);
+    expect(future.status).toBe(404);
+    expect(future.body.currentVersion).toBe(5);
+    expect((await get(`/incidents/${id}?minVersion=99`)).body.currentVersion).toBe(5);
     expect((await get(`/incidents/${id}?version=zero`)).status).toBe(400);
     expect((await get(`/incidents/${id}?asOf=yesterday`)).status).toBe(400);
   });

@@ -51,7 +51,15 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
           ? { at: "asOf", asOf }
           : { at: "current", ...(minVersion === undefined ? {} : { minVersion }) };
     const found = await reader.summaryJson(incidentId, query);
-    if (!found) throw new NotFoundError(notFoundDetail(incidentId, query));
+    if (!found) {
+      // Say where the incident is, so "not yet at that version" is not mistaken for "no such incident".
+      const head = (await events.readHead(incidentId)).version;
+      throw new NotFoundError(
+        notFoundDetail(incidentId, query),
+        undefined,
+        head > 0 ? { currentVersion: head } : {},
+      );
+    }
     const etag = `"${found.version}"`;
     c.header("ETag", etag);
     if (query.at === "current" && c.req.header("if-none-match") === etag) return c.body(null, 304);
