@@ -37,6 +37,7 @@ const isoDate = z.iso.date().check(z.describe("ISO 8601 date"));
 const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
 /** Control characters other than tab and line breaks hide text from readers of the record. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 // Text is stored exactly as posted (never trimmed): an archive does not edit what it was told.
 const text = (max: number) =>
