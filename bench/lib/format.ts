@@ -46,6 +46,9 @@ export function missedList(rows: readonly Row[]): string {
   const missed = rows.filter((r) => r.met === false);
   if (missed.length === 0) return "Every goal was met in this run.";
   return missed
-    .map((r) => `- **${r.group}: ${r.title}** (${ratioText(r.ratio)}): ${r.note ?? "not yet explained"}`)
+    .map(
+      (r) =>
+        `- **${r.group}: ${r.title}** (${ratioText(r.ratio)}): ${r.note ?? "not yet explained"}${r.detail ? ` ${r.detail}` : ""}`,
+    )
     .join("\n");
 }

@@ -10,16 +10,22 @@ export interface RowInput {
   baseline: number;
   baselineName: string;
   goal: Goal;
-  note?: string;
+  detail?: string;
 }
 
 /** A row with its ratio (subject ÷ baseline) and verdict; a missed goal gets its known reason. */
 export function row(input: RowInput): Row {
   const ratio = input.subject / input.baseline;
   const verdict = met(input.goal, input.subject, ratio);
-  const reason = verdict === false ? explain(input.id) : undefined;
-  const note = [reason, input.note].filter(Boolean).join(" ") || undefined;
+  const note = verdict === false ? (explain(input.id) ?? "not yet explained") : undefined;
   return { ...input, ratio, met: verdict, ...(note ? { note } : {}) };
+}
+
+/** The row again with its reason looked up afresh (after bench/explanations.ts changed). */
+export function renote(old: Row): Row {
+  const { note: _old, ...rest } = old;
+  const note = old.met === false ? (explain(old.id) ?? "not yet explained") : undefined;
+  return { ...rest, ...(note ? { note } : {}) };
 }
 
 export const ratioGoal = (op: "<=" | ">=", target: number): Goal => ({ on: "ratio", op, target });

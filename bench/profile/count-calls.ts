@@ -6,7 +6,7 @@ import { AUTH, startStack } from "../lib/stack.js";
 /**
  * How many DynamoDB calls, of which kinds, one HTTP request costs the archive (the floor is one),
  * its projection included (local wiring: the projector runs in this process after each commit):
- *   tsx bench/profile/count-calls.ts
+ *   tsx bench/profile/count-calls.ts [incidents]
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const stack = await startStack({ projector: true });
@@ -19,7 +19,7 @@ const send = stack.db.send.bind(stack.db) as (command: unknown) => Promise<{ Ite
   if (out?.Items) calls.set(`${name} items`, (calls.get(`${name} items`) ?? 0) + out.Items.length);
   return out;
 };
-const ids = Array.from({ length: 20 }, (_, k) => `count-${k}`);
+const ids = Array.from({ length: Number(process.argv[2] ?? 20) }, (_, k) => `count-${k}`);
 await seedIncidents(stack.ledger.events, ids, 30);
 for (const id of ids) await stack.ledger.projector.project(id);
 const client = httpClient(stack.archiveUrl, 1);

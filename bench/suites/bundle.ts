@@ -54,7 +54,7 @@ export const lambdaBundle: Suite = {
           unit: "KB",
           subject: api.bytes / 1024,
           baseline: minimal.bytes / 1024,
-          note: `Largest parts of the API bundle: ${top}.`,
+          detail: `Largest parts of the API bundle: ${top}.`,
         }),
         row({
           ...common,

@@ -135,7 +135,8 @@ async function withLocalProjector(ctx: SuiteContext): Promise<Row[]> {
       id: r.id.replace("append.", "append-local."),
       goal: { on: "none" as const, note: "context: npm start runs the projector beside the API" },
       met: null,
-      note: "The in-process projector (a GetItem, a Query and a PutItem per touched incident) shares the two cores with the API; in AWS it is a separate Lambda.",
+      detail:
+        "The in-process projector (a GetItem, a Query and a PutItem per touched incident) shares the two cores with the API; in AWS it is a separate Lambda.",
     }));
   } finally {
     await stack.close();
