@@ -91,7 +91,7 @@ export class IncidentReader {
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
     const missed: StoredEvent[] = [];
-    for await (const event of this.events.events(incidentId, view?.version ?? 0)) missed.push(event);
+    for await (const event of this.events.events(incidentId, view?.version ?? 0, true)) missed.push(event);
     return fold(incidentId, missed, view ?? undefined);
   }
 }

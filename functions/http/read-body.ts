@@ -38,6 +38,8 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
   const declared = Number(c.req.header("content-length") ?? Number.NaN);
   const tooLarge = () => new PayloadTooLargeError(`the body is over ${max / 1024} KiB; nothing was stored`);
   if (declared > DRAIN_LIMIT) throw tooLarge();
+  // The common case, a declared length within the limit: the framework's own reader is fastest.
+  if (declared <= max) return decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of bodyChunks(c)) {
@@ -46,9 +48,13 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
     else if (total > DRAIN_LIMIT) throw tooLarge();
   }
   if (total > max) throw tooLarge();
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+/** Invalid UTF-8 is refused, not silently replaced by U+FFFD in the record. */
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    // Invalid UTF-8 is refused, not silently replaced by U+FFFD in the record.
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new MalformedRequestError("the body is not valid UTF-8; nothing was stored", [
       { path: "(body)", message: "is not valid UTF-8" },

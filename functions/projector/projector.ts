@@ -27,7 +27,7 @@ export class Projector {
     const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
     const from = base?.version ?? 0;
     const missed: StoredEvent[] = [];
-    for await (const commit of this.events.commits(incidentId, from)) {
+    for await (const commit of this.events.commits(incidentId, from, true)) {
       missed.push(...commit.events);
     }
     if (missed.length === 0) return { incidentId, from, to: from, saved: false };

@@ -372,10 +372,14 @@ export class EventStore {
     return head;
   }
 
-  /** Raw commit items from the one that holds version `after + 1` on, in version order. */
-  async *commitItems(incidentId: string, after = 0, pageSize?: number): AsyncGenerator<Item> {
+  /**
+   * Raw commit items from the one that holds version `after + 1` on, in version order.
+   * `atBoundary`: `after` is known to end a commit (a view's version always does), so the
+   * query can start right after it instead of a batch's length before.
+   */
+  async *commitItems(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<Item> {
     // A commit holds at most MAX_BATCH events, so the one holding `after + 1` starts no earlier than this.
-    const from = Math.max(1, after + 2 - MAX_BATCH);
+    const from = atBoundary ? after + 1 : Math.max(1, after + 2 - MAX_BATCH);
     let start: QueryCommandInput["ExclusiveStartKey"];
     do {
       const out = await this.db.send(
@@ -385,7 +389,6 @@ export class EventStore {
           ExpressionAttributeValues: { ":i": { S: incidentId }, ":v": { N: String(from) } },
           ConsistentRead: true,
           ExclusiveStartKey: start,
-          ...(pageSize ? { Limit: pageSize } : {}),
         }),
       );
       for (const item of out.Items ?? []) yield item;
@@ -393,16 +396,16 @@ export class EventStore {
     } while (start);
   }
 
-  async *commits(incidentId: string, after = 0): AsyncGenerator<Commit> {
-    for await (const item of this.commitItems(incidentId, after)) {
+  async *commits(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<Commit> {
+    for await (const item of this.commitItems(incidentId, after, atBoundary)) {
       const commit = itemToCommit(item);
       if (commit.lastVersion > after) yield commit;
     }
   }
 
   /** Stored events with a version above `after`, in version order. */
-  async *events(incidentId: string, after = 0): AsyncGenerator<StoredEvent> {
-    for await (const commit of this.commits(incidentId, after)) {
+  async *events(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<StoredEvent> {
+    for await (const commit of this.commits(incidentId, after, atBoundary)) {
       for (const event of commit.events) if (event.version > after) yield event;
     }
   }

@@ -17,52 +17,46 @@ export interface EventRoutesDeps {
 export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
   const app = new Hono();
 
-  app.post(
-    "/incidents/:incidentId/events",
-    (c, next) => {
-      // Credentials first: an unauthenticated caller learns nothing about its payload.
-      if (!authenticate(c)) {
-        c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
-        throw new UnauthorizedError("writes need Authorization: Bearer <token>; nothing was stored");
-      }
-      return next();
-    },
-    async (c) => {
-      const recordedBy = authenticate(c) as string;
-      const incidentId = incidentToWrite(c);
-      const ifMatch = expectedVersion(c);
-      const text = await readBodyText(c, MAX_BODY_BYTES);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-          { path: "(body)", message: "is not valid JSON" },
-        ]);
-      }
-      const parsed = parseAppendBody(body);
-      if (!parsed.ok) {
-        throw new ValidationError(
-          `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
-            .slice(0, 3)
-            .map((e) => `${e.path} ${e.message}`)
-            .join("; ")}; nothing was stored`,
-          parsed.errors,
-        );
-      }
-      const result = await events.append({
-        incidentId,
-        envelopes: parsed.value,
-        recordedBy,
-        batched: typeof body === "object" && body !== null && "events" in body,
-        ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
-      });
-      c.header("ETag", `"${result.version}"`);
-      c.header("Location", `/incidents/${incidentId}`);
-      const { created: _created, ...answer } = result;
-      return c.json(answer, result.created ? 201 : 200);
-    },
-  );
+  app.post("/incidents/:incidentId/events", async (c) => {
+    // Credentials first: an unauthenticated caller learns nothing about its payload.
+    const recordedBy = authenticate(c);
+    if (!recordedBy) {
+      c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
+      throw new UnauthorizedError("writes need Authorization: Bearer <token>; nothing was stored");
+    }
+    const incidentId = incidentToWrite(c);
+    const ifMatch = expectedVersion(c);
+    const text = await readBodyText(c, MAX_BODY_BYTES);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
+        { path: "(body)", message: "is not valid JSON" },
+      ]);
+    }
+    const parsed = parseAppendBody(body);
+    if (!parsed.ok) {
+      throw new ValidationError(
+        `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
+          .slice(0, 3)
+          .map((e) => `${e.path} ${e.message}`)
+          .join("; ")}; nothing was stored`,
+        parsed.errors,
+      );
+    }
+    const result = await events.append({
+      incidentId,
+      envelopes: parsed.value,
+      recordedBy,
+      batched: typeof body === "object" && body !== null && "events" in body,
+      ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
+    });
+    c.header("ETag", `"${result.version}"`);
+    c.header("Location", `/incidents/${incidentId}`);
+    const { created: _created, ...answer } = result;
+    return c.json(answer, result.created ? 201 : 200);
+  });
 
   app.get("/incidents/:incidentId/events", async (c) => {
     const incidentId = incidentToRead(c);
