@@ -1,17 +1,8 @@
 import { explain } from "../explanations.js";
-import { type Goal, met, type Row } from "./results.js";
+import { met, type Row } from "./results.js";
 
-export interface RowInput {
-  id: string;
-  group: string;
-  title: string;
-  unit: string;
-  subject: number;
-  baseline: number;
-  baselineName: string;
-  goal: Goal;
-  detail?: string;
-}
+/** What a suite measures; the ratio, the verdict and the reason are derived from it. */
+export type RowInput = Omit<Row, "ratio" | "met" | "note">;
 
 /** A row with its ratio (subject ÷ baseline) and verdict; a missed goal gets its known reason. */
 export function row(input: RowInput): Row {
