@@ -1,5 +1,5 @@
 import { explain } from "../explanations.js";
-import { met, type Row } from "./results.js";
+import { type Goal, met, type Row } from "./results.js";
 
 /** What a suite measures; the ratio, the verdict and the reason are derived from it. */
 export type RowInput = Omit<Row, "ratio" | "met" | "note">;
