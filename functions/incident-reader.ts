@@ -32,9 +32,15 @@ export class IncidentReader {
     private readonly settle: Settle = NOTHING_TO_WAIT_FOR,
   ) {}
 
-  async list(query: ListQuery): Promise<ListPage> {
+  async list(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
     await this.settle.all();
-    return this.views.list(query);
+    const page = await this.views.list(query);
+    const items = await Promise.all(
+      page.items.map(async (item) =>
+        "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
+      ),
+    );
+    return { items: items.filter((s): s is Summary => s !== null), next: page.next };
   }
 
   /** null: there is no such incident, or it had not reached that point. */

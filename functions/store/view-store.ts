@@ -21,8 +21,13 @@ export interface ListQuery {
   cursor?: Record<string, AttributeValue>;
 }
 
+/** A listed view saved without its summary (it outgrew the item limit): the reader folds it. */
+export interface Unprojected {
+  unprojected: string;
+}
+
 export interface ListPage {
-  items: Summary[];
+  items: (Summary | Unprojected)[];
   next: Record<string, AttributeValue> | null;
 }
 
@@ -30,6 +35,11 @@ export interface ListPage {
  * The projected views: one item per incident, written only with a condition on its version,
  * so a slow or duplicated projection never overwrites a newer view.
  */
+function isTooLarge(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return e?.name === "ValidationException" && /size/i.test(e.message ?? "");
+}
+
 export class ViewStore {
   constructor(
     private readonly db: DynamoDBClient,
@@ -87,19 +97,33 @@ export class ViewStore {
     if (summary.kind) item.kind = { S: summary.kind };
     if (summary.location?.country) item.country = { S: summary.location.country };
     try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: item,
-          ConditionExpression: "attribute_not_exists(incidentId) OR version < :v",
-          ExpressionAttributeValues: { ":v": { N: String(state.version) } },
-        }),
-      );
+      await this.putIfNewer(item, state.version);
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      if (!isTooLarge(error)) throw error;
+    }
+    // Past DynamoDB's 400 KB item the view keeps its version and listing keys but no summary
+    // or state, so readers fold the events instead of serving an older view as current.
+    const { summary: _s, state: _t, ...bare } = item;
+    try {
+      await this.putIfNewer(bare, state.version);
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return false;
       throw error;
     }
+  }
+
+  private async putIfNewer(item: Record<string, AttributeValue>, version: number): Promise<void> {
+    await this.db.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: item,
+        ConditionExpression: "attribute_not_exists(incidentId) OR version < :v",
+        ExpressionAttributeValues: { ":v": { N: String(version) } },
+      }),
+    );
   }
 
   /** Newest activity first, filtered; pages until `limit` matches are found or the index ends. */
@@ -120,7 +144,7 @@ export class ViewStore {
       filters.push("contested = :contested");
       values[":contested"] = { BOOL: query.contested };
     }
-    const items: Summary[] = [];
+    const items: ListPage["items"] = [];
     let start = query.cursor;
     do {
       const out = await this.db.send(
@@ -137,7 +161,8 @@ export class ViewStore {
         }),
       );
       for (const item of out.Items ?? []) {
-        items.push(JSON.parse(item.summary?.S ?? "null") as Summary);
+        const text = item.summary?.S;
+        items.push(text ? (JSON.parse(text) as Summary) : { unprojected: item.incidentId?.S ?? "" });
         if (items.length === query.limit) {
           const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
           const { incidentId, listPk, activity } = item;

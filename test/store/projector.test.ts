@@ -124,4 +124,31 @@ describe("the projector under at-least-once, out-of-order delivery", () => {
     const answer = await handler({ Records: [...good, poisoned] });
     expect(answer.batchItemFailures).toEqual([{ itemIdentifier: "999999999999999999999" }]);
   });
+
+  it("a view that outgrows DynamoDB's 400 KB item is saved bare, and reads fold the events instead of serving it stale", async () => {
+    const id = "projector-oversized";
+    await post(archive.url, id, opened());
+    const long = (n: number, i: number) => `${i}:${"evidence ".repeat(n / 9)}`.slice(0, n);
+    for (let batch = 0; batch < 4; batch++) {
+      const events = Array.from({ length: 25 }, (_, k) => ({
+        type: "DenialIssued",
+        source: AP,
+        attributedTo: { name: `Ministry ${batch}-${k}` },
+        data: { claim: long(2000, batch * 25 + k), counterClaim: long(2000, -(batch * 25 + k)) },
+      }));
+      expect((await post(archive.url, id, { events })).status).toBe(201);
+    }
+    await archive.stream.idle();
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const view = await db.send(
+      new GetItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+    );
+    expect(view.Item?.version?.N).toBe("101");
+    expect(view.Item?.summary).toBeUndefined();
+    const summary = await call(archive.url, "GET", `/incidents/${id}`);
+    expect(summary.body).toMatchObject({ version: 101, contested: true });
+    expect(summary.body.denials).toHaveLength(100);
+    const listed = (await call(archive.url, "GET", "/incidents?limit=100")).body.items;
+    expect(listed.find((s: { incidentId: string }) => s.incidentId === id)?.version).toBe(101);
+  });
 });
