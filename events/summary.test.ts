@@ -280,6 +280,13 @@ describe("statements", () => {
       });
   });
 
+  it(`given ${SUMMARY_TEXT_LIMIT - 400} emoji (more UTF-16 units than the limit, fewer characters), then the quote is not clipped`, () => {
+    const short = "😀".repeat(SUMMARY_TEXT_LIMIT - 400);
+    given(opened())
+      .when(statement("st-short", "Speaker", short))
+      .then((s) => expect(s.statements.latest[0]?.quote).toBe(short));
+  });
+
   it("given statements, then count counts them and latest quotes the newest first", () => {
     given(opened(), statement("st-zelenskyy", "Volodymyr Zelenskyy", "This is an evil without limits."))
       .when(statement("st-guterres", "Antonio Guterres", "completely unacceptable"))

@@ -10,10 +10,10 @@ export const SUMMARY_TEXT_LIMIT = 1000;
 
 function clip(text: string): string {
   if (text.length <= SUMMARY_TEXT_LIMIT) return text;
-  // By code points, so an emoji or other astral character is never cut in half.
-  return `${Array.from(text)
-    .slice(0, SUMMARY_TEXT_LIMIT - 1)
-    .join("")}…`;
+  // Counted and cut by code points, so an emoji or other astral character is never halved.
+  const points = Array.from(text);
+  if (points.length <= SUMMARY_TEXT_LIMIT) return text;
+  return `${points.slice(0, SUMMARY_TEXT_LIMIT - 1).join("")}…`;
 }
 
 /** How many statements the summary quotes in full; `count` still counts them all. */

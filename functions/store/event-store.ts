@@ -221,6 +221,8 @@ export class EventStore {
     if (ids.length > 1) {
       const seen = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, commits)));
       this.throwConflicts(incidentId, envelopes, ids, seen);
+      const stored = seen.filter((o) => o.kind === "stored").length;
+      if (stored > 0 && stored < envelopes.length) throw partlyStored(envelopes, ids, seen);
     }
     const outcomes = await Promise.all(
       ids.map((id) =>
@@ -325,10 +327,19 @@ export class EventStore {
 
   /** The commit that holds `version`: the last one starting at or before it. */
   private async commitHolding(incidentId: string, version: number): Promise<Commit | null> {
-    for await (const commit of this.commits(incidentId, version - 1)) {
-      return commit.version <= version && version <= commit.lastVersion ? commit : null;
-    }
-    return null;
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "incidentId = :i AND version <= :v",
+        ExpressionAttributeValues: { ":i": { S: incidentId }, ":v": { N: String(version) } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const item = out.Items?.[0];
+    const commit = item ? itemToCommit(item) : null;
+    return commit && commit.lastVersion >= version ? commit : null;
   }
 
   private commitAt(
@@ -476,6 +487,21 @@ export class EventStore {
 function pathOf(envelopes: readonly Envelope[], eventId: string): string {
   const i = envelopes.findIndex((e) => e.eventId === eventId);
   return envelopes.length === 1 ? "eventId" : `events[${i}].eventId`;
+}
+
+function partlyStored(
+  envelopes: readonly Envelope[],
+  ids: string[],
+  outcomes: ClaimOutcome[],
+): EventIdConflictError {
+  return new EventIdConflictError(
+    "part of this batch is already stored; a batch is stored whole or not at all, so post the remaining events on their own",
+    ids.flatMap((id, i) =>
+      outcomes[i]?.kind === "stored"
+        ? [{ path: pathOf(envelopes, id), message: `${id} is already stored` }]
+        : [],
+    ),
+  );
 }
 
 function storedOutcome(

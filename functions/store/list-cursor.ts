@@ -36,7 +36,8 @@ export function decodeCursor(cursor: string): Key | null {
     typeof fields.incidentId === "string" &&
     IncidentId.safeParse(fields.incidentId).success &&
     typeof fields.activity === "string" &&
-    fields.activity.endsWith(`#${fields.incidentId}`) &&
-    fields.activity.length > fields.incidentId.length + 1;
+    // Exactly what ViewStore.save writes: `lastRecordedAt#incidentId` (which also bounds its size).
+    fields.activity === `${fields.activity.slice(0, 24)}#${fields.incidentId}` &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(fields.activity.slice(0, 24));
   return valid ? (key as Key) : null;
 }

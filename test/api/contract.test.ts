@@ -328,6 +328,7 @@ describe("strict parsing of what clients send", () => {
       { incidentId: { S: "abc" }, listPk: { S: "other" }, activity: { S: "2026#abc" } },
       { incidentId: { S: "abc" }, listPk: { S: "incident" }, activity: { S: "" } },
       { incidentId: { S: "abc", N: "1" }, listPk: { S: "incident" }, activity: { S: "2026#abc" } },
+      { incidentId: { S: "abc" }, listPk: { S: "incident" }, activity: { S: `${"x".repeat(1100)}#abc` } },
     ]) {
       const answer = await get(`/incidents?cursor=${forge(key)}`);
       expect(answer.status, JSON.stringify(key)).toBe(400);
