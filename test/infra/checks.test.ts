@@ -82,6 +82,8 @@ function whichCfnLint(): string {
   try {
     return execFileSync("sh", ["-c", "command -v cfn-lint"], { encoding: "utf8" }).trim();
   } catch {
-    throw new Error("cfn-lint is not on PATH: install it with `pip install cfn-lint` (.ci/run also looks under ~/.pyenv/shims).");
+    throw new Error(
+      "cfn-lint is not on PATH: install it with `pip install cfn-lint` (.ci/run also looks under ~/.pyenv/shims).",
+    );
   }
 }
