@@ -137,7 +137,7 @@ export class EventStore {
           this.fail(new VersionConflictError(expectedVersion, head.version))
         );
       }
-      const known = needsTargets(envelopes) ? await this.eventTypes(incidentId) : undefined;
+      const known = needsTargets(envelopes) ? await this.targetTypes(incidentId, envelopes) : undefined;
       const breach = checkAppend(head.version, envelopes, request.batched, known);
       if (breach)
         return (await this.replayOf(incidentId, envelopes, fingerprints)) ?? this.fail(breachError(breach));
@@ -435,9 +435,38 @@ export class EventStore {
     return { items, next: null };
   }
 
-  private async eventTypes(incidentId: string): Promise<Record<string, EventType>> {
+  /**
+   * The types of the events this append's targets name, found the way a replay finds them —
+   * through the target's claim, or the place a server-made id names — so checking a
+   * retraction or an assessment costs a read per target, not a read of the whole incident.
+   */
+  private async targetTypes(
+    incidentId: string,
+    envelopes: readonly Envelope[],
+  ): Promise<Record<string, EventType>> {
+    const targets = new Set(
+      envelopes.flatMap((e) =>
+        e.type === "ClaimAssessed" || e.type === "ReportRetracted" ? [e.data.targetEventId] : [],
+      ),
+    );
+    const commits = new Map<string, Promise<Commit | null>>();
     const types: Record<string, EventType> = {};
-    for await (const event of this.events(incidentId)) setOwn(types, event.eventId, event.type);
+    await Promise.all(
+      [...targets].map(async (eventId) => {
+        const made = parseServerEventId(eventId);
+        let commit: Commit | null = null;
+        if (made) {
+          if (made.tag === incidentTag(incidentId))
+            commit = await this.commitHolding(incidentId, made.version);
+        } else {
+          const claim = await this.claims.get(eventId);
+          if (claim?.incidentId === incidentId)
+            commit = await this.commitAt(claim.incidentId, claim.slot, commits);
+        }
+        const event = commit?.events.find((e) => e.eventId === eventId);
+        if (event) setOwn(types, eventId, event.type);
+      }),
+    );
     return types;
   }
 

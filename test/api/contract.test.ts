@@ -95,6 +95,38 @@ describe("appends", () => {
     expect(badIfMatch.status).toBe(400);
   });
 
+  it("targets are found by their id alone, client-chosen or server-made", async () => {
+    await post(archive.url, "contract-target-c", opened());
+    const made = await post(
+      archive.url,
+      "contract-target-c",
+      casualties({ killed: { value: 9, qualifier: "exact" } }, "X"),
+    );
+    const serverId = made.body.events[0].eventId;
+    expect(
+      (await post(archive.url, "contract-target-c", retraction("contract-target-c-retract", serverId)))
+        .status,
+    ).toBe(201);
+    const other = await post(archive.url, "contract-target-d", opened());
+    const foreign = await post(
+      archive.url,
+      "contract-target-c",
+      assessment("contract-target-c-assess", other.body.events[0].eventId, "false"),
+    );
+    expect(foreign.status).toBe(422);
+    const sameBatch = await post(archive.url, "contract-target-c", {
+      events: [
+        casualties({ killed: { value: 10, qualifier: "exact" } }, "Y", "contract-target-c-new"),
+        retraction("contract-target-c-retract-new", "contract-target-c-new"),
+      ],
+    });
+    expect(sameBatch.status).toBe(201);
+    expect((await get("/incidents/contract-target-c")).body.retractedEventIds).toEqual([
+      serverId,
+      "contract-target-c-new",
+    ]);
+  });
+
   it("a targetEventId outside the incident is a 422", async () => {
     await post(archive.url, "contract-target-a", opened("contract-target-a-open"));
     await post(archive.url, "contract-target-b", opened());
