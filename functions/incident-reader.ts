@@ -18,6 +18,27 @@ export type SummaryQuery =
  * of writes already acknowledged, so a client reads what it just wrote. In AWS there is nothing
  * to wait for here: the view is eventually consistent, and `minVersion` is the way to ask.
  */
+type PastQuery = Exclude<SummaryQuery, { at: "current" }>;
+
+/** Whether an event had been recorded at that point (events come in version order). */
+const knownAt = (event: StoredEvent, query: PastQuery) =>
+  query.at === "version" ? event.version <= query.version : event.recordedAt <= query.asOf;
+
+/**
+ * The summary as it stood at a past point, from an incident's events in version order; null
+ * when nothing was recorded by then, or the version asked for was never reached.
+ */
+export function summaryAt(
+  incidentId: string,
+  events: readonly StoredEvent[],
+  query: PastQuery,
+): Summary | null {
+  const known = events.filter((e) => knownAt(e, query));
+  const state = fold(incidentId, known);
+  if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
+  return summarize(state);
+}
+
 export interface Settle {
   incident(incidentId: string): Promise<void>;
   all(): Promise<void>;
@@ -80,18 +101,13 @@ export class IncidentReader {
     return state.version === 0 || state.version < minVersion ? null : summarize(state);
   }
 
-  private async folded(
-    incidentId: string,
-    query: Exclude<SummaryQuery, { at: "current" }>,
-  ): Promise<Summary | null> {
+  private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {
     const known: StoredEvent[] = [];
     for await (const event of this.events.events(incidentId)) {
-      if (query.at === "version" ? event.version > query.version : event.recordedAt > query.asOf) break;
+      if (!knownAt(event, query)) break;
       known.push(event);
     }
-    const state = fold(incidentId, known);
-    if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
-    return summarize(state);
+    return summaryAt(incidentId, known, query);
   }
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {

@@ -491,25 +491,34 @@ export class EventStore {
     return heads;
   }
 
-  /** Re-reads every stored item (no cache) and re-checks the chain as an outside reader would. */
-  async verify(incidentId: string): Promise<ChainCheck & { incidentId: string }> {
+  /**
+   * Every stored event, re-read (no cache), with the chain re-checked over them as an outside
+   * reader would. An unreadable item stops the read and is the break, unless one came earlier.
+   */
+  async readVerified(incidentId: string): Promise<{ events: StoredEvent[]; check: ChainCheck }> {
     const events: StoredEvent[] = [];
     for await (const item of this.commitItems(incidentId)) {
       try {
         events.push(...itemToCommit(item).events);
       } catch (error) {
         if (!(error instanceof UnreadableCommitError)) throw error;
-        const partial = verifyChain(events);
-        return {
-          incidentId,
-          ok: false,
-          firstBadVersion: error.version,
-          reason: `stored item is unreadable: ${error.message}`,
-          version: partial.ok ? partial.version : partial.version,
-        };
+        const before = verifyChain(events);
+        const check: ChainCheck = before.ok
+          ? {
+              ok: false,
+              firstBadVersion: error.version,
+              reason: `stored item is unreadable: ${error.message}`,
+              version: before.version,
+            }
+          : before;
+        return { events, check };
       }
     }
-    return { incidentId, ...verifyChain(events) };
+    return { events, check: verifyChain(events) };
+  }
+
+  async verify(incidentId: string): Promise<ChainCheck & { incidentId: string }> {
+    return { incidentId, ...(await this.readVerified(incidentId)).check };
   }
 }
 

@@ -98,6 +98,25 @@ describe("the hash chain", () => {
     const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
     expect(verify.body).toEqual(expect.objectContaining({ ok: false, firstBadVersion: 3 }));
     expect(recomputeChain(await allEvents(id)).ok).toBe(false);
+
+    // An item whose JSON no longer parses is named too, unless an earlier break came first.
+    const last = { incidentId: { S: id }, version: { N: "4" } };
+    const lastItem =
+      (await db.send(new GetItemCommand({ TableName: archive.tables.events, Key: last }))).Item ?? {};
+    lastItem.events = { L: [{ S: "{ not json" }] };
+    await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: lastItem }));
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toEqual(
+      expect.objectContaining({ ok: false, firstBadVersion: 3 }),
+    );
+    events[1] = { S: (events[1]?.S ?? "").replace('"value":6', '"value":60') };
+    await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: item }));
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toEqual(
+      expect.objectContaining({
+        ok: false,
+        firstBadVersion: 4,
+        reason: expect.stringContaining("unreadable"),
+      }),
+    );
     db.destroy();
   });
 });

@@ -4,7 +4,7 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
-import type { IncidentReader } from "../../incident-reader.js";
+import { type IncidentReader, summaryAt } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import { type Moment, versionHref } from "./as-known-at.js";
@@ -86,18 +86,21 @@ export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
       );
     }
 
-    // The summary, every stored event (timeline, chart, version links) and a fresh chain check, together.
-    const [first, all, check] = await Promise.all([
-      reader.summary(incidentId, moment),
-      readAll(events, incidentId),
-      events.verify(incidentId),
+    // One fresh read of every stored event serves the timeline, the chart, the version links,
+    // the chain check and any past view; a current page starts from the projected view.
+    const [{ events: all, check }, projected] = await Promise.all([
+      events.readVerified(incidentId),
+      moment.at === "current" ? reader.summary(incidentId, moment) : Promise.resolve(null),
     ]);
     if (all.length === 0) return notFound(c, incidentId);
-    let summary = first;
     const latest = all.length;
-    // The projected view may lag the events just read: ask for one that includes them, so chart and summary agree.
-    if (moment.at === "current" && (!summary || summary.version < latest))
-      summary = await reader.summary(incidentId, { at: "current", minVersion: latest });
+    // The view may lag the events just read: then fold them, so chart and summary agree.
+    const summary =
+      moment.at === "current"
+        ? projected && projected.version >= latest
+          ? projected
+          : summaryAt(incidentId, all, { at: "version", version: latest })
+        : summaryAt(incidentId, all, moment);
     if (!summary) return notAtThatMoment(c, incidentId, moment, all);
 
     const shown = summary.version;
@@ -161,12 +164,6 @@ function notAtThatMoment(
       </p>
     </MessagePage>,
   );
-}
-
-async function readAll(events: EventStore, incidentId: string): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  for await (const event of events.events(incidentId)) out.push(event);
-  return out;
 }
 
 /** A form leaves empty fields in the query: those mean "no filter", not an error. */
