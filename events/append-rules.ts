@@ -18,9 +18,16 @@ export function fieldPath(batched: boolean, index: number, field: string): strin
   return batched ? `events[${index}].${field}` : field;
 }
 
+/** The event another event names (an assessment's or a retraction's target), if it names one. */
+export function targetOf(envelope: Envelope): string | undefined {
+  return envelope.type === "ClaimAssessed" || envelope.type === "ReportRetracted"
+    ? envelope.data.targetEventId
+    : undefined;
+}
+
 /** Whether a batch needs the incident's known event ids to be checked. */
 export function needsTargets(envelopes: readonly Envelope[]): boolean {
-  return envelopes.some((e) => e.type === "ClaimAssessed" || e.type === "ReportRetracted");
+  return envelopes.some((e) => targetOf(e) !== undefined);
 }
 
 /**
@@ -50,8 +57,8 @@ export function checkAppend(
   const types: Record<string, EventType> = { ...knownTypes };
   const errors: FieldError[] = [];
   envelopes.forEach((e, i) => {
-    if (e.type === "ClaimAssessed" || e.type === "ReportRetracted") {
-      const target = e.data.targetEventId;
+    const target = targetOf(e);
+    if (target !== undefined) {
       const targetType = ownValue(types, target);
       const path = fieldPath(batched, i, "data.targetEventId");
       if (!targetType) errors.push({ path, message: `${target} is not an event of this incident` });

@@ -17,10 +17,17 @@ z.config({
 
 export const MAX_BATCH = 25;
 
+/** The incident-id rule, one place for the API, the listing, the stream handler and the pages. */
+export const INCIDENT_ID_PATTERN = /^[a-z0-9-]{3,96}$/;
+export const INCIDENT_ID_RULE = "must be 3–96 characters of a-z, 0-9 and -";
+/** The kind-slug rule of `IncidentOpened.data.kind`, also what the listing's `kind` filter accepts. */
+export const KIND_SLUG_PATTERN = /^[a-z][a-z0-9-]{1,63}$/;
+export const KIND_SLUG_RULE = "must be a lowercase slug, e.g. missile-strike";
+
 export const IncidentId = z
   .string()
   .check(
-    z.regex(/^[a-z0-9-]{3,96}$/, "must be 3–96 characters of a-z, 0-9 and -"),
+    z.regex(INCIDENT_ID_PATTERN, INCIDENT_ID_RULE),
     z.meta({ id: "IncidentId", example: "kramatorsk-station-2022-04-08" }),
   );
 
@@ -112,9 +119,7 @@ export const Location = z.strictObject({
 export const IncidentOpenedData = z
   .strictObject({
     title: text(500),
-    kind: z
-      .string()
-      .check(z.regex(/^[a-z][a-z0-9-]{1,63}$/, "must be a lowercase slug, e.g. missile-strike")),
+    kind: z.string().check(z.regex(KIND_SLUG_PATTERN, KIND_SLUG_RULE)),
     location: Location,
     occurredAt: opt(isoInstant),
     occurredOn: opt(isoDate),

@@ -104,10 +104,49 @@ export type ChainCheck =
  * Re-checks a chain from version 1 as an outside reader would: versions gapless, each
  * `prevHash` the previous `hash`, each `hash` recomputed from the event's own fields.
  */
-export function verifyChain(events: readonly StoredEvent[]): ChainCheck {
-  let prev = GENESIS_HASH;
-  let version = 0;
-  for (const event of events) {
+export function verifyChain(events: Iterable<StoredEvent>): ChainCheck {
+  const chain = new ChainVerifier();
+  for (const event of events) if (!chain.push(event)) break;
+  return chain.result();
+}
+
+/**
+ * The same check, one event at a time, keeping nothing but the last hash: a reader can stream
+ * an incident of any length through it in bounded memory.
+ */
+export class ChainVerifier {
+  private prev = GENESIS_HASH;
+  private version = 0;
+  private broken: ChainCheck | null = null;
+  /** How many events were looked at (the one that broke the chain included). */
+  checked = 0;
+
+  /** Checks the next event; false once the chain is broken (later events are not looked at). */
+  push(event: StoredEvent): boolean {
+    if (this.broken) return false;
+    this.checked += 1;
+    this.broken = this.check(event);
+    if (this.broken) return false;
+    this.prev = event.hash;
+    this.version = event.version;
+    return true;
+  }
+
+  /** Records a break found outside the events (an unreadable item), unless one came earlier. */
+  breakAt(firstBadVersion: number, reason: string): void {
+    this.broken ??= { ok: false, firstBadVersion, reason, version: this.version };
+  }
+
+  get ok(): boolean {
+    return this.broken === null;
+  }
+
+  result(): ChainCheck {
+    return this.broken ?? { ok: true, version: this.version, headHash: this.prev };
+  }
+
+  private check(event: StoredEvent): ChainCheck | null {
+    const version = this.version;
     const expectedVersion = version + 1;
     if (event.version !== expectedVersion) {
       return {
@@ -117,12 +156,12 @@ export function verifyChain(events: readonly StoredEvent[]): ChainCheck {
         version,
       };
     }
-    if (event.prevHash !== prev) {
+    if (event.prevHash !== this.prev) {
       return {
         ok: false,
         firstBadVersion: event.version,
         reason: "prevHash does not match the hash of the previous event",
-        expected: prev,
+        expected: this.prev,
         found: event.prevHash,
         version,
       };
@@ -138,8 +177,6 @@ export function verifyChain(events: readonly StoredEvent[]): ChainCheck {
         version,
       };
     }
-    prev = event.hash;
-    version = event.version;
+    return null;
   }
-  return { ok: true, version, headHash: prev };
 }

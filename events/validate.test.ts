@@ -73,7 +73,7 @@ describe("a valid event of each type", () => {
     "given a minimal %s, then it parses as a batch of one",
     (type) => {
       const result = parseAppendBody(copy(type));
-      expect(result).toEqual({ ok: true, value: [valid[type]] });
+      expect(result).toEqual({ ok: true, value: [valid[type]], batched: false });
     },
   );
 
@@ -86,7 +86,7 @@ describe("a valid event of each type", () => {
       wounded: { min: 15, max: 20 },
       missing: { qualifier: "hundreds" },
     });
-    expect(parseAppendBody(body)).toEqual({ ok: true, value: [body] });
+    expect(parseAppendBody(body)).toEqual({ ok: true, value: [body], batched: false });
   });
 
   it("given text with spaces around it, then it is kept exactly as posted", () => {
@@ -328,6 +328,7 @@ describe("the body of an append", () => {
     const one = parseAppendBody({ events: events.slice(0, 1) });
     const all = parseAppendBody({ events });
     expect(one.ok && one.value.length).toBe(1);
+    expect(one.ok && one.batched).toBe(true);
     expect(all.ok && all.value.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
   });
 

@@ -62,8 +62,13 @@ export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = [
   return { ok: false, errors: toFieldErrors(result.error, prefix) };
 }
 
+/** A parsed append body, and whether it was a batch (`{ events: [...] }`): error paths name `events[i]` then. */
+export type ParsedAppend =
+  | { ok: true; value: Envelope[]; batched: boolean }
+  | { ok: false; errors: FieldError[] };
+
 /** The body of an append: one envelope, or `{ events: [...] }` with 1–25 of them. */
-export function parseAppendBody(body: unknown): Parsed<Envelope[]> {
+export function parseAppendBody(body: unknown): ParsedAppend {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return {
       ok: false,
@@ -72,7 +77,7 @@ export function parseAppendBody(body: unknown): Parsed<Envelope[]> {
   }
   if (!("events" in body)) {
     const one = parseEnvelope(body);
-    return one.ok ? { ok: true, value: [one.value] } : one;
+    return one.ok ? { ok: true, value: [one.value], batched: false } : one;
   }
   const batch = Batch.safeParse(body);
   if (!batch.success) return { ok: false, errors: toFieldErrors(batch.error) };
@@ -87,5 +92,5 @@ export function parseAppendBody(body: unknown): Parsed<Envelope[]> {
     else errors.push({ path: `events[${i}].eventId`, message: `repeats the eventId of events[${first}]` });
   });
   const events = parsed.flatMap((p) => (p.ok ? [p.value] : []));
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: events };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: events, batched: true };
 }

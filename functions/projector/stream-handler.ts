@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { IncidentId } from "../../events/schemas.js";
 import type { Logger } from "../log.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
 import type { Projector } from "./projector.js";
@@ -15,8 +16,8 @@ export function createStreamHandler(projector: Projector, log: Logger) {
     const byIncident = new Map<string, string[]>();
     for (const record of event.Records ?? []) {
       const sequence = record.dynamodb?.SequenceNumber ?? record.eventID ?? "";
+      if (!isCommitInsert(record)) continue;
       const incidentId = incidentOf(record);
-      if (incidentId === "ignore") continue;
       if (incidentId === null) {
         log.error("stream record without an incidentId", { sequence, eventID: record.eventID });
         failures.push(sequence);
@@ -39,12 +40,15 @@ export function createStreamHandler(projector: Projector, log: Logger) {
   };
 }
 
-/** The incident a record touched; "ignore" for records that are not commits; null if unreadable. */
-function incidentOf(record: DynamoDBRecord): string | null | "ignore" {
-  if (record.eventName && record.eventName !== "INSERT") return "ignore";
-  const image = record.dynamodb?.NewImage;
-  const type = image?.itemType?.S;
-  if (type !== undefined && type !== COMMIT_ITEM_TYPE) return "ignore";
-  const id = record.dynamodb?.Keys?.incidentId?.S ?? image?.incidentId?.S;
-  return typeof id === "string" && /^[a-z0-9-]{3,96}$/.test(id) ? id : null;
+/** Only a new commit moves a view (items are never updated or deleted; other item types are not commits). */
+function isCommitInsert(record: DynamoDBRecord): boolean {
+  if (record.eventName && record.eventName !== "INSERT") return false;
+  const type = record.dynamodb?.NewImage?.itemType?.S;
+  return type === undefined || type === COMMIT_ITEM_TYPE;
+}
+
+/** The incident a commit record touched, checked with the API's own rule; null if unreadable. */
+function incidentOf(record: DynamoDBRecord): string | null {
+  const id = record.dynamodb?.Keys?.incidentId?.S ?? record.dynamodb?.NewImage?.incidentId?.S;
+  return typeof id === "string" && IncidentId.safeParse(id).success ? id : null;
 }

@@ -49,7 +49,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
       incidentId,
       envelopes: parsed.value,
       recordedBy,
-      batched: typeof body === "object" && body !== null && "events" in body,
+      batched: parsed.batched,
       ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
     });
     c.header("ETag", `"${result.version}"`);

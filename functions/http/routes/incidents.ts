@@ -1,5 +1,6 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { Hono } from "hono";
+import { KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -19,7 +20,7 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
 
   app.get("/incidents", async (c) => {
     const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
-    const kind = stringQuery(c, "kind", /^[a-z][a-z0-9-]{0,63}$/, "must be a kind slug, e.g. missile-strike");
+    const kind = stringQuery(c, "kind", KIND_SLUG_PATTERN, KIND_SLUG_RULE);
     const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
     const contested = boolQuery(c, "contested");
     const page = await reader.list({

@@ -1,0 +1,346 @@
+import { randomUUID } from "node:crypto";
+import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { checkAppend, needsTargets, targetOf } from "../../events/append-rules.js";
+import { setOwn } from "../../events/own-keys.js";
+import type { Envelope, EventType } from "../../events/schemas.js";
+import { incidentTag, parseServerEventId, serverEventId } from "../../events/server-ids.js";
+import {
+  type ChainHead,
+  contentFingerprint,
+  type StoredEvent,
+  sealEvents,
+} from "../../events/stored-event.js";
+import { StoreBusyError, VersionConflictError } from "../errors.js";
+import {
+  type AppendResult,
+  breachError,
+  type IdOutcome,
+  partlyStoredError,
+  replayOf,
+  storedOutcome,
+  throwConflicts,
+} from "./append-answers.js";
+import { type ClaimTable, isAbandoned, WRITER_DEADLINE_MS } from "./claims.js";
+import { type Commit, commitToItem, type Item } from "./commit-item.js";
+import type { CommitMemo, CommitReader } from "./commit-reader.js";
+import { isConditionFailed } from "./dynamo-client.js";
+
+export interface AppendRequest {
+  incidentId: string;
+  envelopes: readonly Envelope[];
+  recordedBy: string;
+  /** If-Match: the version the incident must be at (0: it must not exist). */
+  expectedVersion?: number;
+  /** Whether the client sent `{ events: [...] }`: error paths then name `events[i]`. */
+  batched: boolean;
+}
+
+export interface AppendPathOptions {
+  db: DynamoDBClient;
+  table: string;
+  claims: ClaimTable;
+  reader: CommitReader;
+  now: () => string;
+  maxAttempts: number;
+  /** Told of every commit that may have been stored (a stream would see it), replays included. */
+  onCommit: ((item: Item) => void) | undefined;
+}
+
+/** One attempt's end: an answer, or a lost race to retry from a fresh head. */
+type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
+
+/**
+ * The write path: claims, the commit put, and replays. The protocol rests on these invariants
+ * (stated once, here):
+ *
+ * 1. A head is always a commit's end, and a commit is one item at sort key = its first version
+ *    (the *slot*), put only if absent. So versions are gapless and two writers never share one:
+ *    a stale writer collides on an occupied slot.
+ * 2. Commits are immutable: nothing updates or deletes one. So what a slot holds, once read,
+ *    stays true — an event absent from a filled slot can never appear there.
+ * 3. A client eventId is stored only by the holder of its claim, at the claim's slot; a claim
+ *    leaves a slot only once that slot holds a commit without its event (by 2, the event can no
+ *    longer land there), or when it is abandoned (see claims.ts). So an id is stored at most once.
+ * 4. A writer recognises its own commit by a random token outside the events, so a put
+ *    delivered twice (the SDK retrying a lost answer) is one commit, answered 201.
+ */
+export class AppendPath {
+  private readonly lanes = new Map<string, Promise<void>>();
+
+  constructor(private readonly o: AppendPathOptions) {}
+
+  /**
+   * Appends 1–25 events as one commit. Without `expectedVersion` a lost race is retried here
+   * (fresh head, jittered backoff), so concurrent writers never see a 409 for it.
+   */
+  append(request: AppendRequest): Promise<AppendResult> {
+    // Writers in this process take turns per incident, so they never race each other for a
+    // slot; the conditional put still settles races with other processes (Lambdas).
+    const previous = this.lanes.get(request.incidentId) ?? Promise.resolve();
+    const turn = previous.then(() => this.appendNow(request));
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(request.incidentId, settled);
+    void settled.then(() => {
+      if (this.lanes.get(request.incidentId) === settled) this.lanes.delete(request.incidentId);
+    });
+    return turn;
+  }
+
+  private async appendNow(request: AppendRequest): Promise<AppendResult> {
+    const { incidentId, expectedVersion } = request;
+    const fingerprints = new Map<string, string>();
+    for (const e of request.envelopes)
+      if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
+
+    const cached = this.o.reader.cachedHead(incidentId);
+    let head =
+      cached && (expectedVersion === undefined || cached.version === expectedVersion)
+        ? cached
+        : await this.o.reader.readHead(incidentId);
+    for (let attempt = 0; attempt < this.o.maxAttempts; attempt++) {
+      const step = await this.attempt(request, fingerprints, head);
+      if ("done" in step) return step.done;
+      if (step.retry === "after-backoff") await backoff(attempt);
+      head = await this.o.reader.readHead(incidentId);
+    }
+    throw new StoreBusyError(
+      `could not append to ${incidentId} after ${this.o.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
+    );
+  }
+
+  private async attempt(
+    request: AppendRequest,
+    fingerprints: Map<string, string>,
+    head: ChainHead,
+  ): Promise<Attempt> {
+    const { incidentId, envelopes, expectedVersion } = request;
+    if (expectedVersion !== undefined && head.version !== expectedVersion) {
+      return {
+        done: await this.replayOrThrow(
+          request,
+          fingerprints,
+          new VersionConflictError(expectedVersion, head.version),
+        ),
+      };
+    }
+    const known = needsTargets(envelopes) ? await this.targetTypes(incidentId, envelopes) : undefined;
+    const breach = checkAppend(head.version, envelopes, request.batched, known);
+    if (breach) return { done: await this.replayOrThrow(request, fingerprints, breachError(breach)) };
+
+    const slot = head.version + 1;
+    // Counted before any claim is written: the deadline runs from no later than each claim's time.
+    const claimsFrom = Date.parse(this.o.now());
+    if (fingerprints.size > 0) {
+      const outcome = await this.secureClaims(incidentId, slot, envelopes, fingerprints);
+      if (outcome === "stale") return { retry: "now" };
+      if (outcome !== "held") return { done: outcome };
+    }
+
+    const events = sealEvents(head, envelopes, {
+      incidentId,
+      recordedBy: request.recordedBy,
+      now: this.o.now(),
+      newEventId: (version) => serverEventId(incidentId, version),
+    });
+    const last = events[events.length - 1] as StoredEvent;
+    const item = commitToItem({
+      incidentId,
+      version: slot,
+      lastVersion: last.version,
+      events,
+      token: randomUUID(),
+    });
+    if (fingerprints.size > 0 && Date.parse(this.o.now()) - claimsFrom > WRITER_DEADLINE_MS) {
+      // Our claims may count as abandoned by now and be moved (claims.ts): never put after that.
+      throw new StoreBusyError(
+        `the append to ${incidentId} took too long to be stored safely; nothing was stored`,
+      );
+    }
+    if (await this.putCommit(item)) {
+      this.o.reader.rememberHead(incidentId, {
+        version: last.version,
+        hash: last.hash,
+        recordedAt: last.recordedAt,
+      });
+      this.o.onCommit?.(item);
+      return { done: { created: true, incidentId, version: last.version, events: events.map(brief) } };
+    }
+    this.o.reader.forgetHead(incidentId);
+    if (expectedVersion === undefined) return { retry: "after-backoff" };
+    const current = (await this.o.reader.readHead(incidentId)).version;
+    return {
+      done: await this.replayOrThrow(
+        request,
+        fingerprints,
+        new VersionConflictError(expectedVersion, current),
+      ),
+    };
+  }
+
+  /** true: the commit is stored (by this put, or by an earlier delivery of it); false: the slot was taken. */
+  private async putCommit(item: Item): Promise<boolean> {
+    try {
+      await this.o.db.send(
+        new PutItemCommand({
+          TableName: this.o.table,
+          Item: item,
+          ConditionExpression: "attribute_not_exists(version)",
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailed(error)) {
+        // The put may have landed before its answer was lost: let the projector look (it is idempotent).
+        this.o.onCommit?.(item);
+        throw error;
+      }
+      // The SDK retries a put whose answer was lost; the retry then meets our own commit.
+      const slot = await this.o.reader.commitAt(item.incidentId?.S ?? "", Number(item.version?.N));
+      return slot?.token === item.token?.S;
+    }
+  }
+
+  private async replayOrThrow(
+    request: AppendRequest,
+    fingerprints: Map<string, string>,
+    error: Error,
+  ): Promise<AppendResult> {
+    if (fingerprints.size === 0) throw error;
+    const { incidentId, envelopes } = request;
+    const ids = [...fingerprints.keys()];
+    const memo: CommitMemo = new Map();
+    const outcomes = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, memo)));
+    const replay = replayOf(incidentId, envelopes, ids, outcomes);
+    if (!replay) throw error;
+    return this.replayed(replay);
+  }
+
+  /** A replay answers 200; its commits go to the projector too, in case their own notice was lost. */
+  private replayed(replay: { result: AppendResult; commits: Commit[] }): AppendResult {
+    for (const commit of replay.commits) this.o.onCommit?.(commitToItem(commit));
+    return replay.result;
+  }
+
+  /** Reserves every client id of the append for `slot`, or says why it cannot. */
+  private async secureClaims(
+    incidentId: string,
+    slot: number,
+    envelopes: readonly Envelope[],
+    fingerprints: Map<string, string>,
+  ): Promise<"held" | "stale" | AppendResult> {
+    const memo: CommitMemo = new Map();
+    const ids = [...fingerprints.keys()];
+    // A batch that is refused must not leave its other ids reserved: look before claiming.
+    if (ids.length > 1) {
+      const seen = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, memo)));
+      throwConflicts(incidentId, envelopes, ids, seen);
+      if (seen.some((o) => o.kind === "stored")) {
+        const replay = replayOf(incidentId, envelopes, ids, seen);
+        if (replay) return this.replayed(replay);
+        throw partlyStoredError(envelopes, ids, seen);
+      }
+    }
+    const outcomes = await Promise.all(
+      ids.map((id) =>
+        parseServerEventId(id)
+          ? this.lookup(id, incidentId, fingerprints, memo)
+          : this.claimOne(id, incidentId, slot, fingerprints, memo),
+      ),
+    );
+    throwConflicts(incidentId, envelopes, ids, outcomes);
+    if (outcomes.some((o) => o.kind === "stale")) return "stale";
+    if (outcomes.every((o) => o.kind === "held")) return "held";
+    const replay = replayOf(incidentId, envelopes, ids, outcomes);
+    if (replay) return this.replayed(replay);
+    throw partlyStoredError(envelopes, ids, outcomes);
+  }
+
+  private async claimOne(
+    eventId: string,
+    incidentId: string,
+    slot: number,
+    fingerprints: Map<string, string>,
+    memo: CommitMemo,
+  ): Promise<IdOutcome> {
+    const claims = this.o.claims;
+    for (let round = 0; round < 20; round++) {
+      if (await claims.tryClaim({ eventId, incidentId, slot })) return { kind: "held" };
+      const claim = await claims.get(eventId);
+      if (!claim) continue;
+      const here = { incidentId, slot };
+      // A retry of the append this claim was made for: re-take it, so its deadline starts again.
+      if (claim.incidentId === incidentId && claim.slot === slot) {
+        if (await claims.move(claim, here)) return { kind: "held" };
+        continue;
+      }
+      const commit = await this.o.reader.commitAt(claim.incidentId, claim.slot, memo);
+      const event = commit?.events.find((e) => e.eventId === eventId);
+      if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
+      if (!commit && !isAbandoned(claim, this.o.now())) {
+        return claim.incidentId === incidentId ? { kind: "stale" } : { kind: "reserved", claim };
+      }
+      // The slot the claim names was filled without this event, or its holder is gone for good.
+      if (await claims.move(claim, here)) return { kind: "held" };
+    }
+    return { kind: "stale" };
+  }
+
+  /** What is known of an id without reserving anything. */
+  private async lookup(
+    eventId: string,
+    incidentId: string,
+    fingerprints: Map<string, string>,
+    memo: CommitMemo,
+  ): Promise<IdOutcome> {
+    const made = parseServerEventId(eventId);
+    if (made) {
+      // An id the archive made: it can only be a repeat of the very event it names.
+      if (made.tag !== incidentTag(incidentId)) return { kind: "foreign", madeElsewhere: true };
+      const commit = await this.o.reader.commitHolding(incidentId, made.version);
+      const event = commit?.events.find((e) => e.version === made.version);
+      if (commit && event?.eventId === eventId) return storedOutcome(incidentId, event, commit, fingerprints);
+      return { kind: "foreign", madeElsewhere: false };
+    }
+    const claim = await this.o.claims.get(eventId);
+    if (!claim) return { kind: "held" };
+    const commit = await this.o.reader.commitAt(claim.incidentId, claim.slot, memo);
+    const event = commit?.events.find((e) => e.eventId === eventId);
+    if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
+    if (!commit && claim.incidentId !== incidentId && !isAbandoned(claim, this.o.now())) {
+      return { kind: "reserved", claim };
+    }
+    return { kind: "held" };
+  }
+
+  /**
+   * The types of the events this append's targets name, each found the way a replay finds it
+   * (`findEvent`), so checking a retraction or an assessment costs a read per target, not a
+   * read of the whole incident.
+   */
+  private async targetTypes(
+    incidentId: string,
+    envelopes: readonly Envelope[],
+  ): Promise<Record<string, EventType>> {
+    const targets = new Set(envelopes.flatMap((e) => targetOf(e) ?? []));
+    const memo: CommitMemo = new Map();
+    const types: Record<string, EventType> = {};
+    await Promise.all(
+      [...targets].map(async (eventId) => {
+        const event = await this.o.reader.findEvent(incidentId, eventId, memo);
+        if (event) setOwn(types, eventId, event.type);
+      }),
+    );
+    return types;
+  }
+}
+
+const brief = ({ eventId, version, hash }: StoredEvent) => ({ eventId, version, hash });
+
+/** Full jitter, capped low: writers to one incident are CPU-bound, not waiting on a queue. */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(50, 2 ** Math.min(attempt, 6));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
+}
