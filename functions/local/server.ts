@@ -7,6 +7,7 @@ import { bearerToken } from "../http/auth.js";
 import { createLedger, type Ledger } from "../ledger.js";
 import type { Logger } from "../log.js";
 import { createStreamHandler } from "../projector/stream-handler.js";
+import { repairViews } from "../projector/view-repair.js";
 import { createTables } from "../store/create-tables.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
@@ -100,22 +101,9 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   };
 }
 
-/** Views lag after a crash (the in-process feed died with the process): fold what they missed. */
+/** Views lag after a crash (the in-process feed died with the process): the repair sweep folds what they missed. */
 async function catchUp(ledger: Ledger, log: Logger): Promise<number> {
-  const heads = await ledger.events.incidentVersions();
-  const viewVersions = new Map<string, number>();
-  for await (const [id, version] of ledger.views.versions()) viewVersions.set(id, version);
-  let caughtUp = 0;
-  for (const [incidentId, version] of heads) {
-    if ((viewVersions.get(incidentId) ?? 0) >= version) continue;
-    try {
-      const result = await ledger.projector.project(incidentId);
-      log.info("caught up a lagging view", { ...result });
-      caughtUp += 1;
-    } catch (error) {
-      // One incident's view must not keep the archive from starting; its reads fold from events.
-      log.error("could not catch up a view", { incidentId, error: String(error) });
-    }
-  }
-  return caughtUp;
+  // One incident's view must not keep the archive from starting; its reads fold from events.
+  const report = await repairViews({ ...ledger, log });
+  return report.built + report.caughtUp;
 }

@@ -1,11 +1,12 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import {
   type AttributeValue,
+  BatchWriteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
-  QueryCommand,
-  ScanCommand,
+  paginateQuery,
+  paginateScan,
 } from "@aws-sdk/client-dynamodb";
 import { type Summary, summarize } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
@@ -81,21 +82,7 @@ export class ViewStore {
 
   /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
   async save(state: IncidentState): Promise<boolean> {
-    const summary = summarize(state);
-    const item: Record<string, AttributeValue> = {
-      incidentId: { S: state.incidentId },
-      version: { N: String(state.version) },
-      summary: { S: JSON.stringify(summary) },
-      // The fold state keeps every live report (a retraction may bring an older one back), so it
-      // grows with the incident; packed, it stays far below the 400 KB item limit. The summary
-      // beside it stays plain JSON for anyone reading the table.
-      state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
-      listPk: { S: LIST_PARTITION },
-      activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
-      contested: { BOOL: summary.contested },
-    };
-    if (summary.kind) item.kind = { S: summary.kind };
-    if (summary.location?.country) item.country = { S: summary.location.country };
+    const item = viewItem(state);
     try {
       await this.putIfNewer(item, state.version);
       return true;
@@ -105,13 +92,36 @@ export class ViewStore {
     }
     // Past DynamoDB's 400 KB item the view keeps its version and listing keys but no summary
     // or state, so readers fold the events instead of serving an older view as current.
-    const { summary: _s, state: _t, ...bare } = item;
     try {
-      await this.putIfNewer(bare, state.version);
+      await this.putIfNewer(bareView(item), state.version);
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return false;
       throw error;
+    }
+  }
+
+  /**
+   * Saves up to 25 views of incidents that had none, in one BatchWriteItem. A batch write takes
+   * no condition: a rebuild uses it only for views its scan found missing, and a view a live
+   * projector saved meanwhile and this overwrites with an older one lags its head, so the next
+   * sweep brings it back (views are derived; nothing is lost). Any view too large for one item
+   * sends the batch down the one-by-one path.
+   */
+  async saveNew(states: readonly IncidentState[]): Promise<void> {
+    let requests = states.map((state) => ({ PutRequest: { Item: viewItem(state) } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      try {
+        const out = await this.db.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.table]: requests } }),
+        );
+        requests = (out.UnprocessedItems?.[this.table] ?? []) as typeof requests;
+      } catch (error) {
+        if (!isTooLarge(error)) throw error;
+        for (const state of states) await this.save(state);
+        return;
+      }
+      if (requests.length > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
     }
   }
 
@@ -145,21 +155,20 @@ export class ViewStore {
       values[":contested"] = { BOOL: query.contested };
     }
     const items: ListPage["items"] = [];
-    let start = query.cursor;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: ACTIVITY_INDEX.name,
-          KeyConditionExpression: "listPk = :p",
-          ExpressionAttributeValues: values,
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-          ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
-          ScanIndexForward: false,
-          Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db, ...(query.cursor ? { startingToken: query.cursor } : {}) },
+      {
+        TableName: this.table,
+        IndexName: ACTIVITY_INDEX.name,
+        KeyConditionExpression: "listPk = :p",
+        ExpressionAttributeValues: values,
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
+        ScanIndexForward: false,
+        Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
+      },
+    );
+    for await (const out of pages) {
       for (const item of out.Items ?? []) {
         const text = item.summary?.S;
         items.push(text ? (JSON.parse(text) as Summary) : { unprojected: item.incidentId?.S ?? "" });
@@ -172,24 +181,42 @@ export class ViewStore {
           };
         }
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return { items, next: null };
   }
 
-  /** Every view's version, for the catch-up at start. */
+  /** Every view's version, for the catch-up at start and the repair sweep (a full scan). */
   async *versions(): AsyncGenerator<[string, number]> {
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const out = await this.db.send(
-        new ScanCommand({
-          TableName: this.table,
-          ProjectionExpression: "incidentId, version",
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateScan(
+      { client: this.db },
+      { TableName: this.table, ProjectionExpression: "incidentId, version" },
+    );
+    for await (const out of pages) {
       for (const item of out.Items ?? []) yield [item.incidentId?.S ?? "", Number(item.version?.N)];
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
   }
+}
+
+function viewItem(state: IncidentState): Record<string, AttributeValue> {
+  const summary = summarize(state);
+  const item: Record<string, AttributeValue> = {
+    incidentId: { S: state.incidentId },
+    version: { N: String(state.version) },
+    summary: { S: JSON.stringify(summary) },
+    // The fold state keeps every live report (a retraction may bring an older one back), so it
+    // grows with the incident; packed, it stays far below the 400 KB item limit. The summary
+    // beside it stays plain JSON for anyone reading the table.
+    state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+    listPk: { S: LIST_PARTITION },
+    activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
+    contested: { BOOL: summary.contested },
+  };
+  if (summary.kind) item.kind = { S: summary.kind };
+  if (summary.location?.country) item.country = { S: summary.location.country };
+  return item;
+}
+
+function bareView(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
+  const { summary: _s, state: _t, ...bare } = item;
+  return bare;
 }

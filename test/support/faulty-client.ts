@@ -33,8 +33,12 @@ export function faultyClient(endpoint: string, decide: (call: CallInfo) => Fault
   const db = createDynamoClient(endpoint);
   const send = db.send.bind(db) as (command: unknown) => Promise<unknown>;
   let index = 0;
-  const wrapped = async (command: { constructor: { name: string }; input: { TableName?: string } }) => {
-    const call = { command: command.constructor.name, table: command.input.TableName ?? "", index: index++ };
+  const wrapped = async (command: {
+    constructor: { name: string };
+    input: { TableName?: string; RequestItems?: Record<string, unknown> };
+  }) => {
+    const table = command.input.TableName ?? Object.keys(command.input.RequestItems ?? {})[0] ?? "";
+    const call = { command: command.constructor.name, table, index: index++ };
     const fault = decide(call);
     if (fault === "crash-before") throw new InjectedCrashError(call.command, "before");
     if (fault === "twice") {
