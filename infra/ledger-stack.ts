@@ -30,6 +30,7 @@ import {
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantTableActions } from "./table-access.js";
+import { ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
 /** Routes anyone may call: the archive is published evidence. */
@@ -79,6 +80,7 @@ export class LedgerStack extends Stack {
   readonly projector: LedgerFunction;
   readonly httpApi: HttpApi;
   readonly failureQueue: sqs.Queue;
+  readonly viewRepair: ViewRepair;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -263,6 +265,13 @@ export class LedgerStack extends Stack {
         ],
       }),
     );
+
+    // Records given up on name no incident: a scheduled sweep re-projects whatever lags.
+    this.viewRepair = new ViewRepair(this, "ViewRepair", {
+      eventsTable: this.eventsTable,
+      viewsTable: this.viewsTable,
+      environment: tableEnvironment,
+    });
 
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {

@@ -48,10 +48,12 @@ function resourceKey(resource: Json): string {
   return JSON.stringify(resource);
 }
 
-/** Every action any IAM policy of the template allows, wherever it is written. */
-export function allAllowedActions(template: Template): string[] {
+/** Every action any IAM policy of the template allows, wherever it is written (but for the roles named). */
+export function allAllowedActions(template: Template, exceptRoles: readonly string[] = []): string[] {
   const documents: Json[] = [];
   for (const policy of Object.values(template.findResources("AWS::IAM::Policy") as Record<string, Json>)) {
+    const roles: Json[] = policy.Properties.Roles ?? [];
+    if (roles.some((r) => exceptRoles.includes(r.Ref))) continue;
     documents.push(policy.Properties.PolicyDocument);
   }
   for (const policy of Object.values(

@@ -1,0 +1,57 @@
+import { Duration, Validations } from "aws-cdk-lib";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import { Construct } from "constructs";
+import { LedgerFunction } from "./ledger-function.js";
+import { grantTableActions } from "./table-access.js";
+
+/** How often the sweep runs: each run scans the events and views tables (projected) once. */
+export const VIEW_REPAIR_SCHEDULE = Duration.hours(1);
+
+export interface ViewRepairProps {
+  readonly eventsTable: dynamodb.ITable;
+  readonly viewsTable: dynamodb.ITable;
+  readonly environment: Record<string, string>;
+}
+
+/**
+ * The view-repair sweep (`functions/lambda/view-repair.ts`, the same code as `npm run
+ * rebuild`): on a schedule, it re-projects every incident whose view lags its head — the
+ * incidents whose stream records the projector gave up on (they sit in the failure queue as
+ * metadata only, which names no incident). It may read every commit and view, and write views;
+ * it never touches claims, and nothing else may scan or batch-write.
+ */
+export class ViewRepair extends Construct {
+  readonly fn: LedgerFunction;
+  readonly schedule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: ViewRepairProps) {
+    super(scope, id);
+    this.fn = new LedgerFunction(this, "Sweep", {
+      entry: "functions/lambda/view-repair.ts",
+      description: "incident-ledger view repair (re-projects views that lag their events)",
+      environment: props.environment,
+      timeout: Duration.minutes(15),
+      memorySize: 1024,
+    });
+    grantTableActions(this.fn.role, props.eventsTable, ["dynamodb:Scan", "dynamodb:Query"]);
+    grantTableActions(this.fn.role, props.viewsTable, [
+      "dynamodb:Scan",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:BatchWriteItem",
+    ]);
+    Validations.of(this.fn.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions; every " +
+        "DynamoDB data action is granted on the two named tables only.",
+    });
+    this.schedule = new events.Rule(this, "Schedule", {
+      description: "Re-project incident-ledger views that lag their events",
+      schedule: events.Schedule.rate(VIEW_REPAIR_SCHEDULE),
+      targets: [new targets.LambdaFunction(this.fn.function, { retryAttempts: 2 })],
+    });
+  }
+}
