@@ -187,3 +187,59 @@ describe("issue 8, item 5: a claim left by a crash is bounded in time", () => {
     db.destroy();
   });
 });
+
+describe("the reader's lookups and the streamed chain check", () => {
+  it("eventAt and findEvent find one event without reading the incident, and nothing of another", async () => {
+    const id = "lookups";
+    await post(archive.url, id, opened("lookups-opened"));
+    const batch = await post(archive.url, id, {
+      events: [
+        casualties({ killed: { value: 1, qualifier: "exact" } }, "A", "lookups-a"),
+        casualties({ killed: { value: 2, qualifier: "exact" } }, "B"),
+      ],
+    });
+    const serverMade = batch.body.events[1].eventId as string;
+    const store = archive.ledger.events;
+    expect(await store.eventAt(id, 3)).toMatchObject({ version: 3, eventId: serverMade });
+    expect(await store.eventAt(id, 2)).toMatchObject({ version: 2, eventId: "lookups-a" });
+    expect(await store.eventAt(id, 4)).toBeNull();
+    expect(await store.eventAt(id, 0)).toBeNull();
+    expect(await store.findEvent(id, "lookups-a")).toMatchObject({ version: 2 });
+    expect(await store.findEvent(id, serverMade)).toMatchObject({ version: 3 });
+    expect(await store.findEvent("lookups-other", "lookups-a")).toBeNull();
+    expect(await store.findEvent("lookups-other", serverMade)).toBeNull();
+    expect(await store.findEvent(id, "lookups-never")).toBeNull();
+  });
+
+  it("/verify reads the incident page by page and says how many events it checked", async () => {
+    const id = "verify-pages";
+    await post(archive.url, id, opened());
+    const long = (i: number) => `${i}:${"evidence ".repeat(230)}`.slice(0, 2000);
+    for (let batch = 0; batch < 11; batch++) {
+      const events = Array.from({ length: 25 }, (_, k) => ({
+        type: "DenialIssued",
+        source: { publisher: "AP" },
+        attributedTo: { name: `Ministry ${batch}-${k}` },
+        data: { claim: long(batch * 25 + k), counterClaim: long(-(batch * 25 + k)) },
+      }));
+      expect((await post(archive.url, id, { events })).status).toBe(201);
+    }
+    const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
+    expect(verify.body).toMatchObject({ ok: true, version: 276, checked: 276 });
+    // Over 1 MB of items: DynamoDB (and dynalite) answer in pages, and the check follows them.
+    const queries: string[] = [];
+    const db = faultyClient(archive.dynamoEndpoint, (c) => {
+      if (c.command === "QueryCommand") queries.push(c.command);
+      return "none";
+    });
+    const store = new EventStore({ db, tables: archive.tables });
+    expect(await store.verify(id)).toMatchObject({ ok: true, checked: 276 });
+    expect(queries.length).toBeGreaterThan(1);
+    db.destroy();
+  });
+
+  it("the listing's kind filter takes the kind rule of the schema (1–63 characters after the first)", async () => {
+    expect((await call(archive.url, "GET", "/incidents?kind=a")).status).toBe(400);
+    expect((await call(archive.url, "GET", "/incidents?kind=ab")).status).toBe(200);
+  });
+});
