@@ -25,11 +25,8 @@ export type CommitMemo = Map<string, Promise<Commit | null>>;
  * Everything that reads the events table: the head, commits, pages, single events and the
  * chain check. All reads that decide anything are consistent.
  *
- * What it relies on (stated once, here and in `AppendPath`):
- * - a head is always a commit's end: the newest commit's `lastVersion` is the incident's version;
- * - commits are immutable, so anything read from one (an event, a token) stays true;
- * - a commit holds at most MAX_BATCH events, so the commit holding version v starts at or after
- *   v + 1 − MAX_BATCH.
+ * It relies on the invariants written at the top of `append-path.ts` (a head is a commit's
+ * end; commits are immutable) and on a commit holding at most MAX_BATCH events.
  */
 export class CommitReader {
   constructor(
