@@ -37,7 +37,10 @@ try {
       },
     },
   );
-  if (tty) process.stderr.write("\n");
+  if (tty && report.built + report.caughtUp > 0) process.stderr.write("\n");
+  if (report.built + report.caughtUp === 0) {
+    process.stderr.write(`rebuild: all ${report.incidents} views are up to date with their events\n`);
+  }
   process.stdout.write(
     `${JSON.stringify({ endpoint, seconds: (Date.now() - started) / 1000, ...report })}\n`,
   );
