@@ -243,3 +243,37 @@ describe("the reader's lookups and the streamed chain check", () => {
     expect((await call(archive.url, "GET", "/incidents?kind=ab")).status).toBe(200);
   });
 });
+
+describe("issue 8, item 5: a retry re-takes its claim and restarts its clock", () => {
+  it("a claim re-taken by a retry that crashed again is not free until 30 minutes after the retry", async () => {
+    let clock = Date.parse("2026-11-30T12:00:00.000Z");
+    const now = () => new Date(clock).toISOString();
+    await post(archive.url, "retake-crashed", opened());
+    await post(archive.url, "retake-elsewhere", opened());
+    const envelopes = [
+      casualties({ killed: { value: 9, qualifier: "exact" } }, "Mayor", "retake-left-behind") as never,
+    ];
+    const crashAppend = async () => {
+      const crashing = faultyClient(archive.dynamoEndpoint, (c) =>
+        c.command === "PutItemCommand" && c.table === archive.tables.events ? "crash-before" : "none",
+      );
+      const dying = new EventStore({ db: crashing, tables: archive.tables, now });
+      await expect(
+        dying.append({ incidentId: "retake-crashed", envelopes, recordedBy: "w", batched: false }),
+      ).rejects.toBeInstanceOf(InjectedCrashError);
+      crashing.destroy();
+    };
+    await crashAppend();
+    clock += 25 * 60_000;
+    await crashAppend(); // the retry re-takes the claim, then dies before its commit too
+    clock += 10 * 60_000; // 35 minutes after the first claim, 10 after the retry
+    const db = faultyClient(archive.dynamoEndpoint, () => "none");
+    const store = new EventStore({ db, tables: archive.tables, now });
+    const append = () =>
+      store.append({ incidentId: "retake-elsewhere", envelopes, recordedBy: "w", batched: false });
+    await expect(append()).rejects.toMatchObject({ name: "EventIdConflictError" });
+    clock += 21 * 60_000;
+    await expect(append()).resolves.toMatchObject({ created: true });
+    db.destroy();
+  });
+});
