@@ -87,12 +87,18 @@ export function throwConflicts(
  * whose events match the request one for one, in position and content. Anything else is not a
  * replay: the events without an id could not be told apart from new ones.
  */
+/** A replay's answer, and the commits it was read from. */
+export interface Replay {
+  result: AppendResult;
+  commits: Commit[];
+}
+
 export function replayOf(
   incidentId: string,
   envelopes: readonly Envelope[],
   ids: readonly string[],
   outcomes: readonly IdOutcome[],
-): { result: AppendResult; commits: Commit[] } | null {
+): Replay | null {
   if (ids.length === 0 || !outcomes.every((o) => o.kind === "stored" && o.same)) return null;
   const stored = outcomes as Stored[];
   const commits = [...new Map(stored.map((s) => [s.commit.version, s.commit])).values()];

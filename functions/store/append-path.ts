@@ -3,7 +3,7 @@ import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { checkAppend, needsTargets, targetOf } from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
-import { incidentTag, parseServerEventId, serverEventId } from "../../events/server-ids.js";
+import { serverEventId } from "../../events/server-ids.js";
 import {
   type ChainHead,
   contentFingerprint,
@@ -11,17 +11,10 @@ import {
   sealEvents,
 } from "../../events/stored-event.js";
 import { StoreBusyError, VersionConflictError } from "../errors.js";
-import {
-  type AppendResult,
-  breachError,
-  type IdOutcome,
-  partlyStoredError,
-  replayOf,
-  storedOutcome,
-  throwConflicts,
-} from "./append-answers.js";
-import { type ClaimTable, isAbandoned, WRITER_DEADLINE_MS } from "./claims.js";
-import { type Commit, commitToItem, type Item } from "./commit-item.js";
+import { type AppendResult, breachError, type Replay, replayOf } from "./append-answers.js";
+import { ClaimProtocol } from "./claim-protocol.js";
+import { type ClaimTable, WRITER_DEADLINE_MS } from "./claims.js";
+import { commitToItem, type Item } from "./commit-item.js";
 import type { CommitMemo, CommitReader } from "./commit-reader.js";
 import { isConditionFailed } from "./dynamo-client.js";
 
@@ -66,8 +59,11 @@ type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
  */
 export class AppendPath {
   private readonly lanes = new Map<string, Promise<void>>();
+  private readonly ids: ClaimProtocol;
 
-  constructor(private readonly o: AppendPathOptions) {}
+  constructor(private readonly o: AppendPathOptions) {
+    this.ids = new ClaimProtocol(o.claims, o.reader, o.now);
+  }
 
   /**
    * Appends 1–25 events as one commit. Without `expectedVersion` a lost race is retried here
@@ -134,9 +130,9 @@ export class AppendPath {
     // Counted before any claim is written: the deadline runs from no later than each claim's time.
     const claimsFrom = Date.parse(this.o.now());
     if (fingerprints.size > 0) {
-      const outcome = await this.secureClaims(incidentId, slot, envelopes, fingerprints);
+      const outcome = await this.ids.secure(incidentId, slot, envelopes, fingerprints);
       if (outcome === "stale") return { retry: "now" };
-      if (outcome !== "held") return { done: outcome };
+      if (outcome !== "held") return { done: this.replayed(outcome) };
     }
 
     const events = sealEvents(head, envelopes, {
@@ -212,107 +208,16 @@ export class AppendPath {
     const { incidentId, envelopes } = request;
     const ids = [...fingerprints.keys()];
     const memo: CommitMemo = new Map();
-    const outcomes = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, memo)));
+    const outcomes = await Promise.all(ids.map((id) => this.ids.lookup(id, incidentId, fingerprints, memo)));
     const replay = replayOf(incidentId, envelopes, ids, outcomes);
     if (!replay) throw error;
     return this.replayed(replay);
   }
 
   /** A replay answers 200; its commits go to the projector too, in case their own notice was lost. */
-  private replayed(replay: { result: AppendResult; commits: Commit[] }): AppendResult {
+  private replayed(replay: Replay): AppendResult {
     for (const commit of replay.commits) this.o.onCommit?.(commitToItem(commit));
     return replay.result;
-  }
-
-  /** Reserves every client id of the append for `slot`, or says why it cannot. */
-  private async secureClaims(
-    incidentId: string,
-    slot: number,
-    envelopes: readonly Envelope[],
-    fingerprints: Map<string, string>,
-  ): Promise<"held" | "stale" | AppendResult> {
-    const memo: CommitMemo = new Map();
-    const ids = [...fingerprints.keys()];
-    // A batch that is refused must not leave its other ids reserved: look before claiming.
-    if (ids.length > 1) {
-      const seen = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, memo)));
-      throwConflicts(incidentId, envelopes, ids, seen);
-      if (seen.some((o) => o.kind === "stored")) {
-        const replay = replayOf(incidentId, envelopes, ids, seen);
-        if (replay) return this.replayed(replay);
-        throw partlyStoredError(envelopes, ids, seen);
-      }
-    }
-    const outcomes = await Promise.all(
-      ids.map((id) =>
-        parseServerEventId(id)
-          ? this.lookup(id, incidentId, fingerprints, memo)
-          : this.claimOne(id, incidentId, slot, fingerprints, memo),
-      ),
-    );
-    throwConflicts(incidentId, envelopes, ids, outcomes);
-    if (outcomes.some((o) => o.kind === "stale")) return "stale";
-    if (outcomes.every((o) => o.kind === "held")) return "held";
-    const replay = replayOf(incidentId, envelopes, ids, outcomes);
-    if (replay) return this.replayed(replay);
-    throw partlyStoredError(envelopes, ids, outcomes);
-  }
-
-  private async claimOne(
-    eventId: string,
-    incidentId: string,
-    slot: number,
-    fingerprints: Map<string, string>,
-    memo: CommitMemo,
-  ): Promise<IdOutcome> {
-    const claims = this.o.claims;
-    for (let round = 0; round < 20; round++) {
-      if (await claims.tryClaim({ eventId, incidentId, slot })) return { kind: "held" };
-      const claim = await claims.get(eventId);
-      if (!claim) continue;
-      const here = { incidentId, slot };
-      // A retry of the append this claim was made for: re-take it, so its deadline starts again.
-      if (claim.incidentId === incidentId && claim.slot === slot) {
-        if (await claims.move(claim, here)) return { kind: "held" };
-        continue;
-      }
-      const commit = await this.o.reader.commitAt(claim.incidentId, claim.slot, memo);
-      const event = commit?.events.find((e) => e.eventId === eventId);
-      if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
-      if (!commit && !isAbandoned(claim, this.o.now())) {
-        return claim.incidentId === incidentId ? { kind: "stale" } : { kind: "reserved", claim };
-      }
-      // The slot the claim names was filled without this event, or its holder is gone for good.
-      if (await claims.move(claim, here)) return { kind: "held" };
-    }
-    return { kind: "stale" };
-  }
-
-  /** What is known of an id without reserving anything. */
-  private async lookup(
-    eventId: string,
-    incidentId: string,
-    fingerprints: Map<string, string>,
-    memo: CommitMemo,
-  ): Promise<IdOutcome> {
-    const made = parseServerEventId(eventId);
-    if (made) {
-      // An id the archive made: it can only be a repeat of the very event it names.
-      if (made.tag !== incidentTag(incidentId)) return { kind: "foreign", madeElsewhere: true };
-      const commit = await this.o.reader.commitHolding(incidentId, made.version);
-      const event = commit?.events.find((e) => e.version === made.version);
-      if (commit && event?.eventId === eventId) return storedOutcome(incidentId, event, commit, fingerprints);
-      return { kind: "foreign", madeElsewhere: false };
-    }
-    const claim = await this.o.claims.get(eventId);
-    if (!claim) return { kind: "held" };
-    const commit = await this.o.reader.commitAt(claim.incidentId, claim.slot, memo);
-    const event = commit?.events.find((e) => e.eventId === eventId);
-    if (commit && event) return storedOutcome(incidentId, event, commit, fingerprints);
-    if (!commit && claim.incidentId !== incidentId && !isAbandoned(claim, this.o.now())) {
-      return { kind: "reserved", claim };
-    }
-    return { kind: "held" };
   }
 
   /**
