@@ -2,7 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { dashboardRoutes } from "./http/pages/dashboard.js";
+import { dashboardRoutes } from "./http/routes/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";

@@ -7,12 +7,12 @@ import type { StoredEvent } from "../../../events/stored-event.js";
 import { type IncidentReader, summaryAt } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
-import { type Moment, versionHref } from "./as-known-at.js";
-import { DASHBOARD_CSP } from "./dashboard-styles.js";
-import { formatInstant, viewPath } from "./format.js";
-import { IncidentListPage, type ListFilters } from "./incident-list-page.js";
-import { IncidentPage } from "./incident-page.js";
-import { MessagePage } from "./layout.js";
+import { type Moment, versionHref } from "../pages/as-known-at.js";
+import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
+import { formatInstant, viewPath } from "../pages/format.js";
+import { IncidentListPage, type ListFilters } from "../pages/incident-list-page.js";
+import { IncidentPage } from "../pages/incident-page.js";
+import { MessagePage } from "../pages/layout.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
