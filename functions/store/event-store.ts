@@ -520,6 +520,56 @@ export class EventStore {
   async verify(incidentId: string): Promise<ChainCheck & { incidentId: string }> {
     return { incidentId, ...(await this.readVerified(incidentId)).check };
   }
+
+  /** The event at `version` of an incident (one read: the commit holding it), or null. */
+  async eventAt(incidentId: string, version: number): Promise<StoredEvent | null> {
+    if (version < 1) return null;
+    const commit = await this.commitHolding(incidentId, version);
+    return commit?.events.find((e) => e.version === version) ?? null;
+  }
+
+  /**
+   * Events with versions in (after, last], in version order: a read bounded at both ends, so a
+   * past view or a page of the timeline costs what it shows, whatever follows it.
+   */
+  async eventsBetween(incidentId: string, after: number, last: number): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    if (last <= after) return out;
+    let start: QueryCommandInput["ExclusiveStartKey"];
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "incidentId = :i AND version BETWEEN :f AND :l",
+          ExpressionAttributeValues: {
+            ":i": { S: incidentId },
+            ":f": { N: String(Math.max(1, after + 2 - MAX_BATCH)) },
+            ":l": { N: String(last) },
+          },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? [])
+        for (const e of itemToCommit(item).events) if (e.version > after && e.version <= last) out.push(e);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  /** An event of this incident by id, found through its claim or the version a server-made id names. */
+  async findEvent(incidentId: string, eventId: string): Promise<StoredEvent | null> {
+    const made = parseServerEventId(eventId);
+    let commit: Commit | null = null;
+    if (made) {
+      if (made.tag === incidentTag(incidentId)) commit = await this.commitHolding(incidentId, made.version);
+    } else {
+      const claim = await this.claims.get(eventId);
+      if (claim?.incidentId === incidentId)
+        commit = await this.commitAt(claim.incidentId, claim.slot, new Map());
+    }
+    return commit?.events.find((e) => e.eventId === eventId) ?? null;
+  }
 }
 
 function pathOf(envelopes: readonly Envelope[], eventId: string): string {
