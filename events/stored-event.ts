@@ -104,9 +104,13 @@ export type ChainCheck =
  * Re-checks a chain from version 1 as an outside reader would: versions gapless, each
  * `prevHash` the previous `hash`, each `hash` recomputed from the event's own fields.
  */
-export function verifyChain(events: readonly StoredEvent[]): ChainCheck {
-  let prev = GENESIS_HASH;
-  let version = 0;
+export function verifyChain(
+  events: readonly StoredEvent[],
+  /** Where the events continue a chain already checked (default: its start). */
+  from: { version: number; hash: string } = { version: 0, hash: GENESIS_HASH },
+): ChainCheck {
+  let prev = from.hash;
+  let version = from.version;
   for (const event of events) {
     const expectedVersion = version + 1;
     if (event.version !== expectedVersion) {

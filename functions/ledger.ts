@@ -43,7 +43,7 @@ export function createLedger(options: LedgerOptions) {
     );
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
+  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events, views })) =>
     createApp({ events, views, reader, authenticate, log, checkStore, pages });
   return { events, views, projector, reader, app };
 }
