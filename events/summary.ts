@@ -30,7 +30,7 @@ export const REPORTS_KEPT = 3;
 /** Statements kept beyond the ten quoted, so that a retraction of one rarely needs a read. */
 export const STATEMENTS_KEPT = 2 * LATEST_STATEMENTS;
 /** Chart points kept per (category, source): the reports that moved the range, and the latest. */
-export const CHART_MARKS_KEPT = 12;
+export const CHART_MARKS_KEPT = 6;
 /** Steps of a category's low–high range kept for the chart, the newest ones. */
 export const BAND_STEPS_KEPT = 60;
 

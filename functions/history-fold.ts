@@ -1,16 +1,16 @@
 import type { StoredEvent } from "../events/stored-event.js";
 import { type Answer, foldStart, foldStep, type IncidentState, type Need } from "../events/summary.js";
 
-/** The two reads a fold step may ask of the event store (both one query each). */
+/** The reads a fold step may ask of the event store: an event by id, a page of events before one. */
 export interface EventLookup {
-  eventAt(incidentId: string, version: number): Promise<StoredEvent | null>;
+  eventsBetween(incidentId: string, after: number, last: number): Promise<StoredEvent[]>;
   findEvent(incidentId: string, eventId: string): Promise<StoredEvent | null>;
 }
 
 /** The latest events of this fold kept at hand, so a walk back rarely reads the store. */
 const KEPT_HERE = 500;
-/** Events read back per `before` need, in parallel: a walk back is rare, and short when it happens. */
-const WALK_PAGE = 10;
+/** Events read back per `before` need, in one query: a walk back is rare, and mostly short. */
+const WALK_PAGE = 100;
 
 /**
  * Folds events onto `from` (left as it was), answering what a step asks of the history —
@@ -32,10 +32,13 @@ export async function foldWithStore(
       for (const e of here.values()) if (e.eventId === need.eventId) return e;
       return store.findEvent(incidentId, need.eventId);
     }
-    const versions: number[] = [];
-    for (let v = need.version - 1; v >= 1 && versions.length < WALK_PAGE; v--) versions.push(v);
-    const page = await Promise.all(versions.map((v) => here.get(v) ?? store.eventAt(incidentId, v)));
-    return page.filter((e): e is StoredEvent => e !== null);
+    const last = need.version - 1;
+    if (here.has(last)) {
+      const page: StoredEvent[] = [];
+      for (let v = last; v >= 1 && here.has(v); v--) page.push(here.get(v) as StoredEvent);
+      return page;
+    }
+    return (await store.eventsBetween(incidentId, Math.max(0, last - WALK_PAGE), last)).reverse();
   };
   for await (const event of events) {
     here.set(event.version, event);

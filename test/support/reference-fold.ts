@@ -197,12 +197,6 @@ export function referenceFold(
   return draft;
 }
 
-/** Folds one stored event into the state: the pure step every reader of the archive shares. */
-function evolve(state: IncidentState, event: StoredEvent): IncidentState {
-  if (event.version <= state.version) return state;
-  return referenceFold(state.incidentId, [event], state);
-}
-
 interface SourcedFigure {
   figure: Figure;
   attributedTo: Attribution;

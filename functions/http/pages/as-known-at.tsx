@@ -1,6 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { EventType } from "../../../events/schemas.js";
-import { formatInstant, toDatetimeLocal, typeLabel, viewPath } from "./format.js";
+import { formatInstant, toDatetimeLocal, viewPath } from "./format.js";
 
 /** Which moment a page shows: now, as known at an instant (`asOf`), or just after one version. */
 export type Moment = { at: "current" } | { at: "asOf"; asOf: string } | { at: "version"; version: number };

@@ -40,6 +40,25 @@ export interface CategoryChart {
   band: readonly BandStep[];
 }
 
+/** Points drawn per chart at most, whatever the number of sources (page weight). */
+export const MAX_CHART_POINTS = 48;
+
+/**
+ * At most MAX_CHART_POINTS of a chart's points, in version order: first each source's latest
+ * (the most recent sources first), then the reports that moved the range, newest first.
+ */
+function pickPoints(points: ChartPoint[]): ChartPoint[] {
+  const newestFirst = [...points].sort((a, b) => b.version - a.version);
+  const latest = new Map<string, ChartPoint>();
+  for (const p of newestFirst) if (!latest.has(p.source)) latest.set(p.source, p);
+  const picked = new Set([...latest.values()].slice(0, MAX_CHART_POINTS));
+  for (const p of newestFirst) {
+    if (picked.size >= MAX_CHART_POINTS) break;
+    picked.add(p);
+  }
+  return [...picked].sort((a, b) => a.version - b.version);
+}
+
 /**
  * One chart per category of the summary, drawn from what the projection keeps for it (so the
  * page costs the same on the 20th event as on the 20,000th): per source, the reports that moved
@@ -69,12 +88,13 @@ export function casualtyCharts(state: IncidentState, summary: Summary): Category
           retracted: retracted.has(mark.eventId),
         });
       }
-    points.sort((a, b) => a.version - b.version);
+    const drawn = pickPoints(points);
+    const shownSources = new Set(drawn.map((p) => p.source));
     return {
       category,
       summary: summary.casualties[category] as CasualtySummary,
-      points,
-      sources,
+      points: drawn,
+      sources: sources.filter((s) => shownSources.has(s)),
       band: entry?.band ?? [],
     };
   });
