@@ -36,7 +36,7 @@ const EXPECTED_ROWS = [
   "castore.command.100.throughput",
   "bundle.size",
   "bundle.import",
-  ...["append", "project", "summary", "past", "page", "verify"].flatMap((op) =>
+  ...["append", "project", "summary", "past", "pastFar", "page", "verify"].flatMap((op) =>
     [1000, 10000].map((n) => `long.${op}.${n}`),
   ),
 ];

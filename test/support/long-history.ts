@@ -28,7 +28,21 @@ function random(seed: number): () => number {
   };
 }
 
-export function longEnvelopes(incidentId: string, length: number, seed = 1): Envelope[] {
+/**
+ * How often each kind of event comes (cumulative thresholds on a uniform draw; reports take the
+ * rest). `HEAVY` tests the rare paths often; `ISSUE` is the issue's siege: casualty updates and
+ * statements, some denials, few assessments and retractions.
+ */
+export interface Mix {
+  reports: number;
+  statements: number;
+  denials: number;
+  assessments: number;
+}
+export const HEAVY: Mix = { reports: 0.55, statements: 0.78, denials: 0.81, assessments: 0.89 };
+export const ISSUE: Mix = { reports: 0.6, statements: 0.985, denials: 0.987, assessments: 0.99 };
+
+export function longEnvelopes(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): Envelope[] {
   const rnd = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const id = (version: number) => serverEventId(incidentId, version);
@@ -48,7 +62,7 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1): Env
     const base = { source: AP, attributedTo: who };
     let envelope: Envelope;
     const live = retractable.filter((v) => !retracted.has(v));
-    if (r < 0.55 || version < 20) {
+    if (r < mix.reports || version < 20) {
       const killed = Math.floor(version / 4 + rnd() * 40);
       const figures: Record<string, unknown> = {
         killed:
@@ -57,7 +71,7 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1): Env
       if (rnd() < 0.4) figures.injured = { min: killed, max: killed * 2 + 10 };
       envelope = { ...base, type: "CasualtiesReported", data: { figures } } as Envelope;
       retractable.push(version);
-    } else if (r < 0.78) {
+    } else if (r < mix.statements) {
       envelope = {
         ...base,
         type: "StatementMade",
@@ -65,7 +79,7 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1): Env
       } as Envelope;
       retractable.push(version);
       assessable.push(version);
-    } else if (r < 0.81) {
+    } else if (r < mix.denials) {
       envelope = {
         source: AP,
         attributedTo: { name: "Ministry of Defence", side: "Russia" },
@@ -74,7 +88,7 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1): Env
       } as Envelope;
       retractable.push(version);
       assessable.push(version);
-    } else if (r < 0.89 && assessable.length > 0) {
+    } else if (r < mix.assessments && assessable.length > 0) {
       const verdict = pick(["supported", "disputed", "false", "unverified"] as const);
       envelope = {
         ...base,
@@ -129,8 +143,8 @@ export function sealLong(
   return out;
 }
 
-export function longHistory(incidentId: string, length: number, seed = 1): StoredEvent[] {
-  return sealLong(incidentId, longEnvelopes(incidentId, length, seed));
+export function longHistory(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): StoredEvent[] {
+  return sealLong(incidentId, longEnvelopes(incidentId, length, seed, mix));
 }
 
 /**
