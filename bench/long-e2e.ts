@@ -114,6 +114,9 @@ await Promise.all(early);
 const pageStart = await timedGet(`/view/${ID}`);
 const summaryStart = await timedGet(`/incidents/${ID}`, 20);
 const first = await statementsOnly(5_000, "start");
+process.stdout.write(
+  `start: page ${pageStart.ms.toFixed(1)} ms ${(pageStart.bytes / 1024).toFixed(0)} KB, summary ${summaryStart.ms.toFixed(1)} ms, statements ${first.toFixed(0)}/s\n`,
+);
 
 let posted = 0;
 const windows: number[] = [];
@@ -128,6 +131,9 @@ await Promise.all(
       windowCount += 1;
       if (windowCount === 1000) {
         windows.push((1000 / (performance.now() - windowStart)) * 1000);
+        process.stdout.write(
+          `window ${windows.length}: ${windows[windows.length - 1]?.toFixed(0)} appends/s\n`,
+        );
         windowStart = performance.now();
         windowCount = 0;
       }
@@ -136,7 +142,8 @@ await Promise.all(
 );
 const head = JSON.parse((await send("GET", `/incidents/${ID}`)).text).version as number;
 const last = await statementsOnly(5_000, "end");
-const pageEnd = await timedGet(`/view/${ID}`);
+process.stdout.write(`end: statements ${last.toFixed(0)}/s at ${head} events\n`);
+const pageEnd = await timedGet(`/view/${ID}`, 3);
 const summaryEnd = await timedGet(`/incidents/${ID}`, 20);
 const past = await timedGet(`/incidents/${ID}?version=3000`, 10);
 
