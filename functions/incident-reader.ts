@@ -1,6 +1,5 @@
-import type { StoredEvent } from "../events/stored-event.js";
 import { type Summary, summarize } from "../events/summarize.js";
-import { fold, type IncidentState } from "../events/summary.js";
+import type { IncidentState } from "../events/summary.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
@@ -11,8 +10,9 @@ export type SummaryQuery =
   | { at: "asOf"; asOf: string };
 
 /**
- * Answers summary reads. The current view is one GetItem; time travel and read-your-write
- * fold the stored events with the same `evolve` the projector uses, so the answers agree.
+ * Answers summary reads. The current view is one GetItem; a past view starts from the snapshot
+ * below it and read-your-write from the view, both folding with the projector's own fold, so
+ * the answers agree.
  */
 /**
  * Where views are projected in the same process (locally), a read can wait for the projection
@@ -20,25 +20,6 @@ export type SummaryQuery =
  * to wait for here: the view is eventually consistent, and `minVersion` is the way to ask.
  */
 type PastQuery = Exclude<SummaryQuery, { at: "current" }>;
-
-/** Whether an event had been recorded at that point (events come in version order). */
-const knownAt = (event: StoredEvent, query: PastQuery) =>
-  query.at === "version" ? event.version <= query.version : event.recordedAt <= query.asOf;
-
-/**
- * The summary as it stood at a past point, from an incident's events in version order; null
- * when nothing was recorded by then, or the version asked for was never reached.
- */
-export function summaryAt(
-  incidentId: string,
-  events: readonly StoredEvent[],
-  query: PastQuery,
-): Summary | null {
-  const known = events.filter((e) => knownAt(e, query));
-  const state = fold(incidentId, known);
-  if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
-  return summarize(state);
-}
 
 export interface Settle {
   incident(incidentId: string): Promise<void>;

@@ -1,15 +1,8 @@
 import type { FC } from "hono/jsx";
-import type { EventType } from "../../../events/schemas.js";
 import { formatInstant, toDatetimeLocal, viewPath } from "./format.js";
 
 /** Which moment a page shows: now, as known at an instant (`asOf`), or just after one version. */
 export type Moment = { at: "current" } | { at: "asOf"; asOf: string } | { at: "version"; version: number };
-
-export interface VersionMark {
-  version: number;
-  recordedAt: string;
-  type: EventType;
-}
 
 /** Past this many versions, the quick links keep the first, those around the shown one, and the latest. */
 const MAX_VERSION_LINKS = 60;
