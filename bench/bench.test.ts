@@ -36,6 +36,9 @@ const EXPECTED_ROWS = [
   "castore.command.100.throughput",
   "bundle.size",
   "bundle.import",
+  ...["append", "project", "summary", "past", "pastFar", "page", "verify"].flatMap((op) =>
+    [1000, 10000].map((n) => `long.${op}.${n}`),
+  ),
 ];
 
 const out = mkdtempSync(join(tmpdir(), "ledger-bench-test-"));

@@ -10,10 +10,11 @@ import { lambdaBundle } from "./suites/bundle.js";
 import { castore } from "./suites/castore.js";
 import { httpAppend } from "./suites/http-append.js";
 import { httpRead } from "./suites/http-read.js";
+import { longIncident } from "./suites/long-incident.js";
 import { projectionLag } from "./suites/projection-lag.js";
 import { rebuild } from "./suites/rebuild.js";
 
-const SUITES: Suite[] = [httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle];
+const SUITES: Suite[] = [httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle, longIncident];
 
 // `npm run bench [-- --quick] [-- --out dir] [-- --only name]`; `-- --renote` measures nothing and
 // only looks up the reasons of the missed goals again (after bench/explanations.ts changed).

@@ -104,8 +104,18 @@ export type ChainCheck =
  * Re-checks a chain from version 1 as an outside reader would: versions gapless, each
  * `prevHash` the previous `hash`, each `hash` recomputed from the event's own fields.
  */
-export function verifyChain(events: Iterable<StoredEvent>): ChainCheck {
-  const chain = new ChainVerifier();
+/** A point the chain is known to have reached: its version and that version's hash. */
+export interface ChainStart {
+  version: number;
+  hash: string;
+}
+
+export function verifyChain(
+  events: Iterable<StoredEvent>,
+  /** Where the events continue a chain already checked (default: its start). */
+  from: ChainStart = { version: 0, hash: GENESIS_HASH },
+): ChainCheck {
+  const chain = new ChainVerifier(from);
   for (const event of events) if (!chain.push(event)) break;
   return chain.result();
 }
@@ -115,11 +125,16 @@ export function verifyChain(events: Iterable<StoredEvent>): ChainCheck {
  * an incident of any length through it in bounded memory.
  */
 export class ChainVerifier {
-  private prev = GENESIS_HASH;
-  private version = 0;
+  private prev: string;
+  private version: number;
   private broken: ChainCheck | null = null;
   /** How many events were looked at (the one that broke the chain included). */
   checked = 0;
+
+  constructor(from: ChainStart = { version: 0, hash: GENESIS_HASH }) {
+    this.prev = from.hash;
+    this.version = from.version;
+  }
 
   /** Checks the next event; false once the chain is broken (later events are not looked at). */
   push(event: StoredEvent): boolean {

@@ -3,6 +3,7 @@ import type { Attribution, Figure, Location } from "./schemas.js";
 import {
   type AssessmentRow,
   type CasualtyReport,
+  type CategoryState,
   type IncidentState,
   LATEST_STATEMENTS,
   type StatementRow,
@@ -79,13 +80,13 @@ function sourced(r: CasualtyReport): SourcedFigure {
 }
 
 /** Each source's latest live report of one category, the most recent source first. */
-function latestBySource(reports: readonly CasualtyReport[]): CasualtyReport[] {
-  const bySource = new Map<string, CasualtyReport>();
-  for (const r of reports) {
-    const prev = bySource.get(r.attributedTo.name);
-    if (!prev || r.version > prev.version) bySource.set(r.attributedTo.name, r);
+function latestBySource(entry: CategoryState): CasualtyReport[] {
+  const rows: CasualtyReport[] = [];
+  for (const s of Object.values(entry.sources)) {
+    const top = s.recent[s.recent.length - 1];
+    if (top) rows.push(top);
   }
-  return [...bySource.values()].sort((a, b) => b.version - a.version);
+  return rows.sort((a, b) => b.version - a.version);
 }
 
 function assessmentsOf(state: IncidentState, eventId: string): AssessmentSummary[] {
@@ -103,15 +104,15 @@ function assessmentsOf(state: IncidentState, eventId: string): AssessmentSummary
 /** The public view of an incident, as the contract describes it. */
 export function summarize(state: IncidentState): Summary {
   const casualties: Record<string, CasualtySummary> = {};
-  for (const [category, { reports, total }] of Object.entries(state.casualties)) {
-    const rows = latestBySource(reports);
+  for (const [category, entry] of Object.entries(state.casualties)) {
+    const rows = latestBySource(entry);
     const { low, high } = combineBounds(rows.map((r) => r.figure));
     casualties[category] = {
       low,
       high,
       latest: rows[0] ? sourced(rows[0]) : null,
       bySource: rows.map(sourced),
-      reports: total,
+      reports: entry.total,
     };
   }
   const denials = state.denials.map((d) => {
@@ -133,8 +134,8 @@ export function summarize(state: IncidentState): Summary {
     lastRecordedAt: state.lastRecordedAt,
     casualties,
     statements: {
-      count: state.statements.length,
-      latest: state.statements
+      count: state.statements.live,
+      latest: state.statements.recent
         .slice(-LATEST_STATEMENTS)
         .reverse()
         .map((s) => ({ ...s, assessments: assessmentsOf(state, s.eventId) })),

@@ -1,5 +1,6 @@
+import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
-import type { Attribution, EventType, Figure, Location } from "./schemas.js";
+import type { Attribution, Figure, Location } from "./schemas.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
 /**
@@ -18,6 +19,20 @@ function clip(text: string): string {
 
 /** How many statements the summary quotes in full; `count` still counts them all. */
 export const LATEST_STATEMENTS = 10;
+
+/**
+ * The fold state is bounded: it keeps what the summary shows plus a little slack, and reads
+ * the rare rest back from the event store when a retraction needs it (see `Need`).
+ * Per (category, source): this many of its latest live reports. Only the newest one counts in
+ * the summary; the others spare a read when that one is retracted.
+ */
+export const REPORTS_KEPT = 3;
+/** Statements kept beyond the ten quoted, so that a retraction of one rarely needs a read. */
+export const STATEMENTS_KEPT = 2 * LATEST_STATEMENTS;
+/** Chart points kept per (category, source): the reports that moved the range, and the latest. */
+export const CHART_MARKS_KEPT = 6;
+/** Steps of a category's low–high range kept for the chart, the newest ones. */
+export const BAND_STEPS_KEPT = 60;
 
 interface Ref {
   eventId: string;
@@ -47,10 +62,44 @@ export interface AssessmentRow extends Ref {
   reasoning?: string;
 }
 
+/** A point of a casualty chart: a report that moved the category's range, or a source's latest. */
+export interface ChartMark {
+  eventId: string;
+  version: number;
+  recordedAt: string;
+  publisher: string;
+  figure: Figure;
+  /** Whether folding it changed the category's low–high. */
+  moved: boolean;
+}
+
+/** The summary's low–high range of a category as it stood from `version` on. */
+export interface BandStep {
+  version: number;
+  low: number | null;
+  high: number | null;
+}
+
+export interface SourceReports {
+  /** Live (not retracted) reports of this category by this source, over the whole incident. */
+  live: number;
+  /** The newest of them, oldest first; at most REPORTS_KEPT. */
+  recent: CasualtyReport[];
+  marks: ChartMark[];
+}
+
+export interface CategoryState {
+  /** Reports of the category ever recorded, retracted ones included. */
+  total: number;
+  /** By `attributedTo.name`, in the order sources first reported the category. */
+  sources: Record<string, SourceReports>;
+  band: BandStep[];
+}
+
 /**
- * Everything the fold needs to stay correct under retractions: the live (not retracted) rows,
- * not only the current figures, so that retracting a source's latest report brings its
- * previous one back.
+ * What a projection keeps of an incident: bounded by the number of sources and categories, the
+ * denials and the retracted ids (which the summary lists in full), never by the number of
+ * reports or statements.
  */
 export interface IncidentState {
   incidentId: string;
@@ -67,14 +116,23 @@ export interface IncidentState {
     occurredOn: string | null;
     description: string | null;
   } | null;
-  /** Every event of the incident by id: what a `targetEventId` may name. */
-  types: Record<string, EventType>;
-  casualties: Record<string, { reports: CasualtyReport[]; total: number }>;
-  statements: StatementRow[];
+  casualties: Record<string, CategoryState>;
+  statements: { live: number; recent: StatementRow[] };
   denials: DenialRow[];
+  /** Live assessments of a kept denial or a kept statement, in version order. */
   assessments: AssessmentRow[];
   retractedEventIds: string[];
 }
+
+/**
+ * What a fold step may ask of the incident's history, answered by whoever drives the fold: the
+ * event store in the projector, the event list itself in a fold over a whole history.
+ * - `event`: the stored event with this id (null if it is not one of this incident);
+ * - `before`: some events just before `version`, newest first (empty below version 1).
+ */
+export type Need = { need: "event"; eventId: string } | { need: "before"; version: number };
+export type Answer = StoredEvent | StoredEvent[] | null;
+export type FoldStep = Generator<Need, void, Answer>;
 
 export function emptyState(incidentId: string): IncidentState {
   return {
@@ -84,9 +142,8 @@ export function emptyState(incidentId: string): IncidentState {
     firstRecordedAt: null,
     lastRecordedAt: null,
     opened: null,
-    types: {},
     casualties: {},
-    statements: [],
+    statements: { live: 0, recent: [] },
     denials: [],
     assessments: [],
     retractedEventIds: [],
@@ -102,14 +159,183 @@ function ref(event: StoredEvent): Ref {
   };
 }
 
-const without = <T extends { eventId: string }>(rows: T[], eventId: string) =>
-  rows.filter((r) => r.eventId !== eventId);
+const sourceOf = (event: StoredEvent) => event.attributedTo?.name ?? event.source.publisher;
+
+function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
+  return { ...ref(event), figure, publisher: event.source.publisher };
+}
+
+function statementRow(event: StoredEvent): StatementRow {
+  const d = event.data;
+  return {
+    ...ref(event),
+    quote: clip(d.quote),
+    stance: d.stance,
+    ...(d.accuses ? { accuses: d.accuses } : {}),
+    ...(d.channel ? { channel: d.channel } : {}),
+  };
+}
+
+function assessmentRow(event: StoredEvent): AssessmentRow {
+  const d = event.data;
+  return {
+    ...ref(event),
+    targetEventId: d.targetEventId,
+    verdict: d.verdict,
+    ...(d.reasoning ? { reasoning: clip(d.reasoning) } : {}),
+  };
+}
+
+/** The category's range over each source's latest live report: what the summary shows. */
+export function categoryRange(entry: CategoryState): { low: number | null; high: number | null } {
+  const figures: Figure[] = [];
+  for (const s of Object.values(entry.sources)) {
+    const top = s.recent[s.recent.length - 1];
+    if (top) figures.push(top.figure);
+  }
+  return combineBounds(figures);
+}
+
+function noteRange(entry: CategoryState, version: number): boolean {
+  const now = categoryRange(entry);
+  const last = entry.band[entry.band.length - 1];
+  if (last && last.low === now.low && last.high === now.high) return false;
+  entry.band.push({ version, ...now });
+  if (entry.band.length > BAND_STEPS_KEPT) entry.band.shift();
+  return true;
+}
+
+function keepLast<T>(rows: T[], max: number): void {
+  if (rows.length > max) rows.splice(0, rows.length - max);
+}
 
 /**
- * Applies one event to a state the fold owns. Mutating a private draft keeps a fold of N
- * events O(N); `evolve` and `fold` below are the pure faces of it and never touch their input.
+ * Walks the history back from `version` (exclusive), newest first, until `enough` says stop:
+ * the one place a fold reads what it no longer keeps.
  */
-function apply(draft: IncidentState, event: StoredEvent): void {
+function* walkBack(version: number, visit: (event: StoredEvent) => boolean): Generator<Need, void, Answer> {
+  let cursor = version;
+  while (cursor > 1) {
+    const page = (yield { need: "before", version: cursor }) as StoredEvent[];
+    if (page.length === 0) return;
+    for (const event of page) {
+      cursor = event.version;
+      if (visit(event)) return;
+    }
+  }
+}
+
+/** A source's latest live reports of a category, read back after its kept ones were retracted. */
+function* refillReports(draft: IncidentState, category: string, name: string, kept: SourceReports): FoldStep {
+  const retracted = new Set(draft.retractedEventIds);
+  const want = Math.min(REPORTS_KEPT, kept.live);
+  const found: CasualtyReport[] = [];
+  yield* walkBack(draft.version, (e) => {
+    if (e.type !== "CasualtiesReported" || sourceOf(e) !== name || retracted.has(e.eventId)) return false;
+    const figure = ownValue(e.data.figures as Record<string, Figure>, category);
+    if (figure) found.unshift(reportRow(e, figure));
+    return found.length >= want;
+  });
+  kept.recent = found;
+}
+
+/** The latest live statements and their live assessments, read back after kept ones were retracted. */
+function* refillStatements(draft: IncidentState): FoldStep {
+  const retracted = new Set(draft.retractedEventIds);
+  const want = Math.min(STATEMENTS_KEPT, draft.statements.live);
+  const found: StatementRow[] = [];
+  const assessments: AssessmentRow[] = [];
+  yield* walkBack(draft.version, (e) => {
+    if (retracted.has(e.eventId)) return false;
+    if (e.type === "ClaimAssessed") assessments.push(assessmentRow(e));
+    if (e.type === "StatementMade") found.unshift(statementRow(e));
+    return found.length >= want;
+  });
+  const before = new Set(draft.statements.recent.map((s) => s.eventId));
+  const now = new Set(found.map((s) => s.eventId));
+  draft.statements.recent = found;
+  draft.assessments = [
+    ...draft.assessments.filter((a) => !before.has(a.targetEventId) && !now.has(a.targetEventId)),
+    ...assessments.filter((a) => now.has(a.targetEventId)),
+  ].sort((a, b) => a.version - b.version);
+}
+
+function addReport(draft: IncidentState, event: StoredEvent): void {
+  const name = sourceOf(event);
+  for (const [category, figure] of Object.entries(event.data.figures as Record<string, Figure>)) {
+    const entry = ownValue(draft.casualties, category) ?? { total: 0, sources: {}, band: [] };
+    setOwn(draft.casualties, category, entry);
+    entry.total += 1;
+    const kept = ownValue(entry.sources, name) ?? { live: 0, recent: [], marks: [] };
+    setOwn(entry.sources, name, kept);
+    kept.live += 1;
+    kept.recent.push(reportRow(event, figure));
+    keepLast(kept.recent, REPORTS_KEPT);
+    const moved = noteRange(entry, event.version);
+    // The previous latest stays a point only if it moved the range; the new one is the latest.
+    const last = kept.marks[kept.marks.length - 1];
+    if (last && !last.moved) kept.marks.pop();
+    kept.marks.push({
+      eventId: event.eventId,
+      version: event.version,
+      recordedAt: event.recordedAt,
+      publisher: event.source.publisher,
+      figure,
+      moved,
+    });
+    keepLast(kept.marks, CHART_MARKS_KEPT);
+  }
+}
+
+function dropAssessmentsOf(draft: IncidentState, eventId: string): void {
+  draft.assessments = draft.assessments.filter((a) => a.targetEventId !== eventId);
+}
+
+function* retract(draft: IncidentState, target: string): FoldStep {
+  if (draft.retractedEventIds.includes(target)) return;
+  draft.retractedEventIds.push(target);
+  // What the state keeps whole is found without a read.
+  const denial = draft.denials.findIndex((d) => d.eventId === target);
+  if (denial >= 0) {
+    draft.denials.splice(denial, 1);
+    dropAssessmentsOf(draft, target);
+    return;
+  }
+  const assessment = draft.assessments.findIndex((a) => a.eventId === target);
+  if (assessment >= 0) {
+    draft.assessments.splice(assessment, 1);
+    return;
+  }
+  if (draft.opened?.eventId === target) return;
+  const statement = draft.statements.recent.findIndex((s) => s.eventId === target);
+  // Anything else may be a report or an older statement: which, only the event can say.
+  const event = statement >= 0 ? null : ((yield { need: "event", eventId: target }) as StoredEvent | null);
+  if (statement >= 0 || event?.type === "StatementMade") {
+    if (statement >= 0) draft.statements.recent.splice(statement, 1);
+    dropAssessmentsOf(draft, target);
+    draft.statements.live -= 1;
+    const { recent, live } = draft.statements;
+    if (recent.length < LATEST_STATEMENTS && live > recent.length) yield* refillStatements(draft);
+    return;
+  }
+  if (event?.type !== "CasualtiesReported") return;
+  const name = sourceOf(event);
+  for (const category of Object.keys(event.data.figures)) {
+    const entry = ownValue(draft.casualties, category);
+    const kept = entry && ownValue(entry.sources, name);
+    if (!entry || !kept) continue;
+    kept.live -= 1;
+    kept.recent = kept.recent.filter((r) => r.eventId !== target);
+    if (kept.recent.length === 0 && kept.live > 0) yield* refillReports(draft, category, name, kept);
+    noteRange(entry, draft.version);
+  }
+}
+
+/**
+ * Applies one event to a state the fold owns, asking (by yielding a `Need`) for what it no
+ * longer keeps. Mutating a private draft keeps a fold of N events O(N).
+ */
+function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
   if (event.version <= draft.version) return;
   if (event.version !== draft.version + 1) {
     throw new RangeError(
@@ -120,7 +346,6 @@ function apply(draft: IncidentState, event: StoredEvent): void {
   draft.headHash = event.hash;
   draft.firstRecordedAt ??= event.recordedAt;
   draft.lastRecordedAt = event.recordedAt;
-  setOwn(draft.types, event.eventId, event.type);
   const d = event.data;
   switch (event.type) {
     case "IncidentOpened":
@@ -135,22 +360,18 @@ function apply(draft: IncidentState, event: StoredEvent): void {
       };
       break;
     case "CasualtiesReported":
-      for (const [category, figure] of Object.entries(d.figures as Record<string, Figure>)) {
-        const entry = ownValue(draft.casualties, category) ?? { reports: [], total: 0 };
-        setOwn(draft.casualties, category, entry);
-        entry.reports.push({ ...ref(event), figure, publisher: event.source.publisher });
-        entry.total += 1;
+      addReport(draft, event);
+      break;
+    case "StatementMade": {
+      draft.statements.live += 1;
+      draft.statements.recent.push(statementRow(event));
+      const recent = draft.statements.recent;
+      if (recent.length > STATEMENTS_KEPT) {
+        const gone = recent.splice(0, recent.length - STATEMENTS_KEPT);
+        for (const s of gone) dropAssessmentsOf(draft, s.eventId);
       }
       break;
-    case "StatementMade":
-      draft.statements.push({
-        ...ref(event),
-        quote: clip(d.quote),
-        stance: d.stance,
-        ...(d.accuses ? { accuses: d.accuses } : {}),
-        ...(d.channel ? { channel: d.channel } : {}),
-      });
-      break;
+    }
     case "DenialIssued":
       draft.denials.push({
         ...ref(event),
@@ -159,39 +380,82 @@ function apply(draft: IncidentState, event: StoredEvent): void {
         ...(d.quote ? { quote: clip(d.quote) } : {}),
       });
       break;
-    case "ClaimAssessed":
-      draft.assessments.push({
-        ...ref(event),
-        targetEventId: d.targetEventId,
-        verdict: d.verdict,
-        ...(d.reasoning ? { reasoning: clip(d.reasoning) } : {}),
-      });
-      break;
-    case "ReportRetracted": {
+    case "ClaimAssessed": {
+      // Only an assessment the summary shows is kept: of a denial, or of a kept statement (an
+      // older statement brought back by a retraction has its assessments read back with it).
       const target: string = d.targetEventId;
-      if (!draft.retractedEventIds.includes(target)) draft.retractedEventIds.push(target);
-      for (const entry of Object.values(draft.casualties)) entry.reports = without(entry.reports, target);
-      draft.statements = without(draft.statements, target);
-      draft.denials = without(draft.denials, target);
-      draft.assessments = without(draft.assessments, target);
+      if (
+        draft.denials.some((x) => x.eventId === target) ||
+        draft.statements.recent.some((x) => x.eventId === target)
+      )
+        draft.assessments.push(assessmentRow(event));
       break;
     }
+    case "ReportRetracted":
+      yield* retract(draft, d.targetEventId);
+      break;
   }
+}
+
+/** The step the drivers share: a copy of `from` (or an empty state) to fold onto. */
+export function foldStart(incidentId: string, from?: IncidentState): IncidentState {
+  return from ? structuredClone(from) : emptyState(incidentId);
+}
+
+/** One event's step on a draft from `foldStart`, for a driver that answers its needs. */
+export function foldStep(draft: IncidentState, event: StoredEvent): FoldStep {
+  return apply(draft, event);
 }
 
 /**
  * Folds stored events, in version order, onto `from` (which is left as it was). Idempotent on
  * versions: an event at or below the state's version is skipped, so replays and duplicated
- * deliveries change nothing; a gap throws, since a view must never skip an event.
+ * deliveries change nothing; a gap throws, since a view must never skip an event. What a step
+ * asks of the history is answered from the events given (and from `history`, the events
+ * before them, when folding onto a state): a need beyond them throws.
  */
-export function fold(incidentId: string, events: Iterable<StoredEvent>, from?: IncidentState): IncidentState {
-  const draft = from ? structuredClone(from) : emptyState(incidentId);
-  for (const event of events) apply(draft, event);
+export function fold(
+  incidentId: string,
+  events: Iterable<StoredEvent>,
+  from?: IncidentState,
+  history: readonly StoredEvent[] = [],
+): IncidentState {
+  const draft = foldStart(incidentId, from);
+  const seen: StoredEvent[] = [...history];
+  const byVersion = (version: number) => seen[version - 1];
+  for (const event of events) {
+    if (event.version === seen.length + 1) seen.push(event);
+    const step = apply(draft, event);
+    for (let r = step.next(); !r.done; ) {
+      const need = r.value;
+      if (need.need === "event") {
+        const found = seen.find((e) => e.eventId === need.eventId);
+        if (!found && seen.length < draft.version - 1)
+          throw new RangeError(
+            `the fold needs event ${need.eventId}, and was not given the history to find it`,
+          );
+        r = step.next(found ?? null);
+        continue;
+      }
+      const page: StoredEvent[] = [];
+      for (let v = need.version - 1; v >= 1 && page.length < 50; v--) {
+        const e = byVersion(v);
+        if (!e || e.version !== v)
+          throw new RangeError(`the fold needs version ${v}, which it was not given`);
+        page.push(e);
+      }
+      r = step.next(page);
+    }
+  }
   return draft;
 }
 
-/** Folds one stored event into the state: the pure step every reader of the archive shares. */
-export function evolve(state: IncidentState, event: StoredEvent): IncidentState {
+/** Folds one stored event into the state; `history`: the events before it, should the step need them. */
+export function evolve(
+  state: IncidentState,
+  event: StoredEvent,
+  history: readonly StoredEvent[] = [],
+): IncidentState {
   if (event.version <= state.version) return state;
-  return fold(state.incidentId, [event], state);
+  return fold(state.incidentId, [event], state, history);
 }

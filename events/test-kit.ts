@@ -1,5 +1,6 @@
 import { checkAppend, type RuleBreach } from "./append-rules.js";
-import type { Attribution, Envelope, Figure } from "./schemas.js";
+import { setOwn } from "./own-keys.js";
+import type { Attribution, Envelope, EventType, Figure } from "./schemas.js";
 import { EMPTY_HEAD, type SealContext, type StoredEvent, sealEvents } from "./stored-event.js";
 import { type Summary, summarize } from "./summarize.js";
 import { fold, type IncidentState } from "./summary.js";
@@ -90,6 +91,13 @@ export function sealAll(envelopes: readonly Envelope[], after: readonly StoredEv
   return out.slice(after.length);
 }
 
+/** Every event of a history by id, with its type: what a target may name. */
+function typesOf(events: readonly StoredEvent[]): Record<string, EventType> {
+  const types: Record<string, EventType> = {};
+  for (const e of events) setOwn(types, e.eventId, e.type);
+  return types;
+}
+
 export interface Scenario {
   /** The sealed history. */
   events: StoredEvent[];
@@ -112,13 +120,13 @@ export function given(...history: Envelope[]): Scenario {
     when: (...envelopes) => ({
       // biome-ignore lint/suspicious/noThenProperty: given/when/then is the point; nothing awaits this.
       then: (check) => {
-        const after = fold(INCIDENT, sealAll(envelopes, events), state);
+        const after = fold(INCIDENT, sealAll(envelopes, events), state, events);
         check(summarize(after), after);
       },
     }),
     whenAppending: (envelopes, batched = envelopes.length > 1) => ({
       // biome-ignore lint/suspicious/noThenProperty: given/when/then is the point; nothing awaits this.
-      then: (check) => check(checkAppend(state.version, envelopes, batched, state.types)),
+      then: (check) => check(checkAppend(state.version, envelopes, batched, typesOf(events))),
     }),
   };
 }

@@ -1,8 +1,8 @@
-import type { StoredEvent } from "../events/stored-event.js";
 import { type Summary, summarize } from "../events/summarize.js";
-import { fold, type IncidentState } from "../events/summary.js";
+import type { IncidentState } from "../events/summary.js";
+import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
-import type { ListPage, ListQuery, ViewStore } from "./store/view-store.js";
+import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
 
 export type SummaryQuery =
   | { at: "current"; minVersion?: number }
@@ -10,8 +10,9 @@ export type SummaryQuery =
   | { at: "asOf"; asOf: string };
 
 /**
- * Answers summary reads. The current view is one GetItem; time travel and read-your-write
- * fold the stored events with the same `evolve` the projector uses, so the answers agree.
+ * Answers summary reads. The current view is one GetItem; a past view starts from the snapshot
+ * below it and read-your-write from the view, both folding with the projector's own fold, so
+ * the answers agree.
  */
 /**
  * Where views are projected in the same process (locally), a read can wait for the projection
@@ -19,25 +20,6 @@ export type SummaryQuery =
  * to wait for here: the view is eventually consistent, and `minVersion` is the way to ask.
  */
 type PastQuery = Exclude<SummaryQuery, { at: "current" }>;
-
-/** Whether an event had been recorded at that point (events come in version order). */
-const knownAt = (event: StoredEvent, query: PastQuery) =>
-  query.at === "version" ? event.version <= query.version : event.recordedAt <= query.asOf;
-
-/**
- * The summary as it stood at a past point, from an incident's events in version order; null
- * when nothing was recorded by then, or the version asked for was never reached.
- */
-export function summaryAt(
-  incidentId: string,
-  events: readonly StoredEvent[],
-  query: PastQuery,
-): Summary | null {
-  const known = events.filter((e) => knownAt(e, query));
-  const state = fold(incidentId, known);
-  if (state.version === 0 || (query.at === "version" && state.version < query.version)) return null;
-  return summarize(state);
-}
 
 export interface Settle {
   incident(incidentId: string): Promise<void>;
@@ -102,18 +84,53 @@ export class IncidentReader {
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {
-    const known: StoredEvent[] = [];
-    for await (const event of this.events.events(incidentId)) {
-      if (!knownAt(event, query)) break;
-      known.push(event);
+    const state = await this.stateAt(incidentId, query);
+    return state ? summarize(state) : null;
+  }
+
+  /**
+   * The fold state as it stood at a past point, or now (caught up with the store): what the
+   * incident page draws. A past point costs a snapshot read and a fold of at most
+   * SNAPSHOT_EVERY events, plus, for `asOf`, a binary search over versions (log of the length).
+   */
+  async stateAt(incidentId: string, query: SummaryQuery): Promise<IncidentState | null> {
+    if (query.at === "current") {
+      await this.settle.incident(incidentId);
+      const state = await this.caughtUp(incidentId);
+      return state.version === 0 || state.version < (query.minVersion ?? 0) ? null : state;
     }
-    return summaryAt(incidentId, known, query);
+    const version = query.at === "version" ? query.version : await this.versionAt(incidentId, query.asOf);
+    if (version < 1) return null;
+    const base = Math.floor(version / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
+    const snapshot = base > 0 ? await this.views.getSnapshot(incidentId, base) : null;
+    // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
+    const from = snapshot?.version === base ? snapshot : undefined;
+    const after = from?.version ?? 0;
+    const events = await this.events.eventsBetween(incidentId, after, version);
+    const state = await foldWithStore(this.events, incidentId, events, from);
+    return state.version === version ? state : null;
+  }
+
+  /** The last version recorded at or before `asOf` (recordedAt never goes back): a binary search. */
+  private async versionAt(incidentId: string, asOf: string): Promise<number> {
+    const head = await this.events.readHead(incidentId);
+    if (head.version === 0) return 0;
+    if (head.recordedAt !== null && head.recordedAt <= asOf) return head.version;
+    let lo = 0;
+    let hi = head.version;
+    // Invariant: version lo was recorded by asOf (0: nothing), version hi was not.
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      const event = await this.events.eventAt(incidentId, mid);
+      if (event && event.recordedAt <= asOf) lo = mid;
+      else hi = mid;
+    }
+    return lo;
   }
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
-    const missed: StoredEvent[] = [];
-    for await (const event of this.events.events(incidentId, view?.version ?? 0, true)) missed.push(event);
-    return fold(incidentId, missed, view ?? undefined);
+    const missed = this.events.events(incidentId, view?.version ?? 0, true);
+    return foldWithStore(this.events, incidentId, missed, view ?? undefined);
   }
 }

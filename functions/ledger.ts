@@ -2,7 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { dashboardRoutes } from "./http/pages/dashboard.js";
+import { dashboardRoutes } from "./http/routes/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
@@ -43,7 +43,7 @@ export function createLedger(options: LedgerOptions) {
     );
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
+  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events, views })) =>
     createApp({ events, views, reader, authenticate, log, checkStore, pages });
   return { events, views, projector, reader, app };
 }

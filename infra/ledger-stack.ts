@@ -29,7 +29,7 @@ import {
 } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
-import { grantTableActions } from "./table-access.js";
+import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
@@ -153,8 +153,11 @@ export class LedgerStack extends Stack {
       ["dynamodb:GetItem", "dynamodb:Query"],
       [ACTIVITY_INDEX.name],
     );
-    // The projector reads events and writes views, nothing else.
+    grantChainCheckRecords(this.api.role, this.viewsTable);
+    // The projector reads events and writes views, nothing else. It reads a claim to find an
+    // event by its client id (a retraction's target that the bounded projection no longer holds).
     grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
+    grantTableActions(this.projector.role, this.claimsTable, ["dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
     for (const fn of [this.api, this.projector]) {
       Validations.of(fn.role).acknowledge({

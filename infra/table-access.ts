@@ -34,3 +34,18 @@ export function grantTableActions(
     resourceArns: [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)],
   });
 }
+
+/**
+ * PutItem on the views table for the items whose key ends in `#chain-check` only (the record
+ * of a passed full /verify, which the incident page continues from): the API may write no view
+ * or snapshot. The record is a convenience for the page, which shows its version and time;
+ * /verify never reads it, so the full re-check stays independent of anything written here.
+ */
+export function grantChainCheckRecords(grantee: iam.IGrantable, views: dynamodb.ITable): iam.Grant {
+  return iam.Grant.addToPrincipal({
+    grantee,
+    actions: ["dynamodb:PutItem"],
+    resourceArns: [views.tableArn],
+    conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#chain-check"] } },
+  });
+}

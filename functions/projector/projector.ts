@@ -1,7 +1,8 @@
-import type { StoredEvent } from "../../events/stored-event.js";
-import { fold, type IncidentState } from "../../events/summary.js";
+import type { IncidentState } from "../../events/summary.js";
+import { BoundedLru } from "../bounded-lru.js";
+import { foldWithStore } from "../history-fold.js";
 import type { EventStore } from "../store/event-store.js";
-import type { ViewStore } from "../store/view-store.js";
+import { SNAPSHOT_EVERY, type ViewStore } from "../store/view-store.js";
 
 export interface ProjectionResult {
   incidentId: string;
@@ -14,9 +15,14 @@ export interface ProjectionResult {
  * Brings one incident's view up to the store. It never trusts what triggered it: whatever
  * record arrives, duplicated or out of order, it reads the view's version and folds every
  * stored event after it, then saves with a condition on the version.
+ *
+ * Its cost follows the new events, not the incident: the state it folds onto is bounded
+ * (events/summary.ts), the read starts after the view's version, and a step that needs an
+ * older event reads just that one. Crossing a multiple of SNAPSHOT_EVERY, it also saves the
+ * state as it stood there, for past views.
  */
 export class Projector {
-  private readonly recent = new Map<string, IncidentState>();
+  private readonly recent = new BoundedLru<string, IncidentState>(1_000);
 
   constructor(
     private readonly events: EventStore,
@@ -26,28 +32,26 @@ export class Projector {
   async project(incidentId: string): Promise<ProjectionResult> {
     const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
     const from = base?.version ?? 0;
-    const missed: StoredEvent[] = [];
-    for await (const commit of this.events.commits(incidentId, from, true)) {
-      missed.push(...commit.events);
-    }
-    if (missed.length === 0) return { incidentId, from, to: from, saved: false };
-    const state = fold(incidentId, missed, base);
+    const snapshots: IncidentState[] = [];
+    let folded = 0;
+    const state = await foldWithStore(
+      this.events,
+      incidentId,
+      this.events.events(incidentId, from, true),
+      base,
+      (draft) => {
+        folded += 1;
+        if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(draft));
+      },
+    );
+    if (folded === 0) return { incidentId, from, to: from, saved: false };
+    // Snapshots first: a view at version N then vouches that every snapshot up to N was written.
+    await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
     const saved = await this.views.save(state);
-    this.remember(state);
+    // A state at version N is the same whoever folded it, so a remembered one is as good as the
+    // stored view. If another projector saved further, our save is refused by its version
+    // condition and the next fold simply continues from ours.
+    this.recent.set(incidentId, state);
     return { incidentId, from, to: state.version, saved };
-  }
-
-  /**
-   * A state at version N is the same whoever folded it, so a remembered one is as good as the
-   * stored view: it spares re-reading the view. If another projector saved further, our save is
-   * refused by its version condition and the next fold simply continues from ours.
-   */
-  private remember(state: IncidentState): void {
-    this.recent.delete(state.incidentId);
-    this.recent.set(state.incidentId, state);
-    if (this.recent.size > 1_000) {
-      const oldest = this.recent.keys().next().value;
-      if (oldest !== undefined) this.recent.delete(oldest);
-    }
   }
 }

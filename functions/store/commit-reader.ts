@@ -167,6 +167,32 @@ export class CommitReader {
     }
   }
 
+  /**
+   * Events with versions in (after, last], in version order: a read bounded at both ends, so a
+   * past view or a page of the timeline costs what it shows, whatever follows it.
+   */
+  async eventsBetween(incidentId: string, after: number, last: number): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    if (last <= after) return out;
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        KeyConditionExpression: "incidentId = :i AND version BETWEEN :f AND :l",
+        ExpressionAttributeValues: {
+          ":i": { S: incidentId },
+          ":f": { N: String(Math.max(1, after + 2 - MAX_BATCH)) },
+          ":l": { N: String(last) },
+        },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages)
+      for (const item of page.Items ?? [])
+        for (const e of itemToCommit(item).events) if (e.version > after && e.version <= last) out.push(e);
+    return out;
+  }
+
   /** One page of events, and the `after` of the next page (null on the last). */
   async readPage(
     incidentId: string,

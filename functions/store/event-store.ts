@@ -107,4 +107,9 @@ export class EventStore {
   verify(incidentId: string): Promise<ChainCheck & { incidentId: string; checked: number }> {
     return this.reader.verify(incidentId);
   }
+
+  /** Events with versions in (after, last], in version order: a read bounded at both ends. */
+  eventsBetween(incidentId: string, after: number, last: number): Promise<StoredEvent[]> {
+    return this.reader.eventsBetween(incidentId, after, last);
+  }
 }

@@ -13,6 +13,29 @@ import type { IncidentState } from "../../events/summary.js";
 import { isConditionFailed } from "./dynamo-client.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 
+/** A full re-check of a chain that passed: how far, to which hash, and when. */
+export interface ChainCheckRecord {
+  version: number;
+  headHash: string;
+  checkedAt: string;
+}
+
+/** The fold state is snapshotted at every multiple of this version, for past views. */
+export const SNAPSHOT_EVERY = 100;
+
+/**
+ * A stored fold state, or null when there is none or it is of the earlier, unbounded shape
+ * (whose `statements` was a list): the view is derived, so it is simply folded again.
+ */
+function unpack(packed: Uint8Array | undefined): IncidentState | null {
+  if (!packed) return null;
+  const state = JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState;
+  return Array.isArray(state.statements) ? null : state;
+}
+
+const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
+const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
+
 export interface ListQuery {
   kind?: string;
   country?: string;
@@ -76,8 +99,71 @@ export class ViewStore {
         ConsistentRead: true,
       }),
     );
-    const packed = out.Item?.state?.B;
-    return packed ? (JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState) : null;
+    return unpack(out.Item?.state?.B);
+  }
+
+  /**
+   * The fold state as it stood exactly at `version` (a multiple of SNAPSHOT_EVERY), if the
+   * projector has written it. Snapshots live in this table under keys no incident id can take
+   * (ids are slugs, without `#`) and carry no listing keys, so the listing never sees them.
+   */
+  async getSnapshot(incidentId: string, version: number): Promise<IncidentState | null> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { incidentId: { S: snapshotKey(incidentId, version) } },
+        ProjectionExpression: "#s",
+        ExpressionAttributeNames: { "#s": "state" },
+      }),
+    );
+    return unpack(out.Item?.state?.B);
+  }
+
+  /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
+  async saveSnapshot(state: IncidentState): Promise<void> {
+    await this.db.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: {
+          incidentId: { S: snapshotKey(state.incidentId, state.version) },
+          version: { N: String(state.version) },
+          itemType: { S: "snapshot" },
+          state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+        },
+      }),
+    );
+  }
+
+  /** The last full re-check of an incident's chain (by /verify or the page), if any. */
+  async getCheck(incidentId: string): Promise<ChainCheckRecord | null> {
+    const out = await this.db.send(
+      new GetItemCommand({ TableName: this.table, Key: { incidentId: { S: checkKey(incidentId) } } }),
+    );
+    const item = out.Item;
+    if (!item?.version?.N || !item.headHash?.S || !item.checkedAt?.S) return null;
+    return { version: Number(item.version.N), headHash: item.headHash.S, checkedAt: item.checkedAt.S };
+  }
+
+  /** Records a passed full check; an older one never replaces a newer. */
+  async saveCheck(incidentId: string, check: ChainCheckRecord): Promise<void> {
+    try {
+      await this.db.send(
+        new PutItemCommand({
+          TableName: this.table,
+          Item: {
+            incidentId: { S: checkKey(incidentId) },
+            version: { N: String(check.version) },
+            itemType: { S: "chain-check" },
+            headHash: { S: check.headHash },
+            checkedAt: { S: check.checkedAt },
+          },
+          ConditionExpression: "attribute_not_exists(incidentId) OR version <= :v",
+          ExpressionAttributeValues: { ":v": { N: String(check.version) } },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
   }
 
   /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
@@ -90,7 +176,8 @@ export class ViewStore {
       if (isConditionFailed(error)) return false;
       if (!isTooLarge(error)) throw error;
     }
-    // Past DynamoDB's 400 KB item the view keeps its version and listing keys but no summary
+    // Only an incident with thousands of live denials or retractions (which the summary lists in
+    // full) gets here. Past DynamoDB's 400 KB item the view keeps its version and listing keys but no summary
     // or state, so readers fold the events instead of serving an older view as current.
     try {
       await this.putIfNewer(bareView(item), state.version);
@@ -203,9 +290,9 @@ function viewItem(state: IncidentState): Record<string, AttributeValue> {
     incidentId: { S: state.incidentId },
     version: { N: String(state.version) },
     summary: { S: JSON.stringify(summary) },
-    // The fold state keeps every live report (a retraction may bring an older one back), so it
-    // grows with the incident; packed, it stays far below the 400 KB item limit. The summary
-    // beside it stays plain JSON for anyone reading the table.
+    // The fold state is bounded (see events/summary.ts): packed, it stays far below the 400 KB
+    // item limit however long the incident. The summary beside it stays plain JSON for anyone
+    // reading the table.
     state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
     listPk: { S: LIST_PARTITION },
     activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },

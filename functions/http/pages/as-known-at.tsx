@@ -1,17 +1,10 @@
 import type { FC } from "hono/jsx";
-import type { EventType } from "../../../events/schemas.js";
-import { formatInstant, toDatetimeLocal, typeLabel, viewPath } from "./format.js";
+import { formatInstant, toDatetimeLocal, viewPath } from "./format.js";
 
 /** Which moment a page shows: now, as known at an instant (`asOf`), or just after one version. */
 export type Moment = { at: "current" } | { at: "asOf"; asOf: string } | { at: "version"; version: number };
 
-export interface VersionMark {
-  version: number;
-  recordedAt: string;
-  type: EventType;
-}
-
-/** Past this many versions, the quick links keep the first and the latest ones; the timeline links every event. */
+/** Past this many versions, the quick links keep the first, those around the shown one, and the latest. */
 const MAX_VERSION_LINKS = 60;
 
 export const versionHref = (incidentId: string, version: number) =>
@@ -60,31 +53,40 @@ export const PastBanner: FC<{
   </aside>
 );
 
-/** Quick links to every version (or the first and latest ones of a long history). */
-const VersionLinks: FC<{ incidentId: string; marks: VersionMark[]; shown: number | null }> = ({
+/** Which versions get a quick link: all of a short history; of a long one, the first, those around the one shown, and the latest. */
+export function linkedVersions(latest: number, shown: number | null): number[] {
+  if (latest <= MAX_VERSION_LINKS) return Array.from({ length: latest }, (_, i) => i + 1);
+  const picked = new Set<number>();
+  const add = (from: number, to: number) => {
+    for (let v = Math.max(1, from); v <= Math.min(latest, to); v++) picked.add(v);
+  };
+  add(1, 10);
+  if (shown !== null) add(shown - 10, shown + 10);
+  add(latest - 29, latest);
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** Quick links to every version (or, of a long history, a bounded few: see `linkedVersions`). */
+const VersionLinks: FC<{ incidentId: string; latest: number; shown: number | null }> = ({
   incidentId,
-  marks,
+  latest,
   shown,
 }) => {
-  const half = MAX_VERSION_LINKS / 2;
-  const cut = marks.length > MAX_VERSION_LINKS;
-  const head = cut ? marks.slice(0, half) : marks;
-  const tail = cut ? marks.slice(-half) : [];
-  const link = (m: VersionMark) => (
-    <li>
-      <a
-        href={versionHref(incidentId, m.version)}
-        title={`${typeLabel(m.type)}, recorded ${formatInstant(m.recordedAt)}`}
-        aria-current={m.version === shown ? "page" : undefined}
-      >{`v${m.version}`}</a>
-    </li>
-  );
+  const versions = linkedVersions(latest, shown);
   return (
     <nav aria-label="Versions">
       <ol class="versions">
-        {head.map(link)}
-        {cut ? <li aria-hidden="true">…</li> : null}
-        {tail.map(link)}
+        {versions.map((v, i) => (
+          <>
+            {i > 0 && v !== (versions[i - 1] as number) + 1 ? <li aria-hidden="true">…</li> : null}
+            <li>
+              <a
+                href={versionHref(incidentId, v)}
+                aria-current={v === shown ? "page" : undefined}
+              >{`v${v}`}</a>
+            </li>
+          </>
+        ))}
       </ol>
     </nav>
   );
@@ -98,10 +100,10 @@ export const KnownAtPanel: FC<{
   incidentId: string;
   moment: Moment;
   shownAt: string | null;
-  marks: VersionMark[];
+  latest: number;
   shown: number | null;
   error?: string;
-}> = ({ incidentId, moment, shownAt, marks, shown, error }) => {
+}> = ({ incidentId, moment, shownAt, latest, shown, error }) => {
   const value = moment.at === "asOf" ? moment.asOf : shownAt;
   return (
     <section class="panel" aria-labelledby="known-at-h">
@@ -132,7 +134,7 @@ export const KnownAtPanel: FC<{
           </p>
         ) : null}
       </form>
-      <VersionLinks incidentId={incidentId} marks={marks} shown={shown} />
+      <VersionLinks incidentId={incidentId} latest={latest} shown={shown} />
     </section>
   );
 };

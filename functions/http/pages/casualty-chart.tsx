@@ -69,12 +69,15 @@ export const Swatch: FC<{ index: number; hollow?: boolean }> = ({ index, hollow 
   );
 };
 
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
 function scales(chart: CategoryChart, lastVersion: number) {
   const versions = [...chart.points.map((p) => p.version), ...chart.band.map((b) => b.version)];
   const first = Math.min(...versions, lastVersion);
   const span = lastVersion - first;
   const pad = Math.max(0.6, span * 0.04);
-  const x = (v: number) => M.left + ((v - first + pad) / (span + 2 * pad)) * PLOT_W;
+  // Tenths of a pixel are plenty, and keep the markup of a long chart short.
+  const x = (v: number) => round1(M.left + ((v - first + pad) / (span + 2 * pad)) * PLOT_W);
   // Headroom above the largest bound, so an open-ended arrow and the top marker stay visible.
   const top = Math.max(
     1,
@@ -82,7 +85,7 @@ function scales(chart: CategoryChart, lastVersion: number) {
     ...chart.band.map((b) => b.high ?? b.low ?? 0),
   );
   const axis = yAxis(top * 1.15);
-  const y = (n: number) => M.top + PLOT_H - (n / axis.max) * PLOT_H;
+  const y = (n: number) => round1(M.top + PLOT_H - (n / axis.max) * PLOT_H);
   return { x, y, first, last: lastVersion, axis, right: M.left + PLOT_W };
 }
 

@@ -1,8 +1,8 @@
 import { describeFigure, figureBounds } from "../../../events/figures.js";
+import { ownValue } from "../../../events/own-keys.js";
 import type { Figure } from "../../../events/schemas.js";
-import type { StoredEvent } from "../../../events/stored-event.js";
-import { type CasualtySummary, type Summary, summarize } from "../../../events/summarize.js";
-import { emptyState, evolve } from "../../../events/summary.js";
+import type { CasualtySummary, Summary } from "../../../events/summarize.js";
+import type { BandStep, IncidentState } from "../../../events/summary.js";
 import { orderCategories } from "./format.js";
 
 /**
@@ -29,12 +29,7 @@ export interface ChartPoint {
   retracted: boolean;
 }
 
-/** The summary's low–high range as it stood from `version` on, until the next step. */
-export interface BandStep {
-  version: number;
-  low: number | null;
-  high: number | null;
-}
+export type { BandStep } from "../../../events/summary.js";
 
 export interface CategoryChart {
   category: string;
@@ -42,63 +37,65 @@ export interface CategoryChart {
   points: ChartPoint[];
   /** Source names in the order they first reported this category (the legend's order). */
   sources: string[];
-  band: BandStep[];
+  band: readonly BandStep[];
+}
+
+/** Points drawn per chart at most, whatever the number of sources (page weight). */
+export const MAX_CHART_POINTS = 48;
+
+/**
+ * At most MAX_CHART_POINTS of a chart's points, in version order: first each source's latest
+ * (the most recent sources first), then the reports that moved the range, newest first.
+ */
+function pickPoints(points: ChartPoint[]): ChartPoint[] {
+  const newestFirst = [...points].sort((a, b) => b.version - a.version);
+  const latest = new Map<string, ChartPoint>();
+  for (const p of newestFirst) if (!latest.has(p.source)) latest.set(p.source, p);
+  const picked = new Set([...latest.values()].slice(0, MAX_CHART_POINTS));
+  for (const p of newestFirst) {
+    if (picked.size >= MAX_CHART_POINTS) break;
+    picked.add(p);
+  }
+  return [...picked].sort((a, b) => a.version - b.version);
 }
 
 /**
- * One chart per category of the summary. `events` must be the incident's events up to the
- * summary's version, in order: the band is re-derived by folding them with the same `evolve`
- * and `summarize` the archive uses, so its last step is the summary's own low–high.
+ * One chart per category of the summary, drawn from what the projection keeps for it (so the
+ * page costs the same on the 20th event as on the 20,000th): per source, the reports that moved
+ * the summary's range and its latest one, at most CHART_MARKS_KEPT; the latest steps of the
+ * range itself. `state` is the fold state the summary was made from.
  */
-export function casualtyCharts(events: readonly StoredEvent[], summary: Summary): CategoryChart[] {
+export function casualtyCharts(state: IncidentState, summary: Summary): CategoryChart[] {
   const retracted = new Set(summary.retractedEventIds);
-  const points = new Map<string, ChartPoint[]>();
-  const bands = new Map<string, BandStep[]>();
-  let state = emptyState(summary.incidentId);
-
-  for (const event of events) {
-    if (event.version > summary.version) break;
-    state = evolve(state, event);
-    if (event.type === "CasualtiesReported") {
-      for (const [category, figure] of Object.entries(event.data.figures as Record<string, Figure>)) {
-        const bounds = figureBounds(figure);
-        const list = points.get(category) ?? [];
-        list.push({
-          eventId: event.eventId,
-          version: event.version,
-          recordedAt: event.recordedAt,
-          source: event.attributedTo?.name ?? event.source.publisher,
-          publisher: event.source.publisher,
-          figure,
-          words: describeFigure(figure),
-          at: "value" in figure ? figure.value : bounds.low,
+  return orderCategories(Object.keys(summary.casualties)).map((category) => {
+    const entry = ownValue(state.casualties, category);
+    const sources = Object.keys(entry?.sources ?? {});
+    const points: ChartPoint[] = [];
+    for (const [source, kept] of Object.entries(entry?.sources ?? {}))
+      for (const mark of kept.marks) {
+        const bounds = figureBounds(mark.figure);
+        points.push({
+          eventId: mark.eventId,
+          version: mark.version,
+          recordedAt: mark.recordedAt,
+          source,
+          publisher: mark.publisher,
+          figure: mark.figure,
+          words: describeFigure(mark.figure),
+          at: "value" in mark.figure ? mark.figure.value : bounds.low,
           low: bounds.low,
           high: bounds.high,
-          retracted: retracted.has(event.eventId),
+          retracted: retracted.has(mark.eventId),
         });
-        points.set(category, list);
       }
-    }
-    // Only reports and retractions move a range; re-summarise just then.
-    if (event.type === "CasualtiesReported" || event.type === "ReportRetracted") {
-      for (const [category, now] of Object.entries(summarize(state).casualties)) {
-        const steps = bands.get(category) ?? [];
-        const last = steps[steps.length - 1];
-        if (!last || last.low !== now.low || last.high !== now.high)
-          steps.push({ version: event.version, low: now.low, high: now.high });
-        bands.set(category, steps);
-      }
-    }
-  }
-
-  return orderCategories(Object.keys(summary.casualties)).map((category) => {
-    const list = points.get(category) ?? [];
+    const drawn = pickPoints(points);
+    const shownSources = new Set(drawn.map((p) => p.source));
     return {
       category,
       summary: summary.casualties[category] as CasualtySummary,
-      points: list,
-      sources: [...new Set(list.map((p) => p.source))],
-      band: bands.get(category) ?? [],
+      points: drawn,
+      sources: sources.filter((s) => shownSources.has(s)),
+      band: entry?.band ?? [],
     };
   });
 }

@@ -7,13 +7,13 @@ import { VerdictTag } from "./claims-sections.js";
 import { attributionText, categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
 
 /**
- * Every event of the view, oldest first, with its provenance: who published it, who it is
+ * The events of the view, a page at a time and newest first, with their provenance: who published it, who it is
  * attributed to, when it happened (if said) and when the archive recorded it. Retracted
  * events stay, struck through, because the archive never forgets what was reported.
  */
 
-/** Past this many events the page shows the latest ones and points to the JSON for the rest (page weight). */
-export const TIMELINE_LIMIT = 300;
+/** Events per page of the timeline, newest first; older pages and the JSON are linked (page weight). */
+export const TIMELINE_PAGE = 50;
 
 const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
   const d = e.data;
@@ -76,13 +76,14 @@ const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {
   );
 };
 
-const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: number }> = ({
-  event: e,
-  incidentId,
-  retractedBy,
-}) => (
+const TimelineEvent: FC<{
+  event: StoredEvent;
+  incidentId: string;
+  retracted: boolean;
+  retractedBy?: number;
+}> = ({ event: e, incidentId, retracted, retractedBy }) => (
   <li
-    class={retractedBy ? "event retracted" : "event"}
+    class={retracted ? "event retracted" : "event"}
     id={`ev-${e.eventId}`}
     data-version={e.version}
     data-type={e.type}
@@ -90,7 +91,9 @@ const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: 
     <div class="ev-head">
       <span class="ver">{`v${e.version}`}</span>
       <strong>{typeLabel(e.type)}</strong>
-      {retractedBy ? <span class="tag tag-retracted">{`retracted by v${retractedBy}`}</span> : null}
+      {retracted ? (
+        <span class="tag tag-retracted">{retractedBy ? `retracted by v${retractedBy}` : "retracted"}</span>
+      ) : null}
       <a href={versionHref(incidentId, e.version)}>
         as known after this<span class="visually-hidden">{` (version ${e.version})`}</span>
       </a>
@@ -118,31 +121,72 @@ const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: 
   </li>
 );
 
-export const EventTimeline: FC<{ incidentId: string; events: StoredEvent[]; retracted: Set<string> }> = ({
+/** One page of the timeline: events in version order, and where the neighbouring pages are. */
+export interface TimelinePage {
+  events: StoredEvent[];
+  /** How many events the view has (its version). */
+  total: number;
+  /** Links to the newer and older pages (null at either end). */
+  newerHref: string | null;
+  olderHref: string | null;
+}
+
+export const EventTimeline: FC<{ incidentId: string; page: TimelinePage; retracted: Set<string> }> = ({
   incidentId,
-  events,
+  page,
   retracted,
 }) => {
-  // Which event retracted which: only retractions inside the view count (a past view does not know later ones).
+  // Which event retracted which, where the retraction is on this page (a past view does not know later ones).
   const retractedBy = new Map<string, number>();
-  for (const e of events)
+  for (const e of page.events)
     if (e.type === "ReportRetracted" && retracted.has(e.data.targetEventId))
       retractedBy.set(e.data.targetEventId, e.version);
-  const shown = events.slice(-TIMELINE_LIMIT);
+  const newestFirst = [...page.events].reverse();
+  const first = page.events[0]?.version;
+  const last = page.events[page.events.length - 1]?.version;
+  const nav =
+    page.newerHref || page.olderHref ? (
+      <nav class="timeline-pages" aria-label="Timeline pages">
+        {page.newerHref ? (
+          <a href={page.newerHref} rel="prev">
+            ← newer events
+          </a>
+        ) : null}
+        {page.newerHref && page.olderHref ? " · " : null}
+        {page.olderHref ? (
+          <a href={page.olderHref} rel="next">
+            older events →
+          </a>
+        ) : null}
+      </nav>
+    ) : null;
   return (
     <section aria-labelledby="timeline-h" id="timeline">
-      <h2 id="timeline-h">{`Timeline (${events.length} events)`}</h2>
-      {shown.length < events.length ? (
+      <h2 id="timeline-h">{`Timeline (${page.total} events)`}</h2>
+      {page.events.length < page.total ? (
         <p>
-          {`The latest ${shown.length} of ${events.length} events; all of them: `}
-          <a href={`/incidents/${encodeURIComponent(incidentId)}/events`}>JSON</a>.
+          {`Newest first: v${last} to v${first} of ${page.total}. All of them as JSON: `}
+          <a
+            href={`/incidents/${encodeURIComponent(incidentId)}/events?after=${Math.max(0, (first ?? 1) - 1)}`}
+          >
+            from v{first} on
+          </a>
+          {" · "}
+          <a href={`/incidents/${encodeURIComponent(incidentId)}/events`}>from the start</a>.
         </p>
       ) : null}
-      <ol class="timeline">
-        {shown.map((e) => (
-          <TimelineEvent event={e} incidentId={incidentId} retractedBy={retractedBy.get(e.eventId)} />
+      {nav}
+      <ol class="timeline" reversed>
+        {newestFirst.map((e) => (
+          <TimelineEvent
+            event={e}
+            incidentId={incidentId}
+            retracted={retracted.has(e.eventId)}
+            retractedBy={retractedBy.get(e.eventId)}
+          />
         ))}
       </ol>
+      {nav}
     </section>
   );
 };

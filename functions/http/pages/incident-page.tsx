@@ -1,22 +1,24 @@
 import type { FC } from "hono/jsx";
-import type { ChainCheck, StoredEvent } from "../../../events/stored-event.js";
 import type { Summary } from "../../../events/summarize.js";
-import { KnownAtPanel, type Moment, PastBanner, type VersionMark } from "./as-known-at.js";
+import type { IncidentState } from "../../../events/summary.js";
+import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
 import { CasualtyCategory } from "./casualty-chart.js";
 import { casualtyCharts } from "./chart-model.js";
 import { DenialsSection, StatementsSection } from "./claims-sections.js";
-import { EventTimeline } from "./event-timeline.js";
+import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
-import { IntegrityBadge } from "./integrity-badge.js";
+import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 
 export interface IncidentPageProps {
   summary: Summary;
-  /** The incident's events up to `summary.version`, in order: what the view is made of. */
-  events: StoredEvent[];
-  /** Every version the incident has now, for the quick links (a past view can step forward). */
-  marks: VersionMark[];
-  check: ChainCheck;
+  /** The fold state the summary was made from: the charts draw what it keeps. */
+  state: IncidentState;
+  /** One page of the events up to `summary.version`. */
+  timeline: TimelinePage;
+  /** The incident's version now (a past view can step forward to it). */
+  latest: number;
+  integrity: IntegrityReport;
   moment: Moment;
 }
 
@@ -63,11 +65,17 @@ const Contents: FC = () => (
   </nav>
 );
 
-export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, check, moment }) => {
+export const IncidentPage: FC<IncidentPageProps> = ({
+  summary,
+  state,
+  timeline,
+  latest,
+  integrity,
+  moment,
+}) => {
   const past = moment.at !== "current";
-  const latest = marks.length;
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
-  const charts = casualtyCharts(events, summary);
+  const charts = casualtyCharts(state, summary);
   return (
     <Layout title={title} past={past}>
       <p class="crumbs">
@@ -89,12 +97,12 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
           incidentId={summary.incidentId}
           moment={moment}
           shownAt={summary.lastRecordedAt}
-          marks={marks}
+          latest={latest}
           shown={past ? summary.version : null}
         />
         <IntegrityBadge
           incidentId={summary.incidentId}
-          check={check}
+          report={integrity}
           past={past ? { version: summary.version, headHash: summary.headHash } : null}
         />
       </div>
@@ -104,7 +112,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
           <p>No casualty figures reported{past ? " by then" : ""}.</p>
         ) : (
           <p class="muted">
-            {`Each source's reports in the order the archive recorded them (v1 … v${summary.version}), with the range the summary combines from each source's latest live report. Last change recorded ${formatInstant(summary.lastRecordedAt)}.`}
+            {`By version (v1 … v${summary.version}): each source's reports that moved the summary's range, and its latest one, with the range the summary combines from each source's latest live report. Last change recorded ${formatInstant(summary.lastRecordedAt)}.`}
           </p>
         )}
         {charts.map((chart) => (
@@ -115,7 +123,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
       <StatementsSection summary={summary} />
       <EventTimeline
         incidentId={summary.incidentId}
-        events={events}
+        page={timeline}
         retracted={new Set(summary.retractedEventIds)}
       />
     </Layout>

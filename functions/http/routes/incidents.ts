@@ -5,17 +5,20 @@ import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
+import type { ViewStore } from "../../store/view-store.js";
 import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
 
 export interface IncidentRoutesDeps {
   events: EventStore;
   reader: IncidentReader;
+  /** Where a passed full check is recorded, for the incident page's integrity badge. */
+  views?: ViewStore;
 }
 
 const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 
 /** Reads: the summary (now, then, or at least as new as a write), the listing, and /verify. */
-export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
+export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
   const app = new Hono();
 
   app.get("/incidents", async (c) => {
@@ -71,6 +74,12 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
     const incidentId = incidentToRead(c);
     const result = await events.verify(incidentId);
     if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);
+    if (result.ok)
+      await views?.saveCheck(incidentId, {
+        version: result.version,
+        headHash: result.headHash,
+        checkedAt: new Date().toISOString(),
+      });
     return c.json(result);
   });
 

@@ -2,21 +2,27 @@ import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { IncidentId } from "../../../events/schemas.js";
-import type { StoredEvent } from "../../../events/stored-event.js";
-import { type IncidentReader, summaryAt } from "../../incident-reader.js";
+import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
+import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
+import { summarize } from "../../../events/summarize.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import { UnreadableCommitError } from "../../store/commit-item.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
-import { type Moment, versionHref } from "./as-known-at.js";
-import { DASHBOARD_CSP } from "./dashboard-styles.js";
-import { formatInstant, viewPath } from "./format.js";
-import { IncidentListPage, type ListFilters } from "./incident-list-page.js";
-import { IncidentPage } from "./incident-page.js";
-import { MessagePage } from "./layout.js";
+import type { ViewStore } from "../../store/view-store.js";
+import { type Moment, versionHref } from "../pages/as-known-at.js";
+import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
+import { TIMELINE_PAGE } from "../pages/event-timeline.js";
+import { formatInstant, viewPath } from "../pages/format.js";
+import { IncidentListPage, type ListFilters } from "../pages/incident-list-page.js";
+import { IncidentPage } from "../pages/incident-page.js";
+import type { IntegrityReport } from "../pages/integrity-badge.js";
+import { MessagePage } from "../pages/layout.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
   events: EventStore;
+  views: ViewStore;
 }
 
 const PAGE_SIZE = 20;
@@ -29,7 +35,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, views }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -86,32 +92,58 @@ export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
       );
     }
 
-    // One fresh read of every stored event serves the timeline, the chart, the version links,
-    // the chain check and any past view; a current page starts from the projected view.
-    const [{ events: all, check }, projected] = await Promise.all([
-      events.readVerified(incidentId),
-      moment.at === "current" ? reader.summary(incidentId, moment) : Promise.resolve(null),
-    ]);
-    if (all.length === 0) return notFound(c, incidentId);
-    const latest = all.length;
-    // The view may lag the events just read: then fold them, so chart and summary agree.
-    const summary =
-      moment.at === "current"
-        ? projected && projected.version >= latest
-          ? projected
-          : summaryAt(incidentId, all, { at: "version", version: latest })
-        : summaryAt(incidentId, all, moment);
-    if (!summary) return notAtThatMoment(c, incidentId, moment, all);
+    const before = readBefore(c);
+    if (typeof before === "string") {
+      return render(
+        c,
+        400,
+        <MessagePage title="That page of the timeline cannot be read">
+          <p>{before}</p>
+          <p>
+            <a href={viewPath(incidentId)}>See the incident as it is now</a>
+          </p>
+        </MessagePage>,
+      );
+    }
 
+    // Every read here is bounded: the projected state (or a snapshot and the events after it),
+    // one page of the timeline, and the chain since its last full check.
+    const [state, head] = await Promise.all([
+      reader.stateAt(incidentId, moment),
+      events.readHead(incidentId),
+    ]);
+    if (head.version === 0 && !state) return notFound(c, incidentId);
+    if (!state)
+      return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
+    const summary = summarize(state);
     const shown = summary.version;
+    const latest = Math.max(head.version, shown);
+    const end = Math.min(shown, (before ?? shown + 1) - 1);
+    const startAfter = Math.max(0, end - TIMELINE_PAGE);
+    const [pageEvents, integrity] = await Promise.all([
+      events.eventsBetween(incidentId, startAfter, end),
+      integrityReport(events, views, incidentId, latest),
+    ]);
+    const href = (beforeVersion: number | null) => {
+      const query = new URLSearchParams(momentQuery(moment));
+      if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
+      const text = query.toString();
+      return `${viewPath(incidentId)}${text ? `?${text}` : ""}#timeline`;
+    };
     return render(
       c,
       200,
       <IncidentPage
         summary={summary}
-        events={all.filter((e) => e.version <= shown)}
-        marks={all.map(({ version, recordedAt, type }) => ({ version, recordedAt, type }))}
-        check={check}
+        state={state}
+        timeline={{
+          events: pageEvents,
+          total: shown,
+          newerHref: end < shown ? href(end + TIMELINE_PAGE + 1) : null,
+          olderHref: startAfter > 0 ? href(startAfter + 1) : null,
+        }}
+        latest={latest}
+        integrity={integrity}
         moment={moment}
       />,
     );
@@ -146,17 +178,17 @@ function notAtThatMoment(
   c: Context,
   incidentId: string,
   moment: Moment,
-  all: StoredEvent[],
+  latest: number,
+  first: StoredEvent | null,
 ): Promise<Response> {
-  const first = all[0] as StoredEvent;
   return render(
     c,
     404,
     <MessagePage title="Not known at that moment">
       <p>
         {moment.at === "version"
-          ? `Incident ${incidentId} has versions 1 to ${all.length}, not ${moment.version}.`
-          : `Nothing about incident ${incidentId} had been recorded by ${formatInstant(moment.at === "asOf" ? moment.asOf : null)}: its first event was recorded at ${formatInstant(first.recordedAt)}.`}
+          ? `Incident ${incidentId} has versions 1 to ${latest}, not ${moment.version}.`
+          : `Nothing about incident ${incidentId} had been recorded by ${formatInstant(moment.at === "asOf" ? moment.asOf : null)}: its first event was recorded at ${formatInstant(first?.recordedAt)}.`}
       </p>
       <p>
         <a href={versionHref(incidentId, 1)}>See it as first recorded</a> or{" "}
@@ -164,6 +196,69 @@ function notAtThatMoment(
       </p>
     </MessagePage>,
   );
+}
+
+/** How many events the page re-hashes at most: since the last full check, or all of a short incident. */
+const CHECK_ON_VIEW = 500;
+
+/**
+ * The integrity badge's check, bounded: the events since the last full check, continuing its
+ * hash; a short incident with none recorded is checked whole (and that check recorded); a long
+ * one far from any full check gets its latest links checked and a pointer to /verify.
+ */
+async function integrityReport(
+  events: EventStore,
+  views: ViewStore,
+  incidentId: string,
+  latest: number,
+): Promise<IntegrityReport> {
+  const full = await views.getCheck(incidentId);
+  try {
+    if (full && full.version <= latest && latest - full.version <= CHECK_ON_VIEW) {
+      const since = await events.eventsBetween(incidentId, full.version, latest);
+      const check = verifyChain(since, { version: full.version, hash: full.headHash });
+      return { check, since: full.version, full, partial: false };
+    }
+    if (latest <= CHECK_ON_VIEW) {
+      const { check } = await events.readVerified(incidentId);
+      if (!check.ok) return { check, since: 0, full: null, partial: false };
+      const record = {
+        version: check.version,
+        headHash: check.headHash,
+        checkedAt: new Date().toISOString(),
+      };
+      await views.saveCheck(incidentId, record);
+      return { check, since: check.version, full: record, partial: false };
+    }
+    const from = latest - CHECK_ON_VIEW;
+    const tail = await events.eventsBetween(incidentId, from, latest);
+    const check = verifyChain(tail, { version: from, hash: tail[0]?.prevHash ?? "" });
+    return { check, since: from, full, partial: true };
+  } catch (error) {
+    if (!(error instanceof UnreadableCommitError)) throw error;
+    const check: ChainCheck = {
+      ok: false,
+      firstBadVersion: error.version,
+      reason: `stored item is unreadable: ${error.message}`,
+      version: error.version - 1,
+    };
+    return { check, since: 0, full: null, partial: false };
+  }
+}
+
+/** The query that names a moment, for links that keep it. */
+function momentQuery(moment: Moment): Record<string, string> {
+  if (moment.at === "version") return { version: String(moment.version) };
+  if (moment.at === "asOf") return { asOf: moment.asOf };
+  return {};
+}
+
+/** `before=N`: the timeline page of the events before version N. A string answer is an error. */
+function readBefore(c: Context): number | undefined | string {
+  const raw = param(c, "before");
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 2) return `“before” must be a version from 2, not “${raw}”.`;
+  return Number(raw);
 }
 
 /** A form leaves empty fields in the query: those mean "no filter", not an error. */
@@ -181,7 +276,7 @@ function readListQuery(c: Context) {
   const contested = param(c, "contested");
   if (kind !== undefined) {
     values.kind = kind;
-    if (/^[a-z][a-z0-9-]{0,63}$/.test(kind)) filters.kind = kind;
+    if (KIND_SLUG_PATTERN.test(kind)) filters.kind = kind;
     else errors.kind = "Kind must be a lowercase slug such as missile-strike or mass-grave.";
   }
   if (country !== undefined) {

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { BatchWriteItemCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { Envelope } from "../../events/schemas.js";
+import { serverEventId } from "../../events/server-ids.js";
+import { EMPTY_HEAD, type StoredEvent, sealEvents } from "../../events/stored-event.js";
+import { commitToItem } from "../../functions/store/commit-item.js";
+
+/**
+ * A long incident as the issue describes one — casualty updates from 40 rotating officials,
+ * statements, some denials, assessments and retractions, a few of them of reports far back —
+ * sealed as the store seals them (server-made ids, a second apart), so it can be written
+ * straight into the events table: thousands of events in a second or two, not via HTTP.
+ * Deterministic for a seed.
+ */
+export const OFFICIALS = Array.from({ length: 40 }, (_, k) => `Official ${String(k + 1).padStart(2, "0")}`);
+const AP = { publisher: "Associated Press", url: "https://apnews.com/article/long-incident" };
+const T0 = Date.parse("2024-01-01T00:00:00Z");
+
+/** mulberry32: a small seeded generator, so a failing history can be rebuilt from its seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * How often each kind of event comes (cumulative thresholds on a uniform draw; reports take the
+ * rest). `HEAVY` tests the rare paths often; `ISSUE` is the issue's siege: casualty updates and
+ * statements, some denials, few assessments and retractions.
+ */
+export interface Mix {
+  reports: number;
+  statements: number;
+  denials: number;
+  assessments: number;
+}
+export const HEAVY: Mix = { reports: 0.55, statements: 0.78, denials: 0.81, assessments: 0.89 };
+export const ISSUE: Mix = { reports: 0.6, statements: 0.985, denials: 0.987, assessments: 0.99 };
+
+export function longEnvelopes(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): Envelope[] {
+  const rnd = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
+  const id = (version: number) => serverEventId(incidentId, version);
+  const out: Envelope[] = [
+    {
+      type: "IncidentOpened",
+      source: AP,
+      data: { title: "Siege of a city", kind: "shelling", location: { name: "Mariupol", country: "UA" } },
+    } as Envelope,
+  ];
+  const retractable: number[] = [];
+  const assessable: number[] = [];
+  const retracted = new Set<number>();
+  for (let version = 2; version <= length; version++) {
+    const who = { name: pick(OFFICIALS), role: "Official", side: "Ukraine" };
+    const r = rnd();
+    const base = { source: AP, attributedTo: who };
+    let envelope: Envelope;
+    const live = retractable.filter((v) => !retracted.has(v));
+    if (r < mix.reports || version < 20) {
+      const killed = Math.floor(version / 4 + rnd() * 40);
+      const figures: Record<string, unknown> = {
+        killed:
+          rnd() < 0.8 ? { value: killed, qualifier: "at-least" } : { value: killed, qualifier: "exact" },
+      };
+      if (rnd() < 0.4) figures.injured = { min: killed, max: killed * 2 + 10 };
+      envelope = { ...base, type: "CasualtiesReported", data: { figures } } as Envelope;
+      retractable.push(version);
+    } else if (r < mix.statements) {
+      envelope = {
+        ...base,
+        type: "StatementMade",
+        data: { quote: `Statement number ${version}: the shelling continues.`, stance: "condemns" },
+      } as Envelope;
+      retractable.push(version);
+      assessable.push(version);
+    } else if (r < mix.denials) {
+      envelope = {
+        source: AP,
+        attributedTo: { name: "Ministry of Defence", side: "Russia" },
+        type: "DenialIssued",
+        data: { claim: `responsibility for strike ${version}`, counterClaim: "a provocation" },
+      } as Envelope;
+      retractable.push(version);
+      assessable.push(version);
+    } else if (r < mix.assessments && assessable.length > 0) {
+      const verdict = pick(["supported", "disputed", "false", "unverified"] as const);
+      envelope = {
+        ...base,
+        type: "ClaimAssessed",
+        data: { targetEventId: id(pick(assessable)), verdict, reasoning: "checked against imagery" },
+      } as Envelope;
+      retractable.push(version);
+    } else if (live.length > 0) {
+      // Most retractions are of something recent; one in four reaches far back.
+      const target =
+        rnd() < 0.75
+          ? (live[live.length - 1 - Math.floor(rnd() * Math.min(10, live.length))] as number)
+          : pick(live);
+      retracted.add(target);
+      envelope = {
+        ...base,
+        type: "ReportRetracted",
+        data: { targetEventId: id(target), reason: "corrected by the source" },
+      } as Envelope;
+    } else {
+      envelope = {
+        ...base,
+        type: "StatementMade",
+        data: { quote: "No comment.", stance: "neutral" },
+      } as Envelope;
+      retractable.push(version);
+    }
+    out.push(envelope);
+  }
+  return out;
+}
+
+/** Seals envelopes after `after` as the store does (server-made ids, one second apart). */
+export function sealLong(
+  incidentId: string,
+  envelopes: readonly Envelope[],
+  after: readonly StoredEvent[] = [],
+) {
+  const out: StoredEvent[] = [];
+  let last = after[after.length - 1];
+  for (const envelope of envelopes) {
+    const head = last ? { version: last.version, hash: last.hash, recordedAt: last.recordedAt } : EMPTY_HEAD;
+    const [event] = sealEvents(head, [envelope], {
+      incidentId,
+      recordedBy: "writer:seed",
+      now: new Date(T0 + (head.version + 1) * 1000).toISOString(),
+      newEventId: (version) => serverEventId(incidentId, version),
+    });
+    out.push(event as StoredEvent);
+    last = event;
+  }
+  return out;
+}
+
+export function longHistory(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): StoredEvent[] {
+  return sealLong(incidentId, longEnvelopes(incidentId, length, seed, mix));
+}
+
+/**
+ * Writes events straight into the events table as commit items of 1–4 events (as appends
+ * would have made them), 25 items per BatchWrite. Nothing else is written: no claims (the ids
+ * are server-made) and no views (the projector makes those).
+ */
+export async function seedCommits(db: DynamoDBClient, table: string, events: readonly StoredEvent[]) {
+  const items = [];
+  for (let i = 0, size = 1; i < events.length; i += size, size = (size % 4) + 1) {
+    const chunk = events.slice(i, i + size);
+    const first = chunk[0] as StoredEvent;
+    const last = chunk[chunk.length - 1] as StoredEvent;
+    items.push(
+      commitToItem({
+        incidentId: first.incidentId,
+        version: first.version,
+        lastVersion: last.version,
+        events: chunk,
+        token: randomUUID(),
+      }),
+    );
+  }
+  for (let i = 0; i < items.length; i += 25) {
+    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length > 0) {
+      const out = await db.send(new BatchWriteItemCommand({ RequestItems: { [table]: requests } }));
+      requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
+    }
+  }
+}
