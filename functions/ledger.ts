@@ -4,6 +4,7 @@ import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import { dashboardRoutes } from "./http/pages/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
+import { LogStore } from "./log/log-store.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
 import type { Item } from "./store/commit-item.js";
@@ -32,6 +33,8 @@ export function createLedger(options: LedgerOptions) {
   });
   const views = new ViewStore(db, tables.views);
   const projector = new Projector(events, views);
+  // The transparency log's table (functions/log): the sequencer writes it, routes read it.
+  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const reader = new IncidentReader(events, views, options.settle);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
@@ -45,7 +48,7 @@ export function createLedger(options: LedgerOptions) {
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
   const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
     createApp({ events, views, reader, authenticate, log, checkStore, pages });
-  return { events, views, projector, reader, app };
+  return { events, views, projector, reader, log: logStore, app };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

@@ -34,7 +34,7 @@ process.stderr.write(
     `  API docs     ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)`,
     `  ${tokenLine}`,
     `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
-    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}`,
+    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}  log=${server.tables.log}`,
     "",
     `  try: curl ${server.url}/incidents`,
     `       LEDGER_TOKEN=<token> npm run sample`,
