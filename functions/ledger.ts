@@ -1,5 +1,6 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
+import { createExportParts } from "./export/export-parts.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import { dashboardRoutes } from "./http/pages/dashboard.js";
@@ -36,6 +37,14 @@ export function createLedger(options: LedgerOptions) {
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const reader = new IncidentReader(events, views, options.settle);
+  // Feed, exports and releases (functions/export): read the log and the events, write releases.
+  const exportParts = createExportParts({
+    db,
+    eventsTable: tables.events,
+    logTable: logStore.table,
+    log: logStore,
+    reader,
+  });
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -47,8 +56,8 @@ export function createLedger(options: LedgerOptions) {
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
   const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
-    createApp({ events, views, reader, authenticate, log, checkStore, pages });
-  return { events, views, projector, reader, log: logStore, app };
+    createApp({ events, views, reader, authenticate, log, checkStore, pages, exports: exportParts });
+  return { events, views, projector, reader, log: logStore, exports: exportParts, app };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
