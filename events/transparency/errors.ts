@@ -27,3 +27,7 @@ export class MalformedProofFileError extends Error {
 export class MalformedLeafError extends Error {
   override name = "MalformedLeafError";
 }
+
+export class MalformedPolicyError extends Error {
+  override name = "MalformedPolicyError";
+}
