@@ -317,8 +317,10 @@ export class LogStore {
 
   /** Stores a full tile and its root once; the same bytes again are a no-op. */
   async putFullTile(level: number, index: number, hashes: Uint8Array, root: Uint8Array): Promise<void> {
-    await this.putOnce({ ...key(tileKey(level), index), hashes: { B: hashes } });
+    // The tile goes in last: its presence says the root (and, at level 0, the entry bundle) is
+    // stored too, so a sequencer that died in between rebuilds what is missing.
     await this.putOnce({ ...key(tileRootKey(level), index), root: { B: root } });
+    await this.putOnce({ ...key(tileKey(level), index), hashes: { B: hashes } });
   }
 
   /** Roots of the full tiles of a level with index in [from, to): the entries of the tile above. */
