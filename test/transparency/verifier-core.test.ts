@@ -162,7 +162,13 @@ describe("the verifier's log checks, over an archive in memory", () => {
 
   it("refuses a leaf out of its incident's order and a logged event the table no longer serves", async () => {
     const all = events(2, 3);
-    const { log, archive } = await archiveOf([all[0], all[3], all[1], all[2], ...all.slice(4)] as StoredEvent[]);
+    const { log, archive } = await archiveOf([
+      all[0],
+      all[3],
+      all[1],
+      all[2],
+      ...all.slice(4),
+    ] as StoredEvent[]);
     expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
       /^leaf 1: incident incident-1 version 2 comes after version 0/,
     );
