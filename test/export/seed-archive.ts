@@ -1,18 +1,15 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { BatchWriteItemCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { Envelope } from "../../events/schemas.js";
 import { EMPTY_HEAD, type StoredEvent, sealEvents } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { createLogWriter } from "../../functions/log/log-service.js";
-import { keySigner } from "../../functions/log/signer.js";
-import { silentLogger } from "../../functions/log.js";
 import { commitToItem, type Item } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 
 /**
  * A large archive made fast: sealed commits (25 events each, chains intact) written straight
- * into the events table with BatchWriteItem, bypassing the API, then one pass of the log's own
- * sequencer and checkpoint publisher over them — the log is built by the real code.
+ * into the events table with BatchWriteItem, bypassing the API, then one pass of the server's own
+ * log writer (sequencer and checkpoint publisher) over them — the log is built by the real code.
  */
 export interface SeedOptions {
   incidents: number;
@@ -125,13 +122,8 @@ export async function seedArchive(archive: LocalServer, options: SeedOptions) {
   const db = createDynamoClient(archive.dynamoEndpoint);
   try {
     const stored = await seedCommits(db, archive.tables.events, options);
-    const writer = createLogWriter({
-      store: archive.ledger.log,
-      events: archive.ledger.events,
-      signer: keySigner("seed.example/log", generateKeyPairSync("ed25519").privateKey),
-      log: silentLogger,
-    });
-    const pass = await writer.pass();
+    // The server's own writer and key: the log stays one log, signed by one key.
+    const pass = await archive.logWriter.pass();
     return { stored, size: pass.size };
   } finally {
     db.destroy();

@@ -65,8 +65,11 @@ export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRout
     }
     const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
-    if (!checkpoint)
-      throw new NoCheckpointError("the log has no signed checkpoint yet: append an event first");
+    // A release of the empty tree would cite nothing.
+    if (!checkpoint || checkpoint.size === 0)
+      throw new NoCheckpointError(
+        "the log has no signed checkpoint of a non-empty tree yet: append an event first",
+      );
     const release = await releases.create({
       name,
       note,
