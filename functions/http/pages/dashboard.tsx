@@ -17,6 +17,11 @@ import { MessagePage } from "./layout.js";
 export interface DashboardDeps {
   reader: IncidentReader;
   events: EventStore;
+  /** The citation line of an incident by the latest release (functions/export); none: no line. */
+  citation?: (
+    incident: { incidentId: string; title: string | null; version: number },
+    origin: string,
+  ) => Promise<string | null>;
 }
 
 const PAGE_SIZE = 20;
@@ -29,7 +34,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, citation }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -104,6 +109,7 @@ export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
     if (!summary) return notAtThatMoment(c, incidentId, moment, all);
 
     const shown = summary.version;
+    const cite = citation ? await citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null;
     return render(
       c,
       200,
@@ -113,6 +119,7 @@ export function dashboardRoutes({ reader, events }: DashboardDeps): Hono {
         marks={all.map(({ version, recordedAt, type }) => ({ version, recordedAt, type }))}
         check={check}
         moment={moment}
+        citation={cite}
       />,
     );
   });

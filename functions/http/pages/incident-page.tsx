@@ -18,6 +18,8 @@ export interface IncidentPageProps {
   marks: VersionMark[];
   check: ChainCheck;
   moment: Moment;
+  /** How to cite the incident by the latest release that holds it (issue 12), if any. */
+  citation?: string | null;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -63,7 +65,7 @@ const Contents: FC = () => (
   </nav>
 );
 
-export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, check, moment }) => {
+export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, check, moment, citation }) => {
   const past = moment.at !== "current";
   const latest = marks.length;
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -83,6 +85,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
         />
       ) : null}
       <IncidentHeader summary={summary} />
+      {citation ? <p class="muted" data-citation="">{`Cite: ${citation}`}</p> : null}
       <Contents />
       <div class="tools">
         <KnownAtPanel
