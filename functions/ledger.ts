@@ -1,11 +1,14 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
+import { NotFoundError } from "./errors.js";
 import { createExportParts } from "./export/export-parts.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import { dashboardRoutes } from "./http/pages/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
+import { EventLocator } from "./log/event-locator.js";
 import { LogStore } from "./log/log-store.js";
+import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
 import type { Item } from "./store/commit-item.js";
@@ -21,6 +24,8 @@ export interface LedgerOptions {
   now?: () => string;
   /** What a read waits for first (the local stream's pending projections). */
   settle?: Settle;
+  /** The transparency log's verifier key, served at /log/vkey (local key or KMS public key). */
+  logVerifierKey?: () => Promise<string>;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -36,6 +41,14 @@ export function createLedger(options: LedgerOptions) {
   const projector = new Projector(events, views);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
+  const transparency = {
+    logStore,
+    logTiles: new LogTiles(logStore),
+    locator: new EventLocator(db, tables),
+    verifierKey:
+      options.logVerifierKey ??
+      (() => Promise.reject(new NotFoundError("this archive is not configured with a log verifier key"))),
+  };
   const reader = new IncidentReader(events, views, options.settle);
   // Feed, exports and releases (functions/export): read the log and the events, write releases.
   const exportParts = createExportParts({
@@ -56,7 +69,17 @@ export function createLedger(options: LedgerOptions) {
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
   const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
-    createApp({ events, views, reader, authenticate, log, checkStore, pages, exports: exportParts });
+    createApp({
+      events,
+      views,
+      reader,
+      authenticate,
+      log,
+      checkStore,
+      pages,
+      exports: exportParts,
+      transparency,
+    });
   return { events, views, projector, reader, log: logStore, exports: exportParts, app };
 }
 

@@ -10,6 +10,7 @@ import { eventRoutes } from "./routes/events.js";
 import { exportRoutes } from "./routes/exports.js";
 import { feedRoutes } from "./routes/feed.js";
 import { incidentRoutes } from "./routes/incidents.js";
+import { type LogRouteDeps, logRoutes } from "./routes/log.js";
 import { metaRoutes } from "./routes/meta.js";
 import { releaseRoutes } from "./routes/releases.js";
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   checkStore: () => Promise<void>;
   /** The feed, exports and releases (issue 12). */
   exports?: ExportParts;
+  /** The transparency log's read routes (issue 11). */
+  transparency?: LogRouteDeps;
   /** Extra routes mounted at / (the dashboard pages). */
   pages?: Hono;
 }
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));
   app.route("/", incidentRoutes(deps));
+  if (deps.transparency) app.route("/", logRoutes(deps.transparency));
   if (deps.exports) {
     app.route("/", feedRoutes(deps.exports));
     app.route("/", exportRoutes(deps.exports));

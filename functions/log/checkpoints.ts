@@ -62,8 +62,9 @@ export class CheckpointPublisher {
     let proof: Hash[] = [];
     if (latest) {
       const previous = this.ourCheckpointBody(latest);
+      // The empty tree is a prefix of every tree: nothing to prove from size 0.
       proof = latest.size === 0 ? [] : await consistencyProof(latest.size, size, node);
-      if (!verifyConsistency(latest.size, size, proof, previous.root, root)) {
+      if (latest.size > 0 && !verifyConsistency(latest.size, size, proof, previous.root, root)) {
         throw new LogInconsistencyError(
           `the stored log of ${size} leaves does not extend the signed checkpoint of ${latest.size}: not signing`,
         );
