@@ -1,4 +1,4 @@
-import type { Release, ReleaseStore } from "./release-store.js";
+import type { ReleaseStore } from "./release-store.js";
 
 export interface LeafIndexLookup {
   /** The log index of one version of an incident, or null while it is not in the log. */
@@ -26,16 +26,15 @@ export async function lastVersionWithin(
 
 /**
  * The line to cite an incident by: the latest release that holds it, the version it holds, and
- * a link to the page as of that version. A read of the release list and about log2(versions)
- * index lookups, never a read of the log.
+ * a link to the page as of that version. One read of the newest release and about
+ * log2(versions) index lookups, never a read of the log.
  */
 export async function incidentCitation(
   deps: { releases: ReleaseStore; log: LeafIndexLookup },
   incident: { incidentId: string; title: string | null; version: number },
   origin: string,
 ): Promise<string | null> {
-  const all = await deps.releases.list();
-  const latest: Release | undefined = all[all.length - 1];
+  const latest = await deps.releases.latest();
   if (!latest) return null;
   const version = await lastVersionWithin(deps.log, incident.incidentId, incident.version, latest.treeSize);
   if (version === 0) return null;

@@ -53,6 +53,22 @@ export class ReleaseStore {
     return releases;
   }
 
+  /** The newest release: one Query of one item, whatever the number of releases. */
+  async latest(): Promise<Release | null> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": { S: RELEASE_PK } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const item = out.Items?.[0];
+    return item ? (JSON.parse(item.release?.S ?? "{}") as Release) : null;
+  }
+
   async byName(name: string): Promise<Release | null> {
     return (await this.list()).find((r) => r.name === name) ?? null;
   }
