@@ -2,6 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
 import { createExportParts } from "./export/export-parts.js";
+import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import { dashboardRoutes } from "./http/pages/dashboard.js";
@@ -68,7 +69,12 @@ export function createLedger(options: LedgerOptions) {
     );
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
+  // Each incident page cites the incident by the latest release that holds it.
+  const citation = (
+    incident: { incidentId: string; title: string | null; version: number },
+    origin: string,
+  ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
+  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events, citation })) =>
     createApp({
       events,
       views,
