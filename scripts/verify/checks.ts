@@ -83,6 +83,21 @@ export class RootBuilder {
   private readonly stack: { level: number; hash: Hash }[] = [];
   count = 0;
 
+  /**
+   * A builder holding a tree of `size` leaves already, from the hashes of its border subtrees
+   * (those `borderNodes(size)` names, left to right): catching up reads only the new leaves.
+   */
+  static resume(size: number, borderHashes: readonly Hash[]): RootBuilder {
+    const builder = new RootBuilder();
+    const nodes = borderNodes(size);
+    if (nodes.length !== borderHashes.length) throw new RangeError("one hash per border subtree");
+    nodes.forEach((n, i) => {
+      builder.stack.push({ level: n.level, hash: borderHashes[i] as Hash });
+    });
+    builder.count = size;
+    return builder;
+  }
+
   push(leafHash: Hash): void {
     let node = { level: 0, hash: leafHash };
     for (let top = this.stack.at(-1); top && top.level === node.level; top = this.stack.at(-1)) {
@@ -102,48 +117,100 @@ export class RootBuilder {
   }
 }
 
+/** The complete subtrees a tree of `size` leaves is made of, largest (leftmost) first. */
+export function borderNodes(size: number): { level: number; index: number }[] {
+  const out: { level: number; index: number }[] = [];
+  let start = 0;
+  for (let level = Math.floor(Math.log2(Math.max(size, 1))); level >= 0; level--) {
+    const width = 2 ** level;
+    if (size - start >= width) {
+      out.push({ level, index: start / width });
+      start += width;
+    }
+  }
+  return out;
+}
+
 export interface LoggedEvent {
   index: number;
   eventId: string;
   hash: string;
 }
 
+/** An incident's last version covered by a verified checkpoint, and its chain hash. */
+export interface IncidentHead {
+  version: number;
+  hash: string;
+}
+
+const NO_HEAD: IncidentHead = { version: 0, hash: GENESIS_HASH };
+
 /**
- * Leaves in log order: each incident's versions must come 1, 2, 3 … with no gap, no repeat. Keeps
- * what each leaf says of its event, to compare with the events the archive serves.
+ * Leaves in log order: each incident's versions must come 1, 2, 3 … (after the head already
+ * verified, when catching up) with no gap, no repeat. Keeps what each leaf says of its event, to
+ * compare with the events the archive serves.
  */
 export class LeafIndex {
-  readonly byIncident = new Map<string, LoggedEvent[]>();
+  readonly byIncident = new Map<string, { head: IncidentHead; logged: LoggedEvent[] }>();
+
+  constructor(private readonly heads: ReadonlyMap<string, IncidentHead> = new Map()) {}
 
   add(index: number, leaf: LeafFields): void {
-    const logged = this.byIncident.get(leaf.incidentId) ?? [];
-    if (leaf.version !== logged.length + 1) {
+    let entry = this.byIncident.get(leaf.incidentId);
+    if (!entry) {
+      entry = { head: this.heads.get(leaf.incidentId) ?? NO_HEAD, logged: [] };
+      this.byIncident.set(leaf.incidentId, entry);
+    }
+    const last = entry.head.version + entry.logged.length;
+    if (leaf.version !== last + 1) {
       throw new VerificationError(
-        `leaf ${index}: incident ${leaf.incidentId} version ${leaf.version} comes after version ${logged.length} in the log`,
+        `leaf ${index}: incident ${leaf.incidentId} version ${leaf.version} comes after version ${last} in the log`,
       );
     }
-    logged.push({ index, eventId: leaf.eventId, hash: leaf.hash });
-    this.byIncident.set(leaf.incidentId, logged);
+    entry.logged.push({ index, eventId: leaf.eventId, hash: leaf.hash });
+  }
+
+  /** The heads after these leaves: the earlier ones, moved on by every incident logged here. */
+  headsAfter(): Map<string, IncidentHead> {
+    const out = new Map(this.heads);
+    for (const [incidentId, { head, logged }] of this.byIncident) {
+      const last = logged.at(-1);
+      if (last) out.set(incidentId, { version: head.version + logged.length, hash: last.hash });
+    }
+    return out;
   }
 }
 
 /**
- * One incident's served events against its chain and its leaves. Events past the checkpoint (not
- * logged yet) must still chain; every logged version must be served, and match its leaf.
+ * One incident's served events against its chain and its leaves, from its verified head (version
+ * 0 for a full check). Events past the checkpoint (not logged yet) must still chain; every logged
+ * version must be served, and match its leaf.
  */
 export class IncidentCheck {
-  private previous = GENESIS_HASH;
-  private version = 0;
+  private previous: string;
+  private version: number;
+  private readonly first: number;
 
   constructor(
     private readonly incidentId: string,
     private readonly logged: readonly LoggedEvent[],
-  ) {}
+    head: IncidentHead = NO_HEAD,
+  ) {
+    this.previous = head.hash;
+    this.version = head.version;
+    this.first = head.version + 1;
+  }
+
+  /** The `after` to read the events from. */
+  get after(): number {
+    return this.first - 1;
+  }
 
   event(event: StoredEvent): void {
     const where = `incident ${this.incidentId} version ${event.version}`;
-    if (event.incidentId !== this.incidentId)
+    if (event.incidentId !== this.incidentId) {
       throw new VerificationError(`${where}: served under another incident`);
+    }
     if (event.version !== this.version + 1) {
       throw new VerificationError(
         `incident ${this.incidentId}: version ${event.version} served after ${this.version}`,
@@ -155,7 +222,7 @@ export class IncidentCheck {
     if (event.prevHash !== this.previous) {
       throw new VerificationError(`${where}: prevHash does not link to version ${this.version}'s hash`);
     }
-    const leaf = this.logged[event.version - 1];
+    const leaf = this.logged[event.version - this.first];
     if (leaf && (leaf.eventId !== event.eventId || leaf.hash !== event.hash)) {
       throw new VerificationError(
         `${where}: the event served (eventId ${event.eventId}, hash ${event.hash}) is not the one log leaf ${leaf.index} holds (eventId ${leaf.eventId}, hash ${leaf.hash})`,
@@ -166,8 +233,9 @@ export class IncidentCheck {
   }
 
   end(): void {
-    if (this.version < this.logged.length) {
-      const missing = this.logged[this.version] as LoggedEvent;
+    const served = this.version - this.first + 1;
+    if (served < this.logged.length) {
+      const missing = this.logged[served] as LoggedEvent;
       throw new VerificationError(
         `incident ${this.incidentId} version ${this.version + 1}: in the log (leaf ${missing.index}) but not served`,
       );

@@ -11,13 +11,13 @@ import { verifyLog } from "./verify-log.js";
 import { verifyEventProof } from "./verify-proof.js";
 
 /**
- * npm run verify -- --url <base> --vkey <vkey> [--state <file>] [--policy <file>]
+ * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>]
  * npm run verify -- --proof <file> --event <event.json> --vkey <vkey> [--policy <file>]
  * npm run verify -- --url <base> --release <name>
  * Exit 0 when everything holds; 1 naming the first thing that does not; 2 for a usage error.
  */
 const USAGE = `usage:
-  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file>] [--policy <file>]
+  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
   npm run verify -- --url <base URL> --release <name>`;
 
@@ -46,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
       proof: { type: "string" },
       event: { type: "string" },
       release: { type: "string" },
+      incremental: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -82,8 +83,13 @@ async function main(argv: string[]): Promise<number> {
 
   if (!values.url) throw new UsageError("--url is needed");
   const state = values.state ? await readState(values.state) : null;
+  if (values.incremental && !state?.heads) {
+    throw new UsageError("--incremental needs a --state file written by an earlier run");
+  }
+  const source = httpSource(values.url);
   const result = await verifyLog({
-    source: httpSource(values.url),
+    source,
+    incremental: values.incremental,
     logKey: logKeyOf(values.vkey, policy),
     ...(policy ? { policy } : {}),
     state,
@@ -92,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.state) await writeState(values.state, result.state);
   const grew = state ? ` (was ${state.size} at the last run)` : "";
   console.log(
-    `OK ${result.checkpoint.origin}: tree size ${result.checkpoint.size}${grew}, ${result.incidents} incidents, ${result.events} events verified`,
+    `OK ${result.checkpoint.origin}: tree size ${result.checkpoint.size}${grew}, ${result.leaves} leaves, ${result.incidents} incidents, ${result.events} events verified; ${source.bytesRead?.() ?? 0} bytes downloaded`,
   );
   return 0;
 }

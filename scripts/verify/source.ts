@@ -13,6 +13,8 @@ export interface LogSource {
   tile(ref: TileRef): Promise<Uint8Array>;
   /** One page of an incident's events, as GET /incidents/{id}/events answers it. */
   events(incidentId: string, after: number): Promise<{ items: StoredEvent[]; next: number | null }>;
+  /** Bytes downloaded so far (bodies as received), when the source counts them. */
+  bytesRead?(): number;
 }
 
 export class SourceError extends Error {
@@ -24,23 +26,36 @@ const EVENTS_PAGE = 500;
 /** The archive's public HTTP routes, read with fetch and nothing of the server's code. */
 export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
   const root = base.replace(/\/+$/, "");
-  async function read(path: string): Promise<Response> {
+  let received = 0;
+
+  async function bytes(path: string): Promise<Uint8Array> {
     let answer: Response;
+    let body: Uint8Array;
     try {
       answer = await get(`${root}${path}`);
+      body = new Uint8Array(await answer.arrayBuffer());
     } catch (e) {
       throw new SourceError(`GET ${path} failed: ${(e as Error).message}`);
     }
+    received += body.length;
     if (!answer.ok) throw new SourceError(`GET ${path} answered ${answer.status}`);
-    return answer;
+    return body;
   }
-  const bytes = async (path: string) => new Uint8Array(await (await read(path)).arrayBuffer());
+  const text = async (path: string) => new TextDecoder().decode(await bytes(path));
+  async function json(path: string): Promise<unknown> {
+    const body = await text(path);
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new SourceError(`GET ${path} did not answer JSON`);
+    }
+  }
+
   return {
-    checkpoint: async () => (await read("/log/checkpoint")).text(),
+    bytesRead: () => received,
+    checkpoint: () => text("/log/checkpoint"),
     consistency: async (from, to) => {
-      const body = (await (await read(`/log/consistency?from=${from}&to=${to}`)).json()) as {
-        proof?: unknown;
-      };
+      const body = (await json(`/log/consistency?from=${from}&to=${to}`)) as { proof?: unknown };
       if (!Array.isArray(body.proof) || !body.proof.every((p) => typeof p === "string")) {
         throw new SourceError("the consistency answer has no proof array");
       }
@@ -50,7 +65,7 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
     tile: (ref) => bytes(`/log/${tilePath(ref)}`),
     events: async (incidentId, after) => {
       const path = `/incidents/${encodeURIComponent(incidentId)}/events?after=${after}&limit=${EVENTS_PAGE}`;
-      return (await (await read(path)).json()) as { items: StoredEvent[]; next: number | null };
+      return (await json(path)) as { items: StoredEvent[]; next: number | null };
     },
   };
 }

@@ -9,6 +9,11 @@ export interface VerifierState {
   /** The signed checkpoint note, verbatim: evidence if the log later contradicts it. */
   checkpoint: string;
   verifiedAt: string;
+  /**
+   * Each incident's last version in that checkpoint and its chain hash: where the next run
+   * picks up with --incremental.
+   */
+  heads?: Record<string, { version: number; hash: string }>;
 }
 
 export async function readState(file: string): Promise<VerifierState | null> {

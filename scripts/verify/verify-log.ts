@@ -4,11 +4,19 @@ import { parseLeaf } from "../../events/transparency/leaf.js";
 import { equalHashes, hashLeaf } from "../../events/transparency/merkle.js";
 import type { VerifierKey } from "../../events/transparency/note.js";
 import type { Policy } from "../../events/transparency/policy.js";
-import { decodeEntryBundle, TILE_WIDTH, tileWidth } from "../../events/transparency/tiles.js";
 import {
+  decodeEntryBundle,
+  decodeHashTile,
+  TILE_WIDTH,
+  tileNodeReader,
+  tileWidth,
+} from "../../events/transparency/tiles.js";
+import {
+  borderNodes,
   checkAgainstRemembered,
   checkSignedCheckpoint,
   IncidentCheck,
+  type IncidentHead,
   LeafIndex,
   RootBuilder,
   VerificationError,
@@ -22,6 +30,11 @@ export interface VerifyLogOptions {
   policy?: Policy;
   /** The last checkpoint this user accepted, if any. */
   state?: VerifierState | null;
+  /**
+   * Catch up from the state: read only the leaves since its checkpoint and the events of the
+   * incidents they touch, starting from the incident heads the state remembers.
+   */
+  incremental?: boolean;
   /** Progress lines for long logs (the CLI prints them on stderr). */
   progress?: (line: string) => void;
   /** The verifier's clock, for the new state's `verifiedAt`. */
@@ -30,6 +43,8 @@ export interface VerifyLogOptions {
 
 export interface VerifyLogResult {
   checkpoint: Checkpoint;
+  /** Leaves read and checked (all of them, or the new ones when catching up). */
+  leaves: number;
   incidents: number;
   events: number;
   /** What to remember for the next run. */
@@ -41,8 +56,8 @@ const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 /**
  * Everything `npm run verify -- --url` checks, in order, throwing a VerificationError naming the
  * first thing that does not hold: the checkpoint's signature (and witness quorum), its
- * consistency with the remembered one, every leaf read from the entry bundles recomputing the
- * checkpoint's root, and every incident's served events chaining and matching their leaves.
+ * consistency with the remembered one, the leaves read from the entry bundles recomputing the
+ * checkpoint's root, and each incident's served events chaining and matching their leaves.
  */
 export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogResult> {
   const { source, logKey, policy, state } = options;
@@ -62,10 +77,14 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     progress(`consistent with the remembered checkpoint of size ${state.size}`);
   }
 
-  const leaves = new LeafIndex();
-  const root = new RootBuilder();
+  // Catching up starts from what the state vouches for; a full check from the empty tree.
+  const resume = options.incremental && state?.heads ? state : null;
+  const from = resume?.size ?? 0;
+  const leaves = new LeafIndex(new Map(Object.entries(resume?.heads ?? {})));
+  const root = from === 0 ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
+
   const bundles = Math.ceil(cp.size / TILE_WIDTH);
-  for (let n = 0; n < bundles; n++) {
+  for (let n = Math.floor(from / TILE_WIDTH); n < bundles; n++) {
     const width = tileWidth(0, n, cp.size);
     let entries: Uint8Array[];
     try {
@@ -78,6 +97,7 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       throw new VerificationError(`entry bundle ${n} holds ${entries.length} of ${width}`);
     for (const [i, bytes] of entries.slice(0, width).entries()) {
       const index = n * TILE_WIDTH + i;
+      if (index < from) continue;
       try {
         leaves.add(index, parseLeaf(bytes));
       } catch (e) {
@@ -94,13 +114,17 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       `the ${cp.size} leaves recompute root ${b64(recomputed)}, not the checkpoint's ${b64(cp.root)}`,
     );
   }
-  progress(`all ${cp.size} leaves recompute the checkpoint's root`);
+  progress(
+    from === 0
+      ? `all ${cp.size} leaves recompute the checkpoint's root`
+      : `the ${cp.size - from} new leaves, after the remembered ${from}, recompute the checkpoint's root`,
+  );
 
   let events = 0;
   let done = 0;
-  for (const [incidentId, logged] of leaves.byIncident) {
-    const check = new IncidentCheck(incidentId, logged);
-    let after = 0;
+  for (const [incidentId, { head, logged }] of leaves.byIncident) {
+    const check = new IncidentCheck(incidentId, logged, head);
+    let after = check.after;
     for (;;) {
       let page: { items: StoredEvent[]; next: number | null };
       try {
@@ -123,8 +147,10 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
   );
 
   const now = options.now ?? (() => new Date());
+  const heads: Record<string, IncidentHead> = Object.fromEntries(leaves.headsAfter());
   return {
     checkpoint: cp,
+    leaves: cp.size - from,
     incidents: leaves.byIncident.size,
     events,
     state: {
@@ -133,6 +159,26 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       root: b64(cp.root),
       checkpoint: note,
       verifiedAt: now().toISOString(),
+      heads,
     },
   };
+}
+
+/**
+ * The remembered tree's border subtrees, read from the hash tiles and accepted only if they
+ * fold to the remembered root: the new leaves then extend exactly the tree the user verified.
+ */
+async function resumeRoot(source: LogSource, size: number, state: VerifierState): Promise<RootBuilder> {
+  const node = tileNodeReader(size, async (ref) => decodeHashTile(await source.tile(ref), ref.width));
+  let hashes: Uint8Array[];
+  try {
+    hashes = await Promise.all(borderNodes(state.size).map((n) => node(n.level, n.index)));
+  } catch (e) {
+    throw new VerificationError(`hash tiles: ${(e as Error).message}`);
+  }
+  const builder = RootBuilder.resume(state.size, hashes);
+  if (b64(builder.root()) !== state.root) {
+    throw new VerificationError(`the hash tiles do not give the remembered root at size ${state.size}`);
+  }
+  return builder;
 }

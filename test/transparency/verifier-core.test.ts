@@ -236,3 +236,56 @@ describe("the offline check of one event", () => {
     );
   });
 });
+
+describe("catching up from the state (--incremental)", () => {
+  async function grown() {
+    const all = events(30, 30); // 900 events: 4 entry bundles, a level-1 tile
+    const first = all.slice(0, 600);
+    const { log, archive } = await archiveOf(first);
+    const earlier = await verifyLog({ source: archive, logKey: log.key });
+    archive.append(all.slice(600));
+    await archive.sign();
+    archive.bundleReads = 0;
+    return { log, archive, earlier, all };
+  }
+
+  it("given 300 new events, then it reads only the bundles holding them and the touched incidents, and agrees with a full check", async () => {
+    const { log, archive, earlier } = await grown();
+    const caughtUp = await verifyLog({
+      source: archive,
+      logKey: log.key,
+      state: earlier.state,
+      incremental: true,
+    });
+    expect(caughtUp.leaves).toBe(300);
+    expect(caughtUp.events).toBe(300);
+    expect(archive.bundleReads).toBe(2); // bundles 2 (600–767) and 3 (768–899), not 0 and 1
+    const full = await verifyLog({ source: archive, logKey: log.key });
+    expect(caughtUp.state.heads).toEqual(full.state.heads);
+    expect(caughtUp.state.root).toBe(full.state.root);
+  });
+
+  it("given a new event whose prevHash does not link to the remembered head, then it names it", async () => {
+    const { log, archive, earlier } = await grown();
+    const served = archive.served.get("incident-3") as StoredEvent[];
+    const v21 = served[20] as StoredEvent;
+    const relinked = { ...v21, prevHash: "1".repeat(64) };
+    served[20] = { ...relinked, hash: hashEvent(relinked) };
+    expect(
+      await failure(verifyLog({ source: archive, logKey: log.key, state: earlier.state, incremental: true })),
+    ).toMatch(/^incident incident-3 version 21: prevHash does not link to version 20's hash/);
+  });
+
+  it("given hash tiles that do not fold to the remembered root, then it refuses them", async () => {
+    const { log, archive, earlier } = await grown();
+    const lying = { ...earlier.state, root: Buffer.from(hashLeaf(new Uint8Array([3]))).toString("base64") };
+    // The remembered root is the reader's; a log whose history differs fails already at consistency.
+    expect(
+      await failure(verifyLog({ source: archive, logKey: log.key, state: lying, incremental: true })),
+    ).toMatch(/^the log was rewritten/);
+    archive.tile = async (ref) => new Uint8Array(32 * ref.width);
+    expect(
+      await failure(verifyLog({ source: archive, logKey: log.key, state: earlier.state, incremental: true })),
+    ).toMatch(/^the hash tiles do not give the remembered root at size 600/);
+  });
+});

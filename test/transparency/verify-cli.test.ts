@@ -46,6 +46,7 @@ describe("npm run verify (the CLI)", () => {
         }
         const tile = parseTilePath(u.pathname.replace(/^\/log\//, ""));
         if (tile?.kind === "entries") return send(200, await archive.entries(tile));
+        if (tile?.kind === "hash") return send(200, await archive.tile(tile));
         const m = /^\/incidents\/([^/]+)\/events$/.exec(u.pathname);
         if (m)
           return send(
@@ -66,7 +67,9 @@ describe("npm run verify (the CLI)", () => {
     const state = join(dir, "state.json");
     const ok = await runVerify(["--url", url, "--vkey", log.vkey, "--state", state]);
     expect(ok.stderr).toContain("signature verified");
-    expect(ok.stdout).toMatch(/^OK localhost\/incident-ledger: tree size 3, 1 incidents, 3 events verified/);
+    expect(ok.stdout).toMatch(
+      /^OK localhost\/incident-ledger: tree size 3, 3 leaves, 1 incidents, 3 events verified; \d+ bytes downloaded/,
+    );
     expect(ok.code).toBe(0);
     const remembered = JSON.parse(readFileSync(state, "utf8"));
     expect(remembered.size).toBe(3);
@@ -77,6 +80,26 @@ describe("npm run verify (the CLI)", () => {
     expect(forked.stderr).toMatch(/FAIL: fork: checkpoint root .* at size 3 differs from the remembered/);
     expect(JSON.parse(readFileSync(state, "utf8"))).toEqual(remembered);
     await archive.sign();
+  });
+
+  it("catches up with --incremental from the state, reading only what is new", async () => {
+    const state = join(dir, "incremental.json");
+    expect((await runVerify(["--url", url, "--vkey", log.vkey, "--state", state, "--quiet"])).code).toBe(0);
+    const more = sealEvents(
+      { version: 3, hash: (all[2] as StoredEvent).hash, recordedAt: null },
+      [statement("cli-s4", "c")],
+      { incidentId: "cli-incident", recordedBy: "w", now: "2026-11-30T12:00:01.000Z", newEventId: String },
+    );
+    archive.append(more);
+    await archive.sign();
+    const run = await runVerify(["--url", url, "--vkey", log.vkey, "--state", state, "--incremental"]);
+    expect(run.stdout).toMatch(
+      /tree size 4 \(was 3 at the last run\), 1 leaves, 1 incidents, 1 events verified/,
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(state, "utf8")).heads).toEqual({
+      "cli-incident": { version: 4, hash: (more[0] as StoredEvent).hash },
+    });
   });
 
   it("checks one event offline from a proof file and the vkey in a file", async () => {
