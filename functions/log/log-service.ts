@@ -9,6 +9,7 @@ import { WitnessClient, type WitnessConfig } from "./witness-client.js";
 export interface LogServiceOptions {
   store: LogStore;
   events: SequencerEvents;
+  allIncidents?: () => Promise<Iterable<string>>;
   signer: LogSigner;
   log: Logger;
   witnesses?: readonly WitnessConfig[];
@@ -19,7 +20,13 @@ export interface LogServiceOptions {
 /** The sequencer and the checkpoint publisher, wired together: one pass sequences, then signs. */
 export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindowMs">) {
   const tiles = new LogTiles(options.store);
-  const sequencer = new Sequencer({ store: options.store, tiles, events: options.events, log: options.log });
+  const sequencer = new Sequencer({
+    store: options.store,
+    tiles,
+    events: options.events,
+    log: options.log,
+    ...(options.allIncidents ? { allIncidents: options.allIncidents } : {}),
+  });
   const witnesses =
     options.witnesses && options.witnesses.length > 0
       ? new WitnessClient(options.witnesses, options.log)

@@ -7,6 +7,7 @@ import type { LogTiles } from "./log-tiles.js";
 /** What the sequencer reads of the events table. */
 export interface SequencerEvents {
   commits(incidentId: string, after?: number, atBoundary?: boolean): AsyncGenerator<Commit>;
+  /** Every incident (locally a scan of the events table; see `allIncidents`). */
   incidentVersions(): Promise<Map<string, number>>;
 }
 
@@ -19,6 +20,11 @@ export interface SequencerOptions {
   concurrency?: number;
   /** Passes tried when other sequencers keep taking the slot (default 50). */
   maxRounds?: number;
+  /**
+   * Every incident's id, for a catch-up over the whole archive. Default: the events table's
+   * heads (a scan). In AWS, where no role may scan, the views' activity index is read instead.
+   */
+  allIncidents?: () => Promise<Iterable<string>>;
 }
 
 export interface SequencerResult {
@@ -70,6 +76,7 @@ export class Sequencer {
   private readonly log: Logger;
   private readonly concurrency: number;
   private readonly maxRounds: number;
+  private readonly allIncidents: () => Promise<Iterable<string>>;
 
   constructor(options: SequencerOptions) {
     this.store = options.store;
@@ -78,6 +85,7 @@ export class Sequencer {
     this.log = options.log;
     this.concurrency = options.concurrency ?? 8;
     this.maxRounds = options.maxRounds ?? 50;
+    this.allIncidents = options.allIncidents ?? (async () => (await this.events.incidentVersions()).keys());
   }
 
   /** Sequences whatever is stored and not yet in the log for these incidents. */
@@ -107,8 +115,7 @@ export class Sequencer {
 
   /** Sequences every incident of the archive (catch-up at start, or on a schedule). */
   async sequenceAll(): Promise<SequencerResult> {
-    const heads = await this.events.incidentVersions();
-    return this.sequence(heads.keys());
+    return this.sequence(await this.allIncidents());
   }
 
   /**

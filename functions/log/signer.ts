@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GetPublicKeyCommand, KMSClient, SignCommand } from "@aws-sdk/client-kms";
@@ -132,7 +132,24 @@ export async function kmsSigner(options: {
   });
 }
 
-/** A short fingerprint for logs: which key signed, without printing it whole. */
-export function keyFingerprint(publicKey: Uint8Array): string {
-  return createHash("sha256").update(publicKey).digest("hex").slice(0, 16);
+/** The verifier key of the KMS key, for the API (which may read the public key, never sign). */
+export function kmsVerifierKey(options: {
+  origin: string;
+  keyId: string;
+  kms?: KMSClient;
+}): () => Promise<string> {
+  let vkey: Promise<string> | undefined;
+  return () => {
+    vkey ??= (async () => {
+      const kms = options.kms ?? new KMSClient({});
+      const out = await kms.send(new GetPublicKeyCommand({ KeyId: options.keyId }));
+      const der = out.PublicKey;
+      if (!der || der.length < 32) throw new Error("KMS returned no public key");
+      return verifierKey(options.origin, new Uint8Array(der.subarray(der.length - 32)));
+    })().catch((error) => {
+      vkey = undefined;
+      throw error;
+    });
+    return vkey;
+  };
 }
