@@ -16,7 +16,7 @@ import { seedArchive } from "./seed-archive.js";
  * is bounded by a chunk of leaves and the socket's buffers, never by the archive. Checked by
  * counting the leaves the export has pulled from the (real) log table while the client waits.
  */
-const INCIDENTS = 100;
+const INCIDENTS = 50;
 const PER_INCIDENT = 100;
 const EVENTS = INCIDENTS * PER_INCIDENT;
 
@@ -28,11 +28,11 @@ const db = { client: undefined as ReturnType<typeof createDynamoClient> | undefi
 
 beforeAll(async () => {
   archive = await startArchive();
-  // ~6 KB a statement: the NDJSON (≈ 30 MB) is far larger than any socket buffer between us.
+  // ~12 KB a statement: the NDJSON (≈ 30 MB) is far larger than any socket buffer between us.
   const seeded = await seedArchive(archive, {
     incidents: INCIDENTS,
     eventsPerIncident: PER_INCIDENT,
-    quoteLength: 6000,
+    quoteLength: 12000,
   });
   expect(seeded.size).toBe(EVENTS);
   const log = archive.ledger.log;
