@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StoredEvent } from "../../events/stored-event.js";
 import { formatCheckpoint } from "../../events/transparency/checkpoint.js";
 import { hashLeaf } from "../../events/transparency/merkle.js";
 import { parseVerifierKey, signNote } from "../../events/transparency/note.js";
@@ -15,6 +16,7 @@ import { VerificationError } from "../../scripts/verify/checks.js";
 import { httpSource } from "../../scripts/verify/source.js";
 import type { VerifierState } from "../../scripts/verify/state.js";
 import { verifyLog } from "../../scripts/verify/verify-log.js";
+import { verifyEventProof } from "../../scripts/verify/verify-proof.js";
 import { call, casualties, opened, post, TOKEN } from "../support/archive.js";
 import { runVerify } from "../support/run-verify.js";
 
@@ -87,6 +89,22 @@ describe("npm run verify against the archive", () => {
     );
     expect(run.code).toBe(0);
     expect((JSON.parse(readFileSync(state, "utf8")) as VerifierState).size).toBe(5);
+  });
+
+  it("given the proof routes' answers, then one event checks offline against them, and another event does not", async () => {
+    const events = (await call(archive.url, "GET", "/incidents/verifier-edited/events")).body
+      .items as StoredEvent[];
+    const event = events[1] as StoredEvent;
+    const json = await call(archive.url, "GET", `/incidents/verifier-edited/events/${event.eventId}/proof`);
+    expect(json.status).toBe(200);
+    const logKey = parseVerifierKey(vkey);
+    const fromJson = verifyEventProof({ proofText: JSON.stringify(json.body), event, logKey });
+    const file = await call(archive.url, "GET", `/log/proof/${fromJson.index}`);
+    expect(file.status).toBe(200);
+    expect(verifyEventProof({ proofText: file.body as string, event, logKey }).index).toBe(fromJson.index);
+    expect(() =>
+      verifyEventProof({ proofText: file.body as string, event: events[2] as StoredEvent, logKey }),
+    ).toThrow(/not included at index/);
   });
 
   it("given an event item edited in the table, then it reports that incident and version", async () => {
