@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import type { LeafRecord } from "../../functions/log/log-store.js";
+import { type LeafRecord, LogStore } from "../../functions/log/log-store.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { startArchive } from "../support/archive.js";
+import { freshLogTable } from "./log-kit.js";
 
 const leaf = (index: number): LeafRecord => ({
   index,
@@ -17,14 +19,16 @@ const run = (start: number, count: number) => ({
 });
 
 let archive: LocalServer;
+let store: LogStore;
 beforeAll(async () => {
   archive = await startArchive();
+  // A log table of its own: the archive's log already holds its first (empty) checkpoint.
+  store = new LogStore(createDynamoClient(archive.dynamoEndpoint), await freshLogTable(archive));
 });
 afterAll(() => archive.close());
 
 describe("LogStore", () => {
   it("reads any range of leaves across runs, in order", async () => {
-    const store = archive.ledger.log;
     expect(await store.putRun(run(0, 100))).toBe(true);
     expect(await store.putRun(run(100, 156))).toBe(true);
     expect(await store.putRun(run(256, 10))).toBe(true);
@@ -42,7 +46,6 @@ describe("LogStore", () => {
   });
 
   it("refuses a second run at a taken slot and a run across a tile boundary", async () => {
-    const store = archive.ledger.log;
     expect(await store.putRun(run(266, 5))).toBe(true);
     expect(await store.putRun(run(266, 7))).toBe(false);
     await expect(store.putRun(run(500, 20))).rejects.toThrow(RangeError);
@@ -50,7 +53,6 @@ describe("LogStore", () => {
   });
 
   it("keeps the checkpoint with the largest size as the latest, and one per size", async () => {
-    const store = archive.ledger.log;
     expect(await store.latestCheckpoint()).toBeNull();
     await store.putCheckpoint({ size: 5, root: "cm9vdDU=", text: "five" });
     await store.putCheckpoint({ size: 9, root: "cm9vdDk=", text: "nine" });
@@ -60,7 +62,6 @@ describe("LogStore", () => {
   });
 
   it("finds an incident's versions by their sequenced records", async () => {
-    const store = archive.ledger.log;
     expect(await store.sequencedUpTo("kyiv-2022")).toBe(0);
     await store.putSequenced({ incidentId: "kyiv-2022", first: 1, indexes: [4, 7] });
     await store.putSequenced({ incidentId: "kyiv-2022", first: 3, indexes: [12] });
