@@ -179,6 +179,14 @@ describe("exports", () => {
   });
 });
 
+describe("the dashboard", () => {
+  it("links the incident list to both exports, the releases and the feed", async () => {
+    const page = await text(base, "/");
+    for (const href of ["/export/incidents.csv", "/export/events.ndjson", "/releases", "/feed"])
+      expect(page.body).toContain(`href="${href}"`);
+  });
+});
+
 describe("bad queries", () => {
   it.each([
     ["/export/incidents.csv?treeSize=abc", "query.treeSize"],
