@@ -3,8 +3,10 @@ import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-ro
 import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
 import { fold, type IncidentState } from "../../events/summary.js";
+import { parseCheckpoint } from "../../events/transparency/checkpoint.js";
 import { leafHashOf } from "../../events/transparency/leaf.js";
 import { type Hash, rootOf } from "../../events/transparency/merkle.js";
+import { parseNote } from "../../events/transparency/note.js";
 
 /**
  * `npm run verify -- --url <base> --release <name>`: rebuilds a release's incidents.csv and
@@ -18,6 +20,8 @@ export interface ReleaseInfo {
   name: string;
   treeSize: number;
   root: string;
+  /** The signed checkpoint the release names. */
+  checkpoint: string;
 }
 
 export interface ExportComparison {
@@ -30,7 +34,9 @@ export interface ExportComparison {
 }
 
 export interface RebuildReport {
-  release: ReleaseInfo;
+  release: Omit<ReleaseInfo, "checkpoint">;
+  /** The release's tree size and root are the ones its signed checkpoint states. */
+  checkpointOk: boolean;
   rootOk: boolean;
   rebuiltRoot: string;
   exports: ExportComparison[];
@@ -162,12 +168,23 @@ export async function rebuildRelease(
     },
   ];
   const rootOk = rebuilt.root === release.root;
+  // The note's signature is checked by `npm run verify -- --vkey …` over the whole log; here the
+  // release must at least state the size and root its own signed checkpoint states.
+  let checkpointOk = false;
+  try {
+    const body = parseCheckpoint(parseNote(release.checkpoint).text);
+    checkpointOk =
+      body.size === release.treeSize && Buffer.from(body.root).toString("base64") === release.root;
+  } catch {
+    checkpointOk = false;
+  }
   return {
     release: { name: release.name, treeSize: release.treeSize, root: release.root },
+    checkpointOk,
     rootOk,
     rebuiltRoot: rebuilt.root,
     exports,
-    ok: rootOk && exports.every((e) => e.ok),
+    ok: checkpointOk && rootOk && exports.every((e) => e.ok),
   };
 }
 
@@ -176,6 +193,9 @@ export function describeRebuild(report: RebuildReport): string[] {
   const r = report.release;
   return [
     `release ${r.name}: tree size ${r.treeSize}, root ${r.root}`,
+    report.checkpointOk
+      ? "  its signed checkpoint states the same tree size and root"
+      : "  FAIL its signed checkpoint does not state the release's tree size and root",
     report.rootOk
       ? "  root recomputed from the feed's events: matches"
       : `  FAIL root recomputed from the feed's events is ${report.rebuiltRoot}, not the release's ${r.root}`,

@@ -82,6 +82,7 @@ describe("releases", () => {
   it("is rebuilt byte for byte from the feed, before and after the archive grows", async () => {
     const first = await rebuildRelease(base, "2026-11-sample");
     expect(first.rootOk).toBe(true);
+    expect(first.checkpointOk).toBe(true);
     expect(first.exports.map((e) => [e.file, e.ok])).toEqual([
       ["incidents.csv", true],
       ["events.ndjson", true],
