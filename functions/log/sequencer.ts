@@ -66,6 +66,8 @@ interface Pending extends LeafRecord {
  * - Crash anywhere: a run without its `seq#` records or tiles lies at or past the settled size
  *   (which only advances after them), so the next pass's step (1) finds and completes it. Every
  *   write is put-if-absent of content fixed by the leaves, so a repeat writes the same or nothing.
+ * - A pass that follows this sequencer's own completed pass skips step (1) and the reads of
+ *   step (2) it already knows (see `known`): the first put tells whether anyone wrote since.
  * - Same log after a crash: the pending events are sorted the same way whenever they are read,
  *   so a restarted pass appends exactly the rest of what the dead one would have appended.
  */
@@ -77,6 +79,13 @@ export class Sequencer {
   private readonly concurrency: number;
   private readonly maxRounds: number;
   private readonly allIncidents: () => Promise<Iterable<string>>;
+  /**
+   * After a pass that completed: the log's end it left and how far it knows each incident to be
+   * sequenced. The next pass starts from there without re-reading: if any other sequencer (or a
+   * crashed one) wrote since, the slot at `end` is taken, the put fails, and the pass starts
+   * over from a full settle — so this saves reads and never changes what is written.
+   */
+  private known: { end: number; upTo: Map<string, number> } | null = null;
 
   constructor(options: SequencerOptions) {
     this.store = options.store;
@@ -92,23 +101,42 @@ export class Sequencer {
   async sequence(incidentIds: Iterable<string>): Promise<SequencerResult> {
     const ids = [...new Set(incidentIds)].sort();
     let added = 0;
-    for (let round = 0; round < this.maxRounds; round++) {
-      let end = await this.settle();
-      const pending = await this.pendingOf(ids);
-      const written = new Set<number>();
-      let lost = false;
-      for (const run of toRuns(end, pending)) {
-        if (!(await this.store.putRun(run))) {
-          lost = true;
-          break;
+    try {
+      for (let round = 0; round < this.maxRounds; round++) {
+        // What this sequencer's own last pass left, if it completed: see `known`.
+        const known = this.known ?? { end: await this.settle(), upTo: new Map<string, number>() };
+        this.known = null;
+        const start = known.end;
+        let end = start;
+        const pending = await this.pendingOf(ids, known.upTo);
+        let lost = false;
+        for (const run of toRuns(end, pending)) {
+          if (!(await this.store.putRun(run))) {
+            lost = true;
+            break;
+          }
+          added += run.leaves.length;
+          end = run.start + run.leaves.length;
+          const records = sequencedRecords(run);
+          await Promise.all(records.map((r) => this.store.putSequenced(r)));
+          for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
         }
-        added += run.leaves.length;
-        end = run.start + run.leaves.length;
-        await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
-        written.add(run.start);
+        if (lost) {
+          this.log.debug("another sequencer took the log's next slot; starting over", { end });
+          continue;
+        }
+        // Every run in [start, end) is this pass's own, its records stored: what settling them
+        // would do is left, the full tiles and the settled size.
+        if (end > start) {
+          await this.tiles.storeFullTiles(start, end);
+          await this.store.advanceSettledSize(end);
+        }
+        this.known = { end, upTo: known.upTo };
+        return { size: end, added };
       }
-      if (!lost) return { size: await this.settle(written), added };
-      this.log.debug("another sequencer took the log's next slot; starting over", { end });
+    } catch (error) {
+      this.known = null;
+      throw error;
     }
     throw new Error(`the sequencer lost the race for the log's end ${this.maxRounds} times in a row`);
   }
@@ -120,17 +148,14 @@ export class Sequencer {
 
   /**
    * Completes the bookkeeping of every run past the settled size and returns the log's end.
-   * Reads only the runs written since the last completed pass. `written`: the first indexes of
-   * runs whose records this very pass already stored.
+   * Reads only the runs written since the last completed pass.
    */
-  async settle(written: ReadonlySet<number> = new Set()): Promise<number> {
+  async settle(): Promise<number> {
     const settled = await this.store.settledSize();
     let end = settled;
     for await (const run of this.store.runsBetween(settled)) {
       if (run.start !== end) throw new Error(`the log has a gap: a run starts at ${run.start}, not ${end}`);
-      // Runs this pass wrote already have their records; any other run may lack them.
-      if (!written.has(run.start))
-        await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
+      await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
       end = run.start + run.leaves.length;
     }
     if (end > settled) {
@@ -141,13 +166,14 @@ export class Sequencer {
   }
 
   /** Stored events not yet in the log, in the order they will take there. */
-  private async pendingOf(ids: readonly string[]): Promise<Pending[]> {
+  private async pendingOf(ids: readonly string[], upToKnown: Map<string, number>): Promise<Pending[]> {
     const pending: Pending[] = [];
     let next = 0;
     const worker = async () => {
       while (next < ids.length) {
         const incidentId = ids[next++] as string;
-        const upTo = await this.store.sequencedUpTo(incidentId);
+        const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
+        upToKnown.set(incidentId, upTo);
         // The order's time never goes back within an incident, even if a stored recordedAt did:
         // so sorting can never put version v + 1 before v.
         let time = "";

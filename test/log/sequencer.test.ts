@@ -1,9 +1,10 @@
+import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../events/transparency/checkpoint.js";
 import { verifyNote } from "../../events/transparency/note.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { startArchive } from "../support/archive.js";
+import { casualties, post, startArchive } from "../support/archive.js";
 import {
   allLeaves,
   appendEvents,
@@ -118,6 +119,25 @@ describe("the sequencer", () => {
     const checkpoint = await a.store.latestCheckpoint();
     expect(checkpoint?.size).toBe(leaves.length);
     expect(checkpoint?.root).toBe(Buffer.from(root).toString("base64"));
+    db.destroy();
+  });
+
+  it("refuses to sign a tree that does not extend the last checkpoint (a stored leaf was edited)", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await freshLogTable(archive);
+    const writer = writerOn(archive, db, table);
+    const first = await writer.pass();
+    // Edit one leaf of the run past the last full tile, as someone with table access could.
+    const key = { pk: { S: "leaves" }, sk: { N: "256" } };
+    const run = (await db.send(new GetItemCommand({ TableName: table, Key: key }))).Item ?? {};
+    const leaves = run.leaves?.L ?? [];
+    const edited = JSON.parse(leaves[3]?.S ?? "{}");
+    edited.hash = "0".repeat(64);
+    leaves[3] = { S: JSON.stringify(edited) };
+    await db.send(new PutItemCommand({ TableName: table, Item: run }));
+    await post(archive.url, INCIDENTS[0] as string, casualties({ killed: { value: 1, qualifier: "exact" } }));
+    await expect(writer.pass()).rejects.toThrow(/does not extend the signed checkpoint/);
+    expect(await writer.store.latestCheckpoint()).toEqual(first.checkpoint);
     db.destroy();
   });
 });
