@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GetPublicKeyCommand, KMSClient, SignCommand } from "@aws-sdk/client-kms";
 import { ed25519RawPublicKey } from "../../events/transparency/ed25519.js";
@@ -47,10 +47,11 @@ export function parsePrivateKey(text: string): { name?: string; privateKey: KeyO
   const trimmed = text.trim();
   let seed: Uint8Array;
   let name: string | undefined;
+  // The key's base64 may hold "+" itself: only the first four separators split fields.
   const parts = trimmed.split("+");
-  if (parts[0] === "PRIVATE" && parts[1] === "KEY" && parts.length === 5) {
+  if (parts[0] === "PRIVATE" && parts[1] === "KEY" && parts.length >= 5) {
     name = parts[2];
-    const material = Buffer.from(parts[4] as string, "base64");
+    const material = Buffer.from(parts.slice(4).join("+"), "base64");
     if (material.length !== 33 || material[0] !== 0x01)
       throw new Error("the log key is not an Ed25519 note key");
     seed = material.subarray(1);
@@ -98,8 +99,18 @@ export function localSigner(options: { origin: string; dataDir?: string; keyText
     return keySigner(options.origin, parsed.privateKey);
   }
   const { privateKey } = generateKeyPairSync("ed25519");
-  // `wx`: never overwrite a key another process made a moment ago.
-  writeFileSync(file, formatPrivateKey(options.origin, privateKey), { mode: 0o600, flag: "wx" });
+  // Written whole to a temporary file, then linked into place: a crash never leaves half a
+  // key behind, and a link never replaces a key another process made a moment ago.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, formatPrivateKey(options.origin, privateKey), { mode: 0o600 });
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    unlinkSync(temporary);
+    return localSigner(options);
+  }
+  unlinkSync(temporary);
   return keySigner(options.origin, privateKey);
 }
 
