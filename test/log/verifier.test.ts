@@ -8,6 +8,7 @@ import type { StoredEvent } from "../../events/stored-event.js";
 import { formatCheckpoint } from "../../events/transparency/checkpoint.js";
 import { hashLeaf } from "../../events/transparency/merkle.js";
 import { parseVerifierKey, signNote } from "../../events/transparency/note.js";
+import { parsePolicy } from "../../events/transparency/policy.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { keySigner } from "../../functions/log/signer.js";
 import { silentLogger } from "../../functions/log.js";
@@ -19,6 +20,7 @@ import { verifyLog } from "../../scripts/verify/verify-log.js";
 import { verifyEventProof } from "../../scripts/verify/verify-proof.js";
 import { call, casualties, opened, post, TOKEN } from "../support/archive.js";
 import { runVerify } from "../support/run-verify.js";
+import { startTestWitness, type TestWitness } from "../support/test-witness.js";
 
 // The verifier against the real archive (dynalite, HTTP server, sequencer, signer), with someone
 // holding write access to the tables — and, for the rewrite, the log's own key.
@@ -27,7 +29,7 @@ const { privateKey } = generateKeyPairSync("ed25519");
 // LEDGER_LOG_KEY's bare form: base64 of the 32-byte Ed25519 seed (the last bytes of its PKCS#8).
 const logKeyText = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32).toString("base64");
 
-function startWithKey(): Promise<LocalServer> {
+function startWithKey(witnesses: TestWitness[] = []): Promise<LocalServer> {
   return startLocalServer({
     port: 0,
     dynamoPort: 0,
@@ -35,6 +37,7 @@ function startWithKey(): Promise<LocalServer> {
     log: silentLogger,
     writer: "test-writer",
     logKey: logKeyText,
+    witnesses: witnesses.map((w) => ({ key: parseVerifierKey(w.vkey), url: w.url })),
   });
 }
 
@@ -240,5 +243,53 @@ describe("an archive rewritten by someone holding the log's key", () => {
       await db.send(new PutItemCommand({ TableName: rewritten.tables.log, Item: original }));
       db.destroy();
     }
+  });
+});
+
+describe("witness cosignatures against a policy", () => {
+  let witnesses: TestWitness[];
+  let archive: LocalServer;
+  let vkey: string;
+  beforeAll(async () => {
+    const logVkey = keySigner(ORIGIN, privateKey).vkey;
+    witnesses = await Promise.all(
+      ["witness.test/w1", "witness.test/w2"].map((name) => startTestWitness({ logs: [logVkey], name })),
+    );
+    archive = await startWithKey(witnesses);
+    vkey = await vkeyOf(archive);
+    await postLogged(archive, "witnessed", opened());
+    // Cosignatures are gathered after signing: wait until both are on the published checkpoint.
+    for (let i = 0; i < 100; i++) {
+      const note = (await call(archive.url, "GET", "/log/checkpoint")).body as string;
+      if (witnesses.every((w) => note.includes(`— ${w.name} `))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(async () => {
+    await archive.close();
+    await Promise.all(witnesses.map((w) => w.close()));
+  });
+
+  it("given a policy of two witnesses that both cosigned, then the quorum holds; with a third required, it does not", async () => {
+    const [w1, w2] = witnesses as [TestWitness, TestWitness];
+    const both = parsePolicy(
+      `log ${vkey}\nwitness A ${w1.vkey}\nwitness B ${w2.vkey}\ngroup AB all A B\nquorum AB\n`,
+    );
+    const ok = await verifyLog({
+      source: httpSource(archive.url),
+      logKey: parseVerifierKey(vkey),
+      policy: both,
+    });
+    expect(ok.checkpoint.size).toBeGreaterThan(0);
+    const absent = await startTestWitness({ logs: [vkey], name: "witness.test/absent" });
+    await absent.close();
+    const three = parsePolicy(
+      `log ${vkey}\nwitness A ${w1.vkey}\nwitness B ${w2.vkey}\nwitness C ${absent.vkey}\ngroup ABC all A B C\nquorum ABC\n`,
+    );
+    expect(
+      await refusal(
+        verifyLog({ source: httpSource(archive.url), logKey: parseVerifierKey(vkey), policy: three }),
+      ),
+    ).toMatch(/^witness quorum ABC not met \(valid cosignatures from: A, B\)/);
   });
 });
