@@ -74,7 +74,10 @@ export function createLedger(options: LedgerOptions) {
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events, citation })) =>
+  const app = (
+    authenticate: Authenticator,
+    pages: Hono = dashboardRoutes({ reader, events, citation, logStore }),
+  ) =>
     createApp({
       events,
       views,

@@ -277,6 +277,28 @@ export class LogStore {
     return record.indexes[version - record.first] ?? null;
   }
 
+  /** Every sequenced version of an incident and its leaf index (reads its seq# records only). */
+  async incidentIndexes(incidentId: string): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    let start: QueryCommandInput["ExclusiveStartKey"];
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "pk = :p",
+          ExpressionAttributeValues: { ":p": { S: seqKey(incidentId) } },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const record = toSequenced(item);
+        for (const [i, index] of record.indexes.entries()) out.set(record.first + i, index);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
   // ── Sequencer bookkeeping ────────────────────────────────────────────────────────────────
 
   /** Every leaf below this size has its seq# items, full tiles and entry bundles stored. */

@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { type IncidentReader, summaryAt } from "../../incident-reader.js";
+import type { LogStore } from "../../log/log-store.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import { type Moment, versionHref } from "./as-known-at.js";
@@ -13,6 +14,7 @@ import { formatInstant, viewPath } from "./format.js";
 import { IncidentListPage, type ListFilters } from "./incident-list-page.js";
 import { IncidentPage } from "./incident-page.js";
 import { MessagePage } from "./layout.js";
+import { readLogView } from "./log-panel.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
@@ -22,6 +24,8 @@ export interface DashboardDeps {
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => Promise<string | null>;
+  /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
+  logStore?: LogStore;
 }
 
 const PAGE_SIZE = 20;
@@ -34,7 +38,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events, citation }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, citation, logStore }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -93,9 +97,10 @@ export function dashboardRoutes({ reader, events, citation }: DashboardDeps): Ho
 
     // One fresh read of every stored event serves the timeline, the chart, the version links,
     // the chain check and any past view; a current page starts from the projected view.
-    const [{ events: all, check }, projected] = await Promise.all([
+    const [{ events: all, check }, projected, log] = await Promise.all([
       events.readVerified(incidentId),
       moment.at === "current" ? reader.summary(incidentId, moment) : Promise.resolve(null),
+      logStore ? readLogView(logStore, incidentId) : Promise.resolve(undefined),
     ]);
     if (all.length === 0) return notFound(c, incidentId);
     const latest = all.length;
@@ -120,6 +125,7 @@ export function dashboardRoutes({ reader, events, citation }: DashboardDeps): Ho
         check={check}
         moment={moment}
         citation={cite}
+        log={log}
       />,
     );
   });

@@ -5,6 +5,7 @@ import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
 import { attributionText, categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
+import { EventLogLine, type LogView } from "./log-panel.js";
 
 /**
  * Every event of the view, oldest first, with its provenance: who published it, who it is
@@ -76,10 +77,11 @@ const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {
   );
 };
 
-const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: number }> = ({
+const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: number; log?: LogView }> = ({
   event: e,
   incidentId,
   retractedBy,
+  log,
 }) => (
   <li
     class={retractedBy ? "event retracted" : "event"}
@@ -114,15 +116,30 @@ const TimelineEvent: FC<{ event: StoredEvent; incidentId: string; retractedBy?: 
       <dd>
         <code>{e.eventId}</code>
       </dd>
+      {log ? (
+        <>
+          <dt>In the log</dt>
+          <dd>
+            <EventLogLine
+              incidentId={incidentId}
+              eventId={e.eventId}
+              index={log.indexes.get(e.version)}
+              treeSize={log.checkpoint?.size ?? 0}
+            />
+          </dd>
+        </>
+      ) : null}
     </dl>
   </li>
 );
 
-export const EventTimeline: FC<{ incidentId: string; events: StoredEvent[]; retracted: Set<string> }> = ({
-  incidentId,
-  events,
-  retracted,
-}) => {
+export const EventTimeline: FC<{
+  incidentId: string;
+  events: StoredEvent[];
+  retracted: Set<string>;
+  /** Each event's place in the transparency log, when the page knows it. */
+  log?: LogView;
+}> = ({ incidentId, events, retracted, log }) => {
   // Which event retracted which: only retractions inside the view count (a past view does not know later ones).
   const retractedBy = new Map<string, number>();
   for (const e of events)
@@ -140,7 +157,12 @@ export const EventTimeline: FC<{ incidentId: string; events: StoredEvent[]; retr
       ) : null}
       <ol class="timeline">
         {shown.map((e) => (
-          <TimelineEvent event={e} incidentId={incidentId} retractedBy={retractedBy.get(e.eventId)} />
+          <TimelineEvent
+            event={e}
+            incidentId={incidentId}
+            retractedBy={retractedBy.get(e.eventId)}
+            log={log}
+          />
         ))}
       </ol>
     </section>

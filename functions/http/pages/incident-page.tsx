@@ -9,6 +9,7 @@ import { EventTimeline } from "./event-timeline.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
 import { IntegrityBadge } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
+import type { LogView } from "./log-panel.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -20,6 +21,8 @@ export interface IncidentPageProps {
   moment: Moment;
   /** How to cite the incident by the latest release that holds it (issue 12), if any. */
   citation?: string | null;
+  /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
+  log?: LogView;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -65,7 +68,15 @@ const Contents: FC = () => (
   </nav>
 );
 
-export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, check, moment, citation }) => {
+export const IncidentPage: FC<IncidentPageProps> = ({
+  summary,
+  events,
+  marks,
+  check,
+  moment,
+  citation,
+  log,
+}) => {
   const past = moment.at !== "current";
   const latest = marks.length;
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -99,6 +110,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
           incidentId={summary.incidentId}
           check={check}
           past={past ? { version: summary.version, headHash: summary.headHash } : null}
+          log={log}
         />
       </div>
       <section aria-labelledby="casualties-h" id="casualties">
@@ -120,6 +132,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({ summary, events, marks, ch
         incidentId={summary.incidentId}
         events={events}
         retracted={new Set(summary.retractedEventIds)}
+        log={log}
       />
     </Layout>
   );

@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { ChainCheck } from "../../../events/stored-event.js";
+import { LogCheckpointNote, type LogView } from "./log-panel.js";
 
 /**
  * The result of re-reading the stored events and re-checking their hash chain (the same
@@ -11,7 +12,9 @@ export const IntegrityBadge: FC<{
   incidentId: string;
   check: ChainCheck;
   past: { version: number; headHash: string } | null;
-}> = ({ incidentId, check, past }) => (
+  /** The transparency log's latest checkpoint, when the page knows it. */
+  log?: LogView;
+}> = ({ incidentId, check, past, log }) => (
   <section
     class={`panel integrity ${check.ok ? "ok" : "bad"}`}
     aria-labelledby="integrity-h"
@@ -49,5 +52,6 @@ export const IntegrityBadge: FC<{
     <p>
       <a href={`/incidents/${encodeURIComponent(incidentId)}/verify`}>Check it yourself (JSON)</a>
     </p>
+    {log ? <LogCheckpointNote checkpoint={log.checkpoint} /> : null}
   </section>
 );
