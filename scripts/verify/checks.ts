@@ -201,11 +201,6 @@ export class IncidentCheck {
     this.first = head.version + 1;
   }
 
-  /** The `after` to read the events from. */
-  get after(): number {
-    return this.first - 1;
-  }
-
   event(event: StoredEvent): void {
     const where = `incident ${this.incidentId} version ${event.version}`;
     if (event.incidentId !== this.incidentId) {

@@ -30,7 +30,14 @@ function readKey(value: string): VerifierKey {
 }
 
 function logKeyOf(vkey: string | undefined, policy: Policy | undefined): VerifierKey {
-  if (vkey) return readKey(vkey);
+  if (vkey) {
+    const key = readKey(vkey);
+    const listed = policy?.logs ?? [];
+    const same = (k: VerifierKey) => k.name === key.name && Buffer.from(k.publicKey).equals(key.publicKey);
+    if (listed.length > 0 && !listed.some(same))
+      throw new UsageError(`the policy does not list the log ${key.name}`);
+    return key;
+  }
   if (policy?.logs.length === 1) return policy.logs[0] as VerifierKey;
   throw new UsageError("--vkey is needed (or a policy naming exactly one log)");
 }
