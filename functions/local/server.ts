@@ -32,6 +32,8 @@ export interface LocalOptions {
   logKey?: string;
   /** Witnesses each new checkpoint is sent to (LEDGER_WITNESSES). */
   witnesses?: readonly WitnessConfig[];
+  /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
+  sequenceLog?: boolean;
 }
 
 export interface LocalServer {
@@ -106,8 +108,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     log: options.log,
     ...(options.witnesses ? { witnesses: options.witnesses } : {}),
   });
-  await logWriter.pass();
-  logFeed = new LocalLogFeed(logWriter, options.log);
+  const feed = new LocalLogFeed(logWriter, options.log);
+  if (options.sequenceLog !== false) {
+    await logWriter.pass();
+    logFeed = feed;
+  }
   const token = options.token ?? randomBytes(24).toString("base64url");
   const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"));
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
@@ -128,7 +133,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     caughtUp,
     logSigner,
     logWriter,
-    logFeed,
+    logFeed: feed,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stream?.idle();
