@@ -53,6 +53,23 @@ export interface VerifyLogResult {
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
 
+/**
+ * A partial tile or bundle, or the full one when the log no longer serves the partial (tlog-tiles
+ * lets a log drop partials once the full tile exists; the first `width` entries are the same).
+ */
+async function orFullTile(width: number, read: (width: number) => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return await read(width);
+  } catch (e) {
+    if (width === TILE_WIDTH) throw e;
+    try {
+      return await read(TILE_WIDTH);
+    } catch {
+      throw e;
+    }
+  }
+}
+
 /** Incidents whose events are fetched ahead of the one being checked. */
 const PREFETCH = 8;
 
@@ -96,14 +113,17 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
   const resume = options.incremental && state?.heads ? state : null;
   const from = resume?.size ?? 0;
   const leaves = new LeafIndex(new Map(Object.entries(resume?.heads ?? {})));
-  const root = from === 0 ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
+  // Nothing new since the state: its root was just compared with the checkpoint's.
+  const nothingNew = from > 0 && from === cp.size;
+  const root =
+    from === 0 || nothingNew ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
 
-  const bundles = Math.ceil(cp.size / TILE_WIDTH);
+  const bundles = nothingNew ? 0 : Math.ceil(cp.size / TILE_WIDTH);
   for (let n = Math.floor(from / TILE_WIDTH); n < bundles; n++) {
     const width = tileWidth(0, n, cp.size);
     let entries: Uint8Array[];
     try {
-      entries = decodeEntryBundle(await source.entries({ index: n, width }));
+      entries = decodeEntryBundle(await orFullTile(width, (w) => source.entries({ index: n, width: w })));
     } catch (e) {
       throw new VerificationError(`entry bundle ${n}: ${(e as Error).message}`);
     }
@@ -123,7 +143,7 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     }
     if ((n + 1) % 64 === 0) progress(`read ${root.count} of ${cp.size} leaves`);
   }
-  const recomputed = root.root();
+  const recomputed = nothingNew ? cp.root : root.root();
   if (!equalHashes(recomputed, cp.root)) {
     throw new VerificationError(
       `the ${cp.size} leaves recompute root ${b64(recomputed)}, not the checkpoint's ${b64(cp.root)}`,
@@ -192,7 +212,12 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
  * fold to the remembered root: the new leaves then extend exactly the tree the user verified.
  */
 async function resumeRoot(source: LogSource, size: number, state: VerifierState): Promise<RootBuilder> {
-  const node = tileNodeReader(size, async (ref) => decodeHashTile(await source.tile(ref), ref.width));
+  const node = tileNodeReader(size, async (ref) => {
+    const hashes = decodeHashTile(await orFullTile(ref.width, (w) => source.tile({ ...ref, width: w })));
+    if (hashes.length < ref.width)
+      throw new Error(`tile ${ref.level}/${ref.index} holds ${hashes.length} of ${ref.width}`);
+    return hashes.slice(0, ref.width);
+  });
   let hashes: Uint8Array[];
   try {
     hashes = await Promise.all(borderNodes(state.size).map((n) => node(n.level, n.index)));

@@ -289,3 +289,48 @@ describe("catching up from the state (--incremental)", () => {
     ).toMatch(/^the hash tiles do not give the remembered root at size 600/);
   });
 });
+
+describe("tiles a log no longer serves partially, and runs with nothing new", () => {
+  it("given partial bundles and tiles refused, then the full ones are read instead", async () => {
+    const all = events(30, 30);
+    const { log, archive } = await archiveOf(all.slice(0, 600));
+    const earlier = await verifyLog({ source: archive, logKey: log.key });
+    archive.append(all.slice(600));
+    await archive.sign({ size: 700 });
+    const entries = archive.entries.bind(archive);
+    const tile = archive.tile.bind(archive);
+    // As if the log had already filled bundle 2 (512–767) and dropped its partials.
+    archive.entries = async (ref) => {
+      if (ref.width < 256 && ref.index === 2) throw new Error("404");
+      return entries(ref);
+    };
+    archive.tile = async (ref) => {
+      if (ref.width < 256 && ref.level === 0) throw new Error("404");
+      return tile(ref);
+    };
+    const full = await verifyLog({ source: archive, logKey: log.key });
+    expect(full.checkpoint.size).toBe(700);
+    const caughtUp = await verifyLog({
+      source: archive,
+      logKey: log.key,
+      state: earlier.state,
+      incremental: true,
+    });
+    expect(caughtUp.leaves).toBe(100);
+  });
+
+  it("given a state at the checkpoint's size, then an incremental run reads no leaves and keeps the heads", async () => {
+    const { log, archive } = await archiveOf(events(3, 3));
+    const first = await verifyLog({ source: archive, logKey: log.key });
+    archive.bundleReads = 0;
+    archive.tileReads = 0;
+    const again = await verifyLog({
+      source: archive,
+      logKey: log.key,
+      state: first.state,
+      incremental: true,
+    });
+    expect([again.leaves, again.events, archive.bundleReads, archive.tileReads]).toEqual([0, 0, 0, 0]);
+    expect(again.state.heads).toEqual(first.state.heads);
+  });
+});
