@@ -110,6 +110,18 @@ describe("npm run verify against the archive", () => {
     ).toThrow(/not included at index/);
   });
 
+  it("given a named release, then `--release` rebuilds its exports from the feed and exits 0", async () => {
+    const created = await call(archive.url, "POST", "/releases", {
+      name: "verifier-release",
+      note: "for the CLI",
+    });
+    expect(created.status).toBe(201);
+    const run = await runVerify(["--url", archive.url, "--release", "verifier-release"]);
+    expect(run.stdout).toContain("release verifier-release: tree size 5");
+    expect(run.stdout).not.toContain("FAIL");
+    expect(run.code).toBe(0);
+  });
+
   it("given an event item edited in the table, then it reports that incident and version", async () => {
     const db = createDynamoClient(archive.dynamoEndpoint);
     const key = { incidentId: { S: "verifier-edited" }, version: { N: "2" } };
