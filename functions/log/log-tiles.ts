@@ -27,15 +27,29 @@ export class LogTiles {
 
   /** The hashes of a tile at a width (1–256), or null when the stored log does not reach that far. */
   async hashTile(level: number, index: number, width: number): Promise<Uint8Array | null> {
+    // A partial tile is a prefix of the full one: what was read for a smaller tree is kept, and a
+    // larger width reads only the hashes past it (so signing after each pass reads what is new).
+    const partialKey = `partial/${level}/${index}`;
+    const partial = this.cache.get(partialKey);
+    if (partial && partial.length >= width * 32) return partial.subarray(0, width * 32);
     const full = await this.fullHashTile(level, index);
-    if (full) return full.subarray(0, width * 32);
-    const first = index * TILE_WIDTH;
+    if (full) {
+      this.cache.delete(partialKey);
+      return full.subarray(0, width * 32);
+    }
+    const have = partial ? partial.length / 32 : 0;
+    const first = index * TILE_WIDTH + have;
+    const last = index * TILE_WIDTH + width;
     const hashes =
       level === 0
-        ? (await this.leavesOf(first, first + width)).map((leaf) => leafHash(leaf))
-        : await this.store.tileRoots(level - 1, first, first + width);
-    if (hashes.length < width) return null;
-    return encodeHashTile(hashes);
+        ? (await this.leavesOf(first, last)).map((leaf) => leafHash(leaf))
+        : await this.store.tileRoots(level - 1, first, last);
+    if (hashes.length < width - have) return null;
+    const bytes = new Uint8Array(width * 32);
+    if (partial) bytes.set(partial);
+    bytes.set(encodeHashTile(hashes), have * 32);
+    this.remember(partialKey, bytes);
+    return bytes;
   }
 
   /** An entry bundle at a width, or null when the stored log does not reach that far. */

@@ -125,7 +125,8 @@ describe("the sequencer", () => {
   it("refuses to sign a tree that does not extend the last checkpoint (a stored leaf was edited)", async () => {
     const db = createDynamoClient(archive.dynamoEndpoint);
     const table = await freshLogTable(archive);
-    const writer = writerOn(archive, db, table);
+    const signer = testSigner();
+    const writer = writerOn(archive, db, table, signer);
     const first = await writer.pass();
     // Edit one leaf of the run past the last full tile, as someone with table access could.
     const key = { pk: { S: "leaves" }, sk: { N: "256" } };
@@ -136,7 +137,10 @@ describe("the sequencer", () => {
     leaves[3] = { S: JSON.stringify(edited) };
     await db.send(new PutItemCommand({ TableName: table, Item: run }));
     await post(archive.url, INCIDENTS[0] as string, casualties({ killed: { value: 1, qualifier: "exact" } }));
-    await expect(writer.pass()).rejects.toThrow(/does not extend the signed checkpoint/);
+    // A sequencer that reads the edited leaf (a new process: this one keeps the tile it verified)
+    // refuses to sign.
+    const restarted = writerOn(archive, db, table, signer);
+    await expect(restarted.pass()).rejects.toThrow(/does not extend the signed checkpoint/);
     expect(await writer.store.latestCheckpoint()).toEqual(first.checkpoint);
     db.destroy();
   });

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { leafText } from "../../../events/transparency/leaf.js";
+import { type LeafFields, leafText } from "../../../events/transparency/leaf.js";
 import { consistencyProof, inclusionProof } from "../../../events/transparency/merkle.js";
 import { formatProofFile } from "../../../events/transparency/proof-file.js";
 import { parseTilePath, TILE_WIDTH, tileWidth } from "../../../events/transparency/tiles.js";
@@ -101,14 +101,21 @@ export function logRoutes(deps: LogRouteDeps) {
     });
   });
 
-  /** The inclusion proof of the leaf at `index` in the latest checkpoint's tree (null: not yet in it). */
-  const proofOf = async (index: number) => {
+  /**
+   * The inclusion proof of the leaf at `index` in the latest checkpoint's tree (null: not yet in
+   * it). `known`: the leaf's fields when the caller has them (from the event itself).
+   */
+  const proofOf = async (index: number, known?: LeafFields) => {
     const checkpoint = await latest();
     if (index >= checkpoint.size) return null;
-    const leaf = await logStore.leaves(index, index + 1).next();
-    if (leaf.done) return null;
+    let leaf = known;
+    if (!leaf) {
+      const read = await logStore.leaves(index, index + 1).next();
+      if (read.done) return null;
+      leaf = read.value;
+    }
     const inclusion = await inclusionProof(index, checkpoint.size, logTiles.nodeReader(checkpoint.size));
-    return { leaf: leaf.value, checkpoint, inclusion };
+    return { leaf: { ...leaf, index }, checkpoint, inclusion };
   };
 
   app.get("/incidents/:incidentId/events/:eventId/proof", async (c) => {
@@ -126,7 +133,10 @@ export function logRoutes(deps: LogRouteDeps) {
     const deadline = Date.now() + (waitRaw === "true" ? (deps.maxWaitMs ?? 10_000) : 0);
     for (;;) {
       const index = await logStore.indexOf(incidentId, version);
-      const proof = index === null ? null : await proofOf(index);
+      const { eventId: id, hash } = found.event;
+      // The leaf is made of the event's own fields: a leaf edited in the table no longer matches
+      // the proof, and any verifier sees it.
+      const proof = index === null ? null : await proofOf(index, { incidentId, version, eventId: id, hash });
       if (proof) {
         return c.json(
           {
