@@ -208,7 +208,8 @@ export function logRoutes(deps: LogRouteDeps) {
     }
     const proof = from === 0 || from === to ? [] : await consistencyProof(from, to, logTiles.nodeReader(to));
     return c.json({ from, to, proof: proof.map(b64) }, 200, {
-      "Cache-Control": to < checkpoint.size ? IMMUTABLE : FRESH,
+      // A proof between two given sizes never changes; without `to` it follows the log.
+      "Cache-Control": c.req.query("to") !== undefined ? IMMUTABLE : FRESH,
     });
   });
 
