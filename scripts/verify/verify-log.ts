@@ -104,7 +104,14 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     }
     const remembered = { size: state.size, root: new Uint8Array(Buffer.from(state.root, "base64")) };
     const needsProof = state.size > 0 && state.size < cp.size;
-    const proof = needsProof ? await source.consistency(state.size, cp.size) : null;
+    let proof = null;
+    try {
+      proof = needsProof ? await source.consistency(state.size, cp.size) : null;
+    } catch (e) {
+      throw new VerificationError(
+        `the log gives no consistency proof from the remembered size ${state.size} to ${cp.size} (${(e as Error).message})`,
+      );
+    }
     checkAgainstRemembered(remembered, cp, proof);
     progress(`consistent with the remembered checkpoint of size ${state.size}`);
   }
