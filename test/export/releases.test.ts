@@ -19,7 +19,7 @@ const release = (body: unknown, headers: Record<string, string> = {}) =>
   call(base, "POST", "/releases", body, headers);
 
 describe("releases", () => {
-  it("cannot name a checkpoint before the log has one", async () => {
+  it("cannot name the empty tree (the checkpoint signed at start, before any event)", async () => {
     const answer = await release({ name: "too-early", note: "" });
     expect(answer.status).toBe(409);
     expect(answer.headers.get("content-type")).toBe("application/problem+json");
