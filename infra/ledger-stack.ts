@@ -141,6 +141,8 @@ export class LedgerStack extends Stack {
       "dynamodb:Query",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
+      // The feed and the exports read the commits the log's leaves name, many keys at a time.
+      "dynamodb:BatchGetItem",
     ]);
     grantTableActions(this.api.role, this.claimsTable, [
       "dynamodb:GetItem",

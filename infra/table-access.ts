@@ -2,10 +2,15 @@ import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 
 /**
- * The DynamoDB actions a role of the ledger may be given. Deletes, batch writes, scans and
+ * The DynamoDB actions a role of the ledger may be given (batch reads, for the feed). Deletes, batch writes, scans and
  * wildcards are not among them, so no grant can hand them out by accident.
  */
-export type TableAction = "dynamodb:GetItem" | "dynamodb:Query" | "dynamodb:PutItem" | "dynamodb:UpdateItem";
+export type TableAction =
+  | "dynamodb:GetItem"
+  | "dynamodb:BatchGetItem"
+  | "dynamodb:Query"
+  | "dynamodb:PutItem"
+  | "dynamodb:UpdateItem";
 
 /**
  * Grants exactly these actions on exactly this table and the named indexes.
