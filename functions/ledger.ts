@@ -27,6 +27,8 @@ export interface LedgerOptions {
   settle?: Settle;
   /** The transparency log's verifier key, served at /log/vkey (local key or KMS public key). */
   logVerifierKey?: () => Promise<string>;
+  /** How long a proof asked with `wait=true` waits for its event (default 10 s). */
+  proofWaitMs?: number;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -46,6 +48,7 @@ export function createLedger(options: LedgerOptions) {
     logStore,
     logTiles: new LogTiles(logStore),
     locator: new EventLocator(db, tables),
+    ...(options.proofWaitMs !== undefined ? { maxWaitMs: options.proofWaitMs } : {}),
     verifierKey:
       options.logVerifierKey ??
       (() => Promise.reject(new NotFoundError("this archive is not configured with a log verifier key"))),

@@ -11,6 +11,8 @@ const ledger = createLedger({
   db: createDynamoClient(),
   tables: tableNamesFromEnv(process.env),
   log: createLogger(),
+  // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
+  proofWaitMs: 8_000,
   // The log's public key, read from KMS (the API may read it, never sign with it).
   ...(process.env.LOG_KEY_ID
     ? {
