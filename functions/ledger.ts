@@ -1,9 +1,15 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
+import { NotFoundError } from "./errors.js";
+import { createExportParts } from "./export/export-parts.js";
+import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import { dashboardRoutes } from "./http/routes/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
+import { EventLocator } from "./log/event-locator.js";
+import { LogStore } from "./log/log-store.js";
+import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
 import type { Item } from "./store/commit-item.js";
@@ -19,6 +25,10 @@ export interface LedgerOptions {
   now?: () => string;
   /** What a read waits for first (the local stream's pending projections). */
   settle?: Settle;
+  /** The transparency log's verifier key, served at /log/vkey (local key or KMS public key). */
+  logVerifierKey?: () => Promise<string>;
+  /** How long a proof asked with `wait=true` waits for its event (default 10 s). */
+  proofWaitMs?: number;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -32,7 +42,26 @@ export function createLedger(options: LedgerOptions) {
   });
   const views = new ViewStore(db, tables.views);
   const projector = new Projector(events, views);
+  // The transparency log's table (functions/log): the sequencer writes it, routes read it.
+  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
+  const transparency = {
+    logStore,
+    logTiles: new LogTiles(logStore),
+    locator: new EventLocator(db, tables),
+    ...(options.proofWaitMs !== undefined ? { maxWaitMs: options.proofWaitMs } : {}),
+    verifierKey:
+      options.logVerifierKey ??
+      (() => Promise.reject(new NotFoundError("this archive is not configured with a log verifier key"))),
+  };
   const reader = new IncidentReader(events, views, options.settle);
+  // Feed, exports and releases (functions/export): read the log and the events, write releases.
+  const exportParts = createExportParts({
+    db,
+    eventsTable: tables.events,
+    logTable: logStore.table,
+    log: logStore,
+    reader,
+  });
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -43,9 +72,27 @@ export function createLedger(options: LedgerOptions) {
     );
   };
   // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events, views })) =>
-    createApp({ events, views, reader, authenticate, log, checkStore, pages });
-  return { events, views, projector, reader, app };
+  // Each incident page cites the incident by the latest release that holds it.
+  const citation = (
+    incident: { incidentId: string; title: string | null; version: number },
+    origin: string,
+  ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
+  const app = (
+    authenticate: Authenticator,
+    pages: Hono = dashboardRoutes({ reader, events, views, citation, logStore }),
+  ) =>
+    createApp({
+      events,
+      views,
+      reader,
+      authenticate,
+      log,
+      checkStore,
+      pages,
+      exports: exportParts,
+      transparency,
+    });
+  return { events, views, projector, reader, log: logStore, exports: exportParts, app };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

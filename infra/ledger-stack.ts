@@ -30,6 +30,7 @@ import {
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
+import { TransparencyLog } from "./transparency-log.js";
 import { ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
@@ -81,6 +82,7 @@ export class LedgerStack extends Stack {
   readonly httpApi: HttpApi;
   readonly failureQueue: sqs.Queue;
   readonly viewRepair: ViewRepair;
+  readonly transparencyLog: TransparencyLog;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -141,6 +143,8 @@ export class LedgerStack extends Stack {
       "dynamodb:Query",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
+      // The feed and the exports read the commits the log's leaves name, many keys at a time.
+      "dynamodb:BatchGetItem",
     ]);
     grantTableActions(this.api.role, this.claimsTable, [
       "dynamodb:GetItem",
@@ -276,6 +280,15 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
     });
 
+    // ── Transparency log: its table, KMS key and sequencer (a second consumer of the stream) ──
+    this.transparencyLog = new TransparencyLog(this, "TransparencyLog", {
+      eventsTable: this.eventsTable,
+      claimsTable: this.claimsTable,
+      viewsTable: this.viewsTable,
+      api: this.api,
+      failureQueue: this.failureQueue,
+    });
+
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {
       displayName: "incident-ledger alarms",
@@ -333,6 +346,8 @@ export class LedgerStack extends Stack {
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
     new CfnOutput(this, "ClaimsTableName", { value: this.claimsTable.tableName });
     new CfnOutput(this, "ViewsTableName", { value: this.viewsTable.tableName });
+    new CfnOutput(this, "LogTableName", { value: this.transparencyLog.table.tableName });
+    new CfnOutput(this, "LogSigningKeyArn", { value: this.transparencyLog.signingKey.keyArn });
     new CfnOutput(this, "ProjectorFailureQueueUrl", { value: this.failureQueue.queueUrl });
     new CfnOutput(this, "AlarmTopicArn", { value: alarmTopic.topicArn });
     if (writers.created) {

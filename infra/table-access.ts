@@ -3,12 +3,13 @@ import * as iam from "aws-cdk-lib/aws-iam";
 
 /**
  * The DynamoDB actions a role of the ledger may be given. Deletes and wildcards are not among
- * them, so no grant can hand them out by accident. Scans and batch writes are, for the
- * view-repair sweep only (it reads everything and writes views 25 at a time); the stack's
- * template tests hold every other role to the rest.
+ * them, so no grant can hand them out by accident. Batch reads serve the feed; scans and batch
+ * writes are for the view-repair sweep only (it reads everything and writes views 25 at a
+ * time); the stack's template tests hold every other role to the rest.
  */
 export type TableAction =
   | "dynamodb:GetItem"
+  | "dynamodb:BatchGetItem"
   | "dynamodb:Query"
   | "dynamodb:PutItem"
   | "dynamodb:UpdateItem"

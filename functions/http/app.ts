@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { ExportParts } from "../export/export-parts.js";
 import type { IncidentReader } from "../incident-reader.js";
 import type { Logger } from "../log.js";
 import type { EventStore } from "../store/event-store.js";
@@ -6,8 +7,12 @@ import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
 import { createErrorHandler, notFoundHandler } from "./problem.js";
 import { eventRoutes } from "./routes/events.js";
+import { exportRoutes } from "./routes/exports.js";
+import { feedRoutes } from "./routes/feed.js";
 import { incidentRoutes } from "./routes/incidents.js";
+import { type LogRouteDeps, logRoutes } from "./routes/log.js";
 import { metaRoutes } from "./routes/meta.js";
+import { releaseRoutes } from "./routes/releases.js";
 
 export interface AppDeps {
   events: EventStore;
@@ -16,6 +21,10 @@ export interface AppDeps {
   authenticate: Authenticator;
   log: Logger;
   checkStore: () => Promise<void>;
+  /** The feed, exports and releases (issue 12). */
+  exports?: ExportParts;
+  /** The transparency log's read routes (issue 11). */
+  transparency?: LogRouteDeps;
   /** Extra routes mounted at / (the dashboard pages). */
   pages?: Hono;
 }
@@ -39,6 +48,12 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));
   app.route("/", incidentRoutes(deps));
+  if (deps.transparency) app.route("/", logRoutes(deps.transparency));
+  if (deps.exports) {
+    app.route("/", feedRoutes(deps.exports));
+    app.route("/", exportRoutes(deps.exports));
+    app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate }));
+  }
   if (deps.pages) app.route("/", deps.pages);
   return app;
 }

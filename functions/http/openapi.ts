@@ -1,5 +1,7 @@
 import * as z from "zod/mini";
 import { MAX_BATCH } from "../../events/schemas.js";
+import * as feedApi from "./openapi-feed.js";
+import * as logApi from "./openapi-log.js";
 
 /**
  * The OpenAPI 3.1 document. Request schemas come from the same zod schemas that validate
@@ -198,7 +200,7 @@ export function openApiDocument(serverUrl?: string): Json {
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     components: {
-      schemas: { ...requestComponents(), ...answerComponents },
+      schemas: { ...requestComponents(), ...answerComponents, ...feedApi.schemas, ...logApi.schemas },
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
     },
     paths: {
@@ -342,6 +344,8 @@ export function openApiDocument(serverUrl?: string): Json {
         get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } },
       },
       "/docs": { get: { summary: "This document as a page", responses: { "200": { description: "HTML" } } } },
+      ...feedApi.paths,
+      ...logApi.paths,
     },
   };
 }

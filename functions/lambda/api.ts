@@ -1,6 +1,7 @@
 import { handle } from "hono/aws-lambda";
 import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedger } from "../ledger.js";
+import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
 import { createLogger } from "../log.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
@@ -10,5 +11,16 @@ const ledger = createLedger({
   db: createDynamoClient(),
   tables: tableNamesFromEnv(process.env),
   log: createLogger(),
+  // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
+  proofWaitMs: 8_000,
+  // The log's public key, read from KMS (the API may read it, never sign with it).
+  ...(process.env.LOG_KEY_ID
+    ? {
+        logVerifierKey: kmsVerifierKey({
+          origin: process.env.LEDGER_LOG_ORIGIN ?? DEFAULT_LOG_ORIGIN,
+          keyId: process.env.LOG_KEY_ID,
+        }),
+      }
+    : {}),
 });
 export const handler = handle(ledger.app(jwtAuthorizerClaims()));

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { parseWitnesses } from "../log/witness-client.js";
 import { createLogger } from "../log.js";
 import { startLocalServer } from "./server.js";
 
@@ -20,6 +21,9 @@ const server = await startLocalServer({
   log,
   ...(env.LEDGER_TOKEN ? { token: env.LEDGER_TOKEN } : {}),
   ...(env.LEDGER_WRITER ? { writer: env.LEDGER_WRITER } : {}),
+  ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
+  ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
+  witnesses: parseWitnesses(env.LEDGER_WITNESSES),
 });
 
 const tokenLine = env.LEDGER_TOKEN
@@ -34,7 +38,9 @@ process.stderr.write(
     `  API docs     ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)`,
     `  ${tokenLine}`,
     `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
-    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}`,
+    `  log vkey     ${server.logSigner.vkey}`,
+    `               (checkpoint: ${server.url}/log/checkpoint; key ${env.LEDGER_LOG_KEY ? "from LEDGER_LOG_KEY" : `kept in ${dataDir}`})`,
+    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}  log=${server.tables.log}`,
     "",
     `  try: curl ${server.url}/incidents`,
     `       LEDGER_TOKEN=<token> npm run sample`,

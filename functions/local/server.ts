@@ -5,6 +5,9 @@ import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
 import { bearerToken } from "../http/auth.js";
 import { createLedger, type Ledger } from "../ledger.js";
+import { createLogWriter, LocalLogFeed, type LogWriter } from "../log/log-service.js";
+import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
+import type { WitnessConfig } from "../log/witness-client.js";
 import type { Logger } from "../log.js";
 import { createStreamHandler } from "../projector/stream-handler.js";
 import { repairViews } from "../projector/view-repair.js";
@@ -24,6 +27,14 @@ export interface LocalOptions {
   writer?: string;
   tables?: TableNames;
   log: Logger;
+  /** The transparency log's origin (and key name); default localhost/incident-ledger. */
+  logOrigin?: string;
+  /** The log's private key text (LEDGER_LOG_KEY); else kept in dataDir, made at first start. */
+  logKey?: string;
+  /** Witnesses each new checkpoint is sent to (LEDGER_WITNESSES). */
+  witnesses?: readonly WitnessConfig[];
+  /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
+  sequenceLog?: boolean;
 }
 
 export interface LocalServer {
@@ -34,6 +45,10 @@ export interface LocalServer {
   ledger: Ledger;
   stream: LocalStream;
   caughtUp: number;
+  /** The transparency log's signer (its verifier key is printed in the banner) and writer. */
+  logSigner: LogSigner;
+  logWriter: LogWriter;
+  logFeed: LocalLogFeed;
   close(): Promise<void>;
 }
 
@@ -56,15 +71,27 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   });
   const dynamoEndpoint = `http://${host}:${(store.address() as AddressInfo).port}`;
   const db = createDynamoClient(dynamoEndpoint);
-  const tables = options.tables ?? tableNamesFromEnv(process.env);
+  const named = options.tables ?? tableNamesFromEnv(process.env);
+  const tables = { ...named, log: named.log ?? "incident-ledger-log" };
   const created = await createTables(db, tables);
 
   let stream: LocalStream | undefined;
+  let logFeed: LocalLogFeed | undefined;
+  const logSigner = localSigner({
+    origin: options.logOrigin ?? DEFAULT_LOG_ORIGIN,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.logKey ? { keyText: options.logKey } : {}),
+  });
   const ledger = createLedger({
     db,
     tables,
     log: options.log,
-    onCommit: (item) => stream?.publish(item),
+    onCommit: (item) => {
+      stream?.publish(item);
+      // The same commit feed as the projector's: the log sequences it within milliseconds.
+      logFeed?.notify(item.incidentId?.S ?? "");
+    },
+    logVerifierKey: async () => logSigner.vkey,
     // Locally the projector runs in this process: reads wait for it, so a write is read back at once.
     settle: {
       incident: (id) => stream?.settled(id) ?? Promise.resolve(),
@@ -74,6 +101,19 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   stream = new LocalStream(createStreamHandler(ledger.projector, options.log), options.log, tables.events);
 
   const caughtUp = await catchUp(ledger, options.log);
+  // The log catches up on everything stored but not yet sequenced (after a crash), and signs.
+  const logWriter = createLogWriter({
+    store: ledger.log,
+    events: ledger.events,
+    signer: logSigner,
+    log: options.log,
+    ...(options.witnesses ? { witnesses: options.witnesses } : {}),
+  });
+  const feed = new LocalLogFeed(logWriter, options.log);
+  if (options.sequenceLog !== false) {
+    await logWriter.pass();
+    logFeed = feed;
+  }
   const token = options.token ?? randomBytes(24).toString("base64url");
   const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"));
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
@@ -92,9 +132,13 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     ledger,
     stream,
     caughtUp,
+    logSigner,
+    logWriter,
+    logFeed: feed,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stream?.idle();
+      await logFeed?.close();
       db.destroy();
       await new Promise<void>((resolve) => store.close(() => resolve()));
     },

@@ -9,13 +9,14 @@ import {
   ACTIVITY_INDEX_ATTRIBUTES,
   CLAIMS_KEYS,
   EVENTS_KEYS,
+  LOG_KEYS,
   type TableNames,
   VIEWS_KEYS,
 } from "./table-design.js";
 
 /** The local twin of the CDK tables (infra/ uses the same table-design constants). */
 export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
-  return [
+  const definitions: CreateTableCommandInput[] = [
     {
       TableName: names.events,
       BillingMode: "PAY_PER_REQUEST",
@@ -55,6 +56,21 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
       ],
     },
   ];
+  if (names.log) {
+    definitions.push({
+      TableName: names.log,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: LOG_KEYS.partitionKey, AttributeType: "S" },
+        { AttributeName: LOG_KEYS.sortKey, AttributeType: "N" },
+      ],
+      KeySchema: [
+        { AttributeName: LOG_KEYS.partitionKey, KeyType: "HASH" },
+        { AttributeName: LOG_KEYS.sortKey, KeyType: "RANGE" },
+      ],
+    });
+  }
+  return definitions;
 }
 
 /** Creates whichever of the tables is missing; returns the names it created. */

@@ -8,10 +8,14 @@
  *           Mutable bookkeeping, kept apart so IAM can forbid updates on events.
  * views   — one item per incident: the projected summary, its fold state, and listing keys
  *           for the `byActivity` index behind `GET /incidents`.
+ * log     — the transparency log: pk `pk` (S) names a kind of item (leaf runs, tiles,
+ *           checkpoints, sequencer bookkeeping, releases), sk `sk` (N) orders items of a kind.
+ *           See functions/log/log-store.ts.
  */
 export const EVENTS_KEYS = { partitionKey: "incidentId", sortKey: "version" } as const;
 export const CLAIMS_KEYS = { partitionKey: "eventId" } as const;
 export const VIEWS_KEYS = { partitionKey: "incidentId" } as const;
+export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
 /** Attributes the listing index carries, so a page of summaries needs no second read. */
 export const ACTIVITY_INDEX_ATTRIBUTES = ["summary", "kind", "country", "contested", "version"] as const;
@@ -24,6 +28,8 @@ export interface TableNames {
   events: string;
   claims: string;
   views: string;
+  /** The transparency log's table (optional so that tools which never touch the log can omit it). */
+  log?: string;
 }
 
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
@@ -31,5 +37,6 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     events: env.EVENTS_TABLE ?? `${prefix}-events`,
     claims: env.CLAIMS_TABLE ?? `${prefix}-claims`,
     views: env.VIEWS_TABLE ?? `${prefix}-views`,
+    log: env.LOG_TABLE ?? `${prefix}-log`,
   };
 }

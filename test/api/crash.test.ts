@@ -38,7 +38,12 @@ describe("kill -9 in the middle of a burst", () => {
       }
     };
     const burst = Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Kill once enough is acknowledged that a loss would show, whatever the machine's speed;
+    // the writers are still sending then, so the kill lands mid-burst.
+    const deadline = Date.now() + 20_000;
+    while (acknowledged.size < 30 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await killHard(first);
     await burst;
     console.log(

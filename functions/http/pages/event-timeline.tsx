@@ -5,6 +5,7 @@ import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
 import { attributionText, categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
+import { EventLogLine, type LogView } from "./log-panel.js";
 
 /**
  * The events of the view, a page at a time and newest first, with their provenance: who published it, who it is
@@ -81,7 +82,8 @@ const TimelineEvent: FC<{
   incidentId: string;
   retracted: boolean;
   retractedBy?: number;
-}> = ({ event: e, incidentId, retracted, retractedBy }) => (
+  log?: LogView;
+}> = ({ event: e, incidentId, retracted, retractedBy, log }) => (
   <li
     class={retracted ? "event retracted" : "event"}
     id={`ev-${e.eventId}`}
@@ -117,6 +119,19 @@ const TimelineEvent: FC<{
       <dd>
         <code>{e.eventId}</code>
       </dd>
+      {log ? (
+        <>
+          <dt>In the log</dt>
+          <dd>
+            <EventLogLine
+              incidentId={incidentId}
+              eventId={e.eventId}
+              index={log.indexes.get(e.version)}
+              treeSize={log.checkpoint?.size ?? 0}
+            />
+          </dd>
+        </>
+      ) : null}
     </dl>
   </li>
 );
@@ -131,11 +146,13 @@ export interface TimelinePage {
   olderHref: string | null;
 }
 
-export const EventTimeline: FC<{ incidentId: string; page: TimelinePage; retracted: Set<string> }> = ({
-  incidentId,
-  page,
-  retracted,
-}) => {
+export const EventTimeline: FC<{
+  incidentId: string;
+  page: TimelinePage;
+  retracted: Set<string>;
+  /** Each event's place in the transparency log, when the page knows it. */
+  log?: LogView;
+}> = ({ incidentId, page, retracted, log }) => {
   // Which event retracted which, where the retraction is on this page (a past view does not know later ones).
   const retractedBy = new Map<string, number>();
   for (const e of page.events)
@@ -183,6 +200,7 @@ export const EventTimeline: FC<{ incidentId: string; page: TimelinePage; retract
             incidentId={incidentId}
             retracted={retracted.has(e.eventId)}
             retractedBy={retractedBy.get(e.eventId)}
+            log={log}
           />
         ))}
       </ol>

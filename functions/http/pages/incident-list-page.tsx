@@ -151,6 +151,21 @@ export const IncidentListPage: FC<ListPageProps> = (props) => {
         Reports about each incident — casualty figures, statements, denials and assessments — as the archive
         recorded them, newest activity first.
       </p>
+      <p class="muted" data-exports="">
+        {"Download every incident: "}
+        <a href="/export/incidents.csv" download="">
+          incidents.csv
+        </a>
+        {" (one row per incident) · "}
+        <a href="/export/events.ndjson" download="">
+          events.ndjson
+        </a>
+        {" (every event) · citable "}
+        <a href="/releases">releases</a>
+        {" · "}
+        <a href="/feed">change feed</a>
+        {". Columns are described in the codebook (docs/codebook.md)."}
+      </p>
       <FilterForm values={props.values} errors={props.errors} kinds={props.kinds} />
       {Object.keys(props.errors).length ? null : (
         <>

@@ -9,6 +9,7 @@ import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
+import type { LogView } from "./log-panel.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -20,6 +21,10 @@ export interface IncidentPageProps {
   latest: number;
   integrity: IntegrityReport;
   moment: Moment;
+  /** How to cite the incident by the latest release that holds it (issue 12), if any. */
+  citation?: string | null;
+  /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
+  log?: LogView;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -72,6 +77,8 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   latest,
   integrity,
   moment,
+  citation,
+  log,
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -91,6 +98,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
         />
       ) : null}
       <IncidentHeader summary={summary} />
+      {citation ? <p class="muted" data-citation="">{`Cite: ${citation}`}</p> : null}
       <Contents />
       <div class="tools">
         <KnownAtPanel
@@ -104,6 +112,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           incidentId={summary.incidentId}
           report={integrity}
           past={past ? { version: summary.version, headHash: summary.headHash } : null}
+          log={log}
         />
       </div>
       <section aria-labelledby="casualties-h" id="casualties">
@@ -125,6 +134,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
         incidentId={summary.incidentId}
         page={timeline}
         retracted={new Set(summary.retractedEventIds)}
+        log={log}
       />
     </Layout>
   );

@@ -1,6 +1,7 @@
 import type { FC } from "hono/jsx";
 import type { ChainCheck } from "../../../events/stored-event.js";
 import { formatInstant } from "./format.js";
+import { LogCheckpointNote, type LogView } from "./log-panel.js";
 
 /**
  * What the page knows of the chain without re-hashing all of it on every view: the last full
@@ -21,7 +22,9 @@ export const IntegrityBadge: FC<{
   incidentId: string;
   report: IntegrityReport;
   past: { version: number; headHash: string } | null;
-}> = ({ incidentId, report, past }) => {
+  /** The transparency log's latest checkpoint, when the page knows it. */
+  log?: LogView;
+}> = ({ incidentId, report, past, log }) => {
   const { check, since, full, partial } = report;
   return (
     <section
@@ -71,6 +74,7 @@ export const IntegrityBadge: FC<{
           {partial ? "Run the full check (JSON)" : "Check it yourself (JSON): a full re-read"}
         </a>
       </p>
+      {log ? <LogCheckpointNote checkpoint={log.checkpoint} /> : null}
     </section>
   );
 };

@@ -6,6 +6,7 @@ import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
 import { summarize } from "../../../events/summarize.js";
 import type { IncidentReader } from "../../incident-reader.js";
+import type { LogStore } from "../../log/log-store.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
@@ -18,11 +19,19 @@ import { IncidentListPage, type ListFilters } from "../pages/incident-list-page.
 import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
+import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
   events: EventStore;
   views: ViewStore;
+  /** The citation line of an incident by the latest release (functions/export); none: no line. */
+  citation?: (
+    incident: { incidentId: string; title: string | null; version: number },
+    origin: string,
+  ) => Promise<string | null>;
+  /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
+  logStore?: LogStore;
 }
 
 const PAGE_SIZE = 20;
@@ -35,7 +44,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events, views }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, views, citation, logStore }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -120,9 +129,11 @@ export function dashboardRoutes({ reader, events, views }: DashboardDeps): Hono 
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
     const startAfter = Math.max(0, end - TIMELINE_PAGE);
-    const [pageEvents, integrity] = await Promise.all([
+    const [pageEvents, integrity, log, cite] = await Promise.all([
       events.eventsBetween(incidentId, startAfter, end),
       integrityReport(events, views, incidentId, latest),
+      logStore ? readLogView(logStore, incidentId, { after: startAfter, last: end }) : undefined,
+      citation ? citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null,
     ]);
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
@@ -145,11 +156,26 @@ export function dashboardRoutes({ reader, events, views }: DashboardDeps): Hono 
         latest={latest}
         integrity={integrity}
         moment={moment}
+        citation={cite}
+        log={log}
       />,
     );
   });
 
   return app;
+}
+
+/** What the page shows of the transparency log: the latest checkpoint and the shown events' leaves. */
+async function readLogView(
+  log: LogStore,
+  incidentId: string,
+  range: { after: number; last: number },
+): Promise<LogView> {
+  const [stored, indexes] = await Promise.all([
+    log.latestCheckpoint(),
+    log.incidentIndexes(incidentId, range),
+  ]);
+  return { checkpoint: stored ? readCheckpointView(stored) : null, indexes };
 }
 
 /** Every page goes out through here: a doctype, and headers that forbid script and foreign assets. */

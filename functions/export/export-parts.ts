@@ -1,0 +1,29 @@
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { Exporter, type SummaryReader } from "./exports.js";
+import { FeedReader } from "./feed-reader.js";
+import type { LogReader } from "./log-reader.js";
+import { ReleaseStore } from "./release-store.js";
+
+export interface ExportParts {
+  feed: FeedReader;
+  exporter: Exporter;
+  releases: ReleaseStore;
+  logReader: LogReader;
+}
+
+/** The feed, the exports and the releases, over the events table and the log table. */
+export function createExportParts(options: {
+  db: DynamoDBClient;
+  eventsTable: string;
+  logTable: string;
+  log: LogReader;
+  reader: SummaryReader;
+}): ExportParts {
+  const feed = new FeedReader(options.db, options.eventsTable, options.log);
+  return {
+    feed,
+    exporter: new Exporter(feed, options.log, options.reader),
+    releases: new ReleaseStore(options.db, options.logTable),
+    logReader: options.log,
+  };
+}

@@ -1,0 +1,90 @@
+import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-row.js";
+import type { Summary } from "../../events/summarize.js";
+import type { SummaryQuery } from "../incident-reader.js";
+import type { FeedReader } from "./feed-reader.js";
+import type { LogReader } from "./log-reader.js";
+
+export interface SummaryReader {
+  summary(incidentId: string, query: SummaryQuery): Promise<Summary | null>;
+}
+
+/** How many incidents' summaries are folded ahead of the row being written. */
+const ROWS_AHEAD = 8;
+
+/**
+ * The two exports, as text produced piece by piece, so that a response streams them with
+ * memory bounded by a chunk of leaves, not by the archive. Both are a function of the tree
+ * size alone (the log's first N leaves, immutable): the same N gives the same bytes.
+ */
+export class Exporter {
+  constructor(
+    private readonly feed: FeedReader,
+    private readonly log: LogReader,
+    private readonly reader: SummaryReader,
+  ) {}
+
+  /** One stored event a line (its JSON exactly as `GET /feed` gives it), in log order. */
+  async *eventsNdjson(treeSize: number): AsyncGenerator<string> {
+    let lines: string[] = [];
+    for await (const { event } of this.feed.entries(0, treeSize)) {
+      lines.push(`${JSON.stringify(event)}\n`);
+      if (lines.length === 100) {
+        yield lines.join("");
+        lines = [];
+      }
+    }
+    if (lines.length > 0) yield lines.join("");
+  }
+
+  /**
+   * One row per incident, as of its last version within the first `treeSize` leaves, in order
+   * of incident id. The leaves say which version that is (an incident's versions enter the log
+   * in order); the row is the summary folded up to it, the same past view `?version=N` gives.
+   * Memory: one entry per incident (its id and version) while the leaves are read, never the events.
+   */
+  async *incidentsCsv(treeSize: number): AsyncGenerator<string> {
+    yield INCIDENT_HEADER;
+    const lastVersion = new Map<string, number>();
+    for await (const leaf of this.log.leaves(0, treeSize)) {
+      if (leaf.version > (lastVersion.get(leaf.incidentId) ?? 0))
+        lastVersion.set(leaf.incidentId, leaf.version);
+    }
+    // Plain code-unit order: ids are ASCII slugs, so no locale can reorder them.
+    const ids = [...lastVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const row = async (incidentId: string) => {
+      const version = lastVersion.get(incidentId) as number;
+      const summary = await this.reader.summary(incidentId, { at: "version", version });
+      if (!summary) throw new Error(`incident ${incidentId} has no version ${version} in the events table`);
+      return incidentRecord(summary);
+    };
+    const ahead: Promise<string>[] = [];
+    let next = 0;
+    while (next < ids.length || ahead.length > 0) {
+      while (ahead.length < ROWS_AHEAD && next < ids.length) {
+        const pending = row(ids[next++] as string);
+        // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
+        pending.catch(() => {});
+        ahead.push(pending);
+      }
+      yield await (ahead.shift() as Promise<string>);
+    }
+  }
+}
+
+/** A byte stream that asks the generator for more only when the reader wants it (back-pressure). */
+export function textStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * What the feed and the exports need of the transparency log (functions/log/log-store.ts
+ * implements it): the latest signed checkpoint and the leaves in index order. Declared here so
+ * that the exports depend on these two reads only.
+ */
+export interface LeafRecord {
+  index: number;
+  incidentId: string;
+  version: number;
+  eventId: string;
+  hash: string;
+  /** The first version of the events-table commit item that holds this event (its sort key). */
+  commit: number;
+}
+
+export interface LatestCheckpoint {
+  size: number;
+  /** base64 */
+  root: string;
+  /** The signed note, in full. */
+  text: string;
+}
+
+export interface LogReader {
+  latestCheckpoint(): Promise<LatestCheckpoint | null>;
+  /** Leaves [from, to), in index order. */
+  leaves(from: number, to: number): AsyncIterable<LeafRecord>;
+}

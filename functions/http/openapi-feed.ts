@@ -1,0 +1,208 @@
+/**
+ * The OpenAPI entries of the feed, the exports and the releases (issue 12), merged into the
+ * document by functions/http/openapi.ts. Every answer, errors included, has its type.
+ */
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: ref("Problem") } },
+});
+const query = (name: string, schema: Json, description: string) => ({
+  name,
+  in: "query",
+  required: false,
+  schema,
+  description,
+});
+const treeSize = query(
+  "treeSize",
+  { type: "integer", minimum: 0 },
+  "Cut the export at the log's first N leaves (at most the latest checkpoint's size). Default: the latest checkpoint.",
+);
+const treeSizeHeader = {
+  "X-Tree-Size": { description: "The tree size the export was cut at.", schema: { type: "integer" } },
+};
+const badQuery = problem(
+  "A query parameter is not a number, is out of range, is beyond the log, or is not a parameter of this route; `errors` names it.",
+);
+const tags = ["Feed and exports"];
+
+export const schemas: Record<string, Json> = {
+  FeedPage: {
+    type: "object",
+    required: ["items", "next"],
+    properties: {
+      items: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["index", "event"],
+          properties: { index: { type: "integer", minimum: 0 }, event: ref("StoredEvent") },
+        },
+      },
+      next: {
+        type: ["integer", "null"],
+        description: "The `after` of the next page; null once the page reaches the latest checkpoint.",
+      },
+    },
+  },
+  Release: {
+    type: "object",
+    required: [
+      "number",
+      "name",
+      "note",
+      "treeSize",
+      "root",
+      "checkpoint",
+      "createdAt",
+      "createdBy",
+      "url",
+      "links",
+      "citation",
+    ],
+    properties: {
+      number: { type: "integer", minimum: 1 },
+      name: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$" },
+      note: { type: "string" },
+      treeSize: { type: "integer", minimum: 0 },
+      root: { type: "string", description: "The checkpoint's root hash, base64." },
+      checkpoint: { type: "string", description: "The signed checkpoint (a signed note) the release names." },
+      createdAt: { type: "string", format: "date-time" },
+      createdBy: { type: "string" },
+      url: { type: "string", format: "uri" },
+      links: {
+        type: "object",
+        required: ["incidentsCsv", "eventsNdjson", "feed"],
+        properties: {
+          incidentsCsv: { type: "string", format: "uri" },
+          eventsNdjson: { type: "string", format: "uri" },
+          feed: { type: "string", format: "uri" },
+        },
+      },
+      citation: { type: "string", description: "name, tree size, root and URL, on one line." },
+    },
+  },
+  ReleaseRequest: {
+    type: "object",
+    required: ["name"],
+    additionalProperties: false,
+    properties: {
+      name: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$" },
+      note: { type: "string", maxLength: 2000 },
+    },
+  },
+};
+
+export const paths: Record<string, Json> = {
+  "/feed": {
+    get: {
+      operationId: "getFeed",
+      tags,
+      summary: "Every stored event in log order, paged by log index (for mirrors)",
+      security: [],
+      parameters: [
+        query(
+          "after",
+          { type: "integer", minimum: -1, default: -1 },
+          "Answer the events after this log index.",
+        ),
+        query("limit", { type: "integer", minimum: 1, maximum: 1000, default: 100 }, "Page size."),
+      ],
+      responses: {
+        "200": json(ref("FeedPage"), "A page of events with their log indexes."),
+        "400": badQuery,
+      },
+    },
+  },
+  "/export/events.ndjson": {
+    get: {
+      operationId: "exportEvents",
+      tags,
+      summary: "Every stored event, one JSON object a line, in log order (streamed)",
+      security: [],
+      parameters: [treeSize],
+      responses: {
+        "200": {
+          description: "Line i + 1 is the event of leaf i. Same bytes for the same tree size.",
+          headers: treeSizeHeader,
+          content: { "application/x-ndjson": { schema: { type: "string" } } },
+        },
+        "400": badQuery,
+      },
+    },
+  },
+  "/export/incidents.csv": {
+    get: {
+      operationId: "exportIncidents",
+      tags,
+      summary: "One row per incident (RFC 4180, UTF-8, header row; columns in docs/codebook.md), streamed",
+      security: [],
+      parameters: [treeSize],
+      responses: {
+        "200": {
+          description:
+            "Each incident as of its last version within the tree size, ordered by incident id. Same bytes for the same tree size.",
+          headers: treeSizeHeader,
+          content: { "text/csv": { schema: { type: "string" } } },
+        },
+        "400": badQuery,
+      },
+    },
+  },
+  "/releases": {
+    get: {
+      operationId: "listReleases",
+      tags,
+      summary: "Named checkpoints, oldest first, with export links and citation lines",
+      security: [],
+      responses: {
+        "200": json(
+          {
+            type: "object",
+            required: ["items"],
+            properties: { items: { type: "array", items: ref("Release") } },
+          },
+          "The releases.",
+        ),
+      },
+    },
+    post: {
+      operationId: "createRelease",
+      tags,
+      summary: "Name the latest signed checkpoint as a release (writers only)",
+      security: [{ bearer: [] }],
+      requestBody: { required: true, content: { "application/json": { schema: ref("ReleaseRequest") } } },
+      responses: {
+        "201": {
+          ...json(ref("Release"), "The release; Location names it."),
+          headers: { Location: { schema: { type: "string" } } },
+        },
+        "400": problem("The body is not JSON."),
+        "401": problem("Missing or wrong credentials; nothing stored."),
+        "409": problem("The name is taken, or the log has no checkpoint yet."),
+        "413": problem("Body too large."),
+        "422": problem("Not a release: `errors` names each failing field."),
+      },
+    },
+  },
+  "/releases/{name}": {
+    get: {
+      operationId: "getRelease",
+      tags,
+      summary: "One release",
+      security: [],
+      parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": json(ref("Release"), "The release."),
+        "404": problem("No release of that name."),
+      },
+    },
+  },
+};

@@ -1,0 +1,258 @@
+/**
+ * The OpenAPI entries of the transparency log's routes (issue 11, functions/http/routes/log.ts),
+ * merged into the document by functions/http/openapi.ts. Every answer, errors included, has its type.
+ */
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: ref("Problem") } },
+});
+const text = (schema: string, description: string, headers?: Json) => ({
+  description,
+  content: { "text/plain": { schema: ref(schema) } },
+  ...(headers ? { headers } : {}),
+});
+const bytes = (description: string) => ({
+  description,
+  headers: {
+    "Cache-Control": {
+      description: "Full tiles: `public, max-age=31536000, immutable`. Partial ones: an hour.",
+      schema: { type: "string" },
+    },
+  },
+  content: { "application/octet-stream": { schema: ref("LogTileBytes") } },
+});
+const tags = ["Transparency log"];
+const unknownQuery = problem("A query parameter this route does not take; `errors` names each.");
+const noCheckpoint = problem("The log has no signed checkpoint yet.");
+const tileIndex = {
+  name: "N",
+  in: "path",
+  required: true,
+  description:
+    "The tile index in tlog-tiles form: 3-digit groups, all but the last prefixed with x (`x001/x234/067`). A trailing `.p/W` asks for the partial tile of width W (1–255).",
+  schema: { type: "string", pattern: "^(x[0-9]{3}/)*[0-9]{3}(\\.p/[1-9][0-9]{0,2})?$" },
+};
+
+export const schemas: Record<string, Json> = {
+  SignedCheckpoint: {
+    type: "string",
+    description:
+      "A signed note (c2sp.org/signed-note) whose text is a c2sp.org/tlog-checkpoint: origin, tree size, base64 root, each line ending in \\n; a blank line; then `— <name> <base64(key id ‖ signature)>` lines — the log's Ed25519 signature and any witness cosignatures (cosignature/v1).",
+    example:
+      "localhost/incident-ledger\n3\nq0bGXkVv5pVDhVvwEdsEH3ZgxVl9RAsM3VpBcn9WvAo=\n\n— localhost/incident-ledger sOUy9Q…\n",
+  },
+  VerifierKey: {
+    type: "string",
+    description: "`<name>+<8 hex digits of key id>+<base64(0x01 ‖ 32-byte Ed25519 public key)>`.",
+    pattern: "^[^+\\s]+\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+=*\\n?$",
+  },
+  LogTileBytes: {
+    type: "string",
+    format: "binary",
+    description:
+      "A hash tile (32-byte hashes, 256 of them when full) or an entry bundle (each leaf prefixed with its big-endian uint16 length), as c2sp.org/tlog-tiles lays them out.",
+  },
+  TlogProofFile: {
+    type: "string",
+    description:
+      "A c2sp.org/tlog-proof@v1 file: the header, `extra <base64 of the leaf text>`, `index N`, the inclusion proof (one base64 hash a line), a blank line, the signed checkpoint.",
+  },
+  EventProof: {
+    type: "object",
+    required: ["index", "leaf", "treeSize", "inclusion", "checkpoint"],
+    properties: {
+      index: { type: "integer", minimum: 0, description: "The event's leaf index in the log." },
+      leaf: {
+        type: "string",
+        description: 'The leaf text: RFC 8785 JSON of {"eventId","hash","incidentId","version"}.',
+      },
+      treeSize: { type: "integer", minimum: 1, description: "The size of the checkpoint's tree." },
+      inclusion: {
+        type: "array",
+        items: { type: "string", contentEncoding: "base64" },
+        description: "RFC 9162 inclusion proof, from the leaf's sibling up.",
+      },
+      checkpoint: ref("SignedCheckpoint"),
+    },
+  },
+  EventProofPending: {
+    type: "object",
+    required: ["status", "detail", "incidentId", "eventId", "version", "index"],
+    properties: {
+      status: { const: "pending" },
+      detail: { type: "string" },
+      incidentId: { type: "string" },
+      eventId: { type: "string" },
+      version: { type: "integer", minimum: 1 },
+      index: {
+        type: ["integer", "null"],
+        description: "Its leaf index once sequenced (then waiting for a checkpoint), else null.",
+      },
+    },
+  },
+  ConsistencyProof: {
+    type: "object",
+    required: ["from", "to", "proof"],
+    properties: {
+      from: { type: "integer", minimum: 0 },
+      to: { type: "integer", minimum: 0 },
+      proof: {
+        type: "array",
+        items: { type: "string", contentEncoding: "base64" },
+        description:
+          "RFC 9162 consistency proof from tree size `from` to `to` (empty when from is 0 or equals to).",
+      },
+    },
+  },
+};
+
+export const paths: Record<string, Json> = {
+  "/log/checkpoint": {
+    get: {
+      operationId: "getLogCheckpoint",
+      tags,
+      summary: "The latest signed checkpoint of the log",
+      description: "Tree sizes never go back; two checkpoints never contradict each other.",
+      security: [],
+      responses: {
+        "200": text("SignedCheckpoint", "The signed checkpoint (text/plain)."),
+        "400": unknownQuery,
+        "404": noCheckpoint,
+      },
+    },
+  },
+  "/log/vkey": {
+    get: {
+      operationId: "getLogVerifierKey",
+      tags,
+      summary: "The log's verifier key (signed-note vkey)",
+      security: [],
+      responses: {
+        "200": text("VerifierKey", "The verifier key (text/plain)."),
+        "400": unknownQuery,
+        "404": problem("This archive has no log key configured."),
+      },
+    },
+  },
+  "/log/tile/{L}/{N}": {
+    get: {
+      operationId: "getLogHashTile",
+      tags,
+      summary: "A hash tile of the log (c2sp.org/tlog-tiles)",
+      security: [],
+      parameters: [
+        {
+          name: "L",
+          in: "path",
+          required: true,
+          description: "The tile level (0: leaf hashes).",
+          schema: { type: "integer", minimum: 0, maximum: 63 },
+        },
+        tileIndex,
+      ],
+      responses: {
+        "200": bytes("The tile's hashes."),
+        "400": problem("Not a tile path, or an unknown query parameter; `errors` names it."),
+        "404": problem("The tile (at this width) is beyond the tree of the latest checkpoint."),
+      },
+    },
+  },
+  "/log/tile/entries/{N}": {
+    get: {
+      operationId: "getLogEntryBundle",
+      tags,
+      summary: "An entry bundle of the log: the leaves themselves (c2sp.org/tlog-tiles)",
+      security: [],
+      parameters: [tileIndex],
+      responses: {
+        "200": bytes("The leaves, each prefixed with its big-endian uint16 length."),
+        "400": problem("Not a tile path, or an unknown query parameter; `errors` names it."),
+        "404": problem("The bundle (at this width) is beyond the tree of the latest checkpoint."),
+      },
+    },
+  },
+  "/incidents/{incidentId}/events/{eventId}/proof": {
+    get: {
+      operationId: "getEventInclusionProof",
+      tags,
+      summary: "Proof that an event is in the log: its leaf and an inclusion proof in the signed checkpoint",
+      security: [],
+      parameters: [
+        { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
+        { name: "eventId", in: "path", required: true, schema: { type: "string" } },
+        {
+          name: "wait",
+          in: "query",
+          required: false,
+          schema: { type: "boolean" },
+          description:
+            "Wait (up to 10 s) until the event is in a signed checkpoint instead of answering 202.",
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The proof.",
+          content: { "application/json": { schema: ref("EventProof") } },
+        },
+        "202": {
+          description: "The event is stored but not yet in a signed checkpoint; retry after a second.",
+          headers: { "Retry-After": { schema: { type: "integer" } } },
+          content: { "application/json": { schema: ref("EventProofPending") } },
+        },
+        "400": problem("`wait` is not true/false, or an unknown query parameter; `errors` names it."),
+        "404": problem("No such event in this incident."),
+      },
+    },
+  },
+  "/log/proof/{index}": {
+    get: {
+      operationId: "getLogProofFile",
+      tags,
+      summary: "The inclusion proof of one leaf as a c2sp.org/tlog-proof@v1 file",
+      security: [],
+      parameters: [{ name: "index", in: "path", required: true, schema: { type: "integer", minimum: 0 } }],
+      responses: {
+        "200": text("TlogProofFile", "The proof file (text/plain; saved as leaf-N.tlog-proof)."),
+        "400": problem("The index is not a whole number, or an unknown query parameter; `errors` names it."),
+        "404": problem("No leaf at this index in the latest checkpoint's tree."),
+      },
+    },
+  },
+  "/log/consistency": {
+    get: {
+      operationId: "getLogConsistencyProof",
+      tags,
+      summary: "Proof that the tree of size `to` extends the tree of size `from`",
+      security: [],
+      parameters: [
+        {
+          name: "from",
+          in: "query",
+          required: true,
+          schema: { type: "integer", minimum: 0 },
+          description: "The tree size you hold.",
+        },
+        {
+          name: "to",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 0 },
+          description: "Default: the latest checkpoint's size.",
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The consistency proof.",
+          content: { "application/json": { schema: ref("ConsistencyProof") } },
+        },
+        "400": problem(
+          "`from` missing or beyond `to`, `to` beyond the latest checkpoint, not a number, or an unknown parameter; `errors` names it.",
+        ),
+        "404": noCheckpoint,
+      },
+    },
+  },
+};

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import type { FeedReader } from "../../export/feed-reader.js";
+import type { LogReader } from "../../export/log-reader.js";
+import { integerQuery, onlyKnownQuery } from "../../export/query-rules.js";
+
+export interface FeedRoutesDeps {
+  feed: FeedReader;
+  logReader: LogReader;
+}
+
+export const FEED_MAX_LIMIT = 1000;
+
+/**
+ * GET /feed: every stored event in log order, for mirrors. Paged by log index up to the latest
+ * checkpoint, so that every item a mirror receives can be proved against a signed tree.
+ */
+export function feedRoutes({ feed, logReader }: FeedRoutesDeps) {
+  const app = new Hono();
+  app.get("/feed", async (c) => {
+    onlyKnownQuery(c, ["after", "limit"]);
+    const after = integerQuery(c, "after", -1, Number.MAX_SAFE_INTEGER) ?? -1;
+    const limit = integerQuery(c, "limit", 1, FEED_MAX_LIMIT) ?? 100;
+    const size = (await logReader.latestCheckpoint())?.size ?? 0;
+    const to = Math.min(size, after + 1 + limit);
+    const items = [];
+    if (after + 1 < to) for await (const entry of feed.entries(after + 1, to)) items.push(entry);
+    const last = items[items.length - 1];
+    return c.json({ items, next: last && last.index + 1 < size ? last.index : null });
+  });
+  return app;
+}

@@ -1,0 +1,217 @@
+import { type Context, Hono } from "hono";
+import { type LeafFields, leafText } from "../../../events/transparency/leaf.js";
+import { consistencyProof, inclusionProof } from "../../../events/transparency/merkle.js";
+import { formatProofFile } from "../../../events/transparency/proof-file.js";
+import { parseTilePath, TILE_WIDTH, tileWidth } from "../../../events/transparency/tiles.js";
+import { MalformedRequestError, NotFoundError } from "../../errors.js";
+import type { EventLocator } from "../../log/event-locator.js";
+import type { LogStore, StoredCheckpoint } from "../../log/log-store.js";
+import type { LogTiles } from "../../log/log-tiles.js";
+import { incidentToRead } from "../params.js";
+
+export interface LogRouteDeps {
+  logStore: LogStore;
+  logTiles: LogTiles;
+  locator: EventLocator;
+  /** The log's verifier key (`<name>+<id>+<key>`); locally from the key, in AWS from KMS. */
+  verifierKey: () => Promise<string>;
+  /** How long `wait=true` waits for an event to enter the log (default 10 s). */
+  maxWaitMs?: number;
+}
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const FRESH = "no-cache";
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function onlyQuery(c: Context, known: readonly string[]): void {
+  const unknown = [...new Set(Object.keys(c.req.queries()))].filter((name) => !known.includes(name)).sort();
+  if (unknown.length === 0) return;
+  const message = `is not a parameter of this route (known: ${known.join(", ") || "none"})`;
+  throw new MalformedRequestError(
+    `unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`,
+    unknown.map((name) => ({ path: `query.${name}`, message })),
+  );
+}
+
+function sizeParam(raw: string | undefined, path: string, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    const message = `must be a whole number (${what})`;
+    throw new MalformedRequestError(`${path.replace(/^\w+\./, "")} ${message}`, [{ path, message }]);
+  }
+  return Number(raw);
+}
+
+/** The transparency log's read routes (CONTRACT.md, "The transparency log"). */
+export function logRoutes(deps: LogRouteDeps) {
+  const { logStore, logTiles, locator } = deps;
+  const app = new Hono();
+
+  const latest = async (): Promise<StoredCheckpoint> => {
+    const checkpoint = await logStore.latestCheckpoint();
+    if (!checkpoint) throw new NotFoundError("the log has no signed checkpoint yet");
+    return checkpoint;
+  };
+
+  app.get("/log/checkpoint", async (c) => {
+    onlyQuery(c, []);
+    const checkpoint = await latest();
+    return c.body(checkpoint.text, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": FRESH,
+    });
+  });
+
+  app.get("/log/vkey", async (c) => {
+    onlyQuery(c, []);
+    return c.body(`${await deps.verifierKey()}\n`, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  app.get("/log/tile/*", async (c) => {
+    onlyQuery(c, []);
+    const path = c.req.path.slice("/log/".length);
+    const tile = parseTilePath(path);
+    if (!tile) {
+      const message = "must be tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>], N in x001/x234/067 form";
+      throw new MalformedRequestError(`${path} is not a tile path: ${message}`, [{ path: "path", message }]);
+    }
+    const { size } = await latest();
+    const level = tile.kind === "hash" ? tile.level : 0;
+    const available = tileWidth(level, tile.index, size);
+    if (tile.width > available) {
+      throw new NotFoundError(
+        `${path} is beyond the tree of the latest checkpoint (${size} leaves)` +
+          (available > 0 ? `: that tile is ${available} wide at this size` : ""),
+      );
+    }
+    const bytes =
+      tile.kind === "hash"
+        ? await logTiles.hashTile(tile.level, tile.index, tile.width)
+        : await logTiles.entryBundle(tile.index, tile.width);
+    if (!bytes) throw new NotFoundError(`${path} is not stored yet`);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "application/octet-stream",
+      // A full tile never changes; a partial one is a prefix of it that is served as long as
+      // it is wanted, but its URL is not meant to be kept.
+      "Cache-Control": tile.width === TILE_WIDTH ? IMMUTABLE : "public, max-age=3600",
+    });
+  });
+
+  /**
+   * The inclusion proof of the leaf at `index` in the latest checkpoint's tree (null: not yet in
+   * it). `known`: the leaf's fields when the caller has them (from the event itself).
+   */
+  const proofOf = async (index: number, known?: LeafFields) => {
+    const checkpoint = await latest();
+    if (index >= checkpoint.size) return null;
+    let leaf = known;
+    if (!leaf) {
+      const read = await logStore.leaves(index, index + 1).next();
+      if (read.done) return null;
+      leaf = read.value;
+    }
+    const inclusion = await inclusionProof(index, checkpoint.size, logTiles.nodeReader(checkpoint.size));
+    return { leaf: { ...leaf, index }, checkpoint, inclusion };
+  };
+
+  app.get("/incidents/:incidentId/events/:eventId/proof", async (c) => {
+    onlyQuery(c, ["wait"]);
+    const incidentId = incidentToRead(c);
+    const eventId = c.req.param("eventId");
+    const waitRaw = c.req.query("wait");
+    if (waitRaw !== undefined && waitRaw !== "true" && waitRaw !== "false") {
+      const message = "must be true or false";
+      throw new MalformedRequestError(`query parameter wait ${message}`, [{ path: "query.wait", message }]);
+    }
+    const found = EVENT_ID.test(eventId) ? await locator.find(incidentId, eventId) : null;
+    if (!found) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
+    const { version } = found.event;
+    const deadline = Date.now() + (waitRaw === "true" ? (deps.maxWaitMs ?? 10_000) : 0);
+    for (;;) {
+      const index = await logStore.indexOf(incidentId, version);
+      const { eventId: id, hash } = found.event;
+      // The leaf is made of the event's own fields: a leaf edited in the table no longer matches
+      // the proof, and any verifier sees it.
+      const proof = index === null ? null : await proofOf(index, { incidentId, version, eventId: id, hash });
+      if (proof) {
+        return c.json(
+          {
+            index: proof.leaf.index,
+            leaf: new TextDecoder().decode(leafText(proof.leaf)),
+            treeSize: proof.checkpoint.size,
+            inclusion: proof.inclusion.map(b64),
+            checkpoint: proof.checkpoint.text,
+          },
+          200,
+          { "Cache-Control": FRESH },
+        );
+      }
+      if (Date.now() >= deadline) {
+        return c.json(
+          {
+            status: "pending",
+            detail: `event ${eventId} (version ${version}) is stored but not in a signed checkpoint yet; retry, or ask with wait=true`,
+            incidentId,
+            eventId,
+            version,
+            index,
+          },
+          202,
+          { "Retry-After": "1", "Cache-Control": "no-store" },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  app.get("/log/proof/:index", async (c) => {
+    onlyQuery(c, []);
+    const index = sizeParam(c.req.param("index"), "path.index", "a leaf index") as number;
+    const proof = await proofOf(index);
+    if (!proof) throw new NotFoundError(`no leaf ${index} in the latest checkpoint's tree`);
+    const text = formatProofFile({
+      // The leaf text, so the file alone names the event it proves (verifiers recompute it).
+      extra: leafText(proof.leaf),
+      index,
+      inclusion: proof.inclusion,
+      checkpoint: proof.checkpoint.text,
+    });
+    return c.body(text, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Disposition": `attachment; filename="leaf-${index}.tlog-proof"`,
+      "Cache-Control": FRESH,
+    });
+  });
+
+  app.get("/log/consistency", async (c) => {
+    onlyQuery(c, ["from", "to"]);
+    const checkpoint = await latest();
+    const from = sizeParam(c.req.query("from"), "query.from", "a tree size");
+    const to = sizeParam(c.req.query("to"), "query.to", "a tree size") ?? checkpoint.size;
+    if (from === undefined) {
+      const message = "is required (the tree size you hold)";
+      throw new MalformedRequestError(`query parameter from ${message}`, [{ path: "query.from", message }]);
+    }
+    if (to > checkpoint.size) {
+      const message = `must not exceed the latest checkpoint's tree size, ${checkpoint.size}`;
+      throw new MalformedRequestError(`to ${to} is beyond the tree: ${message}`, [
+        { path: "query.to", message },
+      ]);
+    }
+    if (from > to) {
+      const message = `must not exceed to (${to})`;
+      throw new MalformedRequestError(`from ${from} is beyond to ${to}`, [{ path: "query.from", message }]);
+    }
+    const proof = from === 0 || from === to ? [] : await consistencyProof(from, to, logTiles.nodeReader(to));
+    return c.json({ from, to, proof: proof.map(b64) }, 200, {
+      // A proof between two given sizes never changes; without `to` it follows the log.
+      "Cache-Control": c.req.query("to") !== undefined ? IMMUTABLE : FRESH,
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,131 @@
+import { type Context, Hono } from "hono";
+import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
+import { NoCheckpointError } from "../../export/export-errors.js";
+import type { LogReader } from "../../export/log-reader.js";
+import type { Release, ReleaseStore } from "../../export/release-store.js";
+import type { Authenticator } from "../auth.js";
+import { readBodyText } from "../read-body.js";
+
+export interface ReleaseRoutesDeps {
+  releases: ReleaseStore;
+  logReader: LogReader;
+  authenticate: Authenticator;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const NOTE_MAX = 2000;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** A release as the API shows it: the stored record, its export links and a citation line. */
+export function releaseView(release: Release, origin: string) {
+  const size = release.treeSize;
+  const url = `${origin}/releases/${encodeURIComponent(release.name)}`;
+  return {
+    ...release,
+    url,
+    links: {
+      incidentsCsv: `${origin}/export/incidents.csv?treeSize=${size}`,
+      eventsNdjson: `${origin}/export/events.ndjson?treeSize=${size}`,
+      feed: `${origin}/feed?after=-1`,
+    },
+    citation: citationLine(release, url),
+  };
+}
+
+/** "incident-ledger release <name>, tree size N, root <base64>, <URL>": enough to fetch and check it. */
+export function citationLine(release: Pick<Release, "name" | "treeSize" | "root">, url: string): string {
+  return `incident-ledger release ${release.name}, tree size ${release.treeSize}, root ${release.root}, ${url}`;
+}
+
+const originOf = (c: Context) => new URL(c.req.url).origin;
+
+/** POST /releases (writers) names the latest checkpoint; GET /releases lists them. */
+export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRoutesDeps) {
+  const app = new Hono();
+
+  app.get("/releases", async (c) => {
+    const origin = originOf(c);
+    const items = (await releases.list()).map((r) => releaseView(r, origin));
+    return c.json({ items });
+  });
+
+  app.get("/releases/:name", async (c) => {
+    const name = c.req.param("name");
+    const release = NAME.test(name) ? await releases.byName(name) : null;
+    if (!release) throw new NotFoundError(`no release named ${name}`);
+    return c.json(releaseView(release, originOf(c)));
+  });
+
+  app.post("/releases", async (c) => {
+    const createdBy = authenticate(c);
+    if (!createdBy) {
+      c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
+      throw new UnauthorizedError("releases need Authorization: Bearer <token>; nothing was stored");
+    }
+    const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
+    const checkpoint = await logReader.latestCheckpoint();
+    // A release of the empty tree would cite nothing.
+    if (!checkpoint || checkpoint.size === 0)
+      throw new NoCheckpointError(
+        "the log has no signed checkpoint of a non-empty tree yet: append an event first",
+      );
+    const release = await releases.create({
+      name,
+      note,
+      treeSize: checkpoint.size,
+      root: checkpoint.root,
+      checkpoint: checkpoint.text,
+      createdAt: new Date().toISOString(),
+      createdBy,
+    });
+    const view = releaseView(release, originOf(c));
+    c.header("Location", view.url);
+    return c.json(view, 201);
+  });
+
+  return app;
+}
+
+function parseReleaseBody(text: string): { name: string; note: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
+      { path: "(body)", message: "is not valid JSON" },
+    ]);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("the body must be an object { name, note }", [
+      { path: "(body)", message: "must be an object { name, note }" },
+    ]);
+  }
+  const { name, note = "", ...rest } = body as Record<string, unknown>;
+  const errors = [
+    ...(typeof name === "string" && NAME.test(name)
+      ? []
+      : [
+          {
+            path: "name",
+            message: "must be 1–100 characters of A-Z, a-z, 0-9, . _ and -, starting with a letter or digit",
+          },
+        ]),
+    ...(typeof note === "string" && note.length <= NOTE_MAX && !CONTROL.test(note)
+      ? []
+      : [
+          {
+            path: "note",
+            message: `must be text of at most ${NOTE_MAX} characters without control characters`,
+          },
+        ]),
+    ...Object.keys(rest).map((key) => ({ path: key, message: "is not a field of a release (name, note)" })),
+  ];
+  if (errors.length > 0) {
+    throw new ValidationError(
+      `the release is not valid: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`,
+      errors,
+    );
+  }
+  return { name: name as string, note: note as string };
+}

@@ -1,0 +1,247 @@
+import type { Logger } from "../log.js";
+import type { Commit } from "../store/commit-item.js";
+import type { LeafRecord, LeafRun, LogStore, SequencedVersions } from "./log-store.js";
+import { RUN_WIDTH } from "./log-store.js";
+import type { LogTiles } from "./log-tiles.js";
+
+/** What the sequencer reads of the events table. */
+export interface SequencerEvents {
+  commits(incidentId: string, after?: number, atBoundary?: boolean): AsyncGenerator<Commit>;
+  /** Every incident (locally a scan of the events table; see `allIncidents`). */
+  incidentVersions(): Promise<Map<string, number>>;
+}
+
+export interface SequencerOptions {
+  store: LogStore;
+  tiles: LogTiles;
+  events: SequencerEvents;
+  log: Logger;
+  /** Incidents read at once while gathering what is pending. */
+  concurrency?: number;
+  /** Passes tried when other sequencers keep taking the slot (default 50). */
+  maxRounds?: number;
+  /**
+   * Every incident's id, for a catch-up over the whole archive. Default: the events table's
+   * heads (a scan). In AWS, where no role may scan, the views' activity index is read instead.
+   */
+  allIncidents?: () => Promise<Iterable<string>>;
+}
+
+export interface SequencerResult {
+  /** The log's size once this pass settled it. */
+  size: number;
+  /** Leaves this pass wrote (others may have written more). */
+  added: number;
+}
+
+interface Pending extends LeafRecord {
+  recordedAt: string;
+}
+
+/**
+ * Gives every stored event one leaf index, with single-item conditional writes only.
+ *
+ * Storage (see log-store.ts): leaves live in *runs* keyed by their first index, put only if
+ * absent; `seq#<incident>` records say which versions of an incident a run holds; the
+ * sequencer item's `size` says up to where every run's `seq#` records and full tiles are known
+ * to be stored.
+ *
+ * A pass: (1) settle — read the runs from the settled size on (only what came after the last
+ * completed pass), write their `seq#` records and full tiles (if absent), advance the settled
+ * size to the log's end E; (2) for each incident, read how far it is sequenced and the stored
+ * events after that; (3) order them (recordedAt, incidentId, version) and put them as runs at
+ * E, E+…; (4) after each run, its `seq#` records; (5) settle again.
+ *
+ * Why this is safe:
+ * - Gapless, never reordered: a run is only put at the end of the log as just read, with
+ *   `attribute_not_exists`, so no index is written twice and none is skipped; runs are never
+ *   updated, so a leaf a checkpoint covers never moves.
+ * - Never doubled: an event is put at index i only by a sequencer that, before reading the
+ *   incident's `seq#` records, had itself ensured the `seq#` records of every run below the end
+ *   it read (E ≤ i). So the event is in no leaf below E; and nothing lies between E and i but
+ *   this sequencer's own runs, which it took the event from. If another sequencer took the
+ *   slot at E first, the put fails and the pass starts over from (1), which reads that run.
+ * - Versions in order: an incident's pending versions are all those after its sequenced
+ *   version, in version order; the sort keeps them so (recordedAt never decreases with version).
+ * - Crash anywhere: a run without its `seq#` records or tiles lies at or past the settled size
+ *   (which only advances after them), so the next pass's step (1) finds and completes it. Every
+ *   write is put-if-absent of content fixed by the leaves, so a repeat writes the same or nothing.
+ * - A pass that follows this sequencer's own completed pass skips step (1) and the reads of
+ *   step (2) it already knows (see `known`): the first put tells whether anyone wrote since.
+ * - Same log after a crash: the pending events are sorted the same way whenever they are read,
+ *   so a restarted pass appends exactly the rest of what the dead one would have appended.
+ */
+export class Sequencer {
+  private readonly store: LogStore;
+  private readonly tiles: LogTiles;
+  private readonly events: SequencerEvents;
+  private readonly log: Logger;
+  private readonly concurrency: number;
+  private readonly maxRounds: number;
+  private readonly allIncidents: () => Promise<Iterable<string>>;
+  /**
+   * After a pass that completed: the log's end it left and how far it knows each incident to be
+   * sequenced. The next pass starts from there without re-reading: if any other sequencer (or a
+   * crashed one) wrote since, the slot at `end` is taken, the put fails, and the pass starts
+   * over from a full settle — so this saves reads and never changes what is written.
+   */
+  private known: { end: number; upTo: Map<string, number> } | null = null;
+
+  constructor(options: SequencerOptions) {
+    this.store = options.store;
+    this.tiles = options.tiles;
+    this.events = options.events;
+    this.log = options.log;
+    this.concurrency = options.concurrency ?? 8;
+    this.maxRounds = options.maxRounds ?? 50;
+    this.allIncidents = options.allIncidents ?? (async () => (await this.events.incidentVersions()).keys());
+  }
+
+  /** Sequences whatever is stored and not yet in the log for these incidents. */
+  async sequence(incidentIds: Iterable<string>): Promise<SequencerResult> {
+    const ids = [...new Set(incidentIds)].sort();
+    let added = 0;
+    try {
+      for (let round = 0; round < this.maxRounds; round++) {
+        // What this sequencer's own last pass left, if it completed: see `known`.
+        const known = this.known ?? { end: await this.settle(), upTo: new Map<string, number>() };
+        this.known = null;
+        const start = known.end;
+        let end = start;
+        const pending = await this.pendingOf(ids, known.upTo);
+        let lost = false;
+        for (const run of toRuns(end, pending)) {
+          if (!(await this.store.putRun(run))) {
+            lost = true;
+            break;
+          }
+          added += run.leaves.length;
+          end = run.start + run.leaves.length;
+          const records = sequencedRecords(run);
+          await Promise.all(records.map((r) => this.store.putSequenced(r)));
+          for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
+        }
+        if (lost) {
+          this.log.debug("another sequencer took the log's next slot; starting over", { end });
+          continue;
+        }
+        // Every run in [start, end) is this pass's own, its records stored: what settling them
+        // would do is left, the full tiles and the settled size.
+        if (end > start) {
+          await this.tiles.storeFullTiles(start, end);
+          await this.store.advanceSettledSize(end);
+        }
+        this.known = { end, upTo: known.upTo };
+        return { size: end, added };
+      }
+    } catch (error) {
+      this.known = null;
+      throw error;
+    }
+    throw new Error(`the sequencer lost the race for the log's end ${this.maxRounds} times in a row`);
+  }
+
+  /** Sequences every incident of the archive (catch-up at start, or on a schedule). */
+  async sequenceAll(): Promise<SequencerResult> {
+    return this.sequence(await this.allIncidents());
+  }
+
+  /**
+   * Completes the bookkeeping of every run past the settled size and returns the log's end.
+   * Reads only the runs written since the last completed pass.
+   */
+  async settle(): Promise<number> {
+    const settled = await this.store.settledSize();
+    let end = settled;
+    for await (const run of this.store.runsBetween(settled)) {
+      if (run.start !== end) throw new Error(`the log has a gap: a run starts at ${run.start}, not ${end}`);
+      await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
+      end = run.start + run.leaves.length;
+    }
+    if (end > settled) {
+      await this.tiles.storeFullTiles(settled, end);
+      await this.store.advanceSettledSize(end);
+    }
+    return end;
+  }
+
+  /** Stored events not yet in the log, in the order they will take there. */
+  private async pendingOf(ids: readonly string[], upToKnown: Map<string, number>): Promise<Pending[]> {
+    const pending: Pending[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const incidentId = ids[next++] as string;
+        const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
+        upToKnown.set(incidentId, upTo);
+        // The order's time never goes back within an incident, even if a stored recordedAt did:
+        // so sorting can never put version v + 1 before v.
+        let time = "";
+        for await (const commit of this.events.commits(incidentId, upTo)) {
+          for (const event of commit.events) {
+            if (event.version <= upTo) continue;
+            if (event.recordedAt > time) time = event.recordedAt;
+            pending.push({
+              index: -1,
+              incidentId,
+              version: event.version,
+              eventId: event.eventId,
+              hash: event.hash,
+              commit: commit.version,
+              recordedAt: time,
+            });
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
+    return pending.sort(logOrder);
+  }
+}
+
+function logOrder(a: Pending, b: Pending): number {
+  if (a.recordedAt !== b.recordedAt) return a.recordedAt < b.recordedAt ? -1 : 1;
+  if (a.incidentId !== b.incidentId) return a.incidentId < b.incidentId ? -1 : 1;
+  return a.version - b.version;
+}
+
+/** Cuts the pending events into runs from `end` on, none crossing a multiple of RUN_WIDTH. */
+function toRuns(end: number, pending: readonly Pending[]): LeafRun[] {
+  const runs: LeafRun[] = [];
+  let at = 0;
+  let index = end;
+  while (at < pending.length) {
+    const room = RUN_WIDTH - (index % RUN_WIDTH);
+    const slice = pending.slice(at, at + room);
+    runs.push({
+      start: index,
+      leaves: slice.map((p, i) => ({
+        index: index + i,
+        incidentId: p.incidentId,
+        version: p.version,
+        eventId: p.eventId,
+        hash: p.hash,
+        commit: p.commit,
+      })),
+    });
+    at += slice.length;
+    index += slice.length;
+  }
+  return runs;
+}
+
+/** Where a run put each incident's versions (consecutive versions of one incident per record). */
+function sequencedRecords(run: LeafRun): SequencedVersions[] {
+  const byIncident = new Map<string, SequencedVersions>();
+  for (const leaf of run.leaves) {
+    const record = byIncident.get(leaf.incidentId);
+    if (!record)
+      byIncident.set(leaf.incidentId, {
+        incidentId: leaf.incidentId,
+        first: leaf.version,
+        indexes: [leaf.index],
+      });
+    else record.indexes.push(leaf.index);
+  }
+  return [...byIncident.values()];
+}

@@ -1,0 +1,194 @@
+import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as kms from "aws-cdk-lib/aws-kms";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import type * as sqs from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { KMS_SIGNING_ALGORITHM } from "../functions/log/signer.js";
+import { ACTIVITY_INDEX, COMMIT_ITEM_TYPE, LOG_KEYS } from "../functions/store/table-design.js";
+import { DurableTable } from "./durable-table.js";
+import { LedgerFunction } from "./ledger-function.js";
+import { grantTableActions } from "./table-access.js";
+
+/** The sequencer's stream settings (the template tests hold the stack to them). */
+export const LOG_SEQUENCER_STREAM = {
+  batchSize: 500,
+  // Commits of one second are sequenced in one pass and one signature.
+  maxBatchingWindow: Duration.seconds(1),
+  retryAttempts: 5,
+  maxRecordAge: Duration.hours(1),
+} as const;
+/** How often the sequencer catches up on everything (what a lost stream delivery left behind). */
+export const LOG_CATCH_UP = Duration.minutes(15);
+export const DEFAULT_ORIGIN_CONTEXT = "logOrigin";
+
+export interface TransparencyLogProps {
+  readonly eventsTable: dynamodb.ITable;
+  readonly claimsTable: dynamodb.ITable;
+  readonly viewsTable: dynamodb.ITable;
+  /** The API function: it reads the log and stores releases, and may read the public key. */
+  readonly api: LedgerFunction;
+  /** Where stream records the sequencer gave up on go (the stack's failure queue). */
+  readonly failureQueue: sqs.IQueue;
+}
+
+/**
+ * The transparency log in AWS: its table, its Ed25519 signing key in KMS, and the sequencer
+ * Lambda (fed by the events table's stream, a second consumer beside the projector, and by a
+ * schedule), which is the only principal that may sign with the key.
+ *
+ * Context: `logOrigin` (the log's origin and key name; default localhost/incident-ledger — set
+ * it before the first deploy: an origin is permanent once published), `logWitnesses`
+ * (LEDGER_WITNESSES: `<vkey> <url>` entries separated by `;`).
+ */
+export class TransparencyLog extends Construct {
+  readonly table: dynamodb.Table;
+  readonly signingKey: kms.Key;
+  readonly sequencer: LedgerFunction;
+
+  constructor(scope: Construct, id: string, props: TransparencyLogProps) {
+    super(scope, id);
+    const origin =
+      (this.node.tryGetContext(DEFAULT_ORIGIN_CONTEXT) as string | undefined) ?? "localhost/incident-ledger";
+    const witnesses = (this.node.tryGetContext("logWitnesses") as string | undefined) ?? "";
+
+    // ── Table: leaves, tiles, checkpoints, releases (functions/log/log-store.ts) ────────────
+    this.table = new DurableTable(this, "Table", {
+      partitionKey: { name: LOG_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: LOG_KEYS.sortKey, type: dynamodb.AttributeType.NUMBER },
+    });
+
+    // ── Key: Ed25519, never leaves KMS. Its policy names who may sign; IAM cannot widen it ──
+    this.signingKey = new kms.Key(this, "SigningKey", {
+      description: `incident-ledger transparency log checkpoint key (${origin})`,
+      keySpec: kms.KeySpec.ECC_NIST_EDWARDS25519,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      // Losing the key ends the log's identity: it stays when the stack goes.
+      removalPolicy: RemovalPolicy.RETAIN,
+      policy: new iam.PolicyDocument({
+        statements: [
+          // The account administers the key (and may read its public key) but cannot sign:
+          // no kms:Sign here, so no IAM policy in the account can grant it.
+          new iam.PolicyStatement({
+            sid: "AccountAdministersButDoesNotSign",
+            principals: [new iam.AccountRootPrincipal()],
+            actions: [
+              "kms:Create*",
+              "kms:Describe*",
+              "kms:Enable*",
+              "kms:List*",
+              "kms:Put*",
+              "kms:Update*",
+              "kms:Revoke*",
+              "kms:Disable*",
+              "kms:Get*",
+              "kms:Delete*",
+              "kms:TagResource",
+              "kms:UntagResource",
+              "kms:ScheduleKeyDeletion",
+              "kms:CancelKeyDeletion",
+            ],
+            resources: ["*"],
+          }),
+        ],
+      }),
+    });
+
+    // ── Sequencer: the one function that signs ─────────────────────────────────────────────
+    this.sequencer = new LedgerFunction(this, "Sequencer", {
+      entry: "functions/lambda/log-sequencer.ts",
+      description: "incident-ledger transparency log sequencer and checkpoint signer",
+      environment: {
+        EVENTS_TABLE: props.eventsTable.tableName,
+        CLAIMS_TABLE: props.claimsTable.tableName,
+        VIEWS_TABLE: props.viewsTable.tableName,
+        LOG_TABLE: this.table.tableName,
+        LOG_KEY_ID: this.signingKey.keyArn,
+        LEDGER_LOG_ORIGIN: origin,
+        ...(witnesses ? { LEDGER_WITNESSES: witnesses } : {}),
+      },
+      timeout: Duration.minutes(1),
+      memorySize: 512,
+    });
+    this.signingKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: "OnlyTheSequencerSigns",
+        principals: [this.sequencer.role],
+        actions: ["kms:Sign"],
+        resources: ["*"],
+        // Pure Ed25519 only: never Ed25519ph, never anything a future key spec might allow.
+        conditions: { StringEquals: { "kms:SigningAlgorithm": KMS_SIGNING_ALGORITHM } },
+      }),
+    );
+    this.sequencer.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["kms:GetPublicKey"],
+        resources: [this.signingKey.keyArn],
+      }),
+    );
+    // It reads commits and the incident listing, and writes only the log.
+    grantTableActions(this.sequencer.role, props.eventsTable, ["dynamodb:GetItem", "dynamodb:Query"]);
+    grantTableActions(this.sequencer.role, props.viewsTable, ["dynamodb:Query"], [ACTIVITY_INDEX.name]);
+    grantTableActions(this.sequencer.role, this.table, [
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
+    Validations.of(this.sequencer.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "X-Ray's PutTraceSegments/PutTelemetryRecords and DynamoDB's ListStreams (for the " +
+        "sequencer's event source) have no resource-level permissions; every DynamoDB data " +
+        "action is granted on named tables and indexes only.",
+    });
+
+    // Fed like the projector: every inserted commit, at least once, in batches.
+    this.sequencer.function.addEventSource(
+      new DynamoEventSource(props.eventsTable as dynamodb.Table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: LOG_SEQUENCER_STREAM.batchSize,
+        maxBatchingWindow: LOG_SEQUENCER_STREAM.maxBatchingWindow,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: LOG_SEQUENCER_STREAM.retryAttempts,
+        maxRecordAge: LOG_SEQUENCER_STREAM.maxRecordAge,
+        onFailure: new SqsDlq(props.failureQueue),
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual("INSERT"),
+            dynamodb: { NewImage: { itemType: { S: lambda.FilterRule.isEqual(COMMIT_ITEM_TYPE) } } },
+          }),
+        ],
+      }),
+    );
+    // And on a schedule: a pass over every incident, then a checkpoint.
+    new events.Rule(this, "CatchUp", {
+      description: "incident-ledger: sequence anything the stream missed, and sign",
+      schedule: events.Schedule.rate(LOG_CATCH_UP),
+      targets: [new targets.LambdaFunction(this.sequencer.function, { retryAttempts: 2 })],
+    });
+
+    // ── The API reads the log, stores releases (pk `release` only), reads the public key ──
+    const api = props.api;
+    api.function.addEnvironment("LOG_TABLE", this.table.tableName);
+    api.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
+    api.function.addEnvironment("LEDGER_LOG_ORIGIN", origin);
+    grantTableActions(api.role, this.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+    api.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["dynamodb:PutItem"],
+        resources: [this.table.tableArn],
+        // The API may add releases, never a leaf, tile or checkpoint.
+        conditions: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["release"] } },
+      }),
+    );
+    api.role.addToPolicy(
+      new iam.PolicyStatement({ actions: ["kms:GetPublicKey"], resources: [this.signingKey.keyArn] }),
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { StoredEvent } from "../../events/stored-event.js";
+import { parseVerifierKey, type VerifierKey } from "../../events/transparency/note.js";
+import { type Policy, parsePolicy } from "../../events/transparency/policy.js";
+import { VerificationError } from "./checks.js";
+import { describeRebuild, rebuildRelease } from "./rebuild-exports.js";
+import { httpSource } from "./source.js";
+import { readState, writeState } from "./state.js";
+import { verifyLog } from "./verify-log.js";
+import { verifyEventProof } from "./verify-proof.js";
+
+/**
+ * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>]
+ * npm run verify -- --proof <file> --event <event.json> --vkey <vkey> [--policy <file>]
+ * npm run verify -- --url <base> --release <name>
+ * Exit 0 when everything holds; 1 naming the first thing that does not; 2 for a usage error.
+ */
+const USAGE = `usage:
+  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>]
+  npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
+  npm run verify -- --url <base URL> --release <name>`;
+
+class UsageError extends Error {}
+
+/** A vkey given inline or as a file holding it. */
+function readKey(value: string): VerifierKey {
+  const text = !value.includes("+") && existsSync(value) ? readFileSync(value, "utf8") : value;
+  return parseVerifierKey(text.trim());
+}
+
+function logKeyOf(vkey: string | undefined, policy: Policy | undefined): VerifierKey {
+  if (vkey) {
+    const key = readKey(vkey);
+    const listed = policy?.logs ?? [];
+    const same = (k: VerifierKey) => k.name === key.name && Buffer.from(k.publicKey).equals(key.publicKey);
+    if (listed.length > 0 && !listed.some(same))
+      throw new UsageError(`the policy does not list the log ${key.name}`);
+    return key;
+  }
+  if (policy?.logs.length === 1) return policy.logs[0] as VerifierKey;
+  throw new UsageError("--vkey is needed (or a policy naming exactly one log)");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      url: { type: "string" },
+      vkey: { type: "string" },
+      state: { type: "string" },
+      policy: { type: "string" },
+      proof: { type: "string" },
+      event: { type: "string" },
+      release: { type: "string" },
+      incremental: { type: "boolean", default: false },
+      quiet: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const policy = values.policy ? parsePolicy(readFileSync(values.policy, "utf8")) : undefined;
+  const progress = values.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+
+  if (values.release !== undefined) {
+    if (!values.url) throw new UsageError("--release needs --url");
+    const report = await rebuildRelease(values.url.replace(/\/+$/, ""), values.release);
+    for (const line of describeRebuild(report)) console.log(line);
+    return report.ok ? 0 : 1;
+  }
+
+  if (values.proof !== undefined) {
+    if (!values.event) throw new UsageError("--proof needs --event <event.json>");
+    const event = JSON.parse(readFileSync(values.event, "utf8")) as StoredEvent;
+    const { checkpoint, index } = verifyEventProof({
+      proofText: readFileSync(values.proof, "utf8"),
+      event,
+      logKey: logKeyOf(values.vkey, policy),
+      ...(policy ? { policy } : {}),
+    });
+    console.log(
+      `OK incident ${event.incidentId} version ${event.version} (event ${event.eventId}) is leaf ${index} of ${checkpoint.origin} at size ${checkpoint.size}`,
+    );
+    return 0;
+  }
+
+  if (!values.url) throw new UsageError("--url is needed");
+  const state = values.state ? await readState(values.state) : null;
+  if (values.incremental && !state?.heads) {
+    throw new UsageError("--incremental needs a --state file written by an earlier run");
+  }
+  const source = httpSource(values.url);
+  const result = await verifyLog({
+    source,
+    incremental: values.incremental,
+    logKey: logKeyOf(values.vkey, policy),
+    ...(policy ? { policy } : {}),
+    state,
+    ...(progress ? { progress } : {}),
+  });
+  if (values.state) await writeState(values.state, result.state);
+  const grew = state ? ` (was ${state.size} at the last run)` : "";
+  console.log(
+    `OK ${result.checkpoint.origin}: tree size ${result.checkpoint.size}${grew}, ${result.leaves} leaves, ${result.incidents} incidents, ${result.events} events verified; ${source.bytesRead?.() ?? 0} bytes downloaded`,
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`${(e as Error).message}\n${USAGE}`);
+      process.exit(2);
+    }
+    const prefix = e instanceof VerificationError ? "FAIL" : "FAIL (could not verify)";
+    console.error(`${prefix}: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);

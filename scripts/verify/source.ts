@@ -1,0 +1,71 @@
+import type { StoredEvent } from "../../events/stored-event.js";
+import type { Hash } from "../../events/transparency/merkle.js";
+import { entriesPath, type TileRef, tilePath } from "../../events/transparency/tiles.js";
+
+/** What the verifier reads from an archive; over HTTP in the CLI, in memory in tests. */
+export interface LogSource {
+  /** The signed checkpoint note. */
+  checkpoint(): Promise<string>;
+  consistency(from: number, to: number): Promise<Hash[]>;
+  /** An entry bundle's bytes (tile/entries/N[.p/W]). */
+  entries(ref: { index: number; width: number }): Promise<Uint8Array>;
+  /** A hash tile's bytes (tile/L/N[.p/W]). */
+  tile(ref: TileRef): Promise<Uint8Array>;
+  /** One page of an incident's events, as GET /incidents/{id}/events answers it. */
+  events(incidentId: string, after: number): Promise<{ items: StoredEvent[]; next: number | null }>;
+  /** Bytes downloaded so far (bodies as received), when the source counts them. */
+  bytesRead?(): number;
+}
+
+export class SourceError extends Error {
+  override name = "SourceError";
+}
+
+const EVENTS_PAGE = 500;
+
+/** The archive's public HTTP routes, read with fetch and nothing of the server's code. */
+export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
+  const root = base.replace(/\/+$/, "");
+  let received = 0;
+
+  async function bytes(path: string): Promise<Uint8Array> {
+    let answer: Response;
+    let body: Uint8Array;
+    try {
+      answer = await get(`${root}${path}`);
+      body = new Uint8Array(await answer.arrayBuffer());
+    } catch (e) {
+      throw new SourceError(`GET ${path} failed: ${(e as Error).message}`);
+    }
+    received += body.length;
+    if (!answer.ok) throw new SourceError(`GET ${path} answered ${answer.status}`);
+    return body;
+  }
+  const text = async (path: string) => new TextDecoder().decode(await bytes(path));
+  async function json(path: string): Promise<unknown> {
+    const body = await text(path);
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new SourceError(`GET ${path} did not answer JSON`);
+    }
+  }
+
+  return {
+    bytesRead: () => received,
+    checkpoint: () => text("/log/checkpoint"),
+    consistency: async (from, to) => {
+      const body = (await json(`/log/consistency?from=${from}&to=${to}`)) as { proof?: unknown };
+      if (!Array.isArray(body.proof) || !body.proof.every((p) => typeof p === "string")) {
+        throw new SourceError("the consistency answer has no proof array");
+      }
+      return body.proof.map((p: string) => new Uint8Array(Buffer.from(p, "base64")));
+    },
+    entries: (ref) => bytes(`/log/${entriesPath(ref)}`),
+    tile: (ref) => bytes(`/log/${tilePath(ref)}`),
+    events: async (incidentId, after) => {
+      const path = `/incidents/${encodeURIComponent(incidentId)}/events?after=${after}&limit=${EVENTS_PAGE}`;
+      return (await json(path)) as { items: StoredEvent[]; next: number | null };
+    },
+  };
+}

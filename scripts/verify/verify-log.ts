@@ -1,0 +1,239 @@
+import type { StoredEvent } from "../../events/stored-event.js";
+import type { Checkpoint } from "../../events/transparency/checkpoint.js";
+import { parseLeaf } from "../../events/transparency/leaf.js";
+import { equalHashes, hashLeaf } from "../../events/transparency/merkle.js";
+import type { VerifierKey } from "../../events/transparency/note.js";
+import type { Policy } from "../../events/transparency/policy.js";
+import {
+  decodeEntryBundle,
+  decodeHashTile,
+  TILE_WIDTH,
+  tileNodeReader,
+  tileWidth,
+} from "../../events/transparency/tiles.js";
+import {
+  borderNodes,
+  checkAgainstRemembered,
+  checkSignedCheckpoint,
+  IncidentCheck,
+  type IncidentHead,
+  LeafIndex,
+  RootBuilder,
+  VerificationError,
+} from "./checks.js";
+import type { LogSource } from "./source.js";
+import type { VerifierState } from "./state.js";
+
+export interface VerifyLogOptions {
+  source: LogSource;
+  logKey: VerifierKey;
+  policy?: Policy;
+  /** The last checkpoint this user accepted, if any. */
+  state?: VerifierState | null;
+  /**
+   * Catch up from the state: read only the leaves since its checkpoint and the events of the
+   * incidents they touch, starting from the incident heads the state remembers.
+   */
+  incremental?: boolean;
+  /** Progress lines for long logs (the CLI prints them on stderr). */
+  progress?: (line: string) => void;
+  /** The verifier's clock, for the new state's `verifiedAt`. */
+  now?: () => Date;
+}
+
+export interface VerifyLogResult {
+  checkpoint: Checkpoint;
+  /** Leaves read and checked (all of them, or the new ones when catching up). */
+  leaves: number;
+  incidents: number;
+  events: number;
+  /** What to remember for the next run. */
+  state: VerifierState;
+}
+
+const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
+
+/**
+ * A partial tile or bundle, or the full one when the log no longer serves the partial (tlog-tiles
+ * lets a log drop partials once the full tile exists; the first `width` entries are the same).
+ */
+async function orFullTile(width: number, read: (width: number) => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return await read(width);
+  } catch (e) {
+    if (width === TILE_WIDTH) throw e;
+    try {
+      return await read(TILE_WIDTH);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+/** Incidents whose events are fetched ahead of the one being checked. */
+const PREFETCH = 8;
+
+/** Every served event of an incident after `after`, all pages. */
+async function eventsAfter(source: LogSource, incidentId: string, after: number): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  let from = after;
+  for (;;) {
+    const page = await source.events(incidentId, from);
+    out.push(...page.items);
+    if (page.next === null || page.items.length === 0) return out;
+    from = page.next;
+  }
+}
+
+/**
+ * Everything `npm run verify -- --url` checks, in order, throwing a VerificationError naming the
+ * first thing that does not hold: the checkpoint's signature (and witness quorum), its
+ * consistency with the remembered one, the leaves read from the entry bundles recomputing the
+ * checkpoint's root, and each incident's served events chaining and matching their leaves.
+ */
+export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogResult> {
+  const { source, logKey, policy, state } = options;
+  const progress = options.progress ?? (() => {});
+  const note = await source.checkpoint();
+  const cp = checkSignedCheckpoint(note, logKey, policy);
+  progress(`checkpoint ${cp.origin} size ${cp.size} root ${b64(cp.root)}: signature verified`);
+
+  if (state) {
+    if (state.origin !== cp.origin) {
+      throw new VerificationError(`the state file is for log ${state.origin}, not ${cp.origin}`);
+    }
+    const remembered = { size: state.size, root: new Uint8Array(Buffer.from(state.root, "base64")) };
+    const needsProof = state.size > 0 && state.size < cp.size;
+    let proof = null;
+    try {
+      proof = needsProof ? await source.consistency(state.size, cp.size) : null;
+    } catch (e) {
+      throw new VerificationError(
+        `the log gives no consistency proof from the remembered size ${state.size} to ${cp.size} (${(e as Error).message})`,
+      );
+    }
+    checkAgainstRemembered(remembered, cp, proof);
+    progress(`consistent with the remembered checkpoint of size ${state.size}`);
+  }
+
+  // Catching up starts from what the state vouches for; a full check from the empty tree.
+  const resume = options.incremental && state?.heads ? state : null;
+  const from = resume?.size ?? 0;
+  const leaves = new LeafIndex(new Map(Object.entries(resume?.heads ?? {})));
+  // Nothing new since the state: its root was just compared with the checkpoint's.
+  const nothingNew = from > 0 && from === cp.size;
+  const root =
+    from === 0 || nothingNew ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
+
+  const bundles = nothingNew ? 0 : Math.ceil(cp.size / TILE_WIDTH);
+  for (let n = Math.floor(from / TILE_WIDTH); n < bundles; n++) {
+    const width = tileWidth(0, n, cp.size);
+    let entries: Uint8Array[];
+    try {
+      entries = decodeEntryBundle(await orFullTile(width, (w) => source.entries({ index: n, width: w })));
+    } catch (e) {
+      throw new VerificationError(`entry bundle ${n}: ${(e as Error).message}`);
+    }
+    // A full bundle may be served where the checkpoint only needs its first `width` entries.
+    if (entries.length < width)
+      throw new VerificationError(`entry bundle ${n} holds ${entries.length} of ${width}`);
+    for (const [i, bytes] of entries.slice(0, width).entries()) {
+      const index = n * TILE_WIDTH + i;
+      if (index < from) continue;
+      try {
+        leaves.add(index, parseLeaf(bytes));
+      } catch (e) {
+        if (e instanceof VerificationError) throw e;
+        throw new VerificationError(`leaf ${index}: ${(e as Error).message}`);
+      }
+      root.push(hashLeaf(bytes));
+    }
+    if ((n + 1) % 64 === 0) progress(`read ${root.count} of ${cp.size} leaves`);
+  }
+  const recomputed = nothingNew ? cp.root : root.root();
+  if (!equalHashes(recomputed, cp.root)) {
+    throw new VerificationError(
+      `the ${cp.size} leaves recompute root ${b64(recomputed)}, not the checkpoint's ${b64(cp.root)}`,
+    );
+  }
+  progress(
+    from === 0
+      ? `all ${cp.size} leaves recompute the checkpoint's root`
+      : `the ${cp.size - from} new leaves, after the remembered ${from}, recompute the checkpoint's root`,
+  );
+
+  // Incidents are checked in log order (so the first failure named is the same every run), while
+  // the next few incidents' events are already being fetched.
+  let events = 0;
+  const incidents = [...leaves.byIncident];
+  const fetched = new Map<number, Promise<{ items: StoredEvent[] } | { error: Error }>>();
+  const prefetch = (i: number) => {
+    const entry = incidents[i];
+    if (!entry || fetched.has(i)) return;
+    const [incidentId, { head }] = entry;
+    fetched.set(
+      i,
+      eventsAfter(source, incidentId, head.version).then(
+        (items) => ({ items }),
+        (error: Error) => ({ error }),
+      ),
+    );
+  };
+  for (const [i, [incidentId, { head, logged }]] of incidents.entries()) {
+    for (let j = i; j < i + PREFETCH; j++) prefetch(j);
+    const answer = await (fetched.get(i) as Promise<{ items: StoredEvent[] } | { error: Error }>);
+    fetched.delete(i);
+    if ("error" in answer) {
+      throw new VerificationError(
+        `incident ${incidentId}: its events cannot be read (${answer.error.message})`,
+      );
+    }
+    const check = new IncidentCheck(incidentId, logged, head);
+    for (const event of answer.items) check.event(event);
+    check.end();
+    events += answer.items.length;
+    if ((i + 1) % 500 === 0) progress(`checked ${i + 1} of ${incidents.length} incidents`);
+  }
+  progress(`${incidents.length} incidents, ${events} events: every chain recomputes and matches the log`);
+
+  const now = options.now ?? (() => new Date());
+  const heads: Record<string, IncidentHead> = Object.fromEntries(leaves.headsAfter());
+  return {
+    checkpoint: cp,
+    leaves: cp.size - from,
+    incidents: incidents.length,
+    events,
+    state: {
+      origin: cp.origin,
+      size: cp.size,
+      root: b64(cp.root),
+      checkpoint: note,
+      verifiedAt: now().toISOString(),
+      heads,
+    },
+  };
+}
+
+/**
+ * The remembered tree's border subtrees, read from the hash tiles and accepted only if they
+ * fold to the remembered root: the new leaves then extend exactly the tree the user verified.
+ */
+async function resumeRoot(source: LogSource, size: number, state: VerifierState): Promise<RootBuilder> {
+  const node = tileNodeReader(size, async (ref) => {
+    const hashes = decodeHashTile(await orFullTile(ref.width, (w) => source.tile({ ...ref, width: w })));
+    if (hashes.length < ref.width)
+      throw new Error(`tile ${ref.level}/${ref.index} holds ${hashes.length} of ${ref.width}`);
+    return hashes.slice(0, ref.width);
+  });
+  let hashes: Uint8Array[];
+  try {
+    hashes = await Promise.all(borderNodes(state.size).map((n) => node(n.level, n.index)));
+  } catch (e) {
+    throw new VerificationError(`hash tiles: ${(e as Error).message}`);
+  }
+  const builder = RootBuilder.resume(state.size, hashes);
+  if (b64(builder.root()) !== state.root) {
+    throw new VerificationError(`the hash tiles do not give the remembered root at size ${state.size}`);
+  }
+  return builder;
+}

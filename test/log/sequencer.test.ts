@@ -1,0 +1,153 @@
+import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCheckpoint } from "../../events/transparency/checkpoint.js";
+import { verifyNote } from "../../events/transparency/note.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { casualties, post, startArchive } from "../support/archive.js";
+import {
+  allLeaves,
+  appendEvents,
+  CrashError,
+  checkLogAgainstEvents,
+  crashingClient,
+  eventsFromApi,
+  freshLogTable,
+  testSigner,
+  writerOn,
+} from "./log-kit.js";
+
+const INCIDENTS = ["seq-alpha-2024", "seq-bravo-2024", "seq-charlie-2024"];
+
+let archive: LocalServer;
+let stored: number;
+beforeAll(async () => {
+  archive = await startArchive();
+  // 300 events: one full tile (and entry bundle) and a partial one.
+  stored = await appendEvents(archive.url, INCIDENTS, 100);
+});
+afterAll(() => archive.close());
+
+describe("the sequencer", () => {
+  it("puts every stored event in the log once, in version order, and signs a checkpoint of it", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const signer = testSigner();
+    const writer = writerOn(archive, db, await freshLogTable(archive), signer);
+    const result = await writer.pass();
+    expect(result.size).toBe(stored);
+    const leaves = await allLeaves(writer.store);
+    const { problems, root } = checkLogAgainstEvents(leaves, await eventsFromApi(archive.url, INCIDENTS));
+    expect(problems).toEqual([]);
+    const note = verifyNote(result.checkpoint.text, [signer.vkey]);
+    const body = parseCheckpoint(note.text);
+    expect(body.size).toBe(stored);
+    expect(Buffer.from(body.root).toString("base64")).toBe(Buffer.from(root).toString("base64"));
+    // A second pass finds nothing to do.
+    expect((await writer.pass()).added).toBe(0);
+    db.destroy();
+  });
+
+  it("killed at any write, before or after the store acts, and run again, yields the same log", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const signer = testSigner();
+    const reference = writerOn(archive, db, await freshLogTable(archive), signer);
+    await reference.pass();
+    const expected = await allLeaves(reference.store);
+    const expectedCheckpoint = await reference.store.latestCheckpoint();
+
+    // How many calls an undisturbed pass makes: every one of them is a place to die.
+    const counting = crashingClient(db, Number.MAX_SAFE_INTEGER, "before");
+    await writerOn(archive, counting.client, await freshLogTable(archive), signer).pass();
+    const steps = counting.calls();
+    expect(steps).toBeGreaterThan(10);
+    // What survives a crash is which writes were done: dying before a read leaves what dying
+    // before the next write does. So the process dies before each write (it never happens) and
+    // after each (it happened, its answer was lost) — every state a crash can leave.
+    const points = counting.writes().flatMap((at) => [
+      { at, when: "before" as const },
+      { at, when: "after" as const },
+    ]);
+    expect(points.length).toBeGreaterThan(20);
+
+    const crashes: string[] = [];
+    const crashAndRestart = async ({ at, when }: (typeof points)[number]) => {
+      const table = await freshLogTable(archive);
+      const faulty = crashingClient(db, at, when);
+      await expect(writerOn(archive, faulty.client, table, signer).pass()).rejects.toThrow(CrashError);
+      crashes.push(`${when} ${at}`);
+      // A new process, same table and key.
+      const restarted = writerOn(archive, db, table, signer);
+      await restarted.pass();
+      const leaves = await allLeaves(restarted.store);
+      expect(leaves, `crash ${when} call ${at}`).toEqual(expected);
+      expect(await restarted.store.settledSize()).toBe(expected.length);
+      const checkpoint = await restarted.store.latestCheckpoint();
+      expect(checkpoint?.size).toBe(expectedCheckpoint?.size);
+      expect(checkpoint?.root).toBe(expectedCheckpoint?.root);
+      // Tiles stored by the restarted run serve the same bytes as the undisturbed run's.
+      expect(await restarted.tiles.hashTile(0, 0, 256)).toEqual(await reference.tiles.hashTile(0, 0, 256));
+      expect(await restarted.store.fullEntryBundle(0)).toEqual(await reference.store.fullEntryBundle(0));
+    };
+    // A few at a time, each on its own table: they share nothing but the events they read.
+    for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(crashAndRestart));
+    expect(crashes.length).toBe(points.length);
+    db.destroy();
+    // Dozens of sequencer runs: slow on a busy machine, whatever their speed (no timing asserted).
+  }, 240_000);
+
+  it("two sequencers at once, while writers append, make one log with every event once", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await freshLogTable(archive);
+    const signer = testSigner();
+    const a = writerOn(archive, db, table, signer);
+    const b = writerOn(archive, db, table, signer);
+    const more = ["seq-delta-2024", "seq-echo-2024", "seq-foxtrot-2024", "seq-golf-2024"];
+    let appending = true;
+    const racing = async (w: typeof a) => {
+      while (appending) {
+        await w.pass([...INCIDENTS, ...more]);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    };
+    const runs = [racing(a), racing(b)];
+    await appendEvents(archive.url, more, 60);
+    appending = false;
+    await Promise.all(runs);
+    await a.pass([...INCIDENTS, ...more]);
+    const leaves = await allLeaves(a.store);
+    const { problems, root } = checkLogAgainstEvents(
+      leaves,
+      await eventsFromApi(archive.url, [...INCIDENTS, ...more]),
+    );
+    expect(problems).toEqual([]);
+    const checkpoint = await a.store.latestCheckpoint();
+    expect(checkpoint?.size).toBe(leaves.length);
+    expect(checkpoint?.root).toBe(Buffer.from(root).toString("base64"));
+    db.destroy();
+  });
+
+  it("refuses to sign a tree that does not extend the last checkpoint (a stored leaf was edited)", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await freshLogTable(archive);
+    const signer = testSigner();
+    const writer = writerOn(archive, db, table, signer);
+    const first = await writer.pass();
+    // Edit one leaf of the last run (past the last full tile), as someone with table access could.
+    const last = await writer.store.lastRun();
+    expect((last?.start ?? 0) % 256).toBeLessThan(255);
+    const key = { pk: { S: "leaves" }, sk: { N: String(last?.start) } };
+    const run = (await db.send(new GetItemCommand({ TableName: table, Key: key }))).Item ?? {};
+    const leaves = run.leaves?.L ?? [];
+    const edited = JSON.parse(leaves[0]?.S ?? "{}");
+    edited.hash = "0".repeat(64);
+    leaves[0] = { S: JSON.stringify(edited) };
+    await db.send(new PutItemCommand({ TableName: table, Item: run }));
+    await post(archive.url, INCIDENTS[0] as string, casualties({ killed: { value: 1, qualifier: "exact" } }));
+    // A sequencer that reads the edited leaf (a new process: this one keeps the tile it verified)
+    // refuses to sign.
+    const restarted = writerOn(archive, db, table, signer);
+    await expect(restarted.pass()).rejects.toThrow(/does not extend the signed checkpoint/);
+    expect(await writer.store.latestCheckpoint()).toEqual(first.checkpoint);
+    db.destroy();
+  });
+});

@@ -1,0 +1,114 @@
+import type { CfnElement } from "aws-cdk-lib";
+import type { Template } from "aws-cdk-lib/assertions";
+import type { IConstruct } from "constructs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { LOG_KEYS } from "../../functions/store/table-design.js";
+import type { LedgerStack } from "../../infra/ledger-stack.js";
+import { actionsByResource, allAllowedActions, type Json, synthLedger } from "../infra/synth.js";
+
+let stack: LedgerStack;
+let template: Template;
+const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+beforeAll(() => {
+  ({ stack, template } = synthLedger({ logOrigin: "archive.example/log" }));
+});
+
+describe("the transparency log in AWS", () => {
+  it("keeps its signing key in KMS: Ed25519, sign/verify, retained", () => {
+    const key: Json = template.toJSON().Resources[id(stack.transparencyLog.signingKey)];
+    expect(key.Properties).toMatchObject({ KeySpec: "ECC_NIST_EDWARDS25519", KeyUsage: "SIGN_VERIFY" });
+    expect(key.DeletionPolicy).toBe("Retain");
+  });
+
+  it("lets only the sequencer sign, and only pure Ed25519 (ED25519_SHA_512)", () => {
+    const key: Json = template.toJSON().Resources[id(stack.transparencyLog.signingKey)];
+    const statements: Json[] = key.Properties.KeyPolicy.Statement;
+    const signing = statements.filter((s) =>
+      [s.Action].flat().some((a: string) => a === "kms:Sign" || a === "kms:*"),
+    );
+    expect(signing).toHaveLength(1);
+    expect(signing[0].Principal).toEqual({
+      AWS: { "Fn::GetAtt": [id(stack.transparencyLog.sequencer.role), "Arn"] },
+    });
+    expect(signing[0].Condition).toEqual({ StringEquals: { "kms:SigningAlgorithm": "ED25519_SHA_512" } });
+    // The account administers the key but holds no wildcard that would include signing.
+    for (const s of statements.filter((statement) => statement !== signing[0])) {
+      for (const action of [s.Action].flat() as string[]) {
+        expect(action).not.toBe("kms:*");
+        expect("kms:Sign").not.toMatch(new RegExp(`^${action.replace("*", ".*")}$`));
+      }
+    }
+    // No IAM policy of any role grants kms:Sign either.
+    expect(allAllowedActions(template)).not.toContain("kms:Sign");
+  });
+
+  it("runs the sequencer from the events stream and a schedule, with bounded retries and a failure queue", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: id(stack.transparencyLog.sequencer.function) },
+      EventSourceArn: { "Fn::GetAtt": [id(stack.eventsTable), "StreamArn"] },
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      MaximumRetryAttempts: 5,
+      DestinationConfig: { OnFailure: { Destination: { "Fn::GetAtt": [id(stack.failureQueue), "Arn"] } } },
+    });
+    // Other schedules (the view-repair sweep) target other functions: exactly one targets the sequencer.
+    const sequencerArn = { "Fn::GetAtt": [id(stack.transparencyLog.sequencer.function), "Arn"] };
+    const rules = (Object.values(template.findResources("AWS::Events::Rule")) as Json[]).filter((rule) =>
+      (rule.Properties.Targets as Json[]).some((t) => JSON.stringify(t.Arn) === JSON.stringify(sequencerArn)),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties.ScheduleExpression).toMatch(/^rate\(/);
+  });
+
+  it("gives the sequencer the log table and reads only; the API reads the log and may add releases only", () => {
+    const log = id(stack.transparencyLog.table);
+    const sequencer = actionsByResource(template, id(stack.transparencyLog.sequencer.role));
+    expect([...(sequencer.get(log) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:Query",
+      "dynamodb:UpdateItem",
+    ]);
+    expect([...(sequencer.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    expect(sequencer.get(id(stack.claimsTable))).toBeUndefined();
+
+    const api = actionsByResource(template, id(stack.api.role));
+    expect([...(api.get(log) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:Query",
+    ]);
+    const policies = Object.values(template.findResources("AWS::IAM::Policy")) as Json[];
+    const apiPuts = policies
+      .filter((p) => p.Properties.Roles.some((r: Json) => r.Ref === id(stack.api.role)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter(
+        (s) => [s.Action].flat().includes("dynamodb:PutItem") && JSON.stringify(s.Resource).includes(log),
+      );
+    expect(apiPuts).toHaveLength(1);
+    expect(apiPuts[0].Condition).toEqual({
+      "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["release"] },
+    });
+  });
+
+  it("keeps the log table like the others and tells both functions its name, key and origin", () => {
+    const resources: Json = template.toJSON().Resources;
+    const table = resources[id(stack.transparencyLog.table)];
+    expect(table.DeletionPolicy).toBe("Retain");
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: LOG_KEYS.partitionKey, KeyType: "HASH" },
+      { AttributeName: LOG_KEYS.sortKey, KeyType: "RANGE" },
+    ]);
+    for (const fn of [stack.api, stack.transparencyLog.sequencer]) {
+      expect(resources[id(fn.function)].Properties.Environment.Variables).toMatchObject({
+        LOG_TABLE: { Ref: id(stack.transparencyLog.table) },
+        LOG_KEY_ID: { "Fn::GetAtt": [id(stack.transparencyLog.signingKey), "Arn"] },
+        LEDGER_LOG_ORIGIN: "archive.example/log",
+      });
+    }
+  });
+});
