@@ -4,7 +4,7 @@ import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
-import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
+import { acceptQuery, boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
 
 export interface IncidentRoutesDeps {
   events: EventStore;
@@ -17,7 +17,7 @@ const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
   const app = new Hono();
 
-  app.get("/incidents", async (c) => {
+  app.get("/incidents", acceptQuery("kind", "country", "contested", "limit", "cursor"), async (c) => {
     const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
     const kind = stringQuery(c, "kind", /^[a-z][a-z0-9-]{0,63}$/, "must be a kind slug, e.g. missile-strike");
     const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
@@ -34,7 +34,7 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
     return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
   });
 
-  app.get("/incidents/:incidentId", async (c) => {
+  app.get("/incidents/:incidentId", acceptQuery("asOf", "version", "minVersion"), async (c) => {
     const incidentId = incidentToRead(c);
     const version = intQuery(c, "version", { min: 1, max: MAX_VERSION });
     const asOf = instantQuery(c, "asOf");
@@ -66,7 +66,7 @@ export function incidentRoutes({ events, reader }: IncidentRoutesDeps) {
     return c.body(found.json, 200, { "Content-Type": "application/json" });
   });
 
-  app.get("/incidents/:incidentId/verify", async (c) => {
+  app.get("/incidents/:incidentId/verify", acceptQuery(), async (c) => {
     const incidentId = incidentToRead(c);
     const result = await events.verify(incidentId);
     if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);
