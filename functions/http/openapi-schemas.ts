@@ -256,9 +256,10 @@ const answerSchemas: Record<string, Json> = {
   }),
   ChainCheck: {
     oneOf: [
-      closed({ ok: { const: true }, version: integer(1), headHash: HASH }),
+      closed({ incidentId: ref("IncidentId"), ok: { const: true }, version: integer(1), headHash: HASH }),
       closed(
         {
+          incidentId: ref("IncidentId"),
           ok: { const: false },
           firstBadVersion: integer(1),
           reason: { type: "string" },
