@@ -31,7 +31,7 @@ function absolutize(value: unknown): unknown {
   );
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export interface Observed {
   method: string;
@@ -55,7 +55,12 @@ export class ResponseValidator {
     this.templates = paths
       .map((template) => ({
         template,
-        pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join("[^/]+")}$`),
+        pattern: new RegExp(
+          `^${template
+            .split(/\{[^}]+\}/)
+            .map(escapeRegExp)
+            .join("[^/]+")}$`,
+        ),
         literal: template.replace(/\{[^}]+\}/g, "").length,
       }))
       // The most literal template wins: /log/checkpoint before /log/{anything}.
@@ -69,7 +74,12 @@ export class ResponseValidator {
     const match = this.templates.find((t) => t.pattern.test(path));
     if (!match) {
       return answer.status === 404
-        ? this.checkBody(where, answer, { content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } }, "unmatched")
+        ? this.checkBody(
+            where,
+            answer,
+            { content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } },
+            "unmatched",
+          )
         : [`${where}: no path of the document matches, yet the answer is not 404`];
     }
     const item = (this.doc.paths as Record<string, Record<string, Operation>>)[match.template] ?? {};
@@ -79,7 +89,8 @@ export class ResponseValidator {
       const allowed = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
       const allow = (answer.headers.get("allow") ?? "").split(/,\s*/);
       const problems: string[] = [];
-      if (answer.status !== 405) problems.push(`${where}: ${match.template} has no ${method}, so the answer must be 405`);
+      if (answer.status !== 405)
+        problems.push(`${where}: ${match.template} has no ${method}, so the answer must be 405`);
       for (const m of allowed) if (!allow.includes(m)) problems.push(`${where}: Allow lacks ${m}`);
       return problems;
     }
@@ -96,7 +107,10 @@ export class ResponseValidator {
         if (header.required) problems.push(`${where}: header ${name} is required`);
         continue;
       }
-      if (header.schema) problems.push(...this.validate(`${key} ${answer.status} header ${name}`, header.schema, value, where));
+      if (header.schema)
+        problems.push(
+          ...this.validate(`${key} ${answer.status} header ${name}`, header.schema, value, where),
+        );
     }
     if (answer.method.toLowerCase() === "head") return problems;
     return [...problems, ...this.checkBody(where, answer, spec, `${key} ${answer.status}`)];
@@ -105,7 +119,8 @@ export class ResponseValidator {
   private checkBody(where: string, answer: Observed, spec: ResponseSpec, key: string): string[] {
     const content = spec.content ?? {};
     const declared = Object.keys(content);
-    if (declared.length === 0) return answer.text === "" ? [] : [`${where}: a body, where the document declares none`];
+    if (declared.length === 0)
+      return answer.text === "" ? [] : [`${where}: a body, where the document declares none`];
     const type = (answer.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     const media = content[type];
     if (!media) return [`${where}: Content-Type ${type || "(none)"} is not one of ${declared.join(", ")}`];
@@ -128,7 +143,8 @@ export class ResponseValidator {
     }
     if (validate(value)) return [];
     return (validate.errors ?? []).map(
-      (e) => `${where}: ${e.instancePath || "(body)"} ${e.message ?? "is invalid"} ${JSON.stringify(e.params)}`,
+      (e) =>
+        `${where}: ${e.instancePath || "(body)"} ${e.message ?? "is invalid"} ${JSON.stringify(e.params)}`,
     );
   }
 }
