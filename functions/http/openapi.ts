@@ -173,7 +173,8 @@ function corePaths(): Record<string, Json> {
             {
               type: "string",
               format: "date-time",
-              pattern: "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})$",
+              pattern:
+                "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})$",
             },
             "What was known at this instant (by recordedAt), with its zone, e.g. 2022-04-08T12:00:00Z. Not with version or minVersion.",
           ),
