@@ -155,6 +155,25 @@ describe("query parameters", () => {
     }
   });
 
+  it("no route takes a query parameter its operation does not document, even one another route takes", async () => {
+    const all = new Set(
+      operations().flatMap(({ op }) =>
+        (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
+      ),
+    );
+    for (const { path, method, op } of operations()) {
+      if (method !== "get" || op.tags?.includes("pages")) continue;
+      const own = new Set((op.parameters ?? []).map((p) => p.name));
+      for (const name of [...all].filter((n) => !own.has(n))) {
+        const answer = await call(archive.url, "GET", `${concrete(path)}?${name}=1`);
+        expect([answer.status, answer.body.errors?.[0]?.path], `${path} ?${name}`).toEqual([
+          400,
+          `query.${name}`,
+        ]);
+      }
+    }
+  });
+
   it("asOf, version and minVersion are mutually exclusive, as the document says", async () => {
     const getIncident = served()["/incidents/{incidentId}"]?.get as Operation & { description: string };
     expect(getIncident.description).toMatch(/At most one of `asOf`, `version` and `minVersion`/);
