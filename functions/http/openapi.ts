@@ -212,7 +212,7 @@ function corePaths(): Record<string, Json> {
         operationId: "listIncidents",
         tags: ["incidents"],
         summary: "Summaries, newest activity first",
-        description: UNKNOWN_QUERY,
+        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
         ...read,
         parameters: [
           query(
@@ -263,6 +263,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getHealth",
         tags: ["meta"],
         summary: "Whether the store answers",
+        description: "One read of the store; 503 when it does not answer. For load balancers and monitors.",
         ...read,
         responses: {
           "200": json(ref("Health"), "The store answers."),
@@ -276,6 +277,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getOpenApiDocument",
         tags: ["meta"],
         summary: "This document",
+        description: "The OpenAPI 3.1 document, built from the same schemas the server validates with.",
         ...read,
         responses: {
           "200": json({ type: "object" }, "The OpenAPI 3.1 document."),
@@ -288,6 +290,8 @@ function corePaths(): Record<string, Json> {
         operationId: "getDocsPage",
         tags: ["meta"],
         summary: "This document as a page",
+        description:
+          "Server-rendered HTML, no script: routes, parameters, answers, problem types and schemas.",
         ...read,
         responses: {
           "200": text("text/html", "The API, rendered."),
@@ -300,6 +304,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getRobotsTxt",
         tags: ["meta"],
         summary: "Crawling rules",
+        description: "Crawlers may read the pages and /docs; the JSON API and the exports are for programs.",
         ...read,
         responses: {
           "200": text("text/plain", "The pages may be crawled; the API and exports are not."),
@@ -312,6 +317,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getFavicon",
         tags: ["meta"],
         summary: "The site icon (SVG)",
+        description: "Where browsers look for an icon unasked; the pages themselves link nothing.",
         ...read,
         responses: {
           "200": text("image/svg+xml", "An SVG icon."),
@@ -324,6 +330,8 @@ function corePaths(): Record<string, Json> {
         operationId: "getDashboard",
         tags: ["pages"],
         summary: "The dashboard: incidents, newest activity first (HTML)",
+        description:
+          "For people: the same data as GET /incidents, with a filter form. Bad filters answer a page that says what to fix.",
         ...read,
         parameters: [
           query("kind", { type: "string" }, "Only this kind."),
@@ -342,6 +350,8 @@ function corePaths(): Record<string, Json> {
         operationId: "getIncidentPage",
         tags: ["pages"],
         summary: "One incident's page (HTML), now or as known at a moment",
+        description:
+          "For people: figures by source, denials and assessments, statements, the timeline and a fresh check of the hash chain.",
         ...read,
         parameters: [
           { ...readIncident, schema: { type: "string" } },

@@ -13,6 +13,7 @@ type Operation = {
   operationId?: string;
   tags?: string[];
   summary?: string;
+  description?: string;
   security?: Json[];
   parameters?: { name: string; in: string; schema?: Json }[];
   responses: Record<string, { links?: Json }>;
@@ -65,13 +66,14 @@ describe("the OpenAPI document", () => {
     ).toEqual([]);
   });
 
-  it("gives every operation an id, tags, a summary and its security: none for reads, the bearer for writes", () => {
+  it("gives every operation an id, tags, a summary, a description and its security: none for reads, the bearer for writes", () => {
     const ids = new Set<string>();
     for (const { path, method, op } of operations()) {
       expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
       ids.add(op.operationId as string);
       expect(op.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
       expect(op.summary, `${method} ${path}`).toBeTruthy();
+      expect(op.description, `${method} ${path}`).toBeTruthy();
       expect(op.security, `${method} ${path}`).toEqual(method === "get" ? [] : [{ bearer: [] }]);
     }
     expect(ids.size).toBe(operations().length);
