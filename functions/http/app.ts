@@ -62,20 +62,34 @@ export function createApp(deps: AppDeps): Hono {
   return app;
 }
 
+/** Answers built whole in memory; exports (CSV, NDJSON) stream and are never buffered. */
+const WHOLE = /^(?:application\/(?:problem\+)?json|text\/(?:html|plain)|image\/svg\+xml)\b/i;
+const ACCEPTS_COMPRESSION = /\b(?:gzip|deflate)\b/i;
+
 /**
- * Text answers (pages, JSON, problem documents, exports, streams too) are gzip'd or deflated
- * when the client accepts it: the incident page shrinks about fivefold. Hono's middleware turns a
- * strong ETag weak when it compresses; ours is not a hash of the bytes but the incident's
- * version (the contract's `ETag: "N"`, which `If-Match` and `If-None-Match` compare), the same
- * in every encoding, so it is kept as it was.
+ * Text answers (pages, JSON, problem documents, exports and other streams too) are gzip'd or
+ * deflated when the client accepts it: the incident page shrinks about fivefold. Answers built
+ * whole get their length first, so that Hono's 1 KiB threshold applies (an 11-byte /health
+ * answer gzip'd is 31 bytes and costs more CPU than it saves). Hono's middleware turns a strong
+ * ETag weak when it compresses; ours is not a hash of the bytes but the incident's version (the
+ * contract's `ETag: "N"`, which `If-Match` and `If-None-Match` compare), the same in every
+ * encoding, so it is kept as it was.
  */
 function compressText(): MiddlewareHandler {
   const gzip = compress();
   return async (c, next) => {
+    if (!ACCEPTS_COMPRESSION.test(c.req.header("accept-encoding") ?? "")) return next();
     let etag: string | null = null;
     await gzip(c, async () => {
       await next();
       etag = c.res.headers.get("ETag");
+      const type = c.res.headers.get("Content-Type") ?? "";
+      if (c.res.body && !c.res.headers.has("Content-Length") && WHOLE.test(type)) {
+        const bytes = await c.res.arrayBuffer();
+        const whole = new Response(bytes, c.res);
+        whole.headers.set("Content-Length", String(bytes.byteLength));
+        c.res = whole;
+      }
     });
     if (etag) c.res.headers.set("ETag", etag);
   };
