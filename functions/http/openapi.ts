@@ -413,6 +413,14 @@ export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {
     }
     for (const tag of part.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
   }
+  // A tag a part's operations use without defining it still gets a definition (Redocly asks for one).
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const name of (operation as { tags?: string[] }).tags ?? []) {
+        if (!tags.some((t) => t.name === name)) tags.push({ name, description: `The ${name} routes.` });
+      }
+    }
+  }
   return {
     openapi: "3.1.0",
     info: {

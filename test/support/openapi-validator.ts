@@ -32,6 +32,13 @@ function absolutize(value: unknown): unknown {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const templateRegExp = (template: string, param: string) =>
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(escapeRegExp)
+      .join(param)}$`,
+  );
 
 export interface Observed {
   method: string;
@@ -46,7 +53,7 @@ export interface Observed {
 export class ResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly templates: { template: string; pattern: RegExp; literal: number }[];
+  private readonly templates: { template: string; pattern: RegExp; spanning: RegExp; literal: number }[];
 
   constructor(readonly doc: Json) {
     addFormats(this.ajv);
@@ -55,12 +62,9 @@ export class ResponseValidator {
     this.templates = paths
       .map((template) => ({
         template,
-        pattern: new RegExp(
-          `^${template
-            .split(/\{[^}]+\}/)
-            .map(escapeRegExp)
-            .join("[^/]+")}$`,
-        ),
+        pattern: templateRegExp(template, "[^/]+"),
+        // Tile paths name one parameter in several segments (`x001/x234/067`): a second pass allows it.
+        spanning: templateRegExp(template, ".+"),
         literal: template.replace(/\{[^}]+\}/g, "").length,
       }))
       // The most literal template wins: /log/checkpoint before /log/{anything}.
@@ -71,7 +75,8 @@ export class ResponseValidator {
   check(answer: Observed): string[] {
     const path = answer.path.split("?")[0] as string;
     const where = `${answer.method} ${answer.path} → ${answer.status}`;
-    const match = this.templates.find((t) => t.pattern.test(path));
+    const match =
+      this.templates.find((t) => t.pattern.test(path)) ?? this.templates.find((t) => t.spanning.test(path));
     if (!match) {
       return answer.status === 404
         ? this.checkBody(
