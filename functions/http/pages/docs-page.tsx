@@ -107,7 +107,7 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
           body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
           code,pre{font-family:ui-monospace,monospace;font-size:.9em}
           pre{background:#f4f4f4;padding:.75rem;overflow:auto;max-height:24rem}
-          .op{border-top:1px solid #ccc;padding:.5rem 0}
+          .op{border-top:1px solid #ccc;padding:.5rem 0}.desc{white-space:pre-line}
           .method{display:inline-block;min-width:3.5rem;text-align:center;border-radius:4px;color:#fff;padding:0 .3rem}
           .get{background:#1f5fa8}.post{background:#1d6b36}
           table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
