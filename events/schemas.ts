@@ -46,6 +46,14 @@ const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
 /** Control characters other than tab and line breaks hide text from readers of the record. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/**
+ * The refinements above, said in JSON Schema for the OpenAPI document (ECMA-262 `\\s` is the
+ * same set `trim()` removes): at least one character that is neither white space nor a control
+ * character, and no control character anywhere. Lone surrogates cannot be said portably in a
+ * pattern; the document says it in words.
+ */
+const C = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F";
+export const TEXT_PATTERN = `^[^${C}]*[^\\s${C}][^${C}]*$`;
 // Text is stored exactly as posted (never trimmed): an archive does not edit what it was told.
 const text = (max: number) =>
   z.string().check(
@@ -53,6 +61,7 @@ const text = (max: number) =>
     z.maxLength(max),
     z.refine(wellFormed, WELL_FORMED),
     z.refine((v) => !CONTROL.test(v), "must not contain control characters (tab and line breaks are fine)"),
+    z.meta({ pattern: TEXT_PATTERN }),
   );
 const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(100_000_000));
 const opt = z.optional;
@@ -60,7 +69,17 @@ const opt = z.optional;
 export const Source = z
   .strictObject({
     publisher: text(300),
-    url: opt(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000), z.refine(wellFormed, WELL_FORMED))),
+    url: opt(
+      z.url({ protocol: /^https?$/ }).check(
+        z.maxLength(2000),
+        z.refine(wellFormed, WELL_FORMED),
+        // The document's portable subset of what the server's URL parser takes (it also takes
+        // IDN hosts, IP literals, user info): a host whose last label starts with a letter.
+        z.meta({
+          pattern: "^https?://(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(?::[0-9]{1,4})?(?:[/?#]\\S*)?$",
+        }),
+      ),
+    ),
     publishedAt: opt(z.union([isoInstant, isoDate])),
     title: opt(text(500)),
   })
@@ -83,9 +102,10 @@ export const Figure = z
       qualifier: z.enum(["exact", "at-least", "at-most", "about"]),
       text: figureText,
     }),
-    z
-      .strictObject({ min: count, max: count, text: figureText })
-      .check(z.refine((f) => f.min <= f.max, { message: "min must not exceed max", path: ["min"] })),
+    z.strictObject({ min: count, max: count, text: figureText }).check(
+      z.refine((f) => f.min <= f.max, { message: "min must not exceed max", path: ["min"] }),
+      z.meta({ description: "Between min and max; min must not exceed max." }),
+    ),
     z.strictObject({ qualifier: z.enum(["dozens", "hundreds"]), text: figureText }),
   ])
   .check(z.meta({ id: "Figure", description: "A reported number: exact, bounded, approximate or a range." }));
@@ -103,18 +123,20 @@ const Category = z
   .string()
   .check(z.regex(/^[a-z][A-Za-z]{0,63}$/, "categories are camelCase words: [a-z][A-Za-z]*"));
 
-export const Location = z.strictObject({
-  name: text(300),
-  region: opt(text(300)),
-  country: z
-    .string()
-    .check(
-      z.regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA"),
-      z.meta({ example: "UA" }),
-    ),
-  lat: opt(z.number().check(z.gte(-90), z.lte(90))),
-  lon: opt(z.number().check(z.gte(-180), z.lte(180))),
-});
+export const Location = z
+  .strictObject({
+    name: text(300),
+    region: opt(text(300)),
+    country: z
+      .string()
+      .check(
+        z.regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA"),
+        z.meta({ example: "UA" }),
+      ),
+    lat: opt(z.number().check(z.gte(-90), z.lte(90))),
+    lon: opt(z.number().check(z.gte(-180), z.lte(180))),
+  })
+  .check(z.meta({ id: "Location" }));
 
 export const IncidentOpenedData = z
   .strictObject({
@@ -130,42 +152,66 @@ export const IncidentOpenedData = z
       message: "give occurredAt or occurredOn, not both",
       path: ["occurredOn"],
     }),
+    z.meta({
+      id: "IncidentOpenedData",
+      description: "occurredAt (an instant) or occurredOn (a day), not both.",
+      not: { properties: { occurredAt: {}, occurredOn: {} }, required: ["occurredAt", "occurredOn"] },
+    }),
   );
 
-export const CasualtiesReportedData = z.strictObject({
-  figures: z.record(Category, Figure).check(
-    z.refine((f) => Object.keys(f).length > 0, "at least one figure is required"),
-    z.refine((f) => Object.keys(f).length <= 50, "at most 50 categories in one report"),
-  ),
-});
+export const CasualtiesReportedData = z
+  .strictObject({
+    figures: z.record(Category, Figure).check(
+      z.refine((f) => Object.keys(f).length > 0, "at least one figure is required"),
+      z.refine((f) => Object.keys(f).length <= 50, "at most 50 categories in one report"),
+      z.meta({
+        minProperties: 1,
+        maxProperties: 50,
+        description: `Category → figure, 1–50 of them. Well-known: ${WELL_KNOWN_CATEGORIES.join(", ")}.`,
+      }),
+    ),
+  })
+  .check(z.meta({ id: "CasualtiesReportedData" }));
 
-export const Stance = z.enum(["condemns", "accuses", "denies", "supports", "neutral"]);
+export const Stance = z
+  .enum(["condemns", "accuses", "denies", "supports", "neutral"])
+  .check(z.meta({ id: "Stance" }));
 
-export const StatementMadeData = z.strictObject({
-  quote: text(20_000),
-  stance: Stance,
-  accuses: opt(text(300)),
-  channel: opt(text(300)),
-});
+export const StatementMadeData = z
+  .strictObject({
+    quote: text(20_000),
+    stance: Stance,
+    accuses: opt(text(300)),
+    channel: opt(text(300)),
+  })
+  .check(z.meta({ id: "StatementMadeData" }));
 
-export const DenialIssuedData = z.strictObject({
-  claim: text(2000),
-  counterClaim: opt(text(2000)),
-  quote: opt(text(20_000)),
-});
+export const DenialIssuedData = z
+  .strictObject({
+    claim: text(2000),
+    counterClaim: opt(text(2000)),
+    quote: opt(text(20_000)),
+  })
+  .check(z.meta({ id: "DenialIssuedData" }));
 
-export const Verdict = z.enum(["supported", "disputed", "false", "unverified"]);
+export const Verdict = z
+  .enum(["supported", "disputed", "false", "unverified"])
+  .check(z.meta({ id: "Verdict" }));
 
-export const ClaimAssessedData = z.strictObject({
-  targetEventId: EventId,
-  verdict: Verdict,
-  reasoning: opt(text(20_000)),
-});
+export const ClaimAssessedData = z
+  .strictObject({
+    targetEventId: EventId,
+    verdict: Verdict,
+    reasoning: opt(text(20_000)),
+  })
+  .check(z.meta({ id: "ClaimAssessedData" }));
 
-export const ReportRetractedData = z.strictObject({
-  targetEventId: EventId,
-  reason: text(5000),
-});
+export const ReportRetractedData = z
+  .strictObject({
+    targetEventId: EventId,
+    reason: text(5000),
+  })
+  .check(z.meta({ id: "ReportRetractedData" }));
 
 const common = {
   eventId: opt(EventId),
@@ -174,37 +220,49 @@ const common = {
 };
 const attributed = { ...common, attributedTo: Attribution };
 
-export const IncidentOpened = z.strictObject({
-  ...common,
-  type: z.literal("IncidentOpened"),
-  attributedTo: opt(Attribution),
-  data: IncidentOpenedData,
-});
-export const CasualtiesReported = z.strictObject({
-  ...attributed,
-  type: z.literal("CasualtiesReported"),
-  data: CasualtiesReportedData,
-});
-export const StatementMade = z.strictObject({
-  ...attributed,
-  type: z.literal("StatementMade"),
-  data: StatementMadeData,
-});
-export const DenialIssued = z.strictObject({
-  ...attributed,
-  type: z.literal("DenialIssued"),
-  data: DenialIssuedData,
-});
-export const ClaimAssessed = z.strictObject({
-  ...attributed,
-  type: z.literal("ClaimAssessed"),
-  data: ClaimAssessedData,
-});
-export const ReportRetracted = z.strictObject({
-  ...attributed,
-  type: z.literal("ReportRetracted"),
-  data: ReportRetractedData,
-});
+export const IncidentOpened = z
+  .strictObject({
+    ...common,
+    type: z.literal("IncidentOpened"),
+    attributedTo: opt(Attribution),
+    data: IncidentOpenedData,
+  })
+  .check(z.meta({ id: "IncidentOpened" }));
+export const CasualtiesReported = z
+  .strictObject({
+    ...attributed,
+    type: z.literal("CasualtiesReported"),
+    data: CasualtiesReportedData,
+  })
+  .check(z.meta({ id: "CasualtiesReported" }));
+export const StatementMade = z
+  .strictObject({
+    ...attributed,
+    type: z.literal("StatementMade"),
+    data: StatementMadeData,
+  })
+  .check(z.meta({ id: "StatementMade" }));
+export const DenialIssued = z
+  .strictObject({
+    ...attributed,
+    type: z.literal("DenialIssued"),
+    data: DenialIssuedData,
+  })
+  .check(z.meta({ id: "DenialIssued" }));
+export const ClaimAssessed = z
+  .strictObject({
+    ...attributed,
+    type: z.literal("ClaimAssessed"),
+    data: ClaimAssessedData,
+  })
+  .check(z.meta({ id: "ClaimAssessed" }));
+export const ReportRetracted = z
+  .strictObject({
+    ...attributed,
+    type: z.literal("ReportRetracted"),
+    data: ReportRetractedData,
+  })
+  .check(z.meta({ id: "ReportRetracted" }));
 
 export const EVENT_TYPES = [
   "IncidentOpened",

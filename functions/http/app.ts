@@ -1,11 +1,13 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import { compress } from "hono/compress";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import type { ExportParts } from "../export/export-parts.js";
 import type { IncidentReader } from "../incident-reader.js";
 import type { Logger } from "../log.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
-import { createErrorHandler, notFoundHandler } from "./problem.js";
+import { createErrorHandler, notFoundHandler, problemResponse } from "./problem.js";
 import { eventRoutes } from "./routes/events.js";
 import { exportRoutes } from "./routes/exports.js";
 import { feedRoutes } from "./routes/feed.js";
@@ -44,6 +46,23 @@ export function createApp(deps: AppDeps): Hono {
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  app.use(compressText());
+  // A path that exists with other methods: 405 naming them, for every route, present and future.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        c.header("Allow", methods.join(", "));
+        return problemResponse(c, {
+          type: "/docs#problem-method-not-allowed",
+          title: "Method not allowed",
+          status: 405,
+          detail: `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(", ")}`,
+          instance: c.req.path,
+        });
+      },
+    }),
+  );
   app.notFound(notFoundHandler);
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));
@@ -56,4 +75,37 @@ export function createApp(deps: AppDeps): Hono {
   }
   if (deps.pages) app.route("/", deps.pages);
   return app;
+}
+
+/** Answers built whole in memory; exports (CSV, NDJSON) stream and are never buffered. */
+const WHOLE = /^(?:application\/(?:problem\+)?json|text\/(?:html|plain)|image\/svg\+xml)\b/i;
+const ACCEPTS_COMPRESSION = /\b(?:gzip|deflate)\b/i;
+
+/**
+ * Text answers (pages, JSON, problem documents, exports and other streams too) are gzip'd or
+ * deflated when the client accepts it: the incident page shrinks about fivefold. Answers built
+ * whole get their length first, so that Hono's 1 KiB threshold applies (an 11-byte /health
+ * answer gzip'd is 31 bytes and costs more CPU than it saves). Hono's middleware turns a strong
+ * ETag weak when it compresses; ours is not a hash of the bytes but the incident's version (the
+ * contract's `ETag: "N"`, which `If-Match` and `If-None-Match` compare), the same in every
+ * encoding, so it is kept as it was.
+ */
+function compressText(): MiddlewareHandler {
+  const gzip = compress();
+  return async (c, next) => {
+    if (!ACCEPTS_COMPRESSION.test(c.req.header("accept-encoding") ?? "")) return next();
+    let etag: string | null = null;
+    await gzip(c, async () => {
+      await next();
+      etag = c.res.headers.get("ETag");
+      const type = c.res.headers.get("Content-Type") ?? "";
+      if (c.res.body && !c.res.headers.has("Content-Length") && WHOLE.test(type)) {
+        const bytes = await c.res.arrayBuffer();
+        const whole = new Response(bytes, c.res);
+        whole.headers.set("Content-Length", String(bytes.byteLength));
+        c.res = whole;
+      }
+    });
+    if (etag) c.res.headers.set("ETag", etag);
+  };
 }

@@ -1,351 +1,454 @@
-import * as z from "zod/mini";
 import { MAX_BATCH } from "../../events/schemas.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
+import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 
 /**
- * The OpenAPI 3.1 document. Request schemas come from the same zod schemas that validate
- * posts (every schema with a `meta({ id })` becomes a component); the answers' shapes are
- * written here, next to the routes' descriptions.
+ * The OpenAPI 3.1 document: a pure function of the zod schemas and of the parts handed to it,
+ * so it can be served as built here or generated once at build time and shipped as JSON.
+ *
+ * Other route families (the transparency log, the feed, exports, releases) bring their own
+ * part — `{ paths, schemas }` — and are plugged in with one line each, in `apiParts` below or
+ * by whoever calls `openApiDocument`.
  */
-type Json = Record<string, unknown>;
+export interface ApiPart {
+  paths: Record<string, Json>;
+  schemas?: Record<string, Json>;
+  /** Tags the part's operations use that the core does not define. */
+  tags?: { name: string; description: string }[];
+}
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json, description: string) => ({
+export type { Json } from "./openapi-schemas.js";
+
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+const PROBLEM = "application/problem+json";
+
+const json = (schema: Json, description: string, extra: Json = {}) => ({
   description,
+  ...extra,
   content: { "application/json": { schema } },
 });
-const problem = (description: string) => ({
+const problem = (description: string, extra: Json = {}) => ({
   description,
-  content: { "application/problem+json": { schema: ref("Problem") } },
+  ...extra,
+  content: { [PROBLEM]: { schema: ref("Problem") } },
 });
-const incidentParam = { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") };
+const text = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: { type: "string" } } },
+});
+
+const ETAG = {
+  description: 'The incident\'s version as a strong tag, e.g. "12".',
+  required: true,
+  schema: { type: "string", pattern: '^"(0|[1-9][0-9]*)"$' },
+};
+const LOCATION = {
+  description: "The incident's summary: /incidents/{incidentId}.",
+  required: true,
+  schema: { type: "string", pattern: "^/incidents/[a-z0-9-]{3,96}$" },
+};
+
+const incidentPath = (what: string) => ({
+  name: "incidentId",
+  in: "path",
+  required: true,
+  description: `The incident: 3–96 characters of a-z, 0-9 and -. ${what}`,
+  schema: ref("IncidentId"),
+});
+const readIncident = incidentPath("An id of any other form is simply not found (404).");
 const query = (name: string, schema: Json, description: string) => ({
   name,
   in: "query",
   required: false,
-  schema,
   description,
+  schema,
 });
+const limit = (max: number, fallback: number) =>
+  query("limit", { type: "integer", minimum: 1, maximum: max, default: fallback }, `Page size, 1–${max}.`);
 
-function requestComponents(): Record<string, Json> {
-  const out = z.toJSONSchema(z.globalRegistry, {
-    target: "draft-2020-12",
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: "any",
-  });
-  return Object.fromEntries(
-    Object.entries(out.schemas).map(([name, schema]) => {
-      const { $schema: _s, $id: _i, ...rest } = schema as Json;
-      return [name, rest];
-    }),
-  );
-}
+const UNKNOWN_QUERY =
+  "Unknown query parameters are refused (400, naming each as `query.<name>`): a typo never silently widens an answer.";
+const badRequest = (what: string) => problem(`${what} ${UNKNOWN_QUERY}`);
+const internal = problem("The archive could not answer; nothing was acknowledged.");
+const read = { security: [] as unknown[] };
 
-const nullable = (schema: Json) => ({ anyOf: [schema, { type: "null" }] });
+const APPEND_DESCRIPTION = `Body: one EventEnvelope, or \`{ "events": [ … ] }\` with 1–${MAX_BATCH} of them, stored all or nothing (at most 256 KiB).
 
-const answerComponents: Record<string, Json> = {
-  Problem: {
-    type: "object",
-    description: "RFC 9457 problem document; `errors` lists each failing field.",
-    required: ["type", "title", "status", "detail"],
-    properties: {
-      type: { type: "string" },
-      title: { type: "string" },
-      status: { type: "integer" },
-      detail: { type: "string" },
-      instance: { type: "string" },
-      currentVersion: { type: "integer", description: "On a 409 for If-Match: the incident's version now." },
-      errors: {
-        type: "array",
-        items: {
-          type: "object",
-          required: ["path", "message"],
-          properties: { path: { type: "string" }, message: { type: "string" } },
-        },
-      },
-    },
-  },
-  StoredEvent: {
-    type: "object",
-    description:
-      "An event as stored: the envelope plus what the server adds. `hash` covers every other field.",
-    required: [
-      "eventId",
-      "incidentId",
-      "version",
-      "type",
-      "source",
-      "data",
-      "recordedAt",
-      "recordedBy",
-      "prevHash",
-      "hash",
-    ],
-    properties: {
-      eventId: ref("EventId"),
-      incidentId: ref("IncidentId"),
-      version: { type: "integer", minimum: 1 },
-      type: { type: "string" },
-      occurredAt: { type: "string", format: "date-time" },
-      source: ref("Source"),
-      attributedTo: ref("Attribution"),
-      data: { type: "object" },
-      recordedAt: { type: "string", format: "date-time" },
-      recordedBy: { type: "string" },
-      prevHash: { type: "string", pattern: "^[0-9a-f]{64}$" },
-      hash: { type: "string", pattern: "^[0-9a-f]{64}$" },
-    },
-  },
-  AppendResult: {
-    type: "object",
-    required: ["incidentId", "version", "events"],
-    properties: {
-      incidentId: ref("IncidentId"),
-      version: { type: "integer" },
-      events: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { eventId: ref("EventId"), version: { type: "integer" }, hash: { type: "string" } },
-        },
-      },
-    },
-  },
-  SourcedFigure: {
-    type: "object",
-    properties: {
-      figure: ref("Figure"),
-      attributedTo: ref("Attribution"),
-      publisher: { type: "string" },
-      eventId: ref("EventId"),
-      version: { type: "integer" },
-      recordedAt: { type: "string", format: "date-time" },
-    },
-  },
-  Summary: {
-    type: "object",
-    description: "The current-state view of one incident, projected from its events.",
-    required: [
-      "incidentId",
-      "version",
-      "casualties",
-      "statements",
-      "denials",
-      "contested",
-      "retractedEventIds",
-      "headHash",
-    ],
-    properties: {
-      incidentId: ref("IncidentId"),
-      version: { type: "integer" },
-      title: nullable({ type: "string" }),
-      kind: nullable({ type: "string" }),
-      location: { type: ["object", "null"] },
-      occurredAt: nullable({ type: "string" }),
-      occurredOn: nullable({ type: "string" }),
-      firstRecordedAt: nullable({ type: "string" }),
-      lastRecordedAt: nullable({ type: "string" }),
-      casualties: {
-        type: "object",
-        description:
-          "Per category, over live reports, each source's latest: `low` the largest lower bound, `high` null when any is open-ended, else the largest upper bound.",
-        additionalProperties: {
-          type: "object",
-          properties: {
-            low: nullable({ type: "integer" }),
-            high: nullable({ type: "integer" }),
-            latest: nullable(ref("SourcedFigure")),
-            bySource: { type: "array", items: ref("SourcedFigure") },
-            reports: {
-              type: "integer",
-              description: "Reports of this category ever recorded, retracted ones included.",
+**If-Match: "N"** appends only if the incident is at version N (\`"0"\`: it must not exist yet); a mismatch is a 409 with \`currentVersion\`. Without it the events go after whatever is current: a race with another writer is retried by the server, never answered 409.
+
+Rules JSON Schema cannot say, checked by the server: \`IncidentOpened\` only as version 1 of an incident and every other type only on an incident that exists (else 409); a \`targetEventId\` must name an event of the same incident (else 422); a range figure's \`min\` must not exceed its \`max\`; no \`eventId\` twice in one batch; text is well-formed Unicode (no lone surrogates) and string lengths are counted in UTF-16 code units; an eventId of the server's own form (\`ev_<32 hex>_<N>\`) is only accepted where it names that very event.
+
+**Retrying.** Give each event a client \`eventId\` (8–64 of A-Z a-z 0-9 _ -): the same eventId posted again with the same content answers the first answer again (200) and stores nothing, however long after and whatever happened in between, so a post whose answer was lost can be retried blindly. A post **without** eventId is not safe to retry blindly: if the answer is lost and the post is repeated, the event is stored twice (with If-Match the retry is refused with 409 instead, and \`GET …/events\` shows whether the first one landed). An eventId is unique across the archive: reusing it with other content or on another incident is a 409. After a crash mid-append, an eventId claimed for another incident stays reserved (409 naming that incident) until that claim is moved, at the latest by that incident's next append.`;
+
+function corePaths(): Record<string, Json> {
+  return {
+    "/incidents/{incidentId}/events": {
+      post: {
+        operationId: "appendEvents",
+        tags: ["events"],
+        summary: "Append one event, or a batch of 1–25 atomically",
+        description: APPEND_DESCRIPTION,
+        security: [{ bearer: [] }],
+        parameters: [
+          incidentPath("Any other form is an invalid event (422)."),
+          {
+            name: "If-Match",
+            in: "header",
+            required: false,
+            description:
+              'Append only if the incident is at this version: a strong tag "N" ("0": the incident must not exist yet). A bare N is taken too.',
+            schema: {
+              type: "string",
+              pattern: '^(?:"(?:0|[1-9][0-9]{0,11})"|0|[1-9][0-9]{0,11})$',
+              example: '"3"',
             },
           },
-        },
-      },
-      statements: {
-        type: "object",
-        properties: { count: { type: "integer" }, latest: { type: "array", items: { type: "object" } } },
-      },
-      denials: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            eventId: ref("EventId"),
-            attributedTo: ref("Attribution"),
-            claim: { type: "string" },
-            counterClaim: { type: "string" },
-            assessments: { type: "array", items: { type: "object" } },
-            status: { enum: ["unassessed", "supported", "disputed", "false", "unverified"] },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": { schema: { oneOf: [ref("EventEnvelope"), ref("EventBatch")] } },
           },
         },
+        responses: {
+          "201": json(ref("AppendResult"), "Stored.", {
+            headers: { ETag: ETAG, Location: LOCATION },
+            links: appendLinks,
+          }),
+          "200": json(
+            ref("AppendResult"),
+            "Every eventId was already stored with the same content: the first answer again; nothing new stored.",
+            { headers: { ETag: ETAG, Location: LOCATION }, links: appendLinks },
+          ),
+          "400": problem("The body is not JSON or not UTF-8, or If-Match is malformed; nothing stored."),
+          "401": problem("Missing or wrong credentials; nothing stored.", {
+            headers: {
+              "WWW-Authenticate": { description: "Bearer", required: true, schema: { type: "string" } },
+            },
+          }),
+          "409": problem(
+            "If-Match mismatch (with `currentVersion`), IncidentOpened on an existing incident or another type on a missing one, or an eventId taken by other content or another incident; nothing stored.",
+          ),
+          "413": problem("Body over 256 KiB; nothing stored."),
+          "422": problem(
+            "Valid JSON, invalid event: each failing field is listed in `errors`; nothing stored.",
+          ),
+          "500": internal,
+          "503": problem("Too many writers kept winning the race for this incident; nothing stored. Retry."),
+        },
       },
-      contested: { type: "boolean" },
-      retractedEventIds: { type: "array", items: ref("EventId") },
-      headHash: { type: "string" },
+      get: {
+        operationId: "listEvents",
+        tags: ["events"],
+        summary: "The stored events in version order",
+        description: `Pages of events; ask again with \`after\` = \`next\` until \`next\` is null. ${UNKNOWN_QUERY}`,
+        ...read,
+        parameters: [
+          readIncident,
+          query(
+            "after",
+            { type: "integer", minimum: 0, maximum: MAX_INT, default: 0 },
+            "Only events with a version above this.",
+          ),
+          limit(500, 100),
+        ],
+        responses: {
+          "200": json(ref("EventPage"), "A page of events."),
+          "400": badRequest("A query parameter is malformed or out of range."),
+          "404": problem("Unknown incident."),
+          "500": internal,
+        },
+      },
     },
+    "/incidents/{incidentId}": {
+      get: {
+        operationId: "getIncident",
+        tags: ["incidents"],
+        summary: "The incident's summary, now or as it stood then",
+        description: `At most one of \`asOf\`, \`version\` and \`minVersion\` (more is a 400). Without them: the current summary, with \`ETag: "N"\`; \`If-None-Match\` with that tag answers 304. ${UNKNOWN_QUERY}`,
+        ...read,
+        parameters: [
+          readIncident,
+          query(
+            "asOf",
+            {
+              type: "string",
+              format: "date-time",
+              pattern:
+                "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})$",
+            },
+            "What was known at this instant (by recordedAt), with its zone, e.g. 2022-04-08T12:00:00Z. Not with version or minVersion.",
+          ),
+          query(
+            "version",
+            { type: "integer", minimum: 1, maximum: MAX_INT },
+            "The summary as it stood at this version. Not with asOf or minVersion.",
+          ),
+          query(
+            "minVersion",
+            { type: "integer", minimum: 0, maximum: MAX_INT },
+            "An answer that reflects at least this version, even while the stored view lags (read your own write). Not with asOf or version.",
+          ),
+          {
+            name: "If-None-Match",
+            in: "header",
+            required: false,
+            description: "The ETag of a copy you hold: 304 if it is still current.",
+            schema: { type: "string" },
+          },
+        ],
+        responses: {
+          "200": json(ref("Summary"), "The summary.", { headers: { ETag: ETAG } }),
+          "304": { description: "If-None-Match named the current version.", headers: { ETag: ETAG } },
+          "400": badRequest(
+            "A query parameter is malformed, or more than one of asOf, version and minVersion.",
+          ),
+          "404": problem("Unknown incident, or it had not reached that point (then with `currentVersion`)."),
+          "500": internal,
+        },
+      },
+    },
+    "/incidents": {
+      get: {
+        operationId: "listIncidents",
+        tags: ["incidents"],
+        summary: "Summaries, newest activity first",
+        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
+        ...read,
+        parameters: [
+          query(
+            "kind",
+            { type: "string", pattern: "^[a-z][a-z0-9-]{0,63}$" },
+            "Only this kind, e.g. missile-strike.",
+          ),
+          query(
+            "country",
+            { type: "string", pattern: "^[A-Za-z]{2}$" },
+            "Only this ISO 3166-1 alpha-2 country.",
+          ),
+          query(
+            "contested",
+            { type: "boolean" },
+            "Only incidents with (true) or without (false) a live denial.",
+          ),
+          limit(100, 20),
+          query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),
+        ],
+        responses: {
+          "200": json(ref("SummaryPage"), "A page of summaries."),
+          "400": badRequest(
+            "A query parameter is malformed, or the cursor is not one this archive gave out.",
+          ),
+          "500": internal,
+        },
+      },
+    },
+    "/incidents/{incidentId}/verify": {
+      get: {
+        operationId: "verifyIncident",
+        tags: ["integrity"],
+        summary: "Re-read the stored items and re-check the hash chain",
+        description: `No cache: every stored item is read again and every hash recomputed. ${UNKNOWN_QUERY}`,
+        ...read,
+        parameters: [readIncident],
+        responses: {
+          "200": json(ref("ChainCheck"), "ok with the head hash, or the first version that fails."),
+          "400": badRequest("A query parameter was given."),
+          "404": problem("Unknown incident."),
+          "500": internal,
+        },
+      },
+    },
+    "/health": {
+      get: {
+        operationId: "getHealth",
+        tags: ["meta"],
+        summary: "Whether the store answers",
+        description: "One read of the store; 503 when it does not answer. For load balancers and monitors.",
+        ...read,
+        responses: {
+          "200": json(ref("Health"), "The store answers."),
+          "400": badRequest("A query parameter was given."),
+          "503": json(ref("Health"), "The store does not answer."),
+        },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        operationId: "getOpenApiDocument",
+        tags: ["meta"],
+        summary: "This document",
+        description: "The OpenAPI 3.1 document, built from the same schemas the server validates with.",
+        ...read,
+        responses: {
+          "200": json({ type: "object" }, "The OpenAPI 3.1 document."),
+          "400": badRequest("A query parameter was given."),
+        },
+      },
+    },
+    "/docs": {
+      get: {
+        operationId: "getDocsPage",
+        tags: ["meta"],
+        summary: "This document as a page",
+        description:
+          "Server-rendered HTML, no script: routes, parameters, answers, problem types and schemas.",
+        ...read,
+        responses: {
+          "200": text("text/html", "The API, rendered."),
+          "400": badRequest("A query parameter was given."),
+        },
+      },
+    },
+    "/robots.txt": {
+      get: {
+        operationId: "getRobotsTxt",
+        tags: ["meta"],
+        summary: "Crawling rules",
+        description: "Crawlers may read the pages and /docs; the JSON API and the exports are for programs.",
+        ...read,
+        responses: {
+          "200": text("text/plain", "The pages may be crawled; the API and exports are not."),
+          "400": badRequest("A query parameter was given."),
+        },
+      },
+    },
+    "/favicon.ico": {
+      get: {
+        operationId: "getFavicon",
+        tags: ["meta"],
+        summary: "The site icon (SVG)",
+        description: "Where browsers look for an icon unasked; the pages themselves link nothing.",
+        ...read,
+        responses: {
+          "200": text("image/svg+xml", "An SVG icon."),
+          "400": badRequest("A query parameter was given."),
+        },
+      },
+    },
+    "/": {
+      get: {
+        operationId: "getDashboard",
+        tags: ["pages"],
+        summary: "The dashboard: incidents, newest activity first (HTML)",
+        description:
+          "For people: the same data as GET /incidents, with a filter form. Bad filters answer a page that says what to fix.",
+        ...read,
+        parameters: [
+          query("kind", { type: "string" }, "Only this kind."),
+          query("country", { type: "string" }, "Only this country."),
+          query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
+          query("cursor", { type: "string" }, "The next page's cursor."),
+        ],
+        responses: {
+          "200": text("text/html", "The page."),
+          "400": text("text/html", "A page that says which filter to fix."),
+        },
+      },
+    },
+    "/view/{incidentId}": {
+      get: {
+        operationId: "getIncidentPage",
+        tags: ["pages"],
+        summary: "One incident's page (HTML), now or as known at a moment",
+        description:
+          "For people: figures by source, denials and assessments, statements, the timeline and a fresh check of the hash chain.",
+        ...read,
+        parameters: [
+          { ...readIncident, schema: { type: "string" } },
+          query("asOf", { type: "string" }, "As known at this instant (UTC)."),
+          query("version", { type: "string" }, "As known at this version."),
+        ],
+        responses: {
+          "200": text("text/html", "The page."),
+          "400": text("text/html", "A page that says which moment cannot be read."),
+          "404": text("text/html", "A page that says there is no such incident (at that moment)."),
+        },
+      },
+    },
+  };
+}
+
+/** An append's answer leads to what it changed: the summary that reflects it, and the events. */
+const appendLinks = {
+  GetSummary: {
+    operationId: "getIncident",
+    description: "The summary, reflecting at least this append (read your own write).",
+    parameters: { incidentId: "$response.body#/incidentId", minVersion: "$response.body#/version" },
+  },
+  ListEvents: {
+    operationId: "listEvents",
+    description: "The incident's stored events, these included.",
+    parameters: { incidentId: "$response.body#/incidentId" },
+  },
+  VerifyIncident: {
+    operationId: "verifyIncident",
+    description: "Re-check the incident's hash chain.",
+    parameters: { incidentId: "$response.body#/incidentId" },
   },
 };
 
-export function openApiDocument(serverUrl?: string): Json {
+const CORE_TAGS = [
+  { name: "events", description: "The record: append report events, read them back in version order." },
+  { name: "incidents", description: "Summaries projected from the events, now or as known then." },
+  { name: "integrity", description: "Re-checking the hash chain from the stored items." },
+  { name: "meta", description: "Health, this document, and what browsers and crawlers ask for." },
+  { name: "pages", description: "The dashboard, server-rendered HTML over the same data." },
+];
+
+/** The parts other route families hand over; each adds one line here when it lands. */
+export const apiParts: ApiPart[] = [
+  { paths: logApi.paths, schemas: logApi.schemas },
+  { paths: feedApi.paths, schemas: feedApi.schemas },
+];
+
+export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {
+  const paths: Record<string, Json> = corePaths();
+  const schemas: Record<string, Json> = coreSchemas();
+  const tags = [...CORE_TAGS];
+  for (const part of parts) {
+    for (const [path, item] of Object.entries(part.paths)) {
+      if (path in paths) throw new Error(`OpenAPI part repeats the path ${path}`);
+      paths[path] = item;
+    }
+    for (const [name, schema] of Object.entries(part.schemas ?? {})) {
+      if (name in schemas) throw new Error(`OpenAPI part repeats the schema ${name}`);
+      schemas[name] = schema;
+    }
+    for (const tag of part.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
+  }
+  // A tag a part's operations use without defining it still gets a definition (Redocly asks for one).
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const name of (operation as { tags?: string[] }).tags ?? []) {
+        if (!tags.some((t) => t.name === name)) tags.push({ name, description: `The ${name} routes.` });
+      }
+    }
+  }
   return {
     openapi: "3.1.0",
     info: {
       title: "incident-ledger",
       version: "1.0.0",
+      summary: "An evidence-grade, event-sourced archive of reports about conflict incidents.",
       description:
-        "An evidence-grade, event-sourced archive of reports about conflict incidents. Every report is an immutable event in a per-incident hash chain; summaries are projected from them.",
+        "Every report is an immutable event in a per-incident hash chain; summaries are projected from them. Reads are public; writes need `Authorization: Bearer <token>`. Every error is `application/problem+json` (RFC 9457) naming each failing field. Unknown query parameters are refused (400); a wrong method is a 405 with `Allow`. Text answers are compressed (gzip, deflate) when the client accepts it.",
+      license: { name: "All rights reserved: no licence is granted yet", url: "/docs#licence" },
+      contact: { name: "incident-ledger maintainers" },
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    servers: [{ url: "/", description: "The server that serves this document." }],
+    tags,
+    paths,
     components: {
-      schemas: { ...requestComponents(), ...answerComponents, ...feedApi.schemas, ...logApi.schemas },
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-    },
-    paths: {
-      "/incidents/{incidentId}/events": {
-        post: {
-          summary: "Append one event, or a batch of 1–25 atomically",
-          description: `Body: one EventEnvelope, or { "events": [ … ] } with 1–${MAX_BATCH}. Optional If-Match: "N" appends only if the incident is at version N ("0": it must not exist). Without it a race with another writer is retried by the server.`,
-          security: [{ bearer: [] }],
-          parameters: [
-            incidentParam,
-            { name: "If-Match", in: "header", required: false, schema: { type: "string", example: '"3"' } },
-          ],
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: { oneOf: [ref("EventEnvelope"), ref("EventBatch")] } } },
-          },
-          responses: {
-            "201": json(
-              ref("AppendResult"),
-              "Stored. Location and ETag name the incident and its new version.",
-            ),
-            "200": json(
-              ref("AppendResult"),
-              "Already stored with the same content: the first answer again; nothing new stored.",
-            ),
-            "400": problem("The body is not JSON, or a header is malformed."),
-            "401": problem("Missing or wrong credentials; nothing stored."),
-            "409": problem(
-              "If-Match mismatch (with currentVersion), the incident exists/does not exist, or the eventId is taken.",
-            ),
-            "413": problem("Body over 256 KiB."),
-            "422": problem("Valid JSON, invalid event: each failing field is listed in errors."),
-          },
-        },
-        get: {
-          summary: "The stored events in version order",
-          parameters: [
-            incidentParam,
-            query(
-              "after",
-              { type: "integer", minimum: 0, default: 0 },
-              "Return events with a version above this.",
-            ),
-            query("limit", { type: "integer", minimum: 1, maximum: 500, default: 100 }, "Page size."),
-          ],
-          responses: {
-            "200": json(
-              {
-                type: "object",
-                properties: {
-                  items: { type: "array", items: ref("StoredEvent") },
-                  next: {
-                    type: ["integer", "null"],
-                    description: "The `after` of the next page; null on the last.",
-                  },
-                },
-              },
-              "A page of events.",
-            ),
-            "404": problem("Unknown incident."),
-          },
+      schemas,
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "Locally the LEDGER_TOKEN; in AWS a JWT checked by the HTTP API's authorizer.",
         },
       },
-      "/incidents/{incidentId}": {
-        get: {
-          summary: "The incident's summary, now or as it stood then",
-          parameters: [
-            incidentParam,
-            query(
-              "asOf",
-              { type: "string", format: "date-time" },
-              "What was known at this time (by recordedAt).",
-            ),
-            query("version", { type: "integer", minimum: 1 }, "The summary as of this version."),
-            query(
-              "minVersion",
-              { type: "integer", minimum: 0 },
-              "Reflect at least this version (read your own write).",
-            ),
-          ],
-          responses: {
-            "200": json(ref("Summary"), 'The summary; ETag: "N" is its version.'),
-            "304": { description: "If-None-Match matched the current version." },
-            "404": problem("Unknown incident, or it had not reached that point."),
-          },
-        },
-      },
-      "/incidents": {
-        get: {
-          summary: "Summaries, newest activity first",
-          parameters: [
-            query("kind", { type: "string" }, "e.g. missile-strike"),
-            query("country", { type: "string" }, "ISO 3166-1 alpha-2"),
-            query("contested", { type: "boolean" }, "Only incidents with (or without) a live denial."),
-            query("limit", { type: "integer", minimum: 1, maximum: 100, default: 20 }, "Page size."),
-            query("cursor", { type: "string" }, "nextCursor of the previous page."),
-          ],
-          responses: {
-            "200": json(
-              {
-                type: "object",
-                properties: {
-                  items: { type: "array", items: ref("Summary") },
-                  nextCursor: { type: ["string", "null"] },
-                },
-              },
-              "A page of summaries.",
-            ),
-          },
-        },
-      },
-      "/incidents/{incidentId}/verify": {
-        get: {
-          summary: "Re-read the stored items and re-check the hash chain",
-          parameters: [incidentParam],
-          responses: {
-            "200": json(
-              {
-                type: "object",
-                properties: {
-                  ok: { type: "boolean" },
-                  version: { type: "integer" },
-                  headHash: { type: "string" },
-                  firstBadVersion: { type: "integer" },
-                  reason: { type: "string" },
-                },
-              },
-              "ok with the head hash, or the first version that fails.",
-            ),
-            "404": problem("Unknown incident."),
-          },
-        },
-      },
-      "/health": {
-        get: {
-          summary: "Whether the store answers",
-          responses: { "200": json({ type: "object" }, "{ ok: true }") },
-        },
-      },
-      "/openapi.json": {
-        get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } },
-      },
-      "/docs": { get: { summary: "This document as a page", responses: { "200": { description: "HTML" } } } },
-      ...feedApi.paths,
-      ...logApi.paths,
     },
   };
 }

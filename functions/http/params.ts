@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { IncidentId } from "../../events/schemas.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../errors.js";
 
@@ -6,6 +6,28 @@ function badQuery(name: string, message: string): MalformedRequestError {
   return new MalformedRequestError(`query parameter ${name} ${message}`, [
     { path: `query.${name}`, message },
   ]);
+}
+
+/**
+ * Every route declares the query parameters it reads: `app.get(path, acceptQuery("after",
+ * "limit"), handler)`. Any other name is refused, each one named, so a typo (`?contestd=true`)
+ * is a 400 instead of a silently unfiltered answer. The OpenAPI document lists the same names
+ * (a test holds the two together).
+ */
+export function acceptQuery(...names: string[]): MiddlewareHandler {
+  const known = new Set(names);
+  const allowed = names.length === 0 ? "takes no query parameters" : `takes only ${names.join(", ")}`;
+  return async (c, next) => {
+    const unknown = [...new Set(Object.keys(c.req.queries()))].filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      const message = `is not a query parameter of this route, which ${allowed}`;
+      throw new MalformedRequestError(
+        `unknown query parameter${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}: this route ${allowed}`,
+        unknown.map((name) => ({ path: `query.${name}`, message })),
+      );
+    }
+    await next();
+  };
 }
 
 export function intQuery(

@@ -1,5 +1,6 @@
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/log.js";
+import { validatorFor } from "./openapi-validator.js";
 
 export const TOKEN = "test-token-0123456789";
 
@@ -22,6 +23,11 @@ export interface Answer {
   body: any;
 }
 
+/**
+ * One request to a running archive. Every answer is checked against the OpenAPI document that
+ * archive serves (status, media type, body schema, headers): an answer the document does not
+ * describe fails the test that received it.
+ */
 export async function call(
   base: string,
   method: string,
@@ -39,6 +45,16 @@ export async function call(
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
+  const problems = (await validatorFor(base)).check({
+    method,
+    path,
+    status: response.status,
+    headers: response.headers,
+    text,
+  });
+  if (problems.length > 0) {
+    throw new Error(`the answer departs from /openapi.json:\n${problems.slice(0, 10).join("\n")}`);
+  }
   let parsed: unknown = text;
   try {
     parsed = text === "" ? null : JSON.parse(text);

@@ -25,6 +25,11 @@ const PROBLEMS: [string, number, string][] = [
   ["event-id-conflict", 409, "The eventId is stored with other content, or on another incident."],
   ["payload-too-large", 413, "The body is over 256 KiB."],
   ["validation", 422, "Valid JSON, invalid event; `errors` lists each failing field."],
+  [
+    "method-not-allowed",
+    405,
+    "The path exists, but not with this method; `Allow` lists the methods it takes.",
+  ],
   ["store-busy", 503, "Too many concurrent writers kept winning; nothing was stored. Retry."],
 ];
 
@@ -40,7 +45,7 @@ const OperationView: FC<{ method: string; path: string; op: Operation }> = ({ me
   <section class="op" id={`${method}-${path}`}>
     <h3>
       <span class={`method ${method}`}>{method.toUpperCase()}</span> <code>{path}</code>
-      {op.security ? <span class="lock"> (writers only: Bearer token)</span> : null}
+      {op.security?.length ? <span class="lock"> (writers only: Bearer token)</span> : null}
     </h3>
     <p>{op.summary}</p>
     {op.description ? <p class="desc">{op.description}</p> : null}
@@ -93,12 +98,16 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta
+          name="description"
+          content="The incident-ledger HTTP API: routes, parameters, answers and schemas, from its OpenAPI 3.1 document."
+        />
         <title>incident-ledger API</title>
         <style>{`
           body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
           code,pre{font-family:ui-monospace,monospace;font-size:.9em}
           pre{background:#f4f4f4;padding:.75rem;overflow:auto;max-height:24rem}
-          .op{border-top:1px solid #ccc;padding:.5rem 0}
+          .op{border-top:1px solid #ccc;padding:.5rem 0}.desc{white-space:pre-line}
           .method{display:inline-block;min-width:3.5rem;text-align:center;border-radius:4px;color:#fff;padding:0 .3rem}
           .get{background:#1f5fa8}.post{background:#1d6b36}
           table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
@@ -134,6 +143,11 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
               </>
             ))}
           </dl>
+          <h2 id="licence">Licence</h2>
+          <p>
+            {(doc.info as { license?: { name: string } }).license?.name ?? ""}. The operator of this archive
+            says here on what terms its records may be reused.
+          </p>
           <h2>Schemas</h2>
           {Object.entries(schemas).map(([name, schema]) => (
             <details id={`schema-${name}`}>

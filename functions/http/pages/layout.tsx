@@ -2,12 +2,16 @@ import { raw } from "hono/html";
 import type { Child, FC } from "hono/jsx";
 import { DASHBOARD_CSS } from "./dashboard-styles.js";
 
+const DEFAULT_DESCRIPTION =
+  "An evidence-grade archive of reports about conflict incidents: who reported what, when, with every report kept and a hash chain anyone can check.";
+
 /**
  * The frame of every dashboard page: a skip link, the site bar, one <main>, a footer.
  * `past` tints the frame so a past view is unmistakable even when scrolled past its banner.
  */
-export const Layout: FC<{ title: string; past?: boolean; children?: Child }> = ({
+export const Layout: FC<{ title: string; description?: string; past?: boolean; children?: Child }> = ({
   title,
+  description,
   past,
   children,
 }) => (
@@ -16,6 +20,7 @@ export const Layout: FC<{ title: string; past?: boolean; children?: Child }> = (
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="referrer" content="no-referrer" />
+      <meta name="description" content={description ?? DEFAULT_DESCRIPTION} />
       <title>{title}</title>
       {/* The stylesheet is a constant of this module, never user data: printing it raw is safe. */}
       <style>{raw(DASHBOARD_CSS)}</style>

@@ -3,7 +3,7 @@ import { parseAppendBody } from "../../../events/validate.js";
 import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import type { Authenticator } from "../auth.js";
-import { expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
+import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -17,7 +17,7 @@ export interface EventRoutesDeps {
 export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
   const app = new Hono();
 
-  app.post("/incidents/:incidentId/events", async (c) => {
+  app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
     // Credentials first: an unauthenticated caller learns nothing about its payload.
     const recordedBy = authenticate(c);
     if (!recordedBy) {
@@ -58,7 +58,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
     return c.json(answer, result.created ? 201 : 200);
   });
 
-  app.get("/incidents/:incidentId/events", async (c) => {
+  app.get("/incidents/:incidentId/events", acceptQuery("after", "limit"), async (c) => {
     const incidentId = incidentToRead(c);
     const after = intQuery(c, "after", { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }) as number;
     const limit = intQuery(c, "limit", { min: 1, max: 500, fallback: 100 }) as number;

@@ -6,7 +6,7 @@ import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
-import { boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
+import { acceptQuery, boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
 
 export interface IncidentRoutesDeps {
   events: EventStore;
@@ -21,7 +21,7 @@ const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
   const app = new Hono();
 
-  app.get("/incidents", async (c) => {
+  app.get("/incidents", acceptQuery("kind", "country", "contested", "limit", "cursor"), async (c) => {
     const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
     const kind = stringQuery(c, "kind", KIND_SLUG_PATTERN, KIND_SLUG_RULE);
     const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
@@ -38,7 +38,7 @@ export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
     return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
   });
 
-  app.get("/incidents/:incidentId", async (c) => {
+  app.get("/incidents/:incidentId", acceptQuery("asOf", "version", "minVersion"), async (c) => {
     const incidentId = incidentToRead(c);
     const version = intQuery(c, "version", { min: 1, max: MAX_VERSION });
     const asOf = instantQuery(c, "asOf");
@@ -70,7 +70,7 @@ export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
     return c.body(found.json, 200, { "Content-Type": "application/json" });
   });
 
-  app.get("/incidents/:incidentId/verify", async (c) => {
+  app.get("/incidents/:incidentId/verify", acceptQuery(), async (c) => {
     const incidentId = incidentToRead(c);
     const result = await events.verify(incidentId);
     if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);

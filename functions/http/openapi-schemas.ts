@@ -1,0 +1,282 @@
+import * as z from "zod/mini";
+import { EVENT_TYPES, MAX_BATCH } from "../../events/schemas.js";
+
+/**
+ * The document's schemas. Requests come from the very zod schemas that validate posts (every
+ * schema with a `meta({ id })` becomes a component, the rules JSON Schema can say included);
+ * the answers' shapes are spelled out here, closed (`additionalProperties: false`) so that a
+ * field the server adds without documenting it fails the response validator in the tests.
+ */
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: Json) => ({ anyOf: [schema, { type: "null" }] });
+const closed = (properties: Record<string, Json>, optional: string[] = [], extra: Json = {}) => ({
+  type: "object",
+  ...extra,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  properties,
+  additionalProperties: false,
+});
+
+const integer = (minimum: number, description?: string) => ({
+  type: "integer",
+  minimum,
+  ...(description ? { description } : {}),
+});
+const instant = (description: string) => ({ type: "string", format: "date-time", description });
+const HASH = { type: "string", pattern: "^[0-9a-f]{64}$", description: "Lowercase hex SHA-256." };
+
+/** What zod says about every registered schema, as OpenAPI components. */
+function requestSchemas(): Record<string, Json> {
+  const out = z.toJSONSchema(z.globalRegistry, {
+    target: "draft-2020-12",
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: "any",
+  });
+  const schemas = Object.fromEntries(
+    Object.entries(out.schemas).map(([name, schema]) => {
+      const { $schema: _s, $id: _i, ...rest } = schema as Json;
+      return [name, rest as Json];
+    }),
+  );
+  // The server validates batch items one by one (for precise error paths), against the envelope.
+  const batch = schemas.EventBatch as { properties: { events: Json } } | undefined;
+  if (batch) {
+    batch.properties.events = {
+      ...batch.properties.events,
+      items: ref("EventEnvelope"),
+      description: `1–${MAX_BATCH} events, stored all or nothing; no eventId twice in one batch.`,
+    };
+  }
+  const envelope = schemas.EventEnvelope;
+  if (envelope) {
+    envelope.discriminator = {
+      propertyName: "type",
+      mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/${t}`])),
+    };
+  }
+  return schemas;
+}
+
+/**
+ * A stored event of each type: its envelope's fields (from the request schema, so they cannot
+ * drift) plus what the server adds; `eventId` is always there once stored.
+ */
+function storedEventSchemas(requests: Record<string, Json>): Record<string, Json> {
+  const added: Record<string, Json> = {
+    incidentId: ref("IncidentId"),
+    version: integer(1, "1, 2, 3 … gapless per incident."),
+    recordedAt: instant(
+      "Server time, ISO 8601 UTC with milliseconds; never earlier than the previous version's.",
+    ),
+    recordedBy: { type: "string", description: "The writer's identity." },
+    prevHash: { ...HASH, description: "The previous event's hash; 64 zeros for version 1." },
+    hash: {
+      ...HASH,
+      description:
+        "SHA-256 (hex) of the RFC 8785 canonical JSON of this event without `hash` (prevHash included).",
+    },
+  };
+  const stored: Record<string, Json> = {};
+  for (const type of EVENT_TYPES) {
+    const envelope = requests[type] as { properties: Record<string, Json>; required: string[] } | undefined;
+    if (!envelope) throw new Error(`no request schema for ${type}`);
+    stored[`Stored${type}`] = {
+      type: "object",
+      required: [...new Set([...envelope.required, "eventId", ...Object.keys(added)])],
+      properties: { ...envelope.properties, ...added },
+      additionalProperties: false,
+    };
+  }
+  stored.StoredEvent = {
+    description:
+      "An event as stored: the envelope plus what the server adds. `hash` covers every other field.",
+    oneOf: EVENT_TYPES.map((t) => ref(`Stored${t}`)),
+    discriminator: {
+      propertyName: "type",
+      mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/Stored${t}`])),
+    },
+  };
+  return stored;
+}
+
+const reference = {
+  eventId: ref("EventId"),
+  version: integer(1),
+  recordedAt: instant("When the archive recorded the event."),
+  attributedTo: ref("Attribution"),
+};
+
+const answerSchemas: Record<string, Json> = {
+  Problem: {
+    type: "object",
+    description:
+      "RFC 9457 problem document. `errors` lists each failing field; `type` is `/docs#problem-<slug>`.",
+    required: ["type", "title", "status", "detail"],
+    properties: {
+      type: { type: "string" },
+      title: { type: "string" },
+      status: { type: "integer", minimum: 400, maximum: 599 },
+      detail: { type: "string" },
+      instance: { type: "string" },
+      currentVersion: {
+        type: "integer",
+        minimum: 0,
+        description: "On a 409 for If-Match, or a 404 for a version not reached: the incident's version now.",
+      },
+      expectedVersion: {
+        type: "integer",
+        minimum: 0,
+        description: "On a 409 for If-Match: the version it named.",
+      },
+      errors: {
+        type: "array",
+        items: closed({
+          path: { type: "string", description: "e.g. `events[1].data.figures.killed.value`, `query.limit`" },
+          message: { type: "string" },
+        }),
+      },
+    },
+  },
+  AppendResult: closed({
+    incidentId: ref("IncidentId"),
+    version: integer(1, "The incident's version after this append."),
+    events: {
+      type: "array",
+      minItems: 1,
+      maxItems: MAX_BATCH,
+      items: closed({ eventId: ref("EventId"), version: integer(1), hash: HASH }),
+    },
+  }),
+  EventPage: closed({
+    items: { type: "array", items: ref("StoredEvent") },
+    next: {
+      anyOf: [integer(1), { type: "null" }],
+      description:
+        "The `after` to ask for the next page (the version of the last item); null on the last page.",
+    },
+  }),
+  SourcedFigure: closed({
+    figure: ref("Figure"),
+    attributedTo: ref("Attribution"),
+    publisher: { type: "string" },
+    eventId: ref("EventId"),
+    version: integer(1),
+    recordedAt: instant("When the archive recorded the report."),
+  }),
+  CasualtySummary: closed({
+    low: {
+      ...nullable({ type: "integer", minimum: 0 }),
+      description: "The largest lower bound any source gives.",
+    },
+    high: {
+      ...nullable({ type: "integer", minimum: 0 }),
+      description: "null when any source is open-ended; else the largest upper bound.",
+    },
+    latest: nullable(ref("SourcedFigure")),
+    bySource: { type: "array", items: ref("SourcedFigure") },
+    reports: integer(0, "Reports of this category ever recorded, retracted ones included."),
+  }),
+  AssessmentSummary: closed(
+    {
+      eventId: ref("EventId"),
+      version: integer(1),
+      attributedTo: ref("Attribution"),
+      verdict: ref("Verdict"),
+      reasoning: { type: "string" },
+    },
+    ["reasoning"],
+  ),
+  StatementSummary: closed(
+    {
+      ...reference,
+      quote: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
+      stance: ref("Stance"),
+      accuses: { type: "string" },
+      channel: { type: "string" },
+      assessments: { type: "array", items: ref("AssessmentSummary") },
+    },
+    ["accuses", "channel"],
+  ),
+  DenialSummary: closed(
+    {
+      ...reference,
+      claim: { type: "string" },
+      counterClaim: { type: "string" },
+      quote: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
+      assessments: { type: "array", items: ref("AssessmentSummary") },
+      status: {
+        type: "string",
+        enum: ["unassessed", "supported", "disputed", "false", "unverified"],
+        description: "unassessed, or the verdict of the latest assessment.",
+      },
+    },
+    ["counterClaim", "quote"],
+  ),
+  Summary: closed(
+    {
+      incidentId: ref("IncidentId"),
+      version: integer(1),
+      title: nullable({ type: "string" }),
+      kind: nullable({ type: "string" }),
+      location: nullable(ref("Location")),
+      occurredAt: nullable({ type: "string" }),
+      occurredOn: nullable({ type: "string" }),
+      description: nullable({ type: "string" }),
+      firstRecordedAt: nullable({ type: "string", format: "date-time" }),
+      lastRecordedAt: nullable({ type: "string", format: "date-time" }),
+      casualties: {
+        type: "object",
+        description:
+          "Per category, over live reports, each source's latest: `low` the largest lower bound, `high` null when any is open-ended, else the largest upper bound.",
+        propertyNames: { pattern: "^[a-z][A-Za-z]{0,63}$" },
+        additionalProperties: ref("CasualtySummary"),
+      },
+      statements: closed({
+        count: integer(0, "Live statements."),
+        latest: {
+          type: "array",
+          maxItems: 10,
+          items: ref("StatementSummary"),
+          description: "The 10 latest, newest first.",
+        },
+      }),
+      denials: { type: "array", items: ref("DenialSummary") },
+      contested: { type: "boolean", description: "The incident has a denial that is not retracted." },
+      retractedEventIds: { type: "array", items: ref("EventId") },
+      headHash: HASH,
+    },
+    [],
+    { description: "The current-state view of one incident, projected from its events." },
+  ),
+  SummaryPage: closed({
+    items: { type: "array", items: ref("Summary") },
+    nextCursor: nullable({ type: "string", description: "Pass as `cursor` for the next page." }),
+  }),
+  ChainCheck: {
+    oneOf: [
+      closed({ incidentId: ref("IncidentId"), ok: { const: true }, version: integer(1), headHash: HASH }),
+      closed(
+        {
+          incidentId: ref("IncidentId"),
+          ok: { const: false },
+          firstBadVersion: integer(1),
+          reason: { type: "string" },
+          expected: { type: "string" },
+          found: { type: "string" },
+          version: integer(0, "The last version that checked out."),
+        },
+        ["expected", "found"],
+      ),
+    ],
+  },
+  Health: {
+    oneOf: [closed({ ok: { const: true } }), closed({ ok: { const: false }, detail: { type: "string" } })],
+  },
+};
+
+export function coreSchemas(): Record<string, Json> {
+  const requests = requestSchemas();
+  return { ...requests, ...storedEventSchemas(requests), ...answerSchemas };
+}

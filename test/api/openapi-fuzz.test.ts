@@ -1,0 +1,194 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { call, opened, post, startArchive } from "../support/archive.js";
+import { DocumentSampler } from "../support/openapi-sampler.js";
+
+/**
+ * Requests drawn from the document's request schemas: what the document calls valid is
+ * accepted, what it calls invalid is refused with a 4xx and stores nothing. The few rules the
+ * document states in words (an incident must exist before other events; a target must be an
+ * event of the incident; a range's min ≤ max; eventIds are unique) are met by fitting each
+ * drawn event to the archive's state before the document judges it — never after.
+ */
+type Json = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: drawn values are arbitrary JSON, edited in place.
+type Drawn = any;
+
+const BASE = "fuzz-base-incident";
+const TARGET = "fuzz-target-statement";
+const ENVELOPE = { $ref: "#/components/schemas/EventEnvelope" };
+const BODY = { oneOf: [ENVELOPE, { $ref: "#/components/schemas/EventBatch" }] };
+
+let archive: LocalServer;
+let sampler: DocumentSampler;
+let fresh = 0;
+
+beforeAll(async () => {
+  archive = await startArchive();
+  sampler = new DocumentSampler((await call(archive.url, "GET", "/openapi.json")).body as Json);
+  expect((await post(archive.url, BASE, opened("fuzz-base-opened"))).status).toBe(201);
+  const statement = {
+    eventId: TARGET,
+    type: "StatementMade",
+    source: { publisher: "Fuzz Wire" },
+    attributedTo: { name: "A spokesperson" },
+    data: { quote: "Something was said.", stance: "neutral" },
+  };
+  expect((await post(archive.url, BASE, statement)).status).toBe(201);
+});
+afterAll(async () => {
+  await archive?.close();
+});
+
+/** Meets the rules the document states in words, so that its schema alone decides. */
+function fitToArchive(event: Drawn, n: number): Drawn {
+  if (typeof event?.eventId === "string") event.eventId = `fz-${n}-${event.eventId}`.slice(0, 64);
+  if (typeof event?.data?.targetEventId === "string") event.data.targetEventId = TARGET;
+  for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
+    if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
+      [figure.min, figure.max] = [figure.max, figure.min];
+    }
+  }
+  return event;
+}
+
+/** Ways to break a valid event that the document's schema must see (each is a field the server names). */
+const BREAKS: Record<string, (e: Drawn) => void> = {
+  "blank publisher": (e) => {
+    e.source.publisher = " \t ";
+  },
+  "no source": (e) => {
+    delete e.source;
+  },
+  "unknown field": (e) => {
+    e.colour = "red";
+  },
+  "unknown type": (e) => {
+    e.type = "RumourHeard";
+  },
+  "data not an object": (e) => {
+    e.data = ["x"];
+  },
+  "control character": (e) => {
+    e.source.publisher = "Wire\u0007";
+  },
+  "empty figures or both occurredAt and occurredOn": (e) => {
+    if (e.type === "CasualtiesReported") e.data.figures = {};
+    else if (e.type === "IncidentOpened")
+      Object.assign(e.data, { occurredAt: "2022-04-08T09:00:00Z", occurredOn: "2022-04-08" });
+    else e.data = {};
+  },
+};
+
+async function versionOf(incidentId: string): Promise<number> {
+  const answer = await call(archive.url, "GET", `/incidents/${incidentId}/verify`);
+  return answer.status === 404 ? 0 : answer.body.version;
+}
+
+describe("requests drawn from the document", () => {
+  it("an event the document calls valid is stored (201); one it calls invalid is refused with 4xx", async () => {
+    const seen = { accepted: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.option(fc.constantFrom(...Object.keys(BREAKS)), { freq: 3 }),
+        fc.boolean(),
+        async (seed, brokenBy, withIfMatch) => {
+          fresh += 1;
+          const event = fitToArchive(sampler.sample(ENVELOPE, seed), fresh);
+          if (brokenBy) (BREAKS[brokenBy] as (e: Drawn) => void)(event);
+          const opening = event.type === "IncidentOpened";
+          const incidentId = opening ? `fuzz-fresh-${fresh}` : BASE;
+          const before = await versionOf(incidentId);
+          const headers: Record<string, string> = withIfMatch ? { "if-match": `"${before}"` } : {};
+          const verdict = sampler.errors(BODY, event);
+          const answer = await post(archive.url, incidentId, event, headers);
+          const summary = `${JSON.stringify(event)} → ${answer.status} ${JSON.stringify(answer.body)}; document: ${verdict.join("; ")}`;
+          if (verdict.length === 0) {
+            expect(brokenBy, summary).toBeNull();
+            expect(answer.status, summary).toBe(201);
+            seen.accepted += 1;
+          } else {
+            expect([400, 409, 422], summary).toContain(answer.status);
+            expect(await versionOf(incidentId), summary).toBe(before);
+            seen.refused += 1;
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+    // Both sides of the property were exercised.
+    expect(seen.accepted).toBeGreaterThan(20);
+    expect(seen.refused).toBeGreaterThan(10);
+  });
+
+  it("a batch of drawn events the document calls valid is stored whole", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 1, maxLength: 4 }),
+        async (seeds) => {
+          const events = seeds
+            .map((seed, i) => fitToArchive(sampler.sample(ENVELOPE, seed), fresh + i + 1))
+            .filter((e) => e.type !== "IncidentOpened");
+          fresh += seeds.length;
+          fc.pre(events.length > 0);
+          const body = { events };
+          expect(sampler.errors(BODY, body)).toEqual([]);
+          const before = await versionOf(BASE);
+          const answer = await post(archive.url, BASE, body);
+          expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+          expect(answer.body.version).toBe(before + events.length);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("query parameters drawn from each read's schemas: valid ones answer 200, invalid ones 400", async () => {
+    const doc = (await call(archive.url, "GET", "/openapi.json")).body as Json;
+    const reads: [string, string][] = [
+      ["/incidents/{incidentId}", `/incidents/${BASE}`],
+      ["/incidents", "/incidents"],
+      ["/incidents/{incidentId}/events", `/incidents/${BASE}/events`],
+    ];
+    for (const [template, path] of reads) {
+      const op = (doc.paths as Record<string, { get: { parameters: Json[] } }>)[template]?.get;
+      // The cursor is opaque: only one the archive gave out is valid, as the document says.
+      const params = (op?.parameters ?? []).filter((p) => p.in === "query" && p.name !== "cursor") as {
+        name: string;
+        schema: Json;
+      }[];
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...params),
+          fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+          fc.boolean(),
+          async (param, seed, garble) => {
+            const drawn = sampler.sample(param.schema, seed);
+            const value = garble ? `${String(drawn)}~` : String(drawn);
+            // Query values are text: the document's number and boolean schemas judge their parsed form.
+            const judged =
+              param.schema.type === "integer" && /^\d+$/.test(value)
+                ? Number(value)
+                : param.schema.type === "boolean" && /^(true|false)$/.test(value)
+                  ? value === "true"
+                  : value;
+            const valid = sampler.errors(param.schema, judged).length === 0;
+            const answer = await call(
+              archive.url,
+              "GET",
+              `${path}?${param.name}=${encodeURIComponent(value)}`,
+            );
+            const say = `${path}?${param.name}=${value} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+            if (valid) expect([200, 404], say).toContain(answer.status);
+            else expect(answer.status, say).toBe(400);
+            // 404 only where the incident had not reached that point (a past or future version).
+            if (answer.status === 404) expect(["version", "asOf", "minVersion"], say).toContain(param.name);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }
+  });
+});
