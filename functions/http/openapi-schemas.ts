@@ -256,7 +256,13 @@ const answerSchemas: Record<string, Json> = {
   }),
   ChainCheck: {
     oneOf: [
-      closed({ incidentId: ref("IncidentId"), ok: { const: true }, version: integer(1), headHash: HASH }),
+      closed({
+        incidentId: ref("IncidentId"),
+        ok: { const: true },
+        version: integer(1),
+        headHash: HASH,
+        checked: integer(1, "How many stored events were re-read and re-hashed."),
+      }),
       closed(
         {
           incidentId: ref("IncidentId"),
@@ -266,6 +272,7 @@ const answerSchemas: Record<string, Json> = {
           expected: { type: "string" },
           found: { type: "string" },
           version: integer(0, "The last version that checked out."),
+          checked: integer(0, "How many stored events were looked at, the one that broke the chain included."),
         },
         ["expected", "found"],
       ),
