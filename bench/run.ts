@@ -12,10 +12,12 @@ import { httpAppend } from "./suites/http-append.js";
 import { httpRead } from "./suites/http-read.js";
 import { projectionLag } from "./suites/projection-lag.js";
 import { rebuild } from "./suites/rebuild.js";
+import { userHeadline } from "./suites/user-headline.js";
 
-const SUITES: Suite[] = [httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle];
+const SUITES: Suite[] = [userHeadline, httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle];
 
-// `npm run bench [-- --quick] [-- --out dir] [-- --only name]`; `-- --renote` measures nothing and
+// `npm run bench [-- --quick] [-- --out dir] [-- --only name]`; a quick run writes to
+// bench/results/quick/ (git-ignored) unless told otherwise, so it never replaces the full results; `-- --renote` measures nothing and
 // only looks up the reasons of the missed goals again (after bench/explanations.ts changed).
 // The SDK warns once per process that it will need Node 22 from 2027; the machines run 20 by design.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -23,7 +25,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    out: { type: "string", default: "bench/results" },
+    out: { type: "string" },
     only: { type: "string" },
     renote: { type: "boolean", default: false },
   },
@@ -33,7 +35,7 @@ const sizes = quick ? QUICK : FULL;
 const suites = values.only
   ? SUITES.filter((s) => s.name.toLowerCase().includes(String(values.only).toLowerCase()))
   : SUITES;
-const outDir = resolve(String(values.out));
+const outDir = resolve(values.out ?? (quick ? "bench/results/quick" : "bench/results"));
 
 if (values.renote) {
   const stored = readResults(outDir);
