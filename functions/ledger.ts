@@ -2,7 +2,6 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { dashboardRoutes } from "./http/pages/dashboard.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
@@ -42,9 +41,10 @@ export function createLedger(options: LedgerOptions) {
       }),
     );
   };
-  // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
-  const app = (authenticate: Authenticator, pages: Hono = dashboardRoutes({ reader, events })) =>
-    createApp({ events, views, reader, authenticate, log, checkStore, pages });
+  // The JSON API. The pages (functions/http/pages/site.tsx) are mounted only where asked for:
+  // the API Lambda carries none of them, the local server passes them in.
+  const app = (authenticate: Authenticator, extras: { openApi: Record<string, unknown>; pages?: Hono }) =>
+    createApp({ events, views, reader, authenticate, log, checkStore, ...extras });
   return { events, views, projector, reader, app };
 }
 

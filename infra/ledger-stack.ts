@@ -34,17 +34,17 @@ import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./wr
 
 /** Routes anyone may call: the archive is published evidence. */
 export const PUBLIC_GET_PATHS = [
-  "/",
-  "/docs",
   "/openapi.json",
   "/health",
   "/incidents",
   "/incidents/{incidentId}",
   "/incidents/{incidentId}/events",
   "/incidents/{incidentId}/verify",
-  // Dashboard pages and assets, and the app's own problem+json 404 for unknown paths.
+  // The app's own problem+json 404 for unknown paths.
   "/{proxy+}",
 ] as const;
+/** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
+export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
 
@@ -77,6 +77,7 @@ export class LedgerStack extends Stack {
   readonly viewsTable: dynamodb.Table;
   readonly api: LedgerFunction;
   readonly projector: LedgerFunction;
+  readonly pages: LedgerFunction;
   readonly httpApi: HttpApi;
   readonly failureQueue: sqs.Queue;
 
@@ -132,6 +133,15 @@ export class LedgerStack extends Stack {
       memorySize: 512,
     });
 
+    // The dashboard and /docs: apart, so the API Lambda loads no page code on a cold start.
+    this.pages = new LedgerFunction(this, "Pages", {
+      entry: "functions/lambda/pages.ts",
+      description: "incident-ledger dashboard pages and API docs",
+      environment: tableEnvironment,
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+
     // ── Grants (least privilege; nobody may delete an item or a table) ────────────────────
     // The API appends commits with a conditional PutItem and reads them back. It can never
     // update, overwrite-by-update or delete a stored event: IAM says so, not only the code.
@@ -154,7 +164,15 @@ export class LedgerStack extends Stack {
     // The projector reads events and writes views, nothing else.
     grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
-    for (const fn of [this.api, this.projector]) {
+    // The pages only read: summaries and the listing index, and events for history and checks.
+    grantTableActions(this.pages.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
+    grantTableActions(
+      this.pages.role,
+      this.viewsTable,
+      ["dynamodb:GetItem", "dynamodb:Query"],
+      [ACTIVITY_INDEX.name],
+    );
+    for (const fn of [this.api, this.projector, this.pages]) {
       Validations.of(fn.role).acknowledge({
         id: "AwsSolutions-IAM5[Resource::*]",
         reason:
@@ -212,11 +230,15 @@ export class LedgerStack extends Stack {
       integration,
       authorizer: writerAuthorizer,
     });
-    const publicRoutes = PUBLIC_GET_PATHS.flatMap((path) =>
+    const pagesIntegration = new HttpLambdaIntegration("PagesIntegration", this.pages.function);
+    const publicRoutes = [
+      ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),
+      ...PAGE_PATHS.map((path) => [path, pagesIntegration] as const),
+    ].flatMap(([path, target]) =>
       this.httpApi.addRoutes({
         path,
         methods: [HttpMethod.GET],
-        integration,
+        integration: target,
         authorizer: new HttpNoneAuthorizer(),
       }),
     );

@@ -3,6 +3,7 @@ import { type DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } fro
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bearerToken } from "../../functions/http/auth.js";
+import { openApiDocument } from "../../functions/http/openapi.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { LocalStream } from "../../functions/local/local-stream.js";
 import { silentLogger } from "../../functions/log.js";
@@ -53,7 +54,9 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
       silentLogger,
       tables.events,
     );
-  const archive = await listen(ledger.app(bearerToken(TOKEN, "bench-writer")));
+  const archive = await listen(
+    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi: openApiDocument() }),
+  );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {
     archiveUrl: archive.url,

@@ -16,7 +16,9 @@ export interface AppDeps {
   authenticate: Authenticator;
   log: Logger;
   checkStore: () => Promise<void>;
-  /** Extra routes mounted at / (the dashboard pages). */
+  /** The OpenAPI document /openapi.json answers (see MetaRoutesDeps.openApi). */
+  openApi: Record<string, unknown>;
+  /** Extra routes mounted at / (the dashboard pages and /docs, locally). */
   pages?: Hono;
 }
 

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
 import { bearerToken } from "../http/auth.js";
+import { openApiDocument } from "../http/openapi.js";
+import { pageRoutes } from "../http/pages/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
 import type { Logger } from "../log.js";
 import { createStreamHandler } from "../projector/stream-handler.js";
@@ -74,7 +76,12 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
 
   const caughtUp = await catchUp(ledger, options.log);
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"));
+  // One process serves everything here: the API and the pages, the document built once at start.
+  const openApi = openApiDocument();
+  const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"), {
+    openApi,
+    pages: pageRoutes({ reader: ledger.reader, events: ledger.events, openApi }),
+  });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
