@@ -22,7 +22,7 @@ const USER_LOADS = [
   "r16.summary",
 ];
 const EXPECTED_ROWS = [
-  ...USER_LOADS.flatMap((l) => [`user.${l}.throughput`, `user.${l}.p50`]),
+  ...USER_LOADS.flatMap((l) => [`user.${l}.throughput`, `user.${l}.p50`, `user.${l}.cpu`]),
   "user.lag.w16.p50",
   "user.lag.w16.p99",
   ...APPEND_CONFIGS.flatMap((c) => [`${c}.p50`, `${c}.p99`, `${c}.throughput`]),

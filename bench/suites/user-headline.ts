@@ -131,16 +131,19 @@ export const userHeadline: Suite = {
           token: TOKEN,
           ...(load.eventIds ? { eventIdPrefix: `${load.key.replaceAll(".", "-")}-${side}-${tag}` } : {}),
         });
+        // CPU seconds of the server's process per request, the catch-up after the run (the
+        // projector) included: steadier than throughput on a machine shared with other work.
         const generate = async (side: "archive" | "bare", tag: string, seconds: number) => {
+          const before = sides[side].cpuSeconds();
           const result = await runGenerator(spec(side, tag, seconds));
           await Promise.all([archive?.quiet(), bare?.quiet()]);
-          return result;
+          return { ...result, cpuMs: ((sides[side].cpuSeconds() - before) * 1000) / result.count };
         };
         progress.note(`${load.title}: warming both`);
         await generate("archive", "warm", sizes.userWarmSeconds);
         await generate("bare", "warm", sizes.userWarmSeconds);
         progress.step(`${load.title}: warmed both`);
-        const runs = { archive: [] as LoadResult[], bare: [] as LoadResult[] };
+        const runs = { archive: [] as Run[], bare: [] as Run[] };
         for (let round = 0; round < sizes.userRounds; round++) {
           const order = round % 2 === 0 ? (["archive", "bare"] as const) : (["bare", "archive"] as const);
           for (const side of order) {
@@ -178,6 +181,15 @@ export const userHeadline: Suite = {
             subject: a.p50,
             baseline: b.p50,
             goal: context("context: latency at this load"),
+          }),
+          row({
+            ...common,
+            id: `user.${load.key}.cpu`,
+            title: `${load.title} — server CPU per request`,
+            unit: "ms",
+            subject: a.cpuMs,
+            baseline: b.cpuMs,
+            goal: context("context: CPU time of the server's process per request, projection included"),
           }),
         );
       }
@@ -240,12 +252,20 @@ async function runGenerator(spec: LoadSpec): Promise<LoadResult> {
   return JSON.parse(out.trim().split("\n").pop() as string) as LoadResult;
 }
 
-/** Medians over rounds. */
-function summary(runs: LoadResult[]) {
+type Run = LoadResult & { cpuMs: number };
+
+/** Medians over rounds (of two rounds, their mean: stats.median would take the lower). */
+function summary(runs: Run[]) {
+  const mid = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const h = Math.floor(s.length / 2);
+    return s.length % 2 === 1 ? (s[h] as number) : ((s[h - 1] as number) + (s[h] as number)) / 2;
+  };
   return {
-    throughput: median(runs.map((r) => r.throughput)),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
+    throughput: mid(runs.map((r) => r.throughput)),
+    p50: mid(runs.map((r) => r.p50)),
+    p99: mid(runs.map((r) => r.p99)),
+    cpuMs: mid(runs.map((r) => r.cpuMs)),
   };
 }
 
