@@ -16,9 +16,10 @@ import { userHeadline } from "./suites/user-headline.js";
 
 const SUITES: Suite[] = [userHeadline, httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle];
 
-// `npm run bench [-- --quick] [-- --out dir] [-- --only name]`; a quick run writes to
-// bench/results/quick/ (git-ignored) unless told otherwise, so it never replaces the full results; `-- --renote` measures nothing and
-// only looks up the reasons of the missed goals again (after bench/explanations.ts changed).
+// `npm run bench [-- --quick] [-- --out dir] [-- --only name] [-- --note text]`. A quick run
+// writes to bench/results/quick/ (git-ignored) unless told otherwise, so it never replaces the
+// committed full results. `-- --renote` measures nothing and only looks up the reasons of the
+// missed goals again (after bench/explanations.ts changed), and renders latest.md anew.
 // The SDK warns once per process that it will need Node 22 from 2027; the machines run 20 by design.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     out: { type: "string" },
     only: { type: "string" },
     renote: { type: "boolean", default: false },
+    // What the figures should be read with, e.g. that the machine was busy: kept in the results.
+    note: { type: "string" },
   },
 });
 const quick = values.quick === true;
@@ -40,7 +43,11 @@ const outDir = resolve(values.out ?? (quick ? "bench/results/quick" : "bench/res
 if (values.renote) {
   const stored = readResults(outDir);
   if (!stored) throw new Error(`no results in ${outDir} to renote`);
-  const renoted: Results = { ...stored, rows: stored.rows.map(renote) };
+  const renoted: Results = {
+    ...stored,
+    ...(values.note ? { note: values.note } : {}),
+    rows: stored.rows.map(renote),
+  };
   writeResults(outDir, renoted, renderResults(renoted));
   process.stdout.write(`${missedList(renoted.rows)}\n`);
   process.exit(0);
@@ -63,6 +70,7 @@ const results: Results = {
   commit,
   machine: host,
   durationSeconds: Math.round((performance.now() - started) / 1000),
+  ...(values.note ? { note: values.note } : {}),
   rows,
   ...(previous?.soak ? { soak: previous.soak } : {}),
 };
