@@ -127,6 +127,10 @@ function bareApp(db: DynamoDBClient, tables: TableNames): Hono {
 
 export async function listen(app: Hono): Promise<{ url: string; close(): Promise<void> }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  // The client's keep-alive sockets idle while the other side of a comparison runs, which on a
+  // busy machine outlasts Node's 5 s default: the server closing one just as the client reuses
+  // it ends the whole run with ECONNRESET.
+  if ("keepAliveTimeout" in server) server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
