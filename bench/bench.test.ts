@@ -53,7 +53,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("npm run bench -- --quick", () => {
   it("writes every row with a ratio and a goal, with the machine and the commit", {
-    timeout: 360_000,
+    timeout: 480_000,
   }, async () => {
     await promisify(execFile)(
       process.execPath,

@@ -59,10 +59,10 @@ export const QUICK: Sizes = {
   castoreOps: 64,
   castoreStreams: 16,
   importRuns: 3,
-  userSeconds: 2,
+  userSeconds: 1,
   userWarmSeconds: 1,
   userRounds: 1,
-  userIncidents: 40,
+  userIncidents: 20,
   userLagProbe: 8,
 };
 
