@@ -56,7 +56,7 @@ export async function startServer(
     url,
     pid,
     cpuSeconds,
-    async quiet(maxMs = 30_000) {
+    async quiet(maxMs = 180_000) {
       const started = performance.now();
       let before = cpuSeconds();
       while (performance.now() - started < maxMs) {
