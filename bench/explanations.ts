@@ -31,7 +31,7 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "user.r16",
-    "A summary read is one GetItem of the stored view, as the bare server's; locally it first waits for the incident's pending projection (settle), which under no write load is immediate: a miss here is the shared machine's noise.",
+    "Not yet profiled apart. A summary read is one GetItem of the stored view, as the bare server's (plus a wait for the incident's pending projection, none without writes); in a quick run at load ~5 it was 1.06× (CPU 1.26×), in the full runs on the busy machine 0.23–0.41× with 2.6–5.2× the CPU a read. Suspects: the read load follows four write loads in the same npm start process, whose disk-backed dynalite (LevelDB compaction) and projector catch-up may still be working; next step: bench/profile/npm-start.ts with the read load on a fresh process.",
   ],
   [
     "user.lag",
