@@ -14,7 +14,17 @@ import type { Results } from "./lib/results.js";
 const APPEND_CONFIGS = ["w1", "w16"].flatMap((w) =>
   ["one", "many"].flatMap((t) => ["eventId", "noEventId"].map((i) => `append.${w}.${t}.${i}`)),
 );
+const USER_LOADS = [
+  "w16.many.eventId",
+  "w16.many.noEventId",
+  "w16.one.eventId",
+  "w1.one.noEventId",
+  "r16.summary",
+];
 const EXPECTED_ROWS = [
+  ...USER_LOADS.flatMap((l) => [`user.${l}.throughput`, `user.${l}.p50`, `user.${l}.cpu`]),
+  "user.lag.w16.p50",
+  "user.lag.w16.p99",
   ...APPEND_CONFIGS.flatMap((c) => [`${c}.p50`, `${c}.p99`, `${c}.throughput`]),
   "append-local.w16.many.eventId.p50",
   "append-local.w16.many.eventId.p99",
@@ -46,7 +56,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("npm run bench -- --quick", () => {
   it("writes every row with a ratio and a goal, with the machine and the commit", {
-    timeout: 240_000,
+    timeout: 480_000,
   }, async () => {
     await promisify(execFile)(
       process.execPath,

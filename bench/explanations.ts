@@ -10,6 +10,12 @@ const PER_REQUEST =
 const CHAIN =
   "One incident is one hash chain (each event's hash covers the previous one), so appends to it take turns (per-incident lanes, event-store.ts:106) while the bare route's puts to distinct keys run side by side";
 
+const USER_CALLS =
+  "`npm start` is one thread doing the HTTP server, the app, the in-process projector and dynalite; the bare server does one store call a request. Counted (bench/profile/count-calls.ts): an append without eventId costs 3 store calls (commit put, then the projector's Query and view put), with a client eventId 4 (the claim first). Every store call is a whole DynamoDB request inside that thread: the SDK serialises and signs it, sends it over loopback HTTP, dynalite parses and answers it, and with DATA_DIR set (npm start always sets one; the bare server keeps dynalite in memory) LevelDB writes it to disk. Profiled under the 16-writer load (bench/profile/npm-start.ts, then analyze.ts): node core (HTTP both ways) 22 % of the samples, @smithy/@aws-sdk 20 %, LevelDB (classic-level, abstract-level) 9 %, dynalite 7 %, the archive's own code under 5 %. So the ratio follows the count of store calls on the one thread";
+
+const OFF_THREAD =
+  "What would meet it: run dynalite and the projector in a worker thread (the machine has two cores and the bare server uses one): the request thread then keeps HTTP, the app and the SDK's client side of the 1–2 calls an append needs, and projection stops competing with appends; moving only the projector is not enough, since dynalite would still serve its calls on the request thread";
+
 const REASONS: [prefix: string, reason: string][] = [
   [
     "long.project",
@@ -22,6 +28,26 @@ const REASONS: [prefix: string, reason: string][] = [
   [
     "long.page",
     "The page of a 10-event incident draws 10 timeline events and charts of a few points; from about 1,000 events on it draws 50 timeline events and charts of 48 points (the bounds), so the page stops growing there: 1,000 → 10,000 events is flat within the machine's noise",
+  ],
+  [
+    "user.w16.one",
+    `${USER_CALLS}. Besides, one incident is one hash chain, so its appends take turns (per-incident lanes, event-store.ts) with two sequential writes each, and the projector re-projects the incident after every commit. What would meet it: group commit (the appends waiting in the lane become one commit item, their claims written in parallel) and coalescing projections of an incident being written to (one Query and one view put for every commit waiting), then the worker thread below. ${OFF_THREAD}.`,
+  ],
+  [
+    "user.w16.many",
+    `${USER_CALLS}: 4 calls against 1 bounds the ratio near 0.25–0.3×; two writes (the floor with a client eventId) would allow ~0.5×. ${OFF_THREAD}; coalescing projections does little here (each of 200 incidents gets ~1–2 writes a second).`,
+  ],
+  [
+    "user.w1",
+    `${USER_CALLS}: with one writer the commit put and the projection of the previous append share the thread, so each append pays ~3 store calls against the bare server's 1. ${OFF_THREAD}; that would leave one put (plus the request) on the request thread, near the 0.6× goal.`,
+  ],
+  [
+    "user.r16",
+    "Not yet profiled apart. A summary read is one GetItem of the stored view, as the bare server's (plus a wait for the incident's pending projection, none without writes); in a quick run at load ~5 it was 1.06× (CPU 1.26×), in the full runs on the busy machine 0.23–0.41× with 2.6–5.2× the CPU a read. Suspects: the read load follows four write loads in the same npm start process, whose disk-backed dynalite (LevelDB compaction) and projector catch-up may still be working; next step: bench/profile/npm-start.ts with the read load on a fresh process.",
+  ],
+  [
+    "user.lag",
+    `Sixteen writers saturate the one thread, and the projector's Query and view put for each commit queue behind the appends' store calls in the same event loop (records also wait behind the local stream's 100-record batch in flight); the in-process rows show the same at ~300–400 ms. ${OFF_THREAD}. The projector then has a core of its own, and coalescing projections per incident (one pass for every commit waiting) bounds its queue.`,
   ],
   [
     "append.w16.one.eventId",

@@ -13,20 +13,34 @@ import { httpRead } from "./suites/http-read.js";
 import { longIncident } from "./suites/long-incident.js";
 import { projectionLag } from "./suites/projection-lag.js";
 import { rebuild } from "./suites/rebuild.js";
+import { userHeadline } from "./suites/user-headline.js";
 
-const SUITES: Suite[] = [httpAppend, httpRead, projectionLag, rebuild, castore, lambdaBundle, longIncident];
+const SUITES: Suite[] = [
+  userHeadline,
+  httpAppend,
+  httpRead,
+  projectionLag,
+  rebuild,
+  castore,
+  lambdaBundle,
+  longIncident,
+];
 
-// `npm run bench [-- --quick] [-- --out dir] [-- --only name]`; `-- --renote` measures nothing and
-// only looks up the reasons of the missed goals again (after bench/explanations.ts changed).
+// `npm run bench [-- --quick] [-- --out dir] [-- --only name] [-- --note text]`. A quick run
+// writes to bench/results/quick/ (git-ignored) unless told otherwise, so it never replaces the
+// committed full results. `-- --renote` measures nothing and only looks up the reasons of the
+// missed goals again (after bench/explanations.ts changed), and renders latest.md anew.
 // The SDK warns once per process that it will need Node 22 from 2027; the machines run 20 by design.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    out: { type: "string", default: "bench/results" },
+    out: { type: "string" },
     only: { type: "string" },
     renote: { type: "boolean", default: false },
+    // What the figures should be read with, e.g. that the machine was busy: kept in the results.
+    note: { type: "string" },
   },
 });
 const quick = values.quick === true;
@@ -34,12 +48,16 @@ const sizes = quick ? QUICK : FULL;
 const suites = values.only
   ? SUITES.filter((s) => s.name.toLowerCase().includes(String(values.only).toLowerCase()))
   : SUITES;
-const outDir = resolve(String(values.out));
+const outDir = resolve(values.out ?? (quick ? "bench/results/quick" : "bench/results"));
 
 if (values.renote) {
   const stored = readResults(outDir);
   if (!stored) throw new Error(`no results in ${outDir} to renote`);
-  const renoted: Results = { ...stored, rows: stored.rows.map(renote) };
+  const renoted: Results = {
+    ...stored,
+    ...(values.note ? { note: values.note } : {}),
+    rows: stored.rows.map(renote),
+  };
   writeResults(outDir, renoted, renderResults(renoted));
   process.stdout.write(`${missedList(renoted.rows)}\n`);
   process.exit(0);
@@ -62,6 +80,7 @@ const results: Results = {
   commit,
   machine: host,
   durationSeconds: Math.round((performance.now() - started) / 1000),
+  ...(values.note ? { note: values.note } : {}),
   rows,
   ...(previous?.soak ? { soak: previous.soak } : {}),
 };

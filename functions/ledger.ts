@@ -5,7 +5,7 @@ import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { dashboardRoutes } from "./http/routes/dashboard.js";
+import { type PageRoutesDeps, pageRoutes, pagesApp } from "./http/routes/site.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import { EventLocator } from "./log/event-locator.js";
 import { LogStore } from "./log/log-store.js";
@@ -71,16 +71,22 @@ export function createLedger(options: LedgerOptions) {
       }),
     );
   };
-  // The dashboard pages are served by default, from the same stores (pass `pages` to replace them).
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
-  const app = (
-    authenticate: Authenticator,
-    pages: Hono = dashboardRoutes({ reader, events, views, citation, logStore }),
-  ) =>
+  const pageDeps = (openApi: Record<string, unknown>): PageRoutesDeps => ({
+    reader,
+    events,
+    views,
+    citation,
+    logStore,
+    openApi,
+  });
+  // The JSON API. The pages (functions/http/routes/site.tsx) are mounted only where asked for:
+  // the API Lambda carries none of them, the local server passes them in.
+  const app = (authenticate: Authenticator, extras: { openApi: Record<string, unknown>; pages?: Hono }) =>
     createApp({
       events,
       views,
@@ -88,11 +94,22 @@ export function createLedger(options: LedgerOptions) {
       authenticate,
       log,
       checkStore,
-      pages,
       exports: exportParts,
       transparency,
+      ...extras,
     });
-  return { events, views, projector, reader, log: logStore, exports: exportParts, app };
+  return {
+    events,
+    views,
+    projector,
+    reader,
+    log: logStore,
+    exports: exportParts,
+    app,
+    /** The pages people read (dashboard, /docs), to mount beside the API or serve on their own. */
+    pages: (openApi: Record<string, unknown>) => pageRoutes(pageDeps(openApi)),
+    pagesApp: (openApi: Record<string, unknown>) => pagesApp({ ...pageDeps(openApi), log }),
+  };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

@@ -36,17 +36,17 @@ import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./wr
 
 /** Routes anyone may call: the archive is published evidence. */
 export const PUBLIC_GET_PATHS = [
-  "/",
-  "/docs",
   "/openapi.json",
   "/health",
   "/incidents",
   "/incidents/{incidentId}",
   "/incidents/{incidentId}/events",
   "/incidents/{incidentId}/verify",
-  // Dashboard pages and assets, and the app's own problem+json 404 for unknown paths.
+  // The app's own problem+json 404 for unknown paths.
   "/{proxy+}",
 ] as const;
+/** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
+export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
 
@@ -79,6 +79,7 @@ export class LedgerStack extends Stack {
   readonly viewsTable: dynamodb.Table;
   readonly api: LedgerFunction;
   readonly projector: LedgerFunction;
+  readonly pages: LedgerFunction;
   readonly httpApi: HttpApi;
   readonly failureQueue: sqs.Queue;
   readonly viewRepair: ViewRepair;
@@ -136,6 +137,15 @@ export class LedgerStack extends Stack {
       memorySize: 512,
     });
 
+    // The dashboard and /docs: apart, so the API Lambda loads no page code on a cold start.
+    this.pages = new LedgerFunction(this, "Pages", {
+      entry: "functions/lambda/pages.ts",
+      description: "incident-ledger dashboard pages and API docs",
+      environment: tableEnvironment,
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+
     // ── Grants (least privilege; nobody may delete an item or a table) ────────────────────
     // The API appends commits with a conditional PutItem and reads them back. It can never
     // update, overwrite-by-update or delete a stored event: IAM says so, not only the code.
@@ -163,7 +173,19 @@ export class LedgerStack extends Stack {
     grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.claimsTable, ["dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
-    for (const fn of [this.api, this.projector]) {
+    // The pages read summaries and the listing index, events for history and checks, and a claim
+    // to find an event by its client id (a past view's read-back). Their one write is the record
+    // of a full chain check of a short incident, and only under that key.
+    grantTableActions(this.pages.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
+    grantTableActions(this.pages.role, this.claimsTable, ["dynamodb:GetItem"]);
+    grantTableActions(
+      this.pages.role,
+      this.viewsTable,
+      ["dynamodb:GetItem", "dynamodb:Query"],
+      [ACTIVITY_INDEX.name],
+    );
+    grantChainCheckRecords(this.pages.role, this.viewsTable);
+    for (const fn of [this.api, this.projector, this.pages]) {
       Validations.of(fn.role).acknowledge({
         id: "AwsSolutions-IAM5[Resource::*]",
         reason:
@@ -221,11 +243,15 @@ export class LedgerStack extends Stack {
       integration,
       authorizer: writerAuthorizer,
     });
-    const publicRoutes = PUBLIC_GET_PATHS.flatMap((path) =>
+    const pagesIntegration = new HttpLambdaIntegration("PagesIntegration", this.pages.function);
+    const publicRoutes = [
+      ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),
+      ...PAGE_PATHS.map((path) => [path, pagesIntegration] as const),
+    ].flatMap(([path, target]) =>
       this.httpApi.addRoutes({
         path,
         methods: [HttpMethod.GET],
-        integration,
+        integration: target,
         authorizer: new HttpNoneAuthorizer(),
       }),
     );
@@ -288,6 +314,9 @@ export class LedgerStack extends Stack {
       api: this.api,
       failureQueue: this.failureQueue,
     });
+    // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
+    this.pages.function.addEnvironment("LOG_TABLE", this.transparencyLog.table.tableName);
+    grantTableActions(this.pages.role, this.transparencyLog.table, ["dynamodb:GetItem", "dynamodb:Query"]);
 
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {

@@ -11,6 +11,7 @@ export async function lambdaBuildOptions(root: string): Promise<BuildOptions> {
     banner:
       "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);",
     minify: true,
+    define: {} as Record<string, string>,
   };
   let chosen = defaults;
   const file = join(root, "infra/bundling.ts");
@@ -22,6 +23,7 @@ export async function lambdaBuildOptions(root: string): Promise<BuildOptions> {
         mainFields?: string[];
         banner?: string;
         minify?: boolean;
+        define?: Record<string, string>;
       };
     };
     chosen = {
@@ -30,6 +32,7 @@ export async function lambdaBuildOptions(root: string): Promise<BuildOptions> {
       mainFields: b.mainFields ?? defaults.mainFields,
       banner: b.banner ?? defaults.banner,
       minify: b.minify ?? defaults.minify,
+      define: b.define ?? defaults.define,
     };
   }
   return {
@@ -40,6 +43,7 @@ export async function lambdaBuildOptions(root: string): Promise<BuildOptions> {
     mainFields: chosen.mainFields,
     banner: { js: chosen.banner },
     minify: chosen.minify,
+    define: chosen.define,
     metafile: true,
     logLevel: "silent",
   };

@@ -48,6 +48,8 @@ export interface Results {
   commit: { sha: string; dirty: boolean };
   machine: Machine;
   durationSeconds: number;
+  /** Said by whoever ran it (`--note`), e.g. what else the machine was doing. */
+  note?: string;
   rows: Row[];
   /** Written by `npm run soak`; kept when the benchmark is re-run. */
   soak?: unknown;

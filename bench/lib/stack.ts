@@ -3,6 +3,7 @@ import { type DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } fro
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bearerToken } from "../../functions/http/auth.js";
+import { openApiDocument } from "../../functions/http/openapi.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { LocalStream } from "../../functions/local/local-stream.js";
 import { silentLogger } from "../../functions/log.js";
@@ -53,7 +54,9 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
       silentLogger,
       tables.events,
     );
-  const archive = await listen(ledger.app(bearerToken(TOKEN, "bench-writer")));
+  const archive = await listen(
+    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi: openApiDocument() }),
+  );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {
     archiveUrl: archive.url,
@@ -124,6 +127,10 @@ function bareApp(db: DynamoDBClient, tables: TableNames): Hono {
 
 export async function listen(app: Hono): Promise<{ url: string; close(): Promise<void> }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  // The client's keep-alive sockets idle while the other side of a comparison runs, which on a
+  // busy machine outlasts Node's 5 s default: the server closing one just as the client reuses
+  // it ends the whole run with ECONNRESET.
+  if ("keepAliveTimeout" in server) server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -17,6 +17,13 @@ export interface Sizes {
   castoreOps: number;
   castoreStreams: number;
   importRuns: number;
+  /** The user-facing headline rows: seconds per autocannon run, rounds per side, incidents written to. */
+  userSeconds: number;
+  userWarmSeconds: number;
+  userRounds: number;
+  userIncidents: number;
+  /** Incidents whose summaries the lag probe polls. */
+  userLagProbe: number;
 }
 
 export const FULL: Sizes = {
@@ -32,6 +39,11 @@ export const FULL: Sizes = {
   castoreOps: 800,
   castoreStreams: 48,
   importRuns: 7,
+  userSeconds: 8,
+  userWarmSeconds: 2,
+  userRounds: 2,
+  userIncidents: 200,
+  userLagProbe: 16,
 };
 
 export const QUICK: Sizes = {
@@ -47,6 +59,11 @@ export const QUICK: Sizes = {
   castoreOps: 64,
   castoreStreams: 16,
   importRuns: 3,
+  userSeconds: 1,
+  userWarmSeconds: 1,
+  userRounds: 1,
+  userIncidents: 20,
+  userLagProbe: 8,
 };
 
 export interface SuiteContext {

@@ -21,7 +21,8 @@ const CONFIGS: Config[] = [1, 16].flatMap((writers) =>
 );
 
 const BASELINE = "bare Hono route: one raw conditional PutItem of the same body";
-const GROUP = "Append over HTTP vs a bare route doing one raw conditional PutItem";
+const GROUP =
+  "Append over HTTP vs a bare route doing one raw conditional PutItem — in-process (the AWS picture: the projector is another Lambda)";
 
 /**
  * POST /incidents/{id}/events against a bare Hono route on the same @hono/node-server stack
@@ -129,7 +130,8 @@ async function withLocalProjector(ctx: SuiteContext): Promise<Row[]> {
     const config: Config = { writers: 16, target: "many", eventIds: true };
     const result = await measure(stack, config, ctx.sizes, "local");
     await stack.stream?.idle();
-    const group = "Append over HTTP, local server wiring (projector in the same process; context)";
+    const group =
+      "Append over HTTP, in-process, local server wiring (projector in the same process; context)";
     return toRows(config, result.archive, result.raw, group).map((r) => ({
       ...r,
       id: r.id.replace("append.", "append-local."),

@@ -51,7 +51,7 @@ export const httpRead: Suite = {
         const a = medianOf(rounds.archive);
         const r = medianOf(rounds.raw);
         const common = {
-          group: `Summary read vs a bare route doing one raw GetItem (incident of ${SUMMARY_EVENTS} events)`,
+          group: `Summary read vs a bare route doing one raw GetItem (incident of ${SUMMARY_EVENTS} events) — in-process (the AWS picture: the API reads a stored view)`,
           baselineName: "bare Hono route: one raw GetItem of the same view item",
           goal: ratioGoal("<=", 1.1),
         };

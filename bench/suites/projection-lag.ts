@@ -36,7 +36,8 @@ export const projectionLag: Suite = {
         const lags = await measureLag(server, saved, incidents, writers, ctx.sizes.lagAppends);
         const who = writers === 1 ? "1 writer" : "16 writers";
         const common = {
-          group: "Projection lag: append acknowledged → view updated (local server, in-process feed)",
+          group:
+            "Projection lag: append acknowledged → view updated — in-process (the local server's wiring inside the benchmark's process, saves observed directly)",
           unit: "ms",
           baselineName: `one raw conditional PutItem${writers === 1 ? "" : " under 16 callers"}, the least a projection does`,
         };

@@ -27,7 +27,9 @@ export interface AppDeps {
   exports?: ExportParts;
   /** The transparency log's read routes (issue 11). */
   transparency?: LogRouteDeps;
-  /** Extra routes mounted at / (the dashboard pages). */
+  /** The OpenAPI document /openapi.json answers (see MetaRoutesDeps.openApi). */
+  openApi: Record<string, unknown>;
+  /** Extra routes mounted at / (the dashboard pages and /docs, locally). */
   pages?: Hono;
 }
 

@@ -272,7 +272,10 @@ const answerSchemas: Record<string, Json> = {
           expected: { type: "string" },
           found: { type: "string" },
           version: integer(0, "The last version that checked out."),
-          checked: integer(0, "How many stored events were looked at, the one that broke the chain included."),
+          checked: integer(
+            0,
+            "How many stored events were looked at, the one that broke the chain included.",
+          ),
         },
         ["expected", "found"],
       ),

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
 import { bearerToken } from "../http/auth.js";
+import { openApiDocument } from "../http/openapi.js";
 import { createLedger, type Ledger } from "../ledger.js";
 import { createLogWriter, LocalLogFeed, type LogWriter } from "../log/log-service.js";
 import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
@@ -115,7 +116,12 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     logFeed = feed;
   }
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"));
+  // One process serves everything here: the API and the pages, the document built once at start.
+  const openApi = openApiDocument();
+  const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"), {
+    openApi,
+    pages: ledger.pages(openApi),
+  });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -4,6 +4,7 @@ import { figureBounds } from "../../events/figures.js";
 import type { Figure } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { bearerToken } from "../../functions/http/auth.js";
+import { openApiDocument } from "../../functions/http/openapi.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { AP, call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import {
@@ -29,7 +30,11 @@ const BUDGET = 200 * 1024;
 
 beforeAll(async () => {
   archive = await startArchive();
-  app = archive.ledger.app(bearerToken(TOKEN, "test-writer"));
+  const openApi = openApiDocument();
+  app = archive.ledger.app(bearerToken(TOKEN, "test-writer"), {
+    openApi,
+    pages: archive.ledger.pages(openApi),
+  });
   await loadSample(archive.url, 2);
   await loadHostile(archive.url);
   await archive.stream.idle();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -62,9 +62,10 @@ let outdir: string;
 let server: Server;
 let db: DynamoDBClient;
 let tables: TableNames;
-let bundles: { api: string; projector: string; viewRepair: string };
+let bundles: { api: string; projector: string; viewRepair: string; pages: string };
 let streamFilters: unknown[];
 let api: ApiHandler;
+let pages: ApiHandler;
 let projector: StreamHandler;
 let coldImportMs: number;
 const savedEnv = { ...process.env };
@@ -83,6 +84,7 @@ beforeAll(async () => {
     api: assetFile(stack.api.function),
     projector: assetFile(stack.projector.function),
     viewRepair: assetFile(stack.viewRepair.fn.function),
+    pages: assetFile(stack.pages.function),
   };
   const mappingId = Object.keys(template.Resources).find(
     (key) => template.Resources[key].Type === "AWS::Lambda::EventSourceMapping",
@@ -120,6 +122,7 @@ beforeAll(async () => {
   coldImportMs = performance.now() - started;
   projector = ((await nativeImport(pathToFileURL(bundles.projector).href)) as { handler: StreamHandler })
     .handler;
+  pages = ((await nativeImport(pathToFileURL(bundles.pages).href)) as { handler: ApiHandler }).handler;
 });
 
 afterAll(async () => {
@@ -129,8 +132,8 @@ afterAll(async () => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-async function call(request: HttpRequest) {
-  const result = (await api(
+async function call(request: HttpRequest, handler: ApiHandler = api) {
+  const result = (await handler(
     httpApiEvent(request) as APIGatewayProxyEventV2,
   )) as APIGatewayProxyStructuredResultV2;
   const text = result.isBase64Encoded
@@ -192,6 +195,30 @@ describe("the bundled Lambdas, end to end", () => {
     const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" });
     expect(openapi.status).toBe(200);
     expect(openapi.body.paths).toHaveProperty("/incidents/{incidentId}/events");
+  });
+
+  it("serves the OpenAPI document built at bundle time, and no page code, from the API bundle", async () => {
+    const { openApiDocument } = await import("../../functions/http/openapi.js");
+    const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" });
+    expect(openapi.body).toEqual(openApiDocument());
+    const text = readFileSync(bundles.api, "utf8");
+    // The document builder's own words and the pages' markup are not in the API bundle.
+    expect(text).not.toContain("toJSONSchema");
+    expect(text).not.toContain("Every page here is built from the same data");
+  });
+
+  it("serves the dashboard and /docs from the pages bundle", async () => {
+    const list = await call({ method: "GET", route: "/", path: "/" }, pages);
+    expect(list.status).toBe(200);
+    expect(list.headers["content-type"]).toMatch(/^text\/html/);
+    const docs = await call({ method: "GET", route: "/docs", path: "/docs" }, pages);
+    expect(docs.status).toBe(200);
+    expect(docs.body).toContain("/incidents/{incidentId}/events");
+    const missing = await call(
+      { method: "GET", route: "/view/{incidentId}", path: "/view/no-such-incident-here" },
+      pages,
+    );
+    expect(missing.status).toBe(404);
   });
 
   it("appends through API Gateway events, projects from stream records, and serves the summary", async () => {

@@ -82,6 +82,45 @@ describe("IAM: least privilege per role", () => {
     expect(indexes).toEqual([]);
   });
 
+  it("lets the pages read events, views, claims and the log, and write only chain-check records", () => {
+    const pages = actionsByResource(template, id(stack.pages.role));
+    expect([...(pages.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    expect([...(pages.get(id(stack.claimsTable)) ?? [])].sort()).toEqual(["dynamodb:GetItem"]);
+    expect([...(pages.get(id(stack.transparencyLog.table)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    const views = id(stack.viewsTable);
+    // PutItem on views comes with a LeadingKeys condition (`*#chain-check`), checked with the API's.
+    expect([...(pages.get(views) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:Query",
+    ]);
+    // …and every PutItem the pages' role is given carries the condition: chain-check records only.
+    const pagePolicies = Object.values(template.findResources("AWS::IAM::Policy")).filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes(id(stack.pages.role)),
+    );
+    const puts = pagePolicies.flatMap((p) =>
+      (p.Properties.PolicyDocument.Statement as { Action: unknown; Condition?: unknown }[]).filter((st) =>
+        [st.Action].flat().includes("dynamodb:PutItem"),
+      ),
+    );
+    expect(puts.length).toBeGreaterThan(0);
+    for (const put of puts)
+      expect(put.Condition).toEqual({
+        "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#chain-check"] },
+      });
+    expect([...(pages.get(`${views}/index/${ACTIVITY_INDEX.name}`) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    expect(pages.get(`${id(stack.eventsTable)}.StreamArn`)).toBeUndefined();
+  });
+
   it("allows no deletes, batch writes or wildcard actions to anyone (scans and batch writes: the view repair only)", () => {
     const actions = allAllowedActions(template);
     expect(actions.length).toBeGreaterThan(0);
@@ -95,7 +134,7 @@ describe("IAM: least privilege per role", () => {
   });
 
   it("puts only actions without resource-level permissions on the `*` resource", () => {
-    for (const role of [stack.api.role, stack.projector.role]) {
+    for (const role of [stack.api.role, stack.projector.role, stack.pages.role]) {
       const onAnything = [...(actionsByResource(template, id(role)).get("*") ?? [])];
       for (const action of onAnything) {
         expect(["xray:PutTraceSegments", "xray:PutTelemetryRecords", "dynamodb:ListStreams"]).toContain(
@@ -106,7 +145,7 @@ describe("IAM: least privilege per role", () => {
   });
 
   it("attaches no managed policies to the functions' roles", () => {
-    for (const role of [stack.api.role, stack.projector.role]) {
+    for (const role of [stack.api.role, stack.projector.role, stack.pages.role]) {
       const resource: Json = template.toJSON().Resources[id(role)];
       expect(resource.Properties.ManagedPolicyArns).toBeUndefined();
     }
@@ -173,6 +212,7 @@ describe("functions", () => {
   it.each([
     ["api", () => stack.api],
     ["projector", () => stack.projector],
+    ["pages", () => stack.pages],
   ])("runs the %s on arm64 Node.js 24 with bounded resources, JSON logs, retention and tracing", (_, fn) => {
     const resources: Json = template.toJSON().Resources;
     const props = resources[id(fn().function)].Properties;
@@ -263,9 +303,30 @@ describe("HTTP API", () => {
         "GET /incidents/{incidentId}",
         "GET /incidents/{incidentId}/events",
         "GET /incidents/{incidentId}/verify",
+        "GET /view/{incidentId}",
         "GET /{proxy+}",
       ].sort(),
     );
+  });
+
+  it("sends the pages to the pages Lambda and every other route to the API Lambda", () => {
+    const resources: Json = template.toJSON().Resources;
+    const functionOf = (route: Json): string => {
+      const integration = route.Target["Fn::Join"][1][1].Ref as string;
+      return resources[integration].Properties.IntegrationUri["Fn::GetAtt"][0];
+    };
+    const byFunction = new Map<string, string[]>();
+    for (const route of routes()) {
+      const fn = functionOf(route);
+      byFunction.set(fn, [...(byFunction.get(fn) ?? []), route.RouteKey].sort());
+    }
+    expect(byFunction.get(id(stack.pages.function))).toEqual([
+      "GET /",
+      "GET /docs",
+      "GET /view/{incidentId}",
+    ]);
+    expect(byFunction.get(id(stack.api.function))).toHaveLength(routes().length - 3);
+    expect(byFunction.size).toBe(2);
   });
 
   it("puts the JWT authorizer on the write route and none on the reads", () => {

@@ -1,12 +1,18 @@
 import { Hono } from "hono";
-import { openApiDocument } from "../openapi.js";
-import { DocsPage } from "../pages/docs-page.js";
 import { FAVICON_SVG } from "../pages/favicon.js";
 import { acceptQuery } from "../params.js";
+
+type Json = Record<string, unknown>;
 
 export interface MetaRoutesDeps {
   /** Resolves when the store answers; rejects otherwise. */
   checkStore: () => Promise<void>;
+  /**
+   * The OpenAPI document, built by `openApiDocument()` (functions/http/openapi.ts): at start
+   * locally, at build time for the API Lambda (infra/bundling.ts), so the Lambda carries
+   * neither the builder nor zod's JSON-Schema code.
+   */
+  openApi: Json;
 }
 
 /** Crawlers may read the pages; the API, its pages of JSON and the exports are for programs. */
@@ -18,12 +24,13 @@ Disallow: /log/
 Allow: /
 `;
 
-/** /health, /openapi.json, /docs, and what browsers and crawlers ask every site for. */
-export function metaRoutes({ checkStore }: MetaRoutesDeps) {
+/**
+ * /health, /openapi.json, and what browsers and crawlers ask every site for (/docs, a page, is
+ * served with the dashboard pages: functions/http/routes/site.tsx).
+ */
+export function metaRoutes({ checkStore, openApi }: MetaRoutesDeps) {
   const app = new Hono();
-  // Built once: the document is a pure function of the schemas.
-  const doc = openApiDocument();
-  const docText = JSON.stringify(doc);
+  const docText = JSON.stringify(openApi);
 
   app.get("/health", acceptQuery(), async (c) => {
     try {
@@ -36,7 +43,6 @@ export function metaRoutes({ checkStore }: MetaRoutesDeps) {
   app.get("/openapi.json", acceptQuery(), (c) =>
     c.body(docText, 200, { "Content-Type": "application/json" }),
   );
-  app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={doc} />));
   app.get("/robots.txt", acceptQuery(), (c) => c.text(ROBOTS_TXT));
   app.get("/favicon.ico", acceptQuery(), (c) =>
     c.body(FAVICON_SVG, 200, { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=86400" }),

@@ -1,0 +1,11 @@
+import { handle } from "hono/aws-lambda";
+import { createLedger } from "../ledger.js";
+import { createLogger } from "../log.js";
+import { createDynamoClient } from "../store/dynamo-client.js";
+import { tableNamesFromEnv } from "../store/table-design.js";
+import { prebuiltOpenApi } from "./prebuilt-openapi.js";
+
+// Wiring only: the dashboard and /docs behind the HTTP API's page routes, read-only.
+const log = createLogger();
+const ledger = createLedger({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env), log });
+export const handler = handle(ledger.pagesApp(prebuiltOpenApi()));
