@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from "../errors.js";
 import type { Claim } from "./claims.js";
-import type { Commit } from "./commit-item.js";
+import { type Commit, sliceHolding } from "./commit-item.js";
 
 /** What an append's answer says; `created: false` is a replay of an earlier append (200). */
 export interface AppendResult {
@@ -81,17 +81,19 @@ export function throwConflicts(
   }
 }
 
-/**
- * The first answer again, when this append was stored before: every event carries a client id
- * stored with this content, or — a batch mixing ids and no ids — the ids all sit in one commit
- * whose events match the request one for one, in position and content. Anything else is not a
- * replay: the events without an id could not be told apart from new ones.
- */
 /** A replay's answer, and the commits it was read from. */
 export interface Replay {
   result: AppendResult;
   commits: Commit[];
 }
+
+/**
+ * The first answer again, when this append was stored before: every event carries a client id
+ * stored with this content, or — a batch mixing ids and no ids — the ids all sit in one append's
+ * slice of one commit (the whole commit unless it is a group commit), and that slice matches the
+ * request one for one, in position and content. Anything else is not a replay: the events
+ * without an id could not be told apart from new ones.
+ */
 
 export function replayOf(
   incidentId: string,
@@ -108,15 +110,26 @@ export function replayOf(
     return { result: replayAnswer(incidentId, events, commits), commits };
   }
   const commit = commits.length === 1 ? (commits[0] as Commit) : null;
-  if (!commit || !sameBatch(incidentId, envelopes, commit)) return null;
-  return { result: replayAnswer(incidentId, commit.events, commits), commits };
+  if (!commit) return null;
+  // In a group commit the request is one append's slice, not the whole item: its ids must all
+  // sit in that one slice, and the slice must match the request in position and content.
+  const slice = sliceHolding(commit, (stored[0] as Stored).event.version);
+  const inSlice = new Set(slice.map((e) => e.version));
+  if (!stored.every((s) => inSlice.has(s.event.version)) || !sameBatch(incidentId, envelopes, slice)) {
+    return null;
+  }
+  return { result: replayAnswer(incidentId, slice, commits), commits };
 }
 
-function sameBatch(incidentId: string, envelopes: readonly Envelope[], commit: Commit): boolean {
+function sameBatch(
+  incidentId: string,
+  envelopes: readonly Envelope[],
+  slice: readonly StoredEvent[],
+): boolean {
   return (
-    commit.events.length === envelopes.length &&
+    slice.length === envelopes.length &&
     envelopes.every((envelope, i) => {
-      const event = commit.events[i] as StoredEvent;
+      const event = slice[i] as StoredEvent;
       const idMatches =
         envelope.eventId === undefined
           ? parseServerEventId(event.eventId) !== null

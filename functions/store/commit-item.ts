@@ -18,6 +18,12 @@ export interface Commit {
    * is lost and the SDK retries, the writer recognises its own commit by it.
    */
   token: string;
+  /**
+   * A group commit (several appends of one process stored as one item, append-path.ts): the
+   * first version of each append's slice, in order. Absent on a commit of one append — and on
+   * every item written before group commit — where the whole commit is one slice.
+   */
+  appends?: number[];
 }
 
 export type Item = Record<string, AttributeValue>;
@@ -35,6 +41,9 @@ export function commitToItem(commit: Commit): Item {
     token: { S: commit.token },
     events: { L: commit.events.map((e) => ({ S: JSON.stringify(e) })) },
   };
+  if (commit.appends && commit.appends.length > 1) {
+    item.appends = { L: commit.appends.map((v) => ({ N: String(v) })) };
+  }
   return item;
 }
 
@@ -54,16 +63,38 @@ export function itemToCommit(item: Item): Commit {
   const version = Number(item.version?.N);
   try {
     const events = (item.events?.L ?? []).map((v) => JSON.parse(v.S ?? "") as StoredEvent);
+    const appends = item.appends?.L?.map((v) => Number(v.N));
     return {
       incidentId,
       version,
       lastVersion: Number(item.lastVersion?.N),
       events,
       token: item.token?.S ?? "",
+      ...(appends ? { appends } : {}),
     };
   } catch (error) {
     throw new UnreadableCommitError(incidentId, version, (error as Error).message);
   }
+}
+
+/** The events of the one append, in this commit, that stored `version` (its slice). */
+export function sliceHolding(commit: Commit, version: number): StoredEvent[] {
+  const starts = commit.appends ?? [commit.version];
+  let from = commit.version;
+  let to = commit.lastVersion + 1;
+  for (const start of starts) {
+    if (start <= version) from = start;
+    else {
+      to = start;
+      break;
+    }
+  }
+  return commit.events.filter((e) => e.version >= from && e.version < to);
+}
+
+/** Every append's slice of this commit, in order (one slice for a commit of one append). */
+export function slicesOf(commit: Commit): StoredEvent[][] {
+  return (commit.appends ?? [commit.version]).map((start) => sliceHolding(commit, start));
 }
 
 export function itemToHead(item: Item): ChainHead {

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
+import { slicesOf } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { type AppendResult, EventStore } from "../../functions/store/event-store.js";
 import { AP, opened, startArchive } from "../support/archive.js";
 import { type Fault, faultyClient, InjectedCrashError } from "../support/faulty-client.js";
 
 /**
- * Several independent store instances (as separate Lambdas would be) append to two incidents on
- * one dynalite, each through a client that crashes before or after chosen DynamoDB calls or
+ * Several independent store instances (as separate Lambdas would be), each with several appends
+ * in flight (so each groups appends into one commit), append to two incidents on one dynalite, each through a client that crashes before or after chosen DynamoDB calls or
  * delivers a call twice. A crashed writer restarts as a new instance (empty caches); its client
  * retries a request only when every event of it carries an eventId — a request with an event
  * without one is not safe to retry blindly (README, "Retrying"), so a careful client does not.
@@ -19,6 +20,7 @@ import { type Fault, faultyClient, InjectedCrashError } from "../support/faulty-
 const SEED = 20261130;
 const RUNS = 12;
 const WRITERS = 4;
+const IN_FLIGHT = 3;
 
 let archive: LocalServer;
 beforeAll(async () => {
@@ -28,11 +30,17 @@ afterAll(() => archive.close());
 
 interface Op {
   incident: 0 | 1;
-  /** Each event: a pooled client id (shared across writers and incidents), or none. */
-  ids: (number | null)[];
+  /**
+   * Each event: a pooled client id (shared across writers and incidents), an id of its own
+   * (never shared: such appends rarely conflict, so a writer's appends in flight form groups),
+   * or none.
+   */
+  ids: (number | "own" | null)[];
 }
 
 const faultArb = fc.constantFrom<Fault>(
+  "none",
+  "none",
   "none",
   "none",
   "none",
@@ -42,19 +50,19 @@ const faultArb = fc.constantFrom<Fault>(
   "twice",
 );
 const opArb: fc.Arbitrary<Op> = fc.record({
-  incident: fc.constantFrom(0 as const, 1 as const),
-  ids: fc.array(fc.option(fc.integer({ min: 0, max: 2 }), { nil: null, freq: 3 }), {
+  incident: fc.constantFrom(0 as const, 0 as const, 1 as const),
+  ids: fc.array(fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constant("own" as const), fc.constant(null)), {
     minLength: 1,
     maxLength: 3,
   }),
 });
 const writerArb = fc.record({
-  ops: fc.array(opArb, { minLength: 1, maxLength: 4 }),
+  ops: fc.array(opArb, { minLength: 2, maxLength: 5 }),
   faults: fc.array(faultArb, { maxLength: 40 }),
 });
 
 let run = 0;
-const tally = { runs: 0, acknowledged: 0, crashes: 0, stored: 0, refused: 0 };
+const tally = { runs: 0, acknowledged: 0, crashes: 0, stored: 0, refused: 0, grouped: 0 };
 
 /** A pooled id's content depends on the id alone, so twins are faithful repeats and reuse elsewhere is a conflict. */
 function envelope(marker: string, eventId: string | undefined, value: number): Envelope {
@@ -98,44 +106,55 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
               db: faultyClient(archive.dynamoEndpoint, plan),
               tables: archive.tables,
             });
-            for (const [o, op] of writer.ops.entries()) {
-              const seen = new Set<number>();
-              const envelopes = op.ids.map((k, i) => {
-                const pooled = k !== null && !seen.has(k) ? k : null;
-                if (pooled !== null) seen.add(pooled);
-                return pooled === null
-                  ? envelope(`m-${run}-${w}-${o}-${i}`, undefined, i)
-                  : envelope(`id-${run}-${pooled}`, `id-${run}-${pooled}`, pooled);
-              });
-              const markers = envelopes.map((e) => e.attributedTo?.name as string);
-              requests.set(markers.join("|"), markers);
-              const incidentId = incidents[op.incident] as string;
-              const retriable = envelopes.every((e) => e.eventId);
-              for (let attempt = 0; attempt < 4; attempt++) {
-                try {
-                  const result = await store.append({
-                    incidentId,
-                    envelopes,
-                    recordedBy: `w${w}`,
-                    batched: envelopes.length > 1,
+            // Several appends in flight per writer, so its store groups them into one commit.
+            const streams = Array.from({ length: IN_FLIGHT }, (_, s) =>
+              [...writer.ops.entries()].filter(([o]) => o % IN_FLIGHT === s),
+            );
+            await Promise.all(
+              streams.map(async (ops) => {
+                for (const [o, op] of ops) {
+                  const seen = new Set<number>();
+                  const envelopes = op.ids.map((k, i) => {
+                    if (k === "own") {
+                      return envelope(`own-${run}-${w}-${o}-${i}`, `own-${run}-${w}-${o}-${i}`, i);
+                    }
+                    const pooled = k !== null && !seen.has(k) ? k : null;
+                    if (pooled !== null) seen.add(pooled);
+                    return pooled === null
+                      ? envelope(`m-${run}-${w}-${o}-${i}`, undefined, i)
+                      : envelope(`id-${run}-${pooled}`, `id-${run}-${pooled}`, pooled);
                   });
-                  acks.push({ incidentId, result, markers });
-                  break;
-                } catch (error) {
-                  if (!(error instanceof InjectedCrashError)) {
-                    tally.refused += 1;
-                    break; // a refusal (409, …): nothing to retry
+                  const markers = envelopes.map((e) => e.attributedTo?.name as string);
+                  requests.set(markers.join("|"), markers);
+                  const incidentId = incidents[op.incident] as string;
+                  const retriable = envelopes.every((e) => e.eventId);
+                  for (let attempt = 0; attempt < 4; attempt++) {
+                    try {
+                      const result = await store.append({
+                        incidentId,
+                        envelopes,
+                        recordedBy: `w${w}`,
+                        batched: envelopes.length > 1,
+                      });
+                      acks.push({ incidentId, result, markers });
+                      break;
+                    } catch (error) {
+                      if (!(error instanceof InjectedCrashError)) {
+                        tally.refused += 1;
+                        break; // a refusal (409, …): nothing to retry
+                      }
+                      tally.crashes += 1;
+                      // The process died: a new instance, with nothing cached, takes over.
+                      store = new EventStore({
+                        db: faultyClient(archive.dynamoEndpoint, plan),
+                        tables: archive.tables,
+                      });
+                      if (!retriable) break;
+                    }
                   }
-                  tally.crashes += 1;
-                  // The process died: a new instance, with nothing cached, takes over.
-                  store = new EventStore({
-                    db: faultyClient(archive.dynamoEndpoint, plan),
-                    tables: archive.tables,
-                  });
-                  if (!retriable) break;
                 }
-              }
-            }
+              }),
+            );
           }),
         );
 
@@ -143,14 +162,20 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
         const byMarker = new Map<string, StoredEvent[]>();
         for (const incidentId of incidents) {
           const events: StoredEvent[] = [];
-          // Batches whole: every commit holds exactly the events of one request, in order.
+          // Batches whole: every slice of a commit (the whole commit unless it is a group commit)
+          // holds exactly the events of one request, in order; no commit beyond 25 events.
           for await (const commit of reader.commits(incidentId)) {
             events.push(...commit.events);
+            expect(commit.events.length).toBeLessThanOrEqual(25);
             if (commit.version === 1) continue;
-            const markers = commit.events.map((e) => e.attributedTo?.name as string);
-            expect(requests.get(markers.join("|")), `commit ${incidentId}@${commit.version}`).toEqual(
-              markers,
-            );
+            const slices = slicesOf(commit);
+            if (slices.length > 1) tally.grouped += 1;
+            for (const slice of slices) {
+              const markers = slice.map((e) => e.attributedTo?.name as string);
+              expect(requests.get(markers.join("|")), `commit ${incidentId}@${commit.version}`).toEqual(
+                markers,
+              );
+            }
           }
           stored.set(incidentId, events);
           // Versions gapless, chain intact.
@@ -182,6 +207,7 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
     // The runs must have exercised what they claim to: crashes, refusals and acknowledgements.
     expect(tally.crashes).toBeGreaterThan(2 * RUNS);
     expect(tally.acknowledged).toBeGreaterThan(3 * RUNS);
+    expect(tally.grouped).toBeGreaterThan(RUNS / 4);
     console.info(`store fault runs: seed ${SEED}`, JSON.stringify(tally));
   });
 });
