@@ -24,7 +24,14 @@ export async function readState(file: string): Promise<VerifierState | null> {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw e;
   }
-  const state = JSON.parse(text) as VerifierState;
+  // A file made empty beforehand (touch, mktemp) is a first run, not a broken state.
+  if (text.trim() === "") return null;
+  let state: VerifierState;
+  try {
+    state = JSON.parse(text) as VerifierState;
+  } catch (e) {
+    throw new Error(`${file} is not a verifier state file: ${(e as Error).message}`);
+  }
   if (
     typeof state.origin !== "string" ||
     !Number.isSafeInteger(state.size) ||
