@@ -38,7 +38,12 @@ export interface Stack {
 export async function startStack(options: { projector?: boolean } = {}): Promise<Stack> {
   const dynamo = await startDynalite();
   const db = dynamo.client();
-  const tables: TableNames = { events: "bench-events", claims: "bench-claims", views: "bench-views" };
+  const tables: TableNames = {
+    events: "bench-events",
+    claims: "bench-claims",
+    views: "bench-views",
+    log: "bench-log",
+  };
   await createTables(db, tables);
   await createTable(db, rawEventsTable(RAW_TABLE));
   let stream: LocalStream | undefined;
@@ -54,8 +59,10 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
       silentLogger,
       tables.events,
     );
+  // The API with the pages beside it, as `npm start` serves them (the long-incident suite reads /view).
+  const openApi = openApiDocument();
   const archive = await listen(
-    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi: openApiDocument() }),
+    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi, pages: ledger.pages(openApi) }),
   );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {
