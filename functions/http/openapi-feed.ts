@@ -22,7 +22,7 @@ const query = (name: string, schema: Json, description: string) => ({
 });
 const treeSize = query(
   "treeSize",
-  { type: "integer", minimum: 0 },
+  { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
   "Cut the export at the log's first N leaves (at most the latest checkpoint's size). Default: the latest checkpoint.",
 );
 const treeSizeHeader = {
@@ -117,7 +117,7 @@ export const paths: Record<string, Json> = {
       parameters: [
         query(
           "after",
-          { type: "integer", minimum: -1, default: -1 },
+          { type: "integer", minimum: -1, maximum: Number.MAX_SAFE_INTEGER, default: -1 },
           "Answer the events after this log index.",
         ),
         query("limit", { type: "integer", minimum: 1, maximum: 1000, default: 100 }, "Page size."),

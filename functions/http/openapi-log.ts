@@ -230,7 +230,15 @@ export const paths: Record<string, Json> = {
       description:
         "The same proof as the event's proof route, as a file that `npm run verify -- --proof <file>` and other tlog tooling check offline: the leaf text as `extra`, the index, the inclusion proof and the signed checkpoint. Takes no query parameters.",
       security: [],
-      parameters: [{ name: "index", in: "path", required: true, schema: { type: "integer", minimum: 0 } }],
+      parameters: [
+        {
+          name: "index",
+          in: "path",
+          required: true,
+          description: "The leaf index, a whole number below the latest checkpoint's tree size.",
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        },
+      ],
       responses: {
         "200": text("TlogProofFile", "The proof file (text/plain; saved as leaf-N.tlog-proof)."),
         "400": problem("The index is not a whole number, or an unknown query parameter; `errors` names it."),
@@ -251,14 +259,14 @@ export const paths: Record<string, Json> = {
           name: "from",
           in: "query",
           required: true,
-          schema: { type: "integer", minimum: 0 },
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           description: "The tree size you hold.",
         },
         {
           name: "to",
           in: "query",
           required: false,
-          schema: { type: "integer", minimum: 0 },
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           description: "Default: the latest checkpoint's size.",
         },
       ],
