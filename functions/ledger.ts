@@ -5,7 +5,7 @@ import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
-import { type PageRoutesDeps, pageRoutes, pagesApp } from "./http/routes/site.js";
+import type { PageRoutesDeps } from "./http/routes/site.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
 import { EventLocator } from "./log/event-locator.js";
 import { LogStore } from "./log/log-store.js";
@@ -106,9 +106,12 @@ export function createLedger(options: LedgerOptions) {
     log: logStore,
     exports: exportParts,
     app,
-    /** The pages people read (dashboard, /docs), to mount beside the API or serve on their own. */
-    pages: (openApi: Record<string, unknown>) => pageRoutes(pageDeps(openApi)),
-    pagesApp: (openApi: Record<string, unknown>) => pagesApp({ ...pageDeps(openApi), log }),
+    /**
+     * What the pages people read (dashboard, /docs) need: hand it to `pageRoutes` or `pagesApp`
+     * (functions/http/routes/site.tsx). Only the deps live here, so that importing the ledger
+     * (as the API Lambda does) bundles no page code.
+     */
+    pageDeps,
   };
 }
 

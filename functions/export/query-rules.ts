@@ -2,20 +2,6 @@ import type { Context } from "hono";
 import { MalformedRequestError } from "../errors.js";
 import type { LogReader } from "./log-reader.js";
 
-/**
- * A misspelt parameter (`treesize=10`) must not quietly give the whole archive: exports and the
- * feed answer 400 naming every parameter they do not know.
- */
-export function onlyKnownQuery(c: Context, known: readonly string[]): void {
-  const unknown = [...new Set(Object.keys(c.req.queries()))].filter((name) => !known.includes(name)).sort();
-  if (unknown.length === 0) return;
-  const message = `is not a parameter of this route (known: ${known.join(", ") || "none"})`;
-  throw new MalformedRequestError(
-    `unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`,
-    unknown.map((name) => ({ path: `query.${name}`, message })),
-  );
-}
-
 /** A decimal integer in [min, max], or undefined when absent. */
 export function integerQuery(c: Context, name: string, min: number, max: number): number | undefined {
   const raw = c.req.query(name);

@@ -22,16 +22,21 @@ const query = (name: string, schema: Json, description: string) => ({
 });
 const treeSize = query(
   "treeSize",
-  { type: "integer", minimum: 0 },
+  { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
   "Cut the export at the log's first N leaves (at most the latest checkpoint's size). Default: the latest checkpoint.",
 );
 const treeSizeHeader = {
-  "X-Tree-Size": { description: "The tree size the export was cut at.", schema: { type: "integer" } },
+  "X-Tree-Size": {
+    description: "The tree size the export was cut at: ask again with `treeSize=` this for the same bytes.",
+    required: true,
+    schema: { type: "string", pattern: "^(0|[1-9][0-9]*)$" },
+  },
 };
 const badQuery = problem(
   "A query parameter is not a number, is out of range, is beyond the log, or is not a parameter of this route; `errors` names it.",
 );
 const tags = ["Feed and exports"];
+const unknownQuery = problem("A query parameter was given: this route takes none; `errors` names each.");
 
 export const schemas: Record<string, Json> = {
   FeedPage: {
@@ -106,11 +111,13 @@ export const paths: Record<string, Json> = {
       operationId: "getFeed",
       tags,
       summary: "Every stored event in log order, paged by log index (for mirrors)",
+      description:
+        "Pages of `{ index, event }` up to the latest signed checkpoint, so that every item a mirror receives can be proved against a signed tree. Ask again with `after` = `next` until `next` is null. Takes only `after` and `limit`; any other query parameter is a 400 naming it.",
       security: [],
       parameters: [
         query(
           "after",
-          { type: "integer", minimum: -1, default: -1 },
+          { type: "integer", minimum: -1, maximum: Number.MAX_SAFE_INTEGER, default: -1 },
           "Answer the events after this log index.",
         ),
         query("limit", { type: "integer", minimum: 1, maximum: 1000, default: 100 }, "Page size."),
@@ -126,6 +133,8 @@ export const paths: Record<string, Json> = {
       operationId: "exportEvents",
       tags,
       summary: "Every stored event, one JSON object a line, in log order (streamed)",
+      description:
+        "Cut at the latest checkpoint, or at the first `treeSize` leaves (never beyond the latest checkpoint: unsigned leaves could not be checked). `X-Tree-Size` names the cut. Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {
@@ -143,6 +152,8 @@ export const paths: Record<string, Json> = {
       operationId: "exportIncidents",
       tags,
       summary: "One row per incident (RFC 4180, UTF-8, header row; columns in docs/codebook.md), streamed",
+      description:
+        "Each incident's summary as of the latest checkpoint, or of the first `treeSize` leaves (never beyond the latest checkpoint). Cells a spreadsheet would run as a formula are written as text (see the codebook). `X-Tree-Size` names the cut. Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {
@@ -161,8 +172,11 @@ export const paths: Record<string, Json> = {
       operationId: "listReleases",
       tags,
       summary: "Named checkpoints, oldest first, with export links and citation lines",
+      description:
+        "Every release: its tree size, root, signed checkpoint, time, the export links at its tree size and a citation line. An export at a release's tree size is the same bytes every time. Takes no query parameters.",
       security: [],
       responses: {
+        "400": unknownQuery,
         "200": json(
           {
             type: "object",
@@ -177,6 +191,8 @@ export const paths: Record<string, Json> = {
       operationId: "createRelease",
       tags,
       summary: "Name the latest signed checkpoint as a release (writers only)",
+      description:
+        "Body `{ name, note? }`: the name (1–100 of A-Z a-z 0-9 . _ -, starting with a letter or digit) must not be taken; the note is at most 2,000 characters without control characters. The release names the latest signed checkpoint of a non-empty tree (409 when there is none yet). Takes no query parameters.",
       security: [{ bearer: [] }],
       requestBody: { required: true, content: { "application/json": { schema: ref("ReleaseRequest") } } },
       responses: {
@@ -184,7 +200,7 @@ export const paths: Record<string, Json> = {
           ...json(ref("Release"), "The release; Location names it."),
           headers: { Location: { schema: { type: "string" } } },
         },
-        "400": problem("The body is not JSON."),
+        "400": problem("The body is not JSON, or a query parameter was given; `errors` names it."),
         "401": problem("Missing or wrong credentials; nothing stored."),
         "409": problem("The name is taken, or the log has no checkpoint yet."),
         "413": problem("Body too large."),
@@ -197,10 +213,12 @@ export const paths: Record<string, Json> = {
       operationId: "getRelease",
       tags,
       summary: "One release",
+      description: "The release of this name, as listed by GET /releases. Takes no query parameters.",
       security: [],
       parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }],
       responses: {
         "200": json(ref("Release"), "The release."),
+        "400": unknownQuery,
         "404": problem("No release of that name."),
       },
     },

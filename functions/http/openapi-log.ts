@@ -115,7 +115,8 @@ export const paths: Record<string, Json> = {
       operationId: "getLogCheckpoint",
       tags,
       summary: "The latest signed checkpoint of the log",
-      description: "Tree sizes never go back; two checkpoints never contradict each other.",
+      description:
+        "Tree sizes never go back; two checkpoints never contradict each other. Witness cosignatures, when witnesses are configured, are further signature lines. Takes no query parameters.",
       security: [],
       responses: {
         "200": text("SignedCheckpoint", "The signed checkpoint (text/plain)."),
@@ -129,6 +130,8 @@ export const paths: Record<string, Json> = {
       operationId: "getLogVerifierKey",
       tags,
       summary: "The log's verifier key (signed-note vkey)",
+      description:
+        "The key that checks the log's signature on every checkpoint, in the form a signed-note verifier takes. Keep it apart from the server (the start-up banner prints it) so that a checkpoint signed by any other key is refused. Takes no query parameters.",
       security: [],
       responses: {
         "200": text("VerifierKey", "The verifier key (text/plain)."),
@@ -142,6 +145,8 @@ export const paths: Record<string, Json> = {
       operationId: "getLogHashTile",
       tags,
       summary: "A hash tile of the log (c2sp.org/tlog-tiles)",
+      description:
+        "Level-L hashes of the Merkle tree, 256 to a full tile, as c2sp.org/tlog-tiles lays them out: a verifier reads proofs and roots from tiles without asking the server to compute anything. A full tile never changes; a partial one (`.p/W`) is served up to the width of the latest checkpoint's tree. Takes no query parameters.",
       security: [],
       parameters: [
         {
@@ -165,6 +170,8 @@ export const paths: Record<string, Json> = {
       operationId: "getLogEntryBundle",
       tags,
       summary: "An entry bundle of the log: the leaves themselves (c2sp.org/tlog-tiles)",
+      description:
+        "Up to 256 leaves, each the RFC 8785 JSON of an event's incidentId, version, eventId and hash, prefixed with its big-endian uint16 length. A full bundle never changes. Takes no query parameters.",
       security: [],
       parameters: [tileIndex],
       responses: {
@@ -179,6 +186,8 @@ export const paths: Record<string, Json> = {
       operationId: "getEventInclusionProof",
       tags,
       summary: "Proof that an event is in the log: its leaf and an inclusion proof in the signed checkpoint",
+      description:
+        "The event's leaf text and an RFC 9162 inclusion proof of it in the tree of the latest signed checkpoint (its full text). An acknowledged event enters the log within seconds: until then the answer is 202 with `Retry-After`, or, with `wait=true`, the route waits up to 10 s for it. Takes only `wait`.",
       security: [],
       parameters: [
         { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
@@ -199,7 +208,13 @@ export const paths: Record<string, Json> = {
         },
         "202": {
           description: "The event is stored but not yet in a signed checkpoint; retry after a second.",
-          headers: { "Retry-After": { schema: { type: "integer" } } },
+          headers: {
+            "Retry-After": {
+              description: "Seconds to wait before asking again.",
+              required: true,
+              schema: { type: "string", pattern: "^[0-9]+$" },
+            },
+          },
           content: { "application/json": { schema: ref("EventProofPending") } },
         },
         "400": problem("`wait` is not true/false, or an unknown query parameter; `errors` names it."),
@@ -212,8 +227,18 @@ export const paths: Record<string, Json> = {
       operationId: "getLogProofFile",
       tags,
       summary: "The inclusion proof of one leaf as a c2sp.org/tlog-proof@v1 file",
+      description:
+        "The same proof as the event's proof route, as a file that `npm run verify -- --proof <file>` and other tlog tooling check offline: the leaf text as `extra`, the index, the inclusion proof and the signed checkpoint. Takes no query parameters.",
       security: [],
-      parameters: [{ name: "index", in: "path", required: true, schema: { type: "integer", minimum: 0 } }],
+      parameters: [
+        {
+          name: "index",
+          in: "path",
+          required: true,
+          description: "The leaf index, a whole number below the latest checkpoint's tree size.",
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        },
+      ],
       responses: {
         "200": text("TlogProofFile", "The proof file (text/plain; saved as leaf-N.tlog-proof)."),
         "400": problem("The index is not a whole number, or an unknown query parameter; `errors` names it."),
@@ -226,20 +251,22 @@ export const paths: Record<string, Json> = {
       operationId: "getLogConsistencyProof",
       tags,
       summary: "Proof that the tree of size `to` extends the tree of size `from`",
+      description:
+        "An RFC 9162 consistency proof: a verifier holding a checkpoint of size `from` checks that the log only grew since. `from` is required; `to` defaults to the latest checkpoint's size and may not exceed it. Takes only `from` and `to`.",
       security: [],
       parameters: [
         {
           name: "from",
           in: "query",
           required: true,
-          schema: { type: "integer", minimum: 0 },
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           description: "The tree size you hold.",
         },
         {
           name: "to",
           in: "query",
           required: false,
-          schema: { type: "integer", minimum: 0 },
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           description: "Default: the latest checkpoint's size.",
         },
       ],

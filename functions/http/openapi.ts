@@ -1,4 +1,4 @@
-import { MAX_BATCH } from "../../events/schemas.js";
+import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
@@ -219,7 +219,8 @@ function corePaths(): Record<string, Json> {
         parameters: [
           query(
             "kind",
-            { type: "string", pattern: "^[a-z][a-z0-9-]{0,63}$" },
+            // The very rule the route checks (and IncidentOpened's kind), so the two cannot drift.
+            { type: "string", pattern: KIND_SLUG_PATTERN.source },
             "Only this kind, e.g. missile-strike.",
           ),
           query(

@@ -1,4 +1,5 @@
 import { handle } from "hono/aws-lambda";
+import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
 import { createLogger } from "../log.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
@@ -8,4 +9,4 @@ import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 // Wiring only: the dashboard and /docs behind the HTTP API's page routes, read-only.
 const log = createLogger();
 const ledger = createLedger({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env), log });
-export const handler = handle(ledger.pagesApp(prebuiltOpenApi()));
+export const handler = handle(pagesApp({ ...ledger.pageDeps(prebuiltOpenApi()), log }));

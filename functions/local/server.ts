@@ -5,6 +5,7 @@ import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
 import { bearerToken } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
+import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
 import { createLogWriter, LocalLogFeed, type LogWriter } from "../log/log-service.js";
 import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
@@ -120,7 +121,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const openApi = openApiDocument();
   const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"), {
     openApi,
-    pages: ledger.pages(openApi),
+    pages: pageRoutes(ledger.pageDeps(openApi)),
   });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {

@@ -36,6 +36,8 @@ const SAMPLE_QUERY: Record<string, string> = {
   country: "UA",
   contested: "true",
   minVersion: "1",
+  // /log/consistency requires `from` (the tree size a verifier holds): 0 holds for any tree.
+  from: "0",
 };
 const concrete = (path: string) => path.replace("{incidentId}", KRAMATORSK);
 

@@ -5,6 +5,7 @@ import type { Figure } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
+import { pageRoutes } from "../../functions/http/routes/site.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { AP, call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import {
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const openApi = openApiDocument();
   app = archive.ledger.app(bearerToken(TOKEN, "test-writer"), {
     openApi,
-    pages: archive.ledger.pages(openApi),
+    pages: pageRoutes(archive.ledger.pageDeps(openApi)),
   });
   await loadSample(archive.url, 2);
   await loadHostile(archive.url);

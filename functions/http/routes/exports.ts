@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { type Exporter, textStream } from "../../export/exports.js";
 import type { LogReader } from "../../export/log-reader.js";
-import { exportTreeSize, onlyKnownQuery } from "../../export/query-rules.js";
+import { exportTreeSize } from "../../export/query-rules.js";
+import { acceptQuery } from "../params.js";
 
 export interface ExportRoutesDeps {
   exporter: Exporter;
@@ -14,8 +15,7 @@ export interface ExportRoutesDeps {
  */
 export function exportRoutes({ exporter, logReader }: ExportRoutesDeps) {
   const app = new Hono();
-  app.get("/export/events.ndjson", async (c) => {
-    onlyKnownQuery(c, ["treeSize"]);
+  app.get("/export/events.ndjson", acceptQuery("treeSize"), async (c) => {
     const size = await exportTreeSize(c, logReader);
     return c.body(textStream(exporter.eventsNdjson(size)), 200, {
       "Content-Type": "application/x-ndjson; charset=utf-8",
@@ -23,8 +23,7 @@ export function exportRoutes({ exporter, logReader }: ExportRoutesDeps) {
       "X-Tree-Size": String(size),
     });
   });
-  app.get("/export/incidents.csv", async (c) => {
-    onlyKnownQuery(c, ["treeSize"]);
+  app.get("/export/incidents.csv", acceptQuery("treeSize"), async (c) => {
     const size = await exportTreeSize(c, logReader);
     return c.body(textStream(exporter.incidentsCsv(size)), 200, {
       "Content-Type": "text/csv; charset=utf-8; header=present",

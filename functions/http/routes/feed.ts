@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { FeedReader } from "../../export/feed-reader.js";
 import type { LogReader } from "../../export/log-reader.js";
-import { integerQuery, onlyKnownQuery } from "../../export/query-rules.js";
+import { integerQuery } from "../../export/query-rules.js";
+import { acceptQuery } from "../params.js";
 
 export interface FeedRoutesDeps {
   feed: FeedReader;
@@ -16,8 +17,7 @@ export const FEED_MAX_LIMIT = 1000;
  */
 export function feedRoutes({ feed, logReader }: FeedRoutesDeps) {
   const app = new Hono();
-  app.get("/feed", async (c) => {
-    onlyKnownQuery(c, ["after", "limit"]);
+  app.get("/feed", acceptQuery("after", "limit"), async (c) => {
     const after = integerQuery(c, "after", -1, Number.MAX_SAFE_INTEGER) ?? -1;
     const limit = integerQuery(c, "limit", 1, FEED_MAX_LIMIT) ?? 100;
     const size = (await logReader.latestCheckpoint())?.size ?? 0;

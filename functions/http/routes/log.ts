@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { type LeafFields, leafText } from "../../../events/transparency/leaf.js";
 import { consistencyProof, inclusionProof } from "../../../events/transparency/merkle.js";
 import { formatProofFile } from "../../../events/transparency/proof-file.js";
@@ -7,7 +7,7 @@ import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { EventLocator } from "../../log/event-locator.js";
 import type { LogStore, StoredCheckpoint } from "../../log/log-store.js";
 import type { LogTiles } from "../../log/log-tiles.js";
-import { incidentToRead } from "../params.js";
+import { acceptQuery, incidentToRead } from "../params.js";
 
 export interface LogRouteDeps {
   logStore: LogStore;
@@ -23,16 +23,6 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const FRESH = "no-cache";
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-function onlyQuery(c: Context, known: readonly string[]): void {
-  const unknown = [...new Set(Object.keys(c.req.queries()))].filter((name) => !known.includes(name)).sort();
-  if (unknown.length === 0) return;
-  const message = `is not a parameter of this route (known: ${known.join(", ") || "none"})`;
-  throw new MalformedRequestError(
-    `unknown query parameter${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`,
-    unknown.map((name) => ({ path: `query.${name}`, message })),
-  );
-}
 
 function sizeParam(raw: string | undefined, path: string, what: string): number | undefined {
   if (raw === undefined) return undefined;
@@ -54,8 +44,7 @@ export function logRoutes(deps: LogRouteDeps) {
     return checkpoint;
   };
 
-  app.get("/log/checkpoint", async (c) => {
-    onlyQuery(c, []);
+  app.get("/log/checkpoint", acceptQuery(), async (c) => {
     const checkpoint = await latest();
     return c.body(checkpoint.text, 200, {
       "Content-Type": "text/plain; charset=utf-8",
@@ -63,16 +52,14 @@ export function logRoutes(deps: LogRouteDeps) {
     });
   });
 
-  app.get("/log/vkey", async (c) => {
-    onlyQuery(c, []);
+  app.get("/log/vkey", acceptQuery(), async (c) => {
     return c.body(`${await deps.verifierKey()}\n`, 200, {
       "Content-Type": "text/plain; charset=utf-8",
       "Cache-Control": "public, max-age=86400",
     });
   });
 
-  app.get("/log/tile/*", async (c) => {
-    onlyQuery(c, []);
+  app.get("/log/tile/*", acceptQuery(), async (c) => {
     const path = c.req.path.slice("/log/".length);
     const tile = parseTilePath(path);
     if (!tile) {
@@ -118,8 +105,7 @@ export function logRoutes(deps: LogRouteDeps) {
     return { leaf: { ...leaf, index }, checkpoint, inclusion };
   };
 
-  app.get("/incidents/:incidentId/events/:eventId/proof", async (c) => {
-    onlyQuery(c, ["wait"]);
+  app.get("/incidents/:incidentId/events/:eventId/proof", acceptQuery("wait"), async (c) => {
     const incidentId = incidentToRead(c);
     const eventId = c.req.param("eventId");
     const waitRaw = c.req.query("wait");
@@ -168,8 +154,7 @@ export function logRoutes(deps: LogRouteDeps) {
     }
   });
 
-  app.get("/log/proof/:index", async (c) => {
-    onlyQuery(c, []);
+  app.get("/log/proof/:index", acceptQuery(), async (c) => {
     const index = sizeParam(c.req.param("index"), "path.index", "a leaf index") as number;
     const proof = await proofOf(index);
     if (!proof) throw new NotFoundError(`no leaf ${index} in the latest checkpoint's tree`);
@@ -187,8 +172,7 @@ export function logRoutes(deps: LogRouteDeps) {
     });
   });
 
-  app.get("/log/consistency", async (c) => {
-    onlyQuery(c, ["from", "to"]);
+  app.get("/log/consistency", acceptQuery("from", "to"), async (c) => {
     const checkpoint = await latest();
     const from = sizeParam(c.req.query("from"), "query.from", "a tree size");
     const to = sizeParam(c.req.query("to"), "query.to", "a tree size") ?? checkpoint.size;

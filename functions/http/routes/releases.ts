@@ -4,6 +4,7 @@ import { NoCheckpointError } from "../../export/export-errors.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Authenticator } from "../auth.js";
+import { acceptQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
 export interface ReleaseRoutesDeps {
@@ -44,20 +45,20 @@ const originOf = (c: Context) => new URL(c.req.url).origin;
 export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRoutesDeps) {
   const app = new Hono();
 
-  app.get("/releases", async (c) => {
+  app.get("/releases", acceptQuery(), async (c) => {
     const origin = originOf(c);
     const items = (await releases.list()).map((r) => releaseView(r, origin));
     return c.json({ items });
   });
 
-  app.get("/releases/:name", async (c) => {
+  app.get("/releases/:name", acceptQuery(), async (c) => {
     const name = c.req.param("name");
     const release = NAME.test(name) ? await releases.byName(name) : null;
     if (!release) throw new NotFoundError(`no release named ${name}`);
     return c.json(releaseView(release, originOf(c)));
   });
 
-  app.post("/releases", async (c) => {
+  app.post("/releases", acceptQuery(), async (c) => {
     const createdBy = authenticate(c);
     if (!createdBy) {
       c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
