@@ -4,6 +4,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
+import { pageRoutes } from "../../functions/http/routes/site.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { LocalStream } from "../../functions/local/local-stream.js";
 import { silentLogger } from "../../functions/log.js";
@@ -62,7 +63,7 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
   // The API with the pages beside it, as `npm start` serves them (the long-incident suite reads /view).
   const openApi = openApiDocument();
   const archive = await listen(
-    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi, pages: ledger.pages(openApi) }),
+    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi, pages: pageRoutes(ledger.pageDeps(openApi)) }),
   );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {
