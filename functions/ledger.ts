@@ -7,7 +7,6 @@ import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
-import { EventLocator } from "./log/event-locator.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
@@ -47,7 +46,7 @@ export function createLedger(options: LedgerOptions) {
   const transparency = {
     logStore,
     logTiles: new LogTiles(logStore),
-    locator: new EventLocator(db, tables),
+    findEvent: (incidentId: string, eventId: string) => events.findEvent(incidentId, eventId),
     ...(options.proofWaitMs !== undefined ? { maxWaitMs: options.proofWaitMs } : {}),
     verifierKey:
       options.logVerifierKey ??

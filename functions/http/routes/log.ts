@@ -1,10 +1,10 @@
 import { Hono } from "hono";
+import type { StoredEvent } from "../../../events/stored-event.js";
 import { type LeafFields, leafText } from "../../../events/transparency/leaf.js";
 import { consistencyProof, inclusionProof } from "../../../events/transparency/merkle.js";
 import { formatProofFile } from "../../../events/transparency/proof-file.js";
 import { parseTilePath, TILE_WIDTH, tileWidth } from "../../../events/transparency/tiles.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
-import type { EventLocator } from "../../log/event-locator.js";
 import type { LogStore, StoredCheckpoint } from "../../log/log-store.js";
 import type { LogTiles } from "../../log/log-tiles.js";
 import { acceptQuery, incidentToRead } from "../params.js";
@@ -12,7 +12,8 @@ import { acceptQuery, incidentToRead } from "../params.js";
 export interface LogRouteDeps {
   logStore: LogStore;
   logTiles: LogTiles;
-  locator: EventLocator;
+  /** Finds one event of an incident by id in a read or two (the event store's `findEvent`). */
+  findEvent: (incidentId: string, eventId: string) => Promise<StoredEvent | null>;
   /** The log's verifier key (`<name>+<id>+<key>`); locally from the key, in AWS from KMS. */
   verifierKey: () => Promise<string>;
   /** How long `wait=true` waits for an event to enter the log (default 10 s). */
@@ -35,7 +36,7 @@ function sizeParam(raw: string | undefined, path: string, what: string): number 
 
 /** The transparency log's read routes (CONTRACT.md, "The transparency log"). */
 export function logRoutes(deps: LogRouteDeps) {
-  const { logStore, logTiles, locator } = deps;
+  const { logStore, logTiles, findEvent } = deps;
   const app = new Hono();
 
   const latest = async (): Promise<StoredCheckpoint> => {
@@ -113,13 +114,13 @@ export function logRoutes(deps: LogRouteDeps) {
       const message = "must be true or false";
       throw new MalformedRequestError(`query parameter wait ${message}`, [{ path: "query.wait", message }]);
     }
-    const found = EVENT_ID.test(eventId) ? await locator.find(incidentId, eventId) : null;
-    if (!found) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
-    const { version } = found.event;
+    const event = EVENT_ID.test(eventId) ? await findEvent(incidentId, eventId) : null;
+    if (!event) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
+    const { version } = event;
     const deadline = Date.now() + (waitRaw === "true" ? (deps.maxWaitMs ?? 10_000) : 0);
     for (;;) {
       const index = await logStore.indexOf(incidentId, version);
-      const { eventId: id, hash } = found.event;
+      const { eventId: id, hash } = event;
       // The leaf is made of the event's own fields: a leaf edited in the table no longer matches
       // the proof, and any verifier sees it.
       const proof = index === null ? null : await proofOf(index, { incidentId, version, eventId: id, hash });
