@@ -4,6 +4,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
+import { pageRoutes } from "../../functions/http/routes/site.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { LocalStream } from "../../functions/local/local-stream.js";
 import { silentLogger } from "../../functions/log.js";
@@ -54,8 +55,14 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
       silentLogger,
       tables.events,
     );
+  // The archive as `npm start` serves it: the JSON API with the pages (the long-incident suite
+  // times /view/{id}); ledger.app mounts only what it is handed.
+  const openApi = openApiDocument();
   const archive = await listen(
-    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi: openApiDocument() }),
+    ledger.app(bearerToken(TOKEN, "bench-writer"), {
+      openApi,
+      pages: pageRoutes(ledger.pageDeps(openApi)),
+    }),
   );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {
