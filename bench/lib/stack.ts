@@ -39,7 +39,13 @@ export interface Stack {
 export async function startStack(options: { projector?: boolean } = {}): Promise<Stack> {
   const dynamo = await startDynalite();
   const db = dynamo.client();
-  const tables: TableNames = { events: "bench-events", claims: "bench-claims", views: "bench-views" };
+  // The log table too: the incident page reads its events' leaf indexes from it.
+  const tables: TableNames = {
+    events: "bench-events",
+    claims: "bench-claims",
+    views: "bench-views",
+    log: "bench-log",
+  };
   await createTables(db, tables);
   await createTable(db, rawEventsTable(RAW_TABLE));
   let stream: LocalStream | undefined;
