@@ -25,6 +25,8 @@ export interface LoadSpec {
   token?: string;
   /** How many of `incidents` (the first ones) to probe for projection lag. */
   lagProbe?: number;
+  /** Set: report every acknowledged append as [incidentId, version, wall-clock ms of the answer]. */
+  recordAcks?: boolean;
 }
 
 export interface LoadResult {
@@ -37,6 +39,8 @@ export interface LoadResult {
   /** Lower bounds: acknowledgement → sending of that poll (0 if it was sent before). */
   lagFloors?: number[];
   pollMs?: number;
+  /** With `recordAcks`: [incidentId, version, epoch ms with a fraction] per 201. */
+  acks?: [string, number, number][];
 }
 
 export async function generate(spec: LoadSpec): Promise<LoadResult> {
@@ -44,6 +48,18 @@ export async function generate(spec: LoadSpec): Promise<LoadResult> {
   let next = 0;
   const probed = new Set(incidents.slice(0, spec.lagProbe ?? 0));
   const probe = probed.size > 0 ? lagProbe(spec, probed) : undefined;
+  // Wall-clock times (not performance.now) so that another process can line them up with its own.
+  const acks: [string, number, number][] = [];
+  const onResponse =
+    probe || spec.recordAcks
+      ? (status: number, body: string) => {
+          if (spec.recordAcks && status === 201) {
+            const { incidentId, version } = JSON.parse(body) as { incidentId: string; version: number };
+            acks.push([incidentId, version, performance.timeOrigin + performance.now()]);
+          }
+          probe?.onResponse(status, body);
+        }
+      : undefined;
   const headers: Record<string, string> = spec.token ? { authorization: `Bearer ${spec.token}` } : {};
   const requests =
     spec.kind === "read"
@@ -71,7 +87,7 @@ export async function generate(spec: LoadSpec): Promise<LoadResult> {
                 body: JSON.stringify(reportEnvelope(i, eventId)),
               };
             },
-            ...(probe ? { onResponse: probe.onResponse } : {}),
+            ...(onResponse ? { onResponse } : {}),
           },
         ];
   const result = await autocannon({
@@ -91,6 +107,7 @@ export async function generate(spec: LoadSpec): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     count: result["2xx"],
+    ...(spec.recordAcks ? { acks } : {}),
   };
   if (probe) {
     const { lags, floors, polls } = await probe.finish();

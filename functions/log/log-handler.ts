@@ -16,8 +16,10 @@ export function createLogHandler(writer: () => Promise<LogWriter>, log: Logger) 
   return async (event: LogSequencerEvent): Promise<DynamoDBBatchResponse | undefined> => {
     const records = "Records" in event ? (event.Records ?? []) : null;
     if (records === null) {
-      const result = await (await writer()).pass();
+      const w = await writer();
+      const result = await w.pass();
       log.info("log catch-up", { size: result.size, added: result.added });
+      await w.witnessed();
       return undefined;
     }
     const ids = new Set<string>();
@@ -29,8 +31,12 @@ export function createLogHandler(writer: () => Promise<LogWriter>, log: Logger) 
       if (id) ids.add(id);
     }
     try {
-      const result = await (await writer()).pass(ids);
+      const w = await writer();
+      const result = await w.pass(ids);
       log.info("log sequenced", { incidents: ids.size, size: result.size, added: result.added });
+      // The checkpoint is stored and public already; the invocation only stays (each witness
+      // within its own timeout) so that the answers are stored before Lambda freezes it.
+      await w.witnessed();
       return { batchItemFailures: [] };
     } catch (error) {
       log.error("log sequencer pass failed", { error: String(error), incidents: ids.size });

@@ -13,6 +13,8 @@ export interface LogServiceOptions {
   signer: LogSigner;
   log: Logger;
   witnesses?: readonly WitnessConfig[];
+  /** How long one witness request may take (default 5 s). */
+  witnessTimeoutMs?: number;
   /** How long the first commit of a burst waits for others before a pass (default 5 ms). */
   batchingWindowMs?: number;
 }
@@ -29,7 +31,7 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
   });
   const witnesses =
     options.witnesses && options.witnesses.length > 0
-      ? new WitnessClient(options.witnesses, options.log)
+      ? new WitnessClient(options.witnesses, options.log, options.witnessTimeoutMs)
       : undefined;
   const publisher = new CheckpointPublisher({
     store: options.store,
@@ -38,13 +40,29 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
     log: options.log,
     ...(witnesses ? { witnesses } : {}),
   });
-  /** One sequencer pass over these incidents (all of them: undefined), then a checkpoint. */
-  const pass = async (incidentIds?: Iterable<string>) => {
-    const result = incidentIds ? await sequencer.sequence(incidentIds) : await sequencer.sequenceAll();
-    const checkpoint = await publisher.publish(result.size);
-    return { ...result, checkpoint };
+  /**
+   * One sequencer pass over these incidents (all of them: undefined). Each run it stores asks for
+   * a checkpoint at once (latest wins, see CheckpointPublisher), so a long pass publishes as it
+   * goes; `checkpoint` resolves once one covers the whole pass.
+   */
+  const sequence = async (incidentIds?: Iterable<string>) => {
+    const progress = (size: number) => {
+      // Its failure is the final request's too, which the caller awaits.
+      publisher.publish(size).catch(() => undefined);
+    };
+    const result = incidentIds
+      ? await sequencer.sequence(incidentIds, progress)
+      : await sequencer.sequenceAll(progress);
+    return { ...result, checkpoint: publisher.publish(result.size) };
   };
-  return { tiles, sequencer, publisher, pass };
+  /** One pass, then a checkpoint over it (witnesses are asked after, see `witnessed`). */
+  const pass = async (incidentIds?: Iterable<string>) => {
+    const result = await sequence(incidentIds);
+    return { ...result, checkpoint: await result.checkpoint };
+  };
+  /** Resolves when the witnesses have answered (or timed out) on every checkpoint published so far. */
+  const witnessed = () => publisher.witnessed();
+  return { tiles, sequencer, publisher, sequence, pass, witnessed };
 }
 
 export type LogWriter = ReturnType<typeof createLogWriter>;
@@ -82,26 +100,54 @@ export class LocalLogFeed {
   async close(): Promise<void> {
     this.closed = true;
     await this.idle();
+    // Witness requests in flight end within their timeout; their answers still get stored.
+    await this.writer.witnessed();
   }
 
+  /**
+   * Sequences what was named, pass after pass, while the checkpoint over the previous pass is
+   * signed (so signing never holds sequencing back, and a burst is published as it goes); ends
+   * once nothing is pending and the last checkpoint is stored.
+   */
   private async drain(): Promise<void> {
     await sleep(this.batchingWindowMs);
     let failures = 0;
-    while (this.pending.size > 0) {
-      const ids = [...this.pending];
-      this.pending.clear();
+    let signing: { size: number; checkpoint: Promise<unknown> } | null = null;
+    const backoff = () => sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+    while (this.pending.size > 0 || signing) {
+      if (this.pending.size > 0) {
+        const ids = [...this.pending];
+        this.pending.clear();
+        try {
+          const result = await this.writer.sequence(ids);
+          // Observed here so that a failure waits for the check below, not an unhandled rejection.
+          result.checkpoint.catch(() => undefined);
+          signing = { size: result.size, checkpoint: result.checkpoint };
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          this.log.error("log sequencer pass failed; will retry", {
+            error: String(error),
+            incidents: ids.length,
+          });
+          if (this.closed) break;
+          for (const id of ids) this.pending.add(id);
+          await backoff();
+        }
+        continue;
+      }
+      const current = signing as { size: number; checkpoint: Promise<unknown> };
       try {
-        await this.writer.pass(ids);
-        failures = 0;
+        await current.checkpoint;
+        signing = null;
       } catch (error) {
         failures += 1;
-        this.log.error("log sequencer pass failed; will retry", {
-          error: String(error),
-          incidents: ids.length,
-        });
+        this.log.error("log checkpoint failed; will retry", { error: String(error), size: current.size });
         if (this.closed) break;
-        for (const id of ids) this.pending.add(id);
-        await sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+        await backoff();
+        const checkpoint = this.writer.publisher.publish(current.size);
+        checkpoint.catch(() => undefined);
+        signing = { size: current.size, checkpoint };
       }
     }
     this.running = null;

@@ -1,5 +1,6 @@
 import {
   type AttributeValue,
+  BatchWriteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -126,19 +127,39 @@ export class LogStore {
     }
   }
 
-  /** Replaces the note of a stored checkpoint by one carrying more signatures (cosignatures). */
-  async updateCheckpointText(size: number, root: string, text: string): Promise<void> {
-    await this.db.send(
-      new UpdateItemCommand({
-        TableName: this.table,
-        Key: key(CHECKPOINT, size),
-        UpdateExpression: "SET #t = :t",
-        // The root is part of the condition: a cosigned note only ever replaces the same tree's.
-        ConditionExpression: "root = :r",
-        ExpressionAttributeNames: { "#t": "text" },
-        ExpressionAttributeValues: { ":t": { S: text }, ":r": { S: root } },
-      }),
-    );
+  /**
+   * Appends cosignature lines to the note of the checkpoint at `size`, if it has this root (a
+   * cosignature only ever joins the body it signed). Witnesses answer concurrently: each update
+   * is conditional on the note it extends, and re-read and retried when another got there first.
+   */
+  async addCosignatures(size: number, root: string, lines: readonly string[]): Promise<void> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await this.checkpointAt(size);
+      if (!current || current.root !== root) return;
+      const have = new Set(current.text.split("\n"));
+      const added = lines.map((l) => l.replace(/\n$/, "")).filter((line) => !have.has(line));
+      if (added.length === 0) return;
+      try {
+        await this.db.send(
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key: key(CHECKPOINT, size),
+            UpdateExpression: "SET #t = :t",
+            ConditionExpression: "root = :r AND #t = :old",
+            ExpressionAttributeNames: { "#t": "text" },
+            ExpressionAttributeValues: {
+              ":t": { S: `${current.text}${added.map((l) => `${l}\n`).join("")}` },
+              ":r": { S: root },
+              ":old": { S: current.text },
+            },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+      }
+    }
+    throw new Error(`cosignatures for checkpoint ${size} lost the race 10 times`);
   }
 
   // ── Leaves ───────────────────────────────────────────────────────────────────────────────
@@ -258,6 +279,35 @@ export class LogStore {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
+  }
+
+  /**
+   * Records where a run put its incidents' versions, 25 to a request (BatchWriteItem): one call
+   * per run instead of one per incident. Batch puts take no condition, and need none here: a
+   * record's content follows from the run that holds those versions (runs are never changed, and
+   * a version is in one run only), so writing it again writes the same bytes.
+   */
+  async putSequencedAll(records: readonly SequencedVersions[]): Promise<void> {
+    const requests = records.map((record) => ({
+      PutRequest: {
+        Item: {
+          ...key(seqKey(record.incidentId), record.first),
+          indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
+        },
+      },
+    }));
+    await Promise.all(
+      Array.from({ length: Math.ceil(requests.length / 25) }, async (_, k) => {
+        let batch = requests.slice(k * 25, k * 25 + 25);
+        for (let attempt = 0; batch.length > 0; attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
+          const out = await this.db.send(
+            new BatchWriteItemCommand({ RequestItems: { [this.table]: batch } }),
+          );
+          batch = (out.UnprocessedItems?.[this.table] ?? []) as typeof batch;
+        }
+      }),
+    );
   }
 
   /** The leaf index of one version of an incident, or null while it is not in the log. */

@@ -9,7 +9,7 @@ import {
   tileNodeReader,
   tileWidth,
 } from "../../events/transparency/tiles.js";
-import type { LeafRecord, LogStore } from "./log-store.js";
+import type { LeafRecord, LeafRun, LogStore } from "./log-store.js";
 
 /**
  * The log's tiles as tlog-tiles lays them out, read from the store: full tiles are stored items
@@ -50,6 +50,29 @@ export class LogTiles {
     bytes.set(encodeHashTile(hashes), have * 32);
     this.remember(partialKey, bytes);
     return bytes;
+  }
+
+  /**
+   * Leaves a sequencer just stored: they extend the level-0 partial tile kept here when they
+   * start right where it ends (what was not read is read later from the store, as before). Only
+   * a sequencer's own runs are noted: they are the leaves as stored, put only if absent.
+   */
+  noteRun(run: LeafRun): void {
+    let at = 0;
+    while (at < run.leaves.length) {
+      const first = run.leaves[at] as LeafRecord;
+      const tile = Math.floor(first.index / TILE_WIDTH);
+      const offset = first.index - tile * TILE_WIDTH;
+      const inTile = run.leaves.slice(at, at + TILE_WIDTH - offset);
+      at += inTile.length;
+      const partialKey = `partial/0/${tile}`;
+      const partial = this.cache.get(partialKey) ?? new Uint8Array(0);
+      if (partial.length !== offset * 32 || offset + inTile.length >= TILE_WIDTH) continue;
+      const bytes = new Uint8Array((offset + inTile.length) * 32);
+      bytes.set(partial);
+      bytes.set(encodeHashTile(inTile.map((leaf) => leafHash(leaf))), offset * 32);
+      this.remember(partialKey, bytes);
+    }
   }
 
   /** An entry bundle at a width, or null when the stored log does not reach that far. */
@@ -128,6 +151,8 @@ export class LogTiles {
   }
 
   private remember(key: string, bytes: Uint8Array): void {
+    // Re-inserted, so that a partial tile that keeps growing is the newest, not the first evicted.
+    this.cache.delete(key);
     this.cache.set(key, bytes);
     if (this.cache.size > this.cacheSize) {
       const oldest = this.cache.keys().next().value;

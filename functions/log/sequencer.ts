@@ -50,7 +50,8 @@ interface Pending extends LeafRecord {
  * completed pass), write their `seq#` records and full tiles (if absent), advance the settled
  * size to the log's end E; (2) for each incident, read how far it is sequenced and the stored
  * events after that; (3) order them (recordedAt, incidentId, version) and put them as runs at
- * E, E+…; (4) after each run, its `seq#` records; (5) settle again.
+ * E, E+…; (4) after each run, its `seq#` records and the tiles it filled (that size may now be
+ * signed); (5) advance the settled size, once.
  *
  * Why this is safe:
  * - Gapless, never reordered: a run is only put at the end of the log as just read, with
@@ -92,13 +93,22 @@ export class Sequencer {
     this.tiles = options.tiles;
     this.events = options.events;
     this.log = options.log;
-    this.concurrency = options.concurrency ?? 8;
+    // Reads of pending commits wait mostly on the store, not the CPU: a burst's 16 incidents in
+    // one round trip rather than two.
+    this.concurrency = options.concurrency ?? 16;
     this.maxRounds = options.maxRounds ?? 50;
     this.allIncidents = options.allIncidents ?? (async () => (await this.events.incidentVersions()).keys());
   }
 
-  /** Sequences whatever is stored and not yet in the log for these incidents. */
-  async sequence(incidentIds: Iterable<string>): Promise<SequencerResult> {
+  /**
+   * Sequences whatever is stored and not yet in the log for these incidents. `onProgress` is
+   * told the log's end after each run whose records and full tiles are stored: a size that may
+   * be signed at once, before the pass ends (so a long pass still publishes as it goes).
+   */
+  async sequence(
+    incidentIds: Iterable<string>,
+    onProgress?: (size: number) => void,
+  ): Promise<SequencerResult> {
     const ids = [...new Set(incidentIds)].sort();
     let added = 0;
     try {
@@ -117,20 +127,23 @@ export class Sequencer {
           }
           added += run.leaves.length;
           end = run.start + run.leaves.length;
+          // The run is this sequencer's: its leaves extend the partial tiles kept in memory, so
+          // signing it reads nothing back.
+          this.tiles.noteRun(run);
           const records = sequencedRecords(run);
-          await Promise.all(records.map((r) => this.store.putSequenced(r)));
+          // Records, and any tile the run filled, before the run's leaves may be signed: a
+          // checkpoint over them is then served whole (proofs, tiles, bundles).
+          await Promise.all([this.store.putSequencedAll(records), this.tiles.storeFullTiles(run.start, end)]);
           for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
+          onProgress?.(end);
         }
         if (lost) {
           this.log.debug("another sequencer took the log's next slot; starting over", { end });
           continue;
         }
-        // Every run in [start, end) is this pass's own, its records stored: what settling them
-        // would do is left, the full tiles and the settled size.
-        if (end > start) {
-          await this.tiles.storeFullTiles(start, end);
-          await this.store.advanceSettledSize(end);
-        }
+        // Every run in [start, end) is this pass's own, its records and full tiles stored: what
+        // settling them would do is left, the settled size (one state write a pass).
+        if (end > start) await this.store.advanceSettledSize(end);
         this.known = { end, upTo: known.upTo };
         return { size: end, added };
       }
@@ -142,8 +155,8 @@ export class Sequencer {
   }
 
   /** Sequences every incident of the archive (catch-up at start, or on a schedule). */
-  async sequenceAll(): Promise<SequencerResult> {
-    return this.sequence(await this.allIncidents());
+  async sequenceAll(onProgress?: (size: number) => void): Promise<SequencerResult> {
+    return this.sequence(await this.allIncidents(), onProgress);
   }
 
   /**
@@ -155,7 +168,7 @@ export class Sequencer {
     let end = settled;
     for await (const run of this.store.runsBetween(settled)) {
       if (run.start !== end) throw new Error(`the log has a gap: a run starts at ${run.start}, not ${end}`);
-      await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
+      await this.store.putSequencedAll(sequencedRecords(run));
       end = run.start + run.leaves.length;
     }
     if (end > settled) {

@@ -1,4 +1,4 @@
-import type { Hash } from "../../events/transparency/merkle.js";
+import { consistencyProof, type Hash } from "../../events/transparency/merkle.js";
 import {
   COSIGNATURE_V1,
   parseNote,
@@ -7,6 +7,8 @@ import {
   verifyCosignature,
 } from "../../events/transparency/note.js";
 import type { Logger } from "../log.js";
+import type { LogStore, StoredCheckpoint } from "./log-store.js";
+import type { LogTiles } from "./log-tiles.js";
 
 /** One witness: its cosigner key (vkey of type 0x04) and its submission prefix. */
 export interface WitnessConfig {
@@ -57,20 +59,19 @@ export class WitnessClient {
     return this.witnesses.length;
   }
 
+  get all(): readonly WitnessConfig[] {
+    return this.witnesses;
+  }
+
   /** The verified cosignature lines the witnesses returned for this signed checkpoint. */
   async cosign(note: string, size: number, proofFrom: ProofFrom): Promise<string[]> {
-    const body = parseNote(note).text;
-    const answers = await Promise.all(this.witnesses.map((w) => this.ask(w, note, body, size, proofFrom)));
+    const answers = await Promise.all(this.witnesses.map((w) => this.ask(w, note, size, proofFrom)));
     return answers.flat();
   }
 
-  private async ask(
-    witness: WitnessConfig,
-    note: string,
-    body: string,
-    size: number,
-    proofFrom: ProofFrom,
-  ): Promise<string[]> {
+  /** One witness's verified cosignature lines for this signed checkpoint ([] if none). */
+  async ask(witness: WitnessConfig, note: string, size: number, proofFrom: ProofFrom): Promise<string[]> {
+    const body = parseNote(note).text;
     let old = Math.min(this.known.get(witness.url) ?? 0, size);
     for (let attempt = 0; attempt < 3; attempt++) {
       const proof = await proofFrom(old);
@@ -131,5 +132,63 @@ export class WitnessClient {
         this.log.error("witness returned a cosignature that does not verify", { witness: witness.key.name });
     }
     return kept;
+  }
+}
+
+/**
+ * Sends each new checkpoint to the witnesses outside the sequencer's pass, so that signing never
+ * waits on them: one loop per witness, each with its own timeout (WitnessClient's), at most one
+ * request in flight per witness. A checkpoint offered while a witness is busy replaces any other
+ * still waiting for it (latest wins: a witness that cosigns size N vouches for every size below).
+ * Each witness's cosignature lines are stored as they come, on the very checkpoint they sign
+ * (c2sp.org/tlog-cosignature: a cosignature covers one checkpoint body, never another size's).
+ */
+export class WitnessCosigner {
+  private readonly next = new Map<string, StoredCheckpoint>();
+  private readonly busy = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly client: WitnessClient,
+    private readonly store: LogStore,
+    private readonly tiles: LogTiles,
+    private readonly log: Logger,
+  ) {}
+
+  /** Queues a stored checkpoint for every witness; returns at once. */
+  offer(checkpoint: StoredCheckpoint): void {
+    for (const witness of this.client.all) {
+      const queued = this.next.get(witness.url);
+      if (!queued || queued.size < checkpoint.size) this.next.set(witness.url, checkpoint);
+      if (!this.busy.has(witness.url)) {
+        const loop = this.serve(witness).finally(() => this.busy.delete(witness.url));
+        this.busy.set(witness.url, loop);
+      }
+    }
+  }
+
+  /** Resolves when every witness has answered (or timed out on) everything offered so far. */
+  async idle(): Promise<void> {
+    while (this.busy.size > 0) await Promise.all(this.busy.values());
+  }
+
+  private async serve(witness: WitnessConfig): Promise<void> {
+    for (let checkpoint = this.take(witness); checkpoint; checkpoint = this.take(witness)) {
+      try {
+        const node = this.tiles.nodeReader(checkpoint.size);
+        const size = checkpoint.size;
+        const lines = await this.client.ask(witness, checkpoint.text, size, (old) =>
+          old === 0 || old === size ? Promise.resolve([]) : consistencyProof(old, size, node),
+        );
+        if (lines.length > 0) await this.store.addCosignatures(size, checkpoint.root, lines);
+      } catch (error) {
+        this.log.error("witness cosigning failed", { witness: witness.key.name, error: String(error) });
+      }
+    }
+  }
+
+  private take(witness: WitnessConfig): StoredCheckpoint | undefined {
+    const checkpoint = this.next.get(witness.url);
+    this.next.delete(witness.url);
+    return checkpoint;
   }
 }

@@ -4,7 +4,7 @@ import { parseVerifierKey, verifiedCosignatures, verifyNote } from "../../events
 import type { LocalServer } from "../../functions/local/server.js";
 import { startLocalServer } from "../../functions/local/server.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
-import { LogStore } from "../../functions/log/log-store.js";
+import { LogStore, type StoredCheckpoint } from "../../functions/log/log-store.js";
 import { formatPrivateKey, keySigner } from "../../functions/log/signer.js";
 import { parseWitnesses } from "../../functions/log/witness-client.js";
 import { silentLogger } from "../../functions/log.js";
@@ -30,7 +30,7 @@ const cosignedBy = (note: string, ...ws: TestWitness[]) => [
   ).keys(),
 ];
 
-async function writer(table: string, witnesses: TestWitness[]) {
+async function writer(table: string, witnesses: TestWitness[], witnessTimeoutMs?: number) {
   const db = createDynamoClient(archive.dynamoEndpoint);
   const store = new LogStore(db, table);
   return {
@@ -42,6 +42,7 @@ async function writer(table: string, witnesses: TestWitness[]) {
       signer,
       log: silentLogger,
       witnesses: witnessesOf(...witnesses),
+      ...(witnessTimeoutMs ? { witnessTimeoutMs } : {}),
     }),
   };
 }
@@ -51,17 +52,20 @@ describe("witnesses (c2sp.org/tlog-witness add-checkpoint)", () => {
     const w1 = await startTestWitness({ logs: [signer.vkey] });
     const table = await freshLogTable(archive);
     const first = await writer(table, [w1]);
-    const one = await first.pass();
+    await first.pass();
+    await first.witnessed();
+    const one = { checkpoint: (await first.store.latestCheckpoint()) as StoredCheckpoint };
     expect(w1.statuses).toEqual([200]);
     expect(cosignedBy(one.checkpoint.text, w1)).toEqual([w1.name]);
     // The log's own signature still verifies with the cosignature lines added.
     expect(verifyNote(one.checkpoint.text, [signer.vkey]).verifiedBy).toEqual([ORIGIN]);
-    expect((await first.store.latestCheckpoint())?.text).toBe(one.checkpoint.text);
 
     // A new process knows nothing of what the witness holds: it says old 0, hears 409 and the size.
     await post(archive.url, INCIDENTS[0] as string, casualties({ killed: { value: 2, qualifier: "exact" } }));
     const restarted = await writer(table, [w1]);
-    const two = await restarted.pass();
+    await restarted.pass();
+    await restarted.witnessed();
+    const two = { checkpoint: (await restarted.store.latestCheckpoint()) as StoredCheckpoint };
     expect(two.checkpoint.size).toBe(one.checkpoint.size + 1);
     expect(w1.statuses).toEqual([200, 409, 200]);
     expect(w1.sizeOf(ORIGIN)).toBe(two.checkpoint.size);
@@ -77,16 +81,57 @@ describe("witnesses (c2sp.org/tlog-witness add-checkpoint)", () => {
     // The misled witness first saw a different tree under the same key and origin (a fork).
     const fork = await writer(await freshLogTable(archive), [misled]);
     await fork.pass([INCIDENTS[1] as string]);
+    await fork.witnessed();
     expect(misled.statuses).toEqual([200]);
 
     const log = await writer(await freshLogTable(archive), [honest, misled]);
-    const result = await log.pass();
+    await log.pass();
+    await log.witnessed();
+    const result = { checkpoint: (await log.store.latestCheckpoint()) as StoredCheckpoint };
     expect(misled.statuses).toEqual([200, 409, 422]);
     expect(cosignedBy(result.checkpoint.text, honest, misled)).toEqual([honest.name]);
     fork.db.destroy();
     log.db.destroy();
     await honest.close();
     await misled.close();
+  });
+
+  it("keeps signing while a witness never answers; a slow witness's cosignatures join the checkpoints they sign, later", async () => {
+    const silent = await startTestWitness({
+      logs: [signer.vkey],
+      name: "witness.test/silent",
+      hold: () => new Promise<void>(() => undefined),
+    });
+    const opening: (() => void)[] = [];
+    const gate = new Promise<void>((resolve) => opening.push(resolve));
+    const release = () => {
+      for (const open of opening) open();
+    };
+    const slow = await startTestWitness({ logs: [signer.vkey], name: "witness.test/slow", hold: () => gate });
+    const log = await writer(await freshLogTable(archive), [silent, slow], 1_000);
+    const first = await log.pass();
+    // Signed and stored while both witnesses still hold their requests.
+    expect(slow.statuses).toEqual([]);
+    expect(cosignedBy(first.checkpoint.text, silent, slow)).toEqual([]);
+    await post(archive.url, INCIDENTS[1] as string, casualties({ killed: { value: 3, qualifier: "exact" } }));
+    const second = await log.pass();
+    expect(second.checkpoint.size).toBe(first.checkpoint.size + 1);
+    expect(slow.statuses).toEqual([]);
+
+    release();
+    await log.witnessed();
+    // The first checkpoint was in flight; the second was waiting and is sent next, from the first.
+    expect(slow.statuses).toEqual([200, 200]);
+    expect(silent.statuses).toEqual([]);
+    for (const size of [first.checkpoint.size, second.checkpoint.size]) {
+      const stored = (await log.store.checkpointAt(size)) as StoredCheckpoint;
+      // Each cosignature verifies against the body of the checkpoint it is stored on.
+      expect(cosignedBy(stored.text, silent, slow)).toEqual([slow.name]);
+      expect(verifyNote(stored.text, [signer.vkey]).verifiedBy).toEqual([ORIGIN]);
+    }
+    log.db.destroy();
+    await silent.close();
+    await slow.close();
   });
 
   it("shows the cosignatures on GET /log/checkpoint of a server given LEDGER_WITNESSES", async () => {
@@ -105,6 +150,7 @@ describe("witnesses (c2sp.org/tlog-witness add-checkpoint)", () => {
     try {
       await appendEvents(server.url, ["witnessed-incident"], 3);
       await server.logFeed.idle();
+      await server.logWriter.witnessed();
       const note = await (await fetch(`${server.url}/log/checkpoint`)).text();
       expect(cosignedBy(note, w)).toEqual([w.name]);
       expect(note).toContain("\n3\n");

@@ -38,6 +38,8 @@ export interface TestWitnessOptions {
   name?: string;
   /** Seconds since the epoch for the cosignature's timestamp. */
   now?: () => number;
+  /** Awaited before each request is handled: a slow witness, or (never settling) a silent one. */
+  hold?: () => Promise<void>;
 }
 
 interface Latest {
@@ -144,7 +146,8 @@ export async function startTestWitness(options: TestWitnessOptions): Promise<Tes
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
+      await options.hold?.();
       try {
         handle(req, res, Buffer.concat(chunks).toString("utf8"));
       } catch (e) {
