@@ -369,6 +369,8 @@ export class LedgerStack extends Stack {
       this.httpApi.metricServerError({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
       0,
     );
+    // The log sequencer: errors, stream iterator age, events left unsigned (its EMF metrics).
+    this.transparencyLog.addAlarms(notify);
 
     // ── Outputs ───────────────────────────────────────────────────────────────────────────
     new CfnOutput(this, "ApiUrl", { value: stage.url, description: "Base URL of the archive's HTTP API" });

@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
@@ -8,6 +9,7 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { LOG_METRICS } from "../functions/log/log-metrics.js";
 import { KMS_SIGNING_ALGORITHM } from "../functions/log/signer.js";
 import { ACTIVITY_INDEX, COMMIT_ITEM_TYPE, LOG_KEYS } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
@@ -25,6 +27,8 @@ export const LOG_SEQUENCER_STREAM = {
 /** How often the sequencer catches up on everything (what a lost stream delivery left behind). */
 export const LOG_CATCH_UP = Duration.minutes(15);
 export const DEFAULT_ORIGIN_CONTEXT = "logOrigin";
+/** Events older than this without a signed checkpoint raise the alarm (a stream retry cycle is ~minutes). */
+export const LOG_CHECKPOINT_DELAY_ALARM = Duration.minutes(10);
 
 export interface TransparencyLogProps {
   readonly eventsTable: dynamodb.ITable;
@@ -49,12 +53,14 @@ export class TransparencyLog extends Construct {
   readonly table: dynamodb.Table;
   readonly signingKey: kms.Key;
   readonly sequencer: LedgerFunction;
+  private readonly origin: string;
 
   constructor(scope: Construct, id: string, props: TransparencyLogProps) {
     super(scope, id);
     const origin =
       (this.node.tryGetContext(DEFAULT_ORIGIN_CONTEXT) as string | undefined) ?? "localhost/incident-ledger";
     const witnesses = (this.node.tryGetContext("logWitnesses") as string | undefined) ?? "";
+    this.origin = origin;
 
     // ── Table: leaves, tiles, checkpoints, releases (functions/log/log-store.ts) ────────────
     this.table = new DurableTable(this, "Table", {
@@ -190,5 +196,71 @@ export class TransparencyLog extends Construct {
     api.role.addToPolicy(
       new iam.PolicyStatement({ actions: ["kms:GetPublicKey"], resources: [this.signingKey.keyArn] }),
     );
+  }
+
+  /**
+   * The sequencer's alarms, on the stack's alarm action: it threw (a stream batch or the schedule
+   * failed), its stream mapping fell behind, or events wait for a signed checkpoint (the
+   * sequencer's own EMF metrics: functions/log/log-metrics.ts).
+   */
+  addAlarms(action: cloudwatch.IAlarmAction): cloudwatch.Alarm[] {
+    const fiveMinutes = Duration.minutes(5);
+    const above = (
+      id: string,
+      description: string,
+      metric: cloudwatch.IMetric,
+      threshold: number,
+      evaluationPeriods = 1,
+    ) => {
+      const alarm = new cloudwatch.Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(action);
+      return alarm;
+    };
+    const health = (name: string) =>
+      new cloudwatch.Metric({
+        namespace: LOG_METRICS.namespace,
+        metricName: name,
+        dimensionsMap: { [LOG_METRICS.dimension]: this.origin },
+        period: fiveMinutes,
+        statistic: cloudwatch.Stats.MAXIMUM,
+      });
+    return [
+      above(
+        "SequencerErrorsAlarm",
+        "The log sequencer threw: a schedule run or a whole stream batch failed; checkpoints may not advance.",
+        this.sequencer.function.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+        0,
+      ),
+      above(
+        "SequencerIteratorAgeAlarm",
+        "The log sequencer's stream mapping is more than 5 minutes behind the events table.",
+        this.sequencer.function.metric("IteratorAge", {
+          period: fiveMinutes,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        fiveMinutes.toMilliseconds(),
+      ),
+      above(
+        "LeavesBehindAlarm",
+        "Sequencer runs kept ending with stored events in no signed checkpoint for 10 minutes (every retry failed).",
+        health(LOG_METRICS.leavesBehind),
+        0,
+        // One failed run that a retry repairs is not news; the Errors alarm sees thrown runs at once.
+        2,
+      ),
+      above(
+        "CheckpointDelayAlarm",
+        `Stored events waited more than ${LOG_CHECKPOINT_DELAY_ALARM.toMinutes()} minutes for a signed checkpoint: the checkpoint stopped advancing, or the stream missed them until the schedule's catch-up.`,
+        health(LOG_METRICS.checkpointDelay),
+        LOG_CHECKPOINT_DELAY_ALARM.toSeconds(),
+      ),
+    ];
   }
 }

@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import type { Logger } from "../log.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
+import { emfLine } from "./log-metrics.js";
 import type { LogWriter } from "./log-service.js";
 
 /** What the sequencer Lambda is invoked with: a batch of the events table's stream, or its schedule. */
@@ -12,13 +13,40 @@ export type LogSequencerEvent = DynamoDBStreamEvent | { source?: string; "detail
  * runs a pass over every incident (catch-up for anything a stream delivery missed) and signs.
  * A failed pass reports every record of the batch, so the event source retries it (and bisects).
  */
-export function createLogHandler(writer: () => Promise<LogWriter>, log: Logger) {
+export function createLogHandler(
+  writer: () => Promise<LogWriter>,
+  log: Logger,
+  /** Where the health metric line goes (CloudWatch reads EMF from the function's log). */
+  emit: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  now: () => number = Date.now,
+) {
+  /** One EMF line per run: what is left unsigned, and how long the oldest event waited. */
+  const report = (w: LogWriter, ok: boolean) => {
+    const { count, oldest } = w.sequencer.lastPending;
+    const at = now();
+    emit(
+      emfLine(
+        {
+          origin: w.publisher.origin,
+          leavesBehind: ok ? 0 : count,
+          checkpointDelaySeconds: oldest ? Math.max(0, (at - Date.parse(oldest)) / 1000) : 0,
+        },
+        at,
+      ),
+    );
+  };
   return async (event: LogSequencerEvent): Promise<DynamoDBBatchResponse | undefined> => {
     const records = "Records" in event ? (event.Records ?? []) : null;
     if (records === null) {
       const w = await writer();
-      const result = await w.pass();
-      log.info("log catch-up", { size: result.size, added: result.added });
+      try {
+        const result = await w.pass();
+        report(w, true);
+        log.info("log catch-up", { size: result.size, added: result.added });
+      } catch (error) {
+        report(w, false);
+        throw error;
+      }
       await w.witnessed();
       return undefined;
     }
@@ -30,15 +58,18 @@ export function createLogHandler(writer: () => Promise<LogWriter>, log: Logger) 
       const id = record.dynamodb?.Keys?.incidentId?.S ?? image?.incidentId?.S;
       if (id) ids.add(id);
     }
+    let w: LogWriter | undefined;
     try {
-      const w = await writer();
+      w = await writer();
       const result = await w.pass(ids);
+      report(w, true);
       log.info("log sequenced", { incidents: ids.size, size: result.size, added: result.added });
       // The checkpoint is stored and public already; the invocation only stays (each witness
       // within its own timeout) so that the answers are stored before Lambda freezes it.
       await w.witnessed();
       return { batchItemFailures: [] };
     } catch (error) {
+      if (w) report(w, false);
       log.error("log sequencer pass failed", { error: String(error), incidents: ids.size });
       return {
         batchItemFailures: records.map((r) => ({

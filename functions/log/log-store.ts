@@ -1,6 +1,5 @@
 import {
   type AttributeValue,
-  BatchWriteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -279,35 +278,6 @@ export class LogStore {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
-  }
-
-  /**
-   * Records where a run put its incidents' versions, 25 to a request (BatchWriteItem): one call
-   * per run instead of one per incident. Batch puts take no condition, and need none here: a
-   * record's content follows from the run that holds those versions (runs are never changed, and
-   * a version is in one run only), so writing it again writes the same bytes.
-   */
-  async putSequencedAll(records: readonly SequencedVersions[]): Promise<void> {
-    const requests = records.map((record) => ({
-      PutRequest: {
-        Item: {
-          ...key(seqKey(record.incidentId), record.first),
-          indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
-        },
-      },
-    }));
-    await Promise.all(
-      Array.from({ length: Math.ceil(requests.length / 25) }, async (_, k) => {
-        let batch = requests.slice(k * 25, k * 25 + 25);
-        for (let attempt = 0; batch.length > 0; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 20 * 2 ** attempt)));
-          const out = await this.db.send(
-            new BatchWriteItemCommand({ RequestItems: { [this.table]: batch } }),
-          );
-          batch = (out.UnprocessedItems?.[this.table] ?? []) as typeof batch;
-        }
-      }),
-    );
   }
 
   /** The leaf index of one version of an incident, or null while it is not in the log. */

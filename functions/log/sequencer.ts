@@ -87,6 +87,11 @@ export class Sequencer {
    * over from a full settle — so this saves reads and never changes what is written.
    */
   private known: { end: number; upTo: Map<string, number> } | null = null;
+  /**
+   * What the last read of pending events found: how many, and the oldest one's recordedAt (null
+   * when none). For the health metrics (log-metrics.ts), including after a pass that failed.
+   */
+  lastPending: { count: number; oldest: string | null } = { count: 0, oldest: null };
 
   constructor(options: SequencerOptions) {
     this.store = options.store;
@@ -133,7 +138,10 @@ export class Sequencer {
           const records = sequencedRecords(run);
           // Records, and any tile the run filled, before the run's leaves may be signed: a
           // checkpoint over them is then served whole (proofs, tiles, bundles).
-          await Promise.all([this.store.putSequencedAll(records), this.tiles.storeFullTiles(run.start, end)]);
+          await Promise.all([
+            ...records.map((r) => this.store.putSequenced(r)),
+            this.tiles.storeFullTiles(run.start, end),
+          ]);
           for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
           onProgress?.(end);
         }
@@ -168,7 +176,7 @@ export class Sequencer {
     let end = settled;
     for await (const run of this.store.runsBetween(settled)) {
       if (run.start !== end) throw new Error(`the log has a gap: a run starts at ${run.start}, not ${end}`);
-      await this.store.putSequencedAll(sequencedRecords(run));
+      await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
       end = run.start + run.leaves.length;
     }
     if (end > settled) {
@@ -208,7 +216,9 @@ export class Sequencer {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
-    return pending.sort(logOrder);
+    pending.sort(logOrder);
+    this.lastPending = { count: pending.length, oldest: pending[0]?.recordedAt ?? null };
+    return pending;
   }
 }
 

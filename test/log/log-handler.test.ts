@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { incidentsFromActivityIndex } from "../../functions/log/incident-lister.js";
 import { createLogHandler } from "../../functions/log/log-handler.js";
+import { LOG_METRICS } from "../../functions/log/log-metrics.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore } from "../../functions/log/log-store.js";
 import { silentLogger } from "../../functions/log.js";
@@ -57,7 +58,12 @@ describe("the sequencer Lambda's handler", () => {
       log: silentLogger,
       allIncidents: incidentsFromActivityIndex(db, archive.tables.views),
     });
-    const handler = createLogHandler(async () => writer, silentLogger);
+    const lines: string[] = [];
+    const handler = createLogHandler(
+      async () => writer,
+      silentLogger,
+      (line) => lines.push(line),
+    );
     const records = (await Promise.all(STREAMED.map(commitRecords))).flat();
     // Delivered twice and out of order, as streams may: one log all the same.
     const answer = await handler(streamEvent([...records, ...records].reverse()));
@@ -66,6 +72,14 @@ describe("the sequencer Lambda's handler", () => {
       checkLogAgainstEvents(await allLeaves(store), await eventsFromApi(archive.url, STREAMED)).problems,
     ).toEqual([]);
     expect((await store.latestCheckpoint())?.size).toBe(60);
+    // Its health, as an EMF line CloudWatch makes metrics of: nothing left unsigned.
+    const metric = JSON.parse(lines.at(-1) as string);
+    expect(metric._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: LOG_METRICS.namespace,
+      Dimensions: [[LOG_METRICS.dimension]],
+    });
+    expect(metric[LOG_METRICS.leavesBehind]).toBe(0);
+    expect(metric[LOG_METRICS.checkpointDelay]).toBeGreaterThan(0);
 
     await handler({ source: "aws.events", "detail-type": "Scheduled Event" });
     const all = await eventsFromApi(archive.url, [...STREAMED, ...MISSED]);
@@ -81,5 +95,36 @@ describe("the sequencer Lambda's handler", () => {
     expect(answer?.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(
       records.map((r) => r.dynamodb?.SequenceNumber),
     );
+  });
+
+  it("logs the events a failed run left unsigned and how long the oldest has waited", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const signer = testSigner();
+    const writer = createLogWriter({
+      store: new LogStore(db, await freshLogTable(archive)),
+      events: archive.ledger.events,
+      // KMS refuses: the leaves are stored, no checkpoint is signed.
+      signer: { ...signer, sign: () => Promise.reject(new Error("KMS is throttling")) },
+      log: silentLogger,
+    });
+    const lines: string[] = [];
+    const at = Date.parse("2099-01-01T00:00:00Z");
+    const handler = createLogHandler(
+      async () => writer,
+      silentLogger,
+      (line) => lines.push(line),
+      () => at,
+    );
+    const records = await commitRecords(STREAMED[0] as string);
+    const answer = await handler(streamEvent(records));
+    expect(answer?.batchItemFailures).toHaveLength(records.length);
+    const metric = JSON.parse(lines.at(-1) as string);
+    expect(metric[LOG_METRICS.leavesBehind]).toBe(30);
+    const oldest = (await eventsFromApi(archive.url, [STREAMED[0] as string]))[0] as unknown as {
+      recordedAt: string;
+    };
+    expect(metric[LOG_METRICS.checkpointDelay]).toBe((at - Date.parse(oldest.recordedAt)) / 1000);
+    expect(metric._aws.Timestamp).toBe(at);
+    db.destroy();
   });
 });

@@ -46,7 +46,7 @@ export function crashingClient(db: DynamoDBClient, at: number, when: "before" | 
   const faulty = Object.create(db) as DynamoDBClient;
   const send = async (command: unknown) => {
     calls += 1;
-    if (/^(Put|Update|BatchWrite)Item/.test((command as object).constructor.name)) writes.push(calls);
+    if (/^(Put|Update)Item/.test((command as object).constructor.name)) writes.push(calls);
     if (calls === at && when === "before") throw new CrashError(`crash before call ${at}`);
     // biome-ignore lint/suspicious/noExplicitAny: the wrapper forwards any command unchanged.
     const out = await db.send(command as any);

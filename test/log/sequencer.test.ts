@@ -67,9 +67,7 @@ describe("the sequencer", () => {
       { at, when: "before" as const },
       { at, when: "after" as const },
     ]);
-    // Runs, their seq# records (one batch a run), a tile with its root and bundle, the settled
-    // size, checkpoints: at least eight writes, each a point to die before and after.
-    expect(points.length).toBeGreaterThanOrEqual(16);
+    expect(points.length).toBeGreaterThan(20);
 
     const crashes: string[] = [];
     const crashAndRestart = async ({ at, when }: (typeof points)[number]) => {

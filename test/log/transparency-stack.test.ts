@@ -2,8 +2,10 @@ import type { CfnElement } from "aws-cdk-lib";
 import type { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { LOG_METRICS } from "../../functions/log/log-metrics.js";
 import { LOG_KEYS } from "../../functions/store/table-design.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
+import { LOG_CHECKPOINT_DELAY_ALARM } from "../../infra/transparency-log.js";
 import { actionsByResource, allAllowedActions, type Json, synthLedger } from "../infra/synth.js";
 
 let stack: LedgerStack;
@@ -110,5 +112,55 @@ describe("the transparency log in AWS", () => {
         LEDGER_LOG_ORIGIN: "archive.example/log",
       });
     }
+  });
+
+  describe("alarms on the sequencer, sent to the stack's alarm topic", () => {
+    const sequencerAlarm = (metricName: string): Json => {
+      const found = (Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Json[]).filter(
+        (a) =>
+          a.Properties.MetricName === metricName &&
+          (a.Properties.Namespace === LOG_METRICS.namespace ||
+            JSON.stringify(a.Properties.Dimensions).includes(id(stack.transparencyLog.sequencer.function))),
+      );
+      expect(found).toHaveLength(1);
+      const topics = Object.keys(template.findResources("AWS::SNS::Topic"));
+      expect(found[0].Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
+      return found[0].Properties;
+    };
+
+    it("when the sequencer throws", () => {
+      expect(sequencerAlarm("Errors")).toMatchObject({
+        Namespace: "AWS/Lambda",
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.transparencyLog.sequencer.function) } }],
+        Statistic: "Sum",
+        Threshold: 0,
+        ComparisonOperator: "GreaterThanThreshold",
+      });
+    });
+
+    it("when its stream mapping is more than five minutes behind", () => {
+      expect(sequencerAlarm("IteratorAge")).toMatchObject({
+        Namespace: "AWS/Lambda",
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.transparencyLog.sequencer.function) } }],
+        Statistic: "Maximum",
+        Threshold: 300_000,
+      });
+    });
+
+    it("when events wait for a signed checkpoint, from the metrics the sequencer logs (EMF)", () => {
+      const dimensions = [{ Name: LOG_METRICS.dimension, Value: "archive.example/log" }];
+      expect(sequencerAlarm(LOG_METRICS.checkpointDelay)).toMatchObject({
+        Dimensions: dimensions,
+        Statistic: "Maximum",
+        Threshold: LOG_CHECKPOINT_DELAY_ALARM.toSeconds(),
+        ComparisonOperator: "GreaterThanThreshold",
+      });
+      expect(sequencerAlarm(LOG_METRICS.leavesBehind)).toMatchObject({
+        Dimensions: dimensions,
+        Statistic: "Maximum",
+        Threshold: 0,
+        EvaluationPeriods: 2,
+      });
+    });
   });
 });
