@@ -24,6 +24,7 @@ import {
   ACTIVITY_INDEX_ATTRIBUTES,
   CLAIMS_KEYS,
   COMMIT_ITEM_TYPE,
+  COMMIT_TIME_INDEX,
   EVENTS_KEYS,
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
@@ -95,6 +96,13 @@ export class LedgerStack extends Stack {
       partitionKey: { name: EVENTS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: EVENTS_KEYS.sortKey, type: dynamodb.AttributeType.NUMBER },
       stream: dynamodb.StreamViewType.NEW_IMAGE,
+    });
+    // The log sequencer's scheduled catch-up reads commits by time (functions/log/incident-lister.ts).
+    this.eventsTable.addGlobalSecondaryIndex({
+      indexName: COMMIT_TIME_INDEX.name,
+      partitionKey: { name: COMMIT_TIME_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: COMMIT_TIME_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
     // claims: which commit each client eventId went to. Mutable, hence a table of its own:
     // IAM can then allow UpdateItem here and forbid it on events.

@@ -11,7 +11,7 @@ import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { LOG_METRICS } from "../functions/log/log-metrics.js";
 import { KMS_SIGNING_ALGORITHM } from "../functions/log/signer.js";
-import { ACTIVITY_INDEX, COMMIT_ITEM_TYPE, LOG_KEYS } from "../functions/store/table-design.js";
+import { COMMIT_ITEM_TYPE, COMMIT_TIME_INDEX, LOG_KEYS } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantTableActions } from "./table-access.js";
@@ -137,8 +137,12 @@ export class TransparencyLog extends Construct {
       }),
     );
     // It reads commits and the incident listing, and writes only the log.
-    grantTableActions(this.sequencer.role, props.eventsTable, ["dynamodb:GetItem", "dynamodb:Query"]);
-    grantTableActions(this.sequencer.role, props.viewsTable, ["dynamodb:Query"], [ACTIVITY_INDEX.name]);
+    grantTableActions(
+      this.sequencer.role,
+      props.eventsTable,
+      ["dynamodb:GetItem", "dynamodb:Query"],
+      [COMMIT_TIME_INDEX.name],
+    );
     grantTableActions(this.sequencer.role, this.table, [
       "dynamodb:GetItem",
       "dynamodb:Query",

@@ -1,5 +1,5 @@
 import { KMSClient } from "@aws-sdk/client-kms";
-import { incidentsFromActivityIndex } from "../log/incident-lister.js";
+import { RecentCommitIncidents } from "../log/incident-lister.js";
 import { createLogHandler } from "../log/log-handler.js";
 import { createLogWriter, type LogWriter } from "../log/log-service.js";
 import { LogStore } from "../log/log-store.js";
@@ -24,10 +24,11 @@ async function startWriter(): Promise<LogWriter> {
     keyId: env.LOG_KEY_ID ?? "",
     kms: new KMSClient({}),
   });
+  const store = new LogStore(db, tables.log ?? "incident-ledger-log");
   return createLogWriter({
-    store: new LogStore(db, tables.log ?? "incident-ledger-log"),
+    store,
     events: new EventStore({ db, tables }),
-    allIncidents: incidentsFromActivityIndex(db, tables.views),
+    catchUp: new RecentCommitIncidents(db, tables.events, store),
     signer,
     log,
     witnesses: parseWitnesses(env.LEDGER_WITNESSES),

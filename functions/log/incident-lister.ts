@@ -1,30 +1,72 @@
 import { type DynamoDBClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/client-dynamodb";
-import { ACTIVITY_INDEX, LIST_PARTITION } from "../store/table-design.js";
+import { WRITER_DEADLINE_MS } from "../store/claims.js";
+import { COMMIT_ITEM_TYPE, COMMIT_TIME_INDEX } from "../store/table-design.js";
+import type { LogStore } from "./log-store.js";
 
 /**
- * Every incident id, read from the views' activity index (a Query, which the sequencer's role
- * may do; no role of the stack may Scan). An incident whose view was never projected is missed
- * here, but the stream names it to the sequencer when it is stored.
+ * How far before the last catch-up's start the next one looks. A commit is put at most
+ * WRITER_DEADLINE_MS after its events' recordedAt (claims.ts: a writer whose claims are older
+ * gives up), and the index follows the table within seconds; a minute more for clocks.
  */
-export function incidentsFromActivityIndex(db: DynamoDBClient, viewsTable: string) {
-  return async (): Promise<string[]> => {
-    const ids: string[] = [];
+export const CATCH_UP_MARGIN_MS = WRITER_DEADLINE_MS + 60_000;
+
+/**
+ * The scheduled catch-up's incidents (AWS): those with a commit recorded since the last catch-up
+ * that completed, read from the events table's commit-time index (a Query: no role may Scan).
+ * Any incident with an unsequenced event has such a commit — views play no part, so an incident
+ * never projected is found too. What a run reads is the commits of the last two schedule periods
+ * and the margin, whatever the size of the archive; the first run (no position stored yet) reads
+ * the whole index once.
+ *
+ * `list` notes when it started; `completed`, called after the pass and its checkpoint, stores
+ * that time less the margin as the next run's start. A run that fails stores nothing, so the
+ * next one looks back further.
+ */
+export class RecentCommitIncidents {
+  private started: number | null = null;
+
+  constructor(
+    private readonly db: DynamoDBClient,
+    private readonly eventsTable: string,
+    private readonly log: LogStore,
+    private readonly now: () => number = Date.now,
+    private readonly marginMs = CATCH_UP_MARGIN_MS,
+  ) {}
+
+  /** Incident ids with a commit recorded at or after the stored position, and how many commits were read. */
+  async list(): Promise<{ incidents: string[]; commitsRead: number }> {
+    this.started = this.now();
+    const from = await this.log.catchUpPosition();
+    const ids = new Set<string>();
+    let commitsRead = 0;
     let start: QueryCommandInput["ExclusiveStartKey"];
     do {
-      const out = await db.send(
+      const out = await this.db.send(
         new QueryCommand({
-          TableName: viewsTable,
-          IndexName: ACTIVITY_INDEX.name,
-          KeyConditionExpression: "#p = :p",
-          ExpressionAttributeNames: { "#p": ACTIVITY_INDEX.partitionKey },
-          ExpressionAttributeValues: { ":p": { S: LIST_PARTITION } },
-          ProjectionExpression: "incidentId",
+          TableName: this.eventsTable,
+          IndexName: COMMIT_TIME_INDEX.name,
+          KeyConditionExpression: "#t = :t AND #r >= :from",
+          ExpressionAttributeNames: { "#t": COMMIT_TIME_INDEX.partitionKey, "#r": COMMIT_TIME_INDEX.sortKey },
+          ExpressionAttributeValues: {
+            ":t": { S: COMMIT_ITEM_TYPE },
+            ":from": { S: from === null ? "" : new Date(from).toISOString() },
+          },
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of out.Items ?? []) if (item.incidentId?.S) ids.push(item.incidentId.S);
+      for (const item of out.Items ?? []) {
+        commitsRead += 1;
+        if (item.incidentId?.S) ids.add(item.incidentId.S);
+      }
       start = out.LastEvaluatedKey;
     } while (start);
-    return ids;
-  };
+    return { incidents: [...ids], commitsRead };
+  }
+
+  /** The pass over what `list` returned is sequenced and signed: the next run starts from here. */
+  async completed(): Promise<void> {
+    if (this.started === null) return;
+    await this.log.advanceCatchUpPosition(this.started - this.marginMs);
+    this.started = null;
+  }
 }

@@ -10,6 +10,11 @@ export interface LogServiceOptions {
   store: LogStore;
   events: SequencerEvents;
   allIncidents?: () => Promise<Iterable<string>>;
+  /**
+   * The scheduled catch-up's source when it keeps a position (AWS: RecentCommitIncidents): its
+   * `list` replaces `allIncidents`, and `completed` is called once a full pass is signed.
+   */
+  catchUp?: { list(): Promise<{ incidents: Iterable<string> }>; completed(): Promise<void> };
   signer: LogSigner;
   log: Logger;
   witnesses?: readonly WitnessConfig[];
@@ -18,6 +23,8 @@ export interface LogServiceOptions {
   /** How long the first commit of a burst waits for others before a pass (default 5 ms). */
   batchingWindowMs?: number;
 }
+
+type CatchUp = NonNullable<LogServiceOptions["catchUp"]>;
 
 /** The sequencer and the checkpoint publisher, wired together: one pass sequences, then signs. */
 export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindowMs">) {
@@ -28,6 +35,9 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
     events: options.events,
     log: options.log,
     ...(options.allIncidents ? { allIncidents: options.allIncidents } : {}),
+    ...(options.catchUp
+      ? { allIncidents: async () => (await (options.catchUp as CatchUp).list()).incidents }
+      : {}),
   });
   const witnesses =
     options.witnesses && options.witnesses.length > 0
@@ -58,7 +68,9 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
   /** One pass, then a checkpoint over it (witnesses are asked after, see `witnessed`). */
   const pass = async (incidentIds?: Iterable<string>) => {
     const result = await sequence(incidentIds);
-    return { ...result, checkpoint: await result.checkpoint };
+    const checkpoint = await result.checkpoint;
+    if (!incidentIds) await options.catchUp?.completed();
+    return { ...result, checkpoint };
   };
   /** Resolves when the witnesses have answered (or timed out) on every checkpoint published so far. */
   const witnessed = () => publisher.witnessed();

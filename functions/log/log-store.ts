@@ -19,6 +19,7 @@ import { isConditionFailed } from "../store/dynamo-client.js";
  *   seq#<incident>  sk = first version where a run put this incident's versions: their indexes.
  *                                      The newest item says how far the incident is sequenced.
  *   sequencer       sk = 0             `size`: every leaf below it has its seq# item and tiles.
+ *   catchup         sk = 0             `from`: where the scheduled catch-up reads commits (AWS).
  *   tile#<L>        sk = N             a full hash tile (256 × 32 bytes), immutable.
  *   tileroot#<L>    sk = N             the root of that full tile (an entry of tile L+1).
  *   entries         sk = N             a full entry bundle, immutable.
@@ -66,6 +67,7 @@ type Item = Record<string, AttributeValue>;
 
 const LEAVES = "leaves";
 const SEQUENCER = "sequencer";
+const CATCH_UP = "catchup";
 const CHECKPOINT = "checkpoint";
 const ENTRIES = "entries";
 const seqKey = (incidentId: string) => `seq#${incidentId}`;
@@ -352,6 +354,32 @@ export class LogStore {
           ConditionExpression: "attribute_not_exists(#s) OR #s < :s",
           ExpressionAttributeNames: { "#s": "size" },
           ExpressionAttributeValues: { ":s": { N: String(size) } },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  /** Where the scheduled catch-up starts reading commits (epoch ms), or null before its first run. */
+  async catchUpPosition(): Promise<number | null> {
+    const out = await this.db.send(
+      new GetItemCommand({ TableName: this.table, Key: key(CATCH_UP, 0), ConsistentRead: true }),
+    );
+    return out.Item?.from?.N ? Number(out.Item.from.N) : null;
+  }
+
+  /** Moves the catch-up position forward (never back: an older run finishing late changes nothing). */
+  async advanceCatchUpPosition(from: number): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: key(CATCH_UP, 0),
+          UpdateExpression: "SET #f = :f",
+          ConditionExpression: "attribute_not_exists(#f) OR #f < :f",
+          ExpressionAttributeNames: { "#f": "from" },
+          ExpressionAttributeValues: { ":f": { N: String(from) } },
         }),
       );
     } catch (error) {

@@ -21,6 +21,16 @@ export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sort
 export const ACTIVITY_INDEX_ATTRIBUTES = ["summary", "kind", "country", "contested", "version"] as const;
 /** The value of `listPk` on every view: one listing partition (see README, "Scale"). */
 export const LIST_PARTITION = "incident";
+/**
+ * The events table's index of commits by time (AWS only; the sequencer's scheduled catch-up):
+ * every commit item already carries `itemType` = "commit" and `lastRecordedAt`, so it costs the
+ * write path nothing but the index write. Keys only: the catch-up needs incident ids.
+ */
+export const COMMIT_TIME_INDEX = {
+  name: "byCommitTime",
+  partitionKey: "itemType",
+  sortKey: "lastRecordedAt",
+} as const;
 /** The value of `itemType` on every commit; the stream filter matches on it. */
 export const COMMIT_ITEM_TYPE = "commit";
 
