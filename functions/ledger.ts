@@ -28,6 +28,8 @@ export interface LedgerOptions {
   logVerifierKey?: () => Promise<string>;
   /** How long a proof asked with `wait=true` waits for its event (default 10 s). */
   proofWaitMs?: number;
+  /** The exports function's URL (AWS): the API then redirects export downloads there. */
+  exportsUrl?: string;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -60,6 +62,7 @@ export function createLedger(options: LedgerOptions) {
     logTable: logStore.table,
     log: logStore,
     reader,
+    ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
   });
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.

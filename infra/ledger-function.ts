@@ -14,6 +14,8 @@ export interface LedgerFunctionProps {
   readonly environment: Record<string, string>;
   readonly timeout: Duration;
   readonly memorySize: number;
+  /** Caps concurrent runs (and so cost) where nothing in front of the function throttles it. */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -60,6 +62,9 @@ export class LedgerFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      ...(props.reservedConcurrentExecutions !== undefined
+        ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions }
+        : {}),
       bundling: LAMBDA_BUNDLING,
       environment: {
         ...props.environment,

@@ -29,6 +29,7 @@ import {
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
+import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
@@ -85,6 +86,7 @@ export class LedgerStack extends Stack {
   readonly failureQueue: sqs.Queue;
   readonly viewRepair: ViewRepair;
   readonly transparencyLog: TransparencyLog;
+  readonly exportStreaming: ExportStreaming;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -325,6 +327,21 @@ export class LedgerStack extends Stack {
     // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
     this.pages.function.addEnvironment("LOG_TABLE", this.transparencyLog.table.tableName);
     grantTableActions(this.pages.role, this.transparencyLog.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+
+    // ── Exports: streamed by a function URL, past API Gateway's 6 MB / 30 s; the API redirects ──
+    this.exportStreaming = new ExportStreaming(this, "ExportStreaming", {
+      eventsTable: this.eventsTable,
+      viewsTable: this.viewsTable,
+      logTable: this.transparencyLog.table,
+      environment: tableEnvironment,
+    });
+    this.api.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
+    Validations.of(this.exportStreaming.fn.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions; every " +
+        "DynamoDB action is granted on named tables only.",
+    });
 
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {

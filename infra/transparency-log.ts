@@ -183,7 +183,7 @@ export class TransparencyLog extends Construct {
       targets: [new targets.LambdaFunction(this.sequencer.function, { retryAttempts: 2 })],
     });
 
-    // ── The API reads the log, stores releases (pk `release` only), reads the public key ──
+    // ── The API reads the log, stores releases (pk `release`, `release#…` only), reads the public key ──
     const api = props.api;
     api.function.addEnvironment("LOG_TABLE", this.table.tableName);
     api.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
@@ -193,8 +193,9 @@ export class TransparencyLog extends Construct {
       new iam.PolicyStatement({
         actions: ["dynamodb:PutItem"],
         resources: [this.table.tableArn],
-        // The API may add releases, never a leaf, tile or checkpoint.
-        conditions: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["release"] } },
+        // The API may add releases (numbered under `release`, and each name's copy under
+        // `release#<name>`), never a leaf, tile or checkpoint.
+        conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["release", "release#*"] } },
       }),
     );
     api.role.addToPolicy(

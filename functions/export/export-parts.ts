@@ -9,6 +9,8 @@ export interface ExportParts {
   exporter: Exporter;
   releases: ReleaseStore;
   logReader: LogReader;
+  /** Where the exports stream from when not from this app (see ExportRoutesDeps.streamedAt). */
+  streamedAt?: string;
 }
 
 /** The feed, the exports and the releases, over the events table and the log table. */
@@ -18,6 +20,7 @@ export function createExportParts(options: {
   logTable: string;
   log: LogReader;
   reader: SummaryReader;
+  streamedAt?: string;
 }): ExportParts {
   const feed = new FeedReader(options.db, options.eventsTable, options.log);
   return {
@@ -25,5 +28,6 @@ export function createExportParts(options: {
     exporter: new Exporter(feed, options.log, options.reader),
     releases: new ReleaseStore(options.db, options.logTable),
     logReader: options.log,
+    ...(options.streamedAt ? { streamedAt: options.streamedAt } : {}),
   };
 }

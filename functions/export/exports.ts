@@ -2,6 +2,7 @@ import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-ro
 import type { Summary } from "../../events/summarize.js";
 import type { SummaryQuery } from "../incident-reader.js";
 import type { FeedReader } from "./feed-reader.js";
+import { type IncidentVersion, type LastVersionsOptions, lastVersionsById } from "./last-versions.js";
 import type { LogReader } from "./log-reader.js";
 
 export interface SummaryReader {
@@ -21,6 +22,8 @@ export class Exporter {
     private readonly feed: FeedReader,
     private readonly log: LogReader,
     private readonly reader: SummaryReader,
+    /** How incidentsCsv sorts incidents by id (tests make runs tiny to exercise the merge). */
+    private readonly sortOptions: LastVersionsOptions = {},
   ) {}
 
   /** One stored event a line (its JSON exactly as `GET /feed` gives it), in log order. */
@@ -40,33 +43,36 @@ export class Exporter {
    * One row per incident, as of its last version within the first `treeSize` leaves, in order
    * of incident id. The leaves say which version that is (an incident's versions enter the log
    * in order); the row is the summary folded up to it, the same past view `?version=N` gives.
-   * Memory: one entry per incident (its id and version) while the leaves are read, never the events.
+   * Memory: bounded by `lastVersionsById`'s run size (it spills sorted runs to disk past it),
+   * never by the number of incidents or events.
    */
   async *incidentsCsv(treeSize: number): AsyncGenerator<string> {
     yield INCIDENT_HEADER;
-    const lastVersion = new Map<string, number>();
-    for await (const leaf of this.log.leaves(0, treeSize)) {
-      if (leaf.version > (lastVersion.get(leaf.incidentId) ?? 0))
-        lastVersion.set(leaf.incidentId, leaf.version);
-    }
-    // Plain code-unit order: ids are ASCII slugs, so no locale can reorder them.
-    const ids = [...lastVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const row = async (incidentId: string) => {
-      const version = lastVersion.get(incidentId) as number;
+    const row = async ({ incidentId, version }: IncidentVersion) => {
       const summary = await this.reader.summary(incidentId, { at: "version", version });
       if (!summary) throw new Error(`incident ${incidentId} has no version ${version} in the events table`);
       return incidentRecord(summary);
     };
+    const last = lastVersionsById(this.log.leaves(0, treeSize), this.sortOptions);
     const ahead: Promise<string>[] = [];
-    let next = 0;
-    while (next < ids.length || ahead.length > 0) {
-      while (ahead.length < ROWS_AHEAD && next < ids.length) {
-        const pending = row(ids[next++] as string);
-        // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
-        pending.catch(() => {});
-        ahead.push(pending);
+    let more = true;
+    try {
+      while (more || ahead.length > 0) {
+        while (more && ahead.length < ROWS_AHEAD) {
+          const next = await last.next();
+          if (next.done) {
+            more = false;
+            break;
+          }
+          const pending = row(next.value);
+          // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
+          pending.catch(() => {});
+          ahead.push(pending);
+        }
+        if (ahead.length > 0) yield await (ahead.shift() as Promise<string>);
       }
-      yield await (ahead.shift() as Promise<string>);
+    } finally {
+      await last.return(undefined);
     }
   }
 }

@@ -1,8 +1,9 @@
 import {
+  type AttributeValue,
   type DynamoDBClient,
+  GetItemCommand,
   PutItemCommand,
   QueryCommand,
-  type QueryCommandInput,
 } from "@aws-sdk/client-dynamodb";
 import { isConditionFailed } from "../store/dynamo-client.js";
 import { ReleaseNameTakenError } from "./export-errors.js";
@@ -23,10 +24,25 @@ export interface Release {
   createdBy: string;
 }
 
+/** Each release's name also keys an item of its own (a copy of the release), so that a read by name is one GetItem. */
+export const releaseNameKey = (name: string) => `${RELEASE_PK}#${name}`;
+
+export interface ReleasePage {
+  items: Release[];
+  /** The number of the page's last release while more follow, else null. */
+  after: number | null;
+}
+
+const itemOf = (item: Record<string, AttributeValue> | undefined): Release | null =>
+  item?.release?.S ? (JSON.parse(item.release.S) as Release) : null;
+
 /**
  * Named checkpoints. Each is put once at the next number with attribute_not_exists, so two
  * writers racing for a number collide and the loser re-reads and tries the next; a name is
- * checked against the list first, and the list is short (one item per release, never per event).
+ * checked against the list first (writes are rare: one item per release, never per event).
+ * After its number, a release's name item is put (the same record under `release#<name>`):
+ * reads by name are then one GetItem. A crash between the two puts is healed by the next create
+ * of that name (which finds it listed, answers 409 and puts the name item again).
  */
 export class ReleaseStore {
   constructor(
@@ -34,23 +50,34 @@ export class ReleaseStore {
     private readonly table: string,
   ) {}
 
+  /** Every release, in order of number (for create's name check and tools; reads page by page). */
   async list(): Promise<Release[]> {
     const releases: Release[] = [];
-    let start: QueryCommandInput["ExclusiveStartKey"];
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: "pk = :pk",
-          ExpressionAttributeValues: { ":pk": { S: RELEASE_PK } },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) releases.push(JSON.parse(item.release?.S ?? "{}") as Release);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    let after: number | null = 0;
+    while (after !== null) {
+      const page: ReleasePage = await this.page(after, 1000);
+      releases.push(...page.items);
+      after = page.after;
+    }
     return releases;
+  }
+
+  /** Up to `limit` releases numbered above `after`, in order: one Query. */
+  async page(after: number, limit: number): Promise<ReleasePage> {
+    // One more than asked: whether another page follows is then known without a second read.
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "pk = :pk AND sk > :after",
+        ExpressionAttributeValues: { ":pk": { S: RELEASE_PK }, ":after": { N: String(after) } },
+        ConsistentRead: true,
+        Limit: limit + 1,
+      }),
+    );
+    const items = (out.Items ?? []).map((item) => itemOf(item) as Release);
+    const more = items.length > limit;
+    if (more) items.length = limit;
+    return { items, after: more ? (items[items.length - 1] as Release).number : null };
   }
 
   /** The newest release: one Query of one item, whatever the number of releases. */
@@ -65,12 +92,19 @@ export class ReleaseStore {
         ConsistentRead: true,
       }),
     );
-    const item = out.Items?.[0];
-    return item ? (JSON.parse(item.release?.S ?? "{}") as Release) : null;
+    return itemOf(out.Items?.[0]);
   }
 
+  /** One GetItem, whatever the number of releases. */
   async byName(name: string): Promise<Release | null> {
-    return (await this.list()).find((r) => r.name === name) ?? null;
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { pk: { S: releaseNameKey(name) }, sk: { N: "0" } },
+        ConsistentRead: true,
+      }),
+    );
+    return itemOf(out.Item);
   }
 
   async create(release: Omit<Release, "number">): Promise<Release> {
@@ -78,13 +112,17 @@ export class ReleaseStore {
       const existing = await this.list();
       const taken = existing.find((r) => r.name === release.name);
       if (taken) {
+        await this.putName(taken);
         throw new ReleaseNameTakenError(
           `a release named ${taken.name} already exists (number ${taken.number}, tree size ${taken.treeSize}); choose another name`,
           [{ path: "name", message: "is already taken by another release" }],
           { release: taken.number },
         );
       }
-      const number = (existing[existing.length - 1]?.number ?? 0) + 1;
+      const newest = existing[existing.length - 1];
+      // Releases stored before names had items of their own get theirs on the next create.
+      if (newest && !(await this.byName(newest.name))) for (const r of existing) await this.putName(r);
+      const number = (newest?.number ?? 0) + 1;
       const stored: Release = { number, ...release };
       try {
         await this.db.send(
@@ -100,11 +138,27 @@ export class ReleaseStore {
             ConditionExpression: "attribute_not_exists(sk)",
           }),
         );
+        await this.putName(stored);
         return stored;
       } catch (error) {
         if (!isConditionFailed(error)) throw error;
       }
     }
     throw new Error("could not claim a release number after 20 attempts");
+  }
+
+  /** The name item: a copy of the numbered release, put again with the same content if it exists. */
+  private async putName(release: Release): Promise<void> {
+    await this.db.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: {
+          pk: { S: releaseNameKey(release.name) },
+          sk: { N: "0" },
+          number: { N: String(release.number) },
+          release: { S: JSON.stringify(release) },
+        },
+      }),
+    );
   }
 }

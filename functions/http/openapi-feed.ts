@@ -173,18 +173,44 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "Named checkpoints, oldest first, with export links and citation lines",
       description:
-        "Every release: its tree size, root, signed checkpoint, time, the export links at its tree size and a citation line. An export at a release's tree size is the same bytes every time. Takes no query parameters.",
+        'The releases, oldest first, a page at a time: each with its tree size, root, signed checkpoint, time, the export links at its tree size and a citation line. An export at a release\'s tree size is the same bytes every time. While more releases follow, the page has `nextCursor` (and a `Link: <…>; rel="next"` header): ask again with `cursor` = `nextCursor`; the last page has no `nextCursor`. Takes only `limit` and `cursor`; any other query parameter is a 400 naming it.',
       security: [],
-      responses: {
-        "400": unknownQuery,
-        "200": json(
-          {
-            type: "object",
-            required: ["items"],
-            properties: { items: { type: "array", items: ref("Release") } },
-          },
-          "The releases.",
+      parameters: [
+        query("limit", { type: "integer", minimum: 1, maximum: 100, default: 100 }, "Page size."),
+        query(
+          "cursor",
+          { type: "string", pattern: "^[1-9][0-9]{0,14}$" },
+          "`nextCursor` of the previous page, unchanged.",
         ),
+      ],
+      responses: {
+        "400": problem(
+          "`limit` is not a number from 1 to 100, `cursor` is not one the archive gave out, or another query parameter was given; `errors` names it.",
+        ),
+        "200": {
+          ...json(
+            {
+              type: "object",
+              required: ["items"],
+              properties: {
+                items: { type: "array", items: ref("Release") },
+                nextCursor: {
+                  type: "string",
+                  description:
+                    "Present only while more releases follow: pass it as `cursor` for the next page.",
+                },
+              },
+            },
+            "A page of releases.",
+          ),
+          headers: {
+            Link: {
+              description: 'While more releases follow: `<URL of the next page>; rel="next"`.',
+              required: false,
+              schema: { type: "string" },
+            },
+          },
+        },
       },
     },
     post: {

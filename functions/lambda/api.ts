@@ -15,6 +15,8 @@ const ledger = createLedger({
   log: createLogger(),
   // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
   proofWaitMs: 8_000,
+  // Exports outgrow API Gateway (6 MB, 30 s): the API redirects them to the streaming function.
+  ...(process.env.EXPORTS_URL ? { exportsUrl: process.env.EXPORTS_URL } : {}),
   // The log's public key, read from KMS (the API may read it, never sign with it).
   ...(process.env.LOG_KEY_ID
     ? {

@@ -4,8 +4,9 @@ import { startArchive } from "../support/archive.js";
 import { seedArchive } from "./seed-archive.js";
 
 /**
- * `node --expose-gc --import tsx test/export/measure-export-rate.ts [events]` (default 100,000): seeds an archive of
- * that many events (100 an incident) in in-process dynalite, sequences it with the log's own
+ * `node --expose-gc --import tsx test/export/measure-export-rate.ts [events] [events an incident]`
+ * (default 100,000 and 100; `100000 5` makes 20,000 incidents): seeds an archive of that many
+ * events in in-process dynalite, sequences it with the log's own
  * code, then times both exports over HTTP and samples the process's memory while they run.
  * Baseline: a bare paginated Scan of the same commit items (what any export must at least read).
  * Memory is reported as the growth of RSS and heap over the level before the export (run with
@@ -13,7 +14,7 @@ import { seedArchive } from "./seed-archive.js";
  * dynalite holds the whole archive in this same process, so absolute RSS says little about the export.
  */
 const total = Number(process.argv[2] ?? 100_000);
-const perIncident = 100;
+const perIncident = Number(process.argv[3] ?? 100);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
 const archive = await startArchive();

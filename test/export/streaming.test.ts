@@ -102,7 +102,7 @@ describe("streamed exports on a large archive", () => {
     expect(leavesRead).toBe(EVENTS);
   });
 
-  it("incidents.csv holds one entry per incident while reading the leaves, and gives every incident a row", async () => {
+  it("incidents.csv gives every incident a row, in id order", async () => {
     const csv = await (await fetch(`${base}/export/incidents.csv`)).text();
     const rows = csv.split("\r\n").filter((line) => line !== "");
     expect(rows).toHaveLength(INCIDENTS + 1);

@@ -93,6 +93,29 @@ export function httpApiEvent(
   };
 }
 
+/**
+ * A Lambda function URL request: the same payload format 2.0 as the HTTP API's, but routed by
+ * no route (`routeKey` "$default", no path parameters) and addressed to the URL's own domain.
+ */
+export function functionUrlEvent(request: Omit<HttpRequest, "route" | "claims">): APIGatewayProxyEventV2 {
+  const urlId = "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6";
+  const domain = `${urlId}.lambda-url.${REGION}.on.aws`;
+  const event = httpApiEvent({ ...request, route: "$default" }) as APIGatewayProxyEventV2;
+  return {
+    ...event,
+    routeKey: "$default",
+    headers: { ...event.headers, host: domain },
+    pathParameters: undefined,
+    requestContext: {
+      ...event.requestContext,
+      apiId: urlId,
+      domainName: domain,
+      domainPrefix: urlId,
+      routeKey: "$default",
+    },
+  };
+}
+
 function pathParameters(route: string, path: string): Record<string, string> | undefined {
   const names = route.split("/");
   const values = path.split("/");

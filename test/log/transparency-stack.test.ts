@@ -104,7 +104,7 @@ describe("the transparency log in AWS", () => {
       );
     expect(apiPuts).toHaveLength(1);
     expect(apiPuts[0].Condition).toEqual({
-      "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["release"] },
+      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["release", "release#*"] },
     });
   });
 

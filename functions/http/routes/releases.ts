@@ -4,7 +4,7 @@ import { NoCheckpointError } from "../../export/export-errors.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Authenticator } from "../auth.js";
-import { acceptQuery } from "../params.js";
+import { acceptQuery, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
 export interface ReleaseRoutesDeps {
@@ -41,14 +41,39 @@ export function citationLine(release: Pick<Release, "name" | "treeSize" | "root"
 
 const originOf = (c: Context) => new URL(c.req.url).origin;
 
+export const RELEASES_MAX_LIMIT = 100;
+
+/** The cursor is the number of the last release the previous page held. */
+function releaseCursor(c: Context): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined) return 0;
+  if (/^[1-9]\d{0,14}$/.test(raw)) return Number(raw);
+  const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
+  throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
+}
+
 /** POST /releases (writers) names the latest checkpoint; GET /releases lists them. */
 export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRoutesDeps) {
   const app = new Hono();
 
-  app.get("/releases", acceptQuery(), async (c) => {
+  // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
+  // that `nextCursor` is only present while another page follows: an archive of up to
+  // RELEASES_MAX_LIMIT releases answers `{ items }` exactly as before paging existed.
+  app.get("/releases", acceptQuery("limit", "cursor"), async (c) => {
     const origin = originOf(c);
-    const items = (await releases.list()).map((r) => releaseView(r, origin));
-    return c.json({ items });
+    const limit = intQuery(c, "limit", {
+      min: 1,
+      max: RELEASES_MAX_LIMIT,
+      fallback: RELEASES_MAX_LIMIT,
+    }) as number;
+    const page = await releases.page(releaseCursor(c), limit);
+    const items = page.items.map((r) => releaseView(r, origin));
+    if (page.after === null) return c.json({ items });
+    const nextCursor = String(page.after);
+    const next = new URL(c.req.url);
+    next.searchParams.set("cursor", nextCursor);
+    c.header("Link", `<${next.href}>; rel="next"`);
+    return c.json({ items, nextCursor });
   });
 
   app.get("/releases/:name", acceptQuery(), async (c) => {

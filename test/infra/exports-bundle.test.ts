@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import vm from "node:vm";
+import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { createLedgerApp } from "../../infra/ledger-app.js";
+import { seedArchive } from "../export/seed-archive.js";
+import { startArchive } from "../support/archive.js";
+import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
+import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
+
+/**
+ * The exports in AWS, run from the very bundles `cdk deploy` would upload: the exports function
+ * behind its function URL (RESPONSE_STREAM), under a stand-in for the Lambda runtime's
+ * streaming globals (test/support/lambda-streaming.ts), over the tables of a local archive;
+ * and the API function, which redirects the export routes there with the tree size pinned.
+ */
+type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const nativeImport = new vm.Script("(specifier) => import(specifier)", {
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+}).runInThisContext() as (specifier: string) => Promise<unknown>;
+
+const EXPORTS_URL = `https://a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6.lambda-url.${REGION}.on.aws/`;
+
+let outdir: string;
+let archive: LocalServer;
+let size: number;
+let exportsHandler: unknown;
+let api: ApiHandler;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  outdir = mkdtempSync(join(tmpdir(), "ledger-exports-bundle-"));
+  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
+  const assembly = app.synth();
+  const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
+    const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };
+    return join(assembly.directory, `asset.${code.s3Key.replace(/\.zip$/, "")}`, "index.mjs");
+  };
+
+  archive = await startArchive();
+  // 12 incidents of 25 events: 300 lines of NDJSON, so more than one chunk of 100.
+  size = (await seedArchive(archive, { incidents: 12, eventsPerIncident: 25 })).size;
+  expect(size).toBe(300);
+
+  Object.assign(process.env, {
+    EVENTS_TABLE: archive.tables.events,
+    CLAIMS_TABLE: archive.tables.claims,
+    VIEWS_TABLE: archive.tables.views,
+    LOG_TABLE: archive.tables.log,
+    LOG_LEVEL: "warn",
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    AWS_SECRET_ACCESS_KEY: "secret",
+    DYNAMODB_ENDPOINT: archive.dynamoEndpoint,
+    EXPORTS_URL,
+  });
+  installLambdaStreamingGlobals();
+  exportsHandler = (
+    (await nativeImport(pathToFileURL(assetFile(stack.exportStreaming.fn.function)).href)) as {
+      handler: unknown;
+    }
+  ).handler;
+  api = ((await nativeImport(pathToFileURL(assetFile(stack.api.function)).href)) as { handler: ApiHandler })
+    .handler;
+}, 180_000);
+
+afterAll(async () => {
+  process.env = savedEnv;
+  delete (globalThis as { awslambda?: unknown }).awslambda;
+  await archive?.close();
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+const local = async (path: string) => Buffer.from(await (await fetch(`${archive.url}${path}`)).arrayBuffer());
+
+describe("the exports in AWS", () => {
+  for (const [file, type] of [
+    ["events.ndjson", "application/x-ndjson; charset=utf-8"],
+    ["incidents.csv", "text/csv; charset=utf-8; header=present"],
+  ] as const) {
+    it(`streams ${file} through the function URL: the local export's bytes, in more than one chunk`, async () => {
+      const answer = await invokeStreaming(
+        exportsHandler,
+        functionUrlEvent({ method: "GET", path: `/export/${file}`, query: { treeSize: String(size) } }),
+      );
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers["content-type"]).toBe(type);
+      expect(answer.headers["x-tree-size"]).toBe(String(size));
+      expect(answer.chunks.length).toBeGreaterThan(1);
+      const expected = await local(`/export/${file}?treeSize=${size}`);
+      expect(expected.length).toBeGreaterThan(1000);
+      expect(answer.body.equals(expected)).toBe(true);
+      // A smaller tree: a prefix of the log, still the local bytes.
+      const earlier = await invokeStreaming(
+        exportsHandler,
+        functionUrlEvent({ method: "GET", path: `/export/${file}`, query: { treeSize: "120" } }),
+      );
+      expect(earlier.body.equals(await local(`/export/${file}?treeSize=120`))).toBe(true);
+    });
+  }
+
+  it("answers a bad tree size from the function URL with the API's problem+json", async () => {
+    const answer = await invokeStreaming(
+      exportsHandler,
+      functionUrlEvent({ method: "GET", path: "/export/incidents.csv", query: { treeSize: "lots" } }),
+    );
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers["content-type"]).toBe("application/problem+json");
+    expect(JSON.parse(answer.body.toString()).errors[0].path).toBe("query.treeSize");
+    const elsewhere = await invokeStreaming(
+      exportsHandler,
+      functionUrlEvent({ method: "GET", path: "/incidents" }),
+    );
+    expect(elsewhere.statusCode).toBe(404);
+  });
+
+  it("has the API redirect the export routes to the function URL, the tree size pinned, and still refuse bad queries", async () => {
+    for (const file of ["events.ndjson", "incidents.csv"]) {
+      const answer = await api(
+        httpApiEvent({
+          method: "GET",
+          route: "/{proxy+}",
+          path: `/export/${file}`,
+        }) as APIGatewayProxyEventV2,
+      );
+      expect(answer.statusCode).toBe(307);
+      expect(answer.headers?.location).toBe(`${EXPORTS_URL}export/${file}?treeSize=${size}`);
+      expect(answer.headers?.["x-tree-size"]).toBe(String(size));
+    }
+    const bad = await api(
+      httpApiEvent({
+        method: "GET",
+        route: "/{proxy+}",
+        path: "/export/events.ndjson",
+        query: { treeSize: String(size + 1) },
+      }) as APIGatewayProxyEventV2,
+    );
+    expect(bad.statusCode).toBe(400);
+  });
+});
