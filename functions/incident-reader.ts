@@ -1,3 +1,4 @@
+import { piecesNeeded } from "../events/spill.js";
 import { type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { foldWithStore } from "./history-fold.js";
@@ -80,12 +81,21 @@ export class IncidentReader {
   /** The view lags (or was never written): fold the store's events after it. */
   private async caughtUpSummary(incidentId: string, minVersion = 0): Promise<Summary | null> {
     const state = await this.caughtUp(incidentId);
-    return state.version === 0 || state.version < minVersion ? null : summarize(state);
+    return state.version === 0 || state.version < minVersion ? null : this.summarize(state);
+  }
+
+  /**
+   * The summary of a state: as it is when nothing spilled; else with the sealed pieces of its
+   * spilled lists, read in one batch (events/spill.ts) — the cost of what the summary lists.
+   */
+  async summarize(state: IncidentState): Promise<Summary> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved);
+    return summarize(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {
     const state = await this.stateAt(incidentId, query);
-    return state ? summarize(state) : null;
+    return state ? this.summarize(state) : null;
   }
 
   /**
@@ -107,7 +117,7 @@ export class IncidentReader {
     const from = snapshot?.version === base ? snapshot : undefined;
     const after = from?.version ?? 0;
     const events = await this.events.eventsBetween(incidentId, after, version);
-    const state = await foldWithStore(this.events, incidentId, events, from);
+    const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
     return state.version === version ? state : null;
   }
 
@@ -131,6 +141,6 @@ export class IncidentReader {
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
     const missed = this.events.events(incidentId, view?.version ?? 0, true);
-    return foldWithStore(this.events, incidentId, missed, view ?? undefined);
+    return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
 }
