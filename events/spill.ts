@@ -73,13 +73,10 @@ export function piecesNeeded(
 
 /** Takes the oldest rows of `tail` (in place) once it is over budget; null while it fits. */
 export function sealOldest<T>(tail: T[]): T[] | null {
-  const sizes = tail.map((row) => JSON.stringify(row).length);
-  let total = 0;
-  for (const s of sizes) total += s;
-  if (total <= 2 * PIECE_CHARS) return null;
+  if (JSON.stringify(tail).length <= 2 * PIECE_CHARS) return null;
   let taken = 0;
   let count = 0;
-  while (count < tail.length && taken < PIECE_CHARS) taken += sizes[count++] as number;
+  while (count < tail.length && taken < PIECE_CHARS) taken += JSON.stringify(tail[count++]).length + 1;
   return tail.splice(0, count);
 }
 
@@ -92,7 +89,7 @@ function hashes(id: string): number[] {
     a = Math.imul(a ^ c, 0x01000193) >>> 0;
     b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
   }
-  b = (b ^ (b >>> 15)) | 1;
+  b = ((b ^ (b >>> 15)) | 1) >>> 0;
   return Array.from({ length: FILTER_HASHES }, (_, k) => ((a + k * b) % FILTER_BITS) >>> 0);
 }
 

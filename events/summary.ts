@@ -492,6 +492,12 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
   }
 }
 
+/** The state as it is stored: without the pieces its fold sealed (they are stored as their own items). */
+export function withoutUnsaved(state: IncidentState): IncidentState {
+  const { unsaved: _pieces, ...stored } = state;
+  return stored;
+}
+
 /** The step the drivers share: a copy of `from` (or an empty state) to fold onto. */
 export function foldStart(incidentId: string, from?: IncidentState): IncidentState {
   return from ? structuredClone(from) : emptyState(incidentId);
@@ -518,13 +524,17 @@ export function fold(
   const draft = foldStart(incidentId, from);
   const seen: StoredEvent[] = [...history];
   const byVersion = (version: number) => seen[version - 1];
+  const byId = new Map(seen.map((e) => [e.eventId, e]));
   for (const event of events) {
-    if (event.version === seen.length + 1) seen.push(event);
+    if (event.version === seen.length + 1) {
+      seen.push(event);
+      byId.set(event.eventId, event);
+    }
     const step = apply(draft, event);
     for (let r = step.next(); !r.done; ) {
       const need = r.value;
       if (need.need === "event") {
-        const found = seen.find((e) => e.eventId === need.eventId);
+        const found = byId.get(need.eventId);
         if (!found && seen.length < draft.version - 1)
           throw new RangeError(
             `the fold needs event ${need.eventId}, and was not given the history to find it`,

@@ -1,4 +1,4 @@
-import type { IncidentState } from "../../events/summary.js";
+import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { foldWithStore } from "../history-fold.js";
 import type { EventStore } from "../store/event-store.js";
@@ -41,18 +41,15 @@ export class Projector {
       base,
       (draft) => {
         folded += 1;
-        if (draft.version % SNAPSHOT_EVERY === 0) {
-          const { unsaved: _pieces, ...snapshot } = draft;
-          snapshots.push(structuredClone(snapshot));
-        }
+        if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
       },
       this.views,
     );
     if (folded === 0) return { incidentId, from, to: from, saved: false };
     // Pieces sealed by this fold, then snapshots: a view at version N then vouches that every
     // piece and snapshot up to N was written.
-    const { unsaved, ...stored } = state;
-    await this.views.savePieces(incidentId, unsaved);
+    const stored = withoutUnsaved(state);
+    await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
     const saved = await this.views.save(stored);
     // A state at version N is the same whoever folded it, so a remembered one is as good as the

@@ -11,7 +11,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import { type Summary, summarize } from "../../events/summarize.js";
-import type { IncidentState } from "../../events/summary.js";
+import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { isConditionFailed } from "./dynamo-client.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 
@@ -38,8 +38,7 @@ function unpack(packed: Uint8Array | undefined): IncidentState | null {
 
 /** A stored state never carries unsaved pieces: they are written as their own items first. */
 function pack(state: IncidentState): Uint8Array {
-  const { unsaved: _pieces, ...stored } = state;
-  return gzipSync(JSON.stringify(stored), { level: 1 });
+  return gzipSync(JSON.stringify(withoutUnsaved(state)), { level: 1 });
 }
 
 const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;

@@ -38,9 +38,22 @@ export interface Mix {
   statements: number;
   denials: number;
   assessments: number;
+  /** Of the retractions, how many name an event already retracted (allowed, and a no-op). */
+  repeats?: number;
 }
 export const HEAVY: Mix = { reports: 0.55, statements: 0.78, denials: 0.81, assessments: 0.89 };
 export const ISSUE: Mix = { reports: 0.6, statements: 0.985, denials: 0.987, assessments: 0.99 };
+/**
+ * A contested incident: denials, assessments (of old denials too) and retractions by the
+ * hundred, some retractions repeated, so the summary's full lists spill into pieces.
+ */
+export const CONTESTED: Mix = {
+  reports: 0.3,
+  statements: 0.42,
+  denials: 0.62,
+  assessments: 0.8,
+  repeats: 0.1,
+};
 
 export function longEnvelopes(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): Envelope[] {
   const rnd = random(seed);
@@ -99,9 +112,11 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1, mix:
     } else if (live.length > 0) {
       // Most retractions are of something recent; one in four reaches far back.
       const target =
-        rnd() < 0.75
-          ? (live[live.length - 1 - Math.floor(rnd() * Math.min(10, live.length))] as number)
-          : pick(live);
+        mix.repeats && retracted.size > 0 && rnd() < mix.repeats
+          ? pick([...retracted])
+          : rnd() < 0.75
+            ? (live[live.length - 1 - Math.floor(rnd() * Math.min(10, live.length))] as number)
+            : pick(live);
       retracted.add(target);
       envelope = {
         ...base,
