@@ -33,7 +33,7 @@ describe("the bounded fold", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 2 ** 31 }),
-        fc.integer({ min: 600, max: 1_500 }),
+        fc.integer({ min: 1_200, max: 2_500 }),
         (seed, length) => {
           const events = longHistory(`contested-${seed % 1000}`, length, seed, CONTESTED);
           const state = fold(events[0]?.incidentId as string, events);
@@ -45,7 +45,7 @@ describe("the bounded fold", () => {
           expect(fold(state.incidentId, events.slice(half), first, events.slice(0, half))).toEqual(state);
         },
       ),
-      { numRuns: 8 },
+      { numRuns: 6 },
     );
   });
 
