@@ -112,11 +112,14 @@ export class IncidentReader {
     const version = query.at === "version" ? query.version : await this.versionAt(incidentId, query.asOf);
     if (version < 1) return null;
     const base = Math.floor(version / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
-    const snapshot = base > 0 ? await this.views.getSnapshot(incidentId, base) : null;
+    // The snapshot and the events after it, read at once: neither read waits for the other.
+    const [snapshot, after] = await Promise.all([
+      base > 0 ? this.views.getSnapshot(incidentId, base) : null,
+      this.events.eventsBetween(incidentId, base, version),
+    ]);
     // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
-    const after = from?.version ?? 0;
-    const events = await this.events.eventsBetween(incidentId, after, version);
+    const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
     const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
     return state.version === version ? state : null;
   }
