@@ -1,8 +1,15 @@
-import { type AttributeValue, type DynamoDBClient, paginateScan } from "@aws-sdk/client-dynamodb";
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  type DynamoDBClient,
+  paginateScan,
+} from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { fold, withoutUnsaved } from "../../events/summary.js";
 import type { LocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/log.js";
+import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { SNAPSHOT_EVERY } from "../../functions/store/view-store.js";
 import { call, post, startArchive } from "../support/archive.js";
@@ -169,5 +176,26 @@ describe("a contested incident", () => {
       summary.retractedEventIds.filter((id: string) => id === retractions[0]?.data.targetEventId),
     ).toHaveLength(1);
     expect(await archive.ledger.views.getState(ID)).toEqual(withoutUnsaved(fold(ID, all)));
+  });
+
+  it("is rebuilt whole by the repair sweep, pieces included, when its view and pieces are lost", async () => {
+    const all = await everyEvent();
+    const lost = (await storedItems()).filter((i) => i.itemType?.S !== "snapshot");
+    expect(lost.some((i) => i.itemType?.S === "spill")).toBe(true);
+    for (let i = 0; i < lost.length; i += 25)
+      await db.send(
+        new BatchWriteItemCommand({
+          RequestItems: {
+            [archive.tables.views]: lost
+              .slice(i, i + 25)
+              .map((item) => ({ DeleteRequest: { Key: { incidentId: item.incidentId as AttributeValue } } })),
+          },
+        }),
+      );
+    const report = await repairViews({ ...archive.ledger, log: silentLogger });
+    expect(report.failed).toEqual([]);
+    expect(report.built).toBeGreaterThanOrEqual(1);
+    expect(await archive.ledger.views.getState(ID)).toEqual(withoutUnsaved(fold(ID, all)));
+    expect((await text(`/incidents/${ID}`)).body).toBe(reference(all));
   });
 });
