@@ -1,6 +1,7 @@
 import { piecesNeeded } from "../events/spill.js";
 import { type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
+import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
@@ -30,6 +31,13 @@ export interface Settle {
 const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
 
 export class IncidentReader {
+  /**
+   * Snapshots read lately. A snapshot never changes (the state at version N is the same for
+   * whoever folds it), so a past view near one read before skips its read: it then costs one
+   * bounded Query of the events after it, as a past view of a short incident does.
+   */
+  private readonly snapshots = new BoundedLru<string, IncidentState>(64);
+
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
@@ -114,7 +122,7 @@ export class IncidentReader {
     const base = Math.floor(version / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
     // The snapshot and the events after it, read at once: neither read waits for the other.
     const [snapshot, after] = await Promise.all([
-      base > 0 ? this.views.getSnapshot(incidentId, base) : null,
+      base > 0 ? this.snapshot(incidentId, base) : null,
       this.events.eventsBetween(incidentId, base, version),
     ]);
     // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
@@ -122,6 +130,15 @@ export class IncidentReader {
     const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
     const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
     return state.version === version ? state : null;
+  }
+
+  private async snapshot(incidentId: string, version: number): Promise<IncidentState | null> {
+    const key = `${incidentId}#${version}`;
+    const known = this.snapshots.get(key);
+    if (known) return known;
+    const read = await this.views.getSnapshot(incidentId, version);
+    if (read) this.snapshots.set(key, read);
+    return read;
   }
 
   /** The last version recorded at or before `asOf` (recordedAt never goes back): a binary search. */
