@@ -166,7 +166,13 @@ export class ViewStore {
 
   /** Pieces are derived and never change: the same piece always has the same rows, so a put may repeat. */
   async savePieces(incidentId: string, pieces: readonly SpillPiece[] = []): Promise<void> {
-    await this.batchPut(pieces.map((p) => pieceItem(incidentId, p)));
+    // One PutItem each (a projection seals one piece now and then): the projector's role needs
+    // no batch write; the rebuild (saveNew) writes them 25 at a time.
+    await Promise.all(
+      pieces.map((p) =>
+        this.db.send(new PutItemCommand({ TableName: this.table, Item: pieceItem(incidentId, p) })),
+      ),
+    );
   }
 
   /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
