@@ -251,7 +251,7 @@ function seal(draft: IncidentState, log: SpillLog): void {
   if (log === "retracted") filterAdd(spilled, rows as string[]);
 }
 
-/** A sealed piece: from this fold's own unsaved ones, else read (one GetItem in the projector). */
+/** A sealed piece: from this fold's own unsaved ones, else read from the store. */
 function* piece<L extends SpillLog>(
   draft: IncidentState,
   log: L,
