@@ -49,6 +49,7 @@ const EXPECTED_ROWS = [
   ...["append", "project", "summary", "past", "pastFar", "page", "verify"].flatMap((op) =>
     [1000, 10000].map((n) => `long.${op}.${n}`),
   ),
+  ...["project", "summary", "past"].flatMap((op) => [1000, 10000].map((n) => `long.issue.${op}.${n}`)),
 ];
 
 const out = mkdtempSync(join(tmpdir(), "ledger-bench-test-"));

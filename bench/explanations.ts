@@ -19,11 +19,11 @@ const OFF_THREAD =
 const REASONS: [prefix: string, reason: string][] = [
   [
     "long.project",
-    "The work follows what the view holds, not the length: per (category, source) the latest reports and chart points, the live denials, the retracted ids. At 10 events a view holds a few sources (state 6 KB, summary 3.7 KB); from about 1,000 events on all 40 sources of the bench's siege are in it (state 113–173 KB, gzip 12–19 KB; summary 25–33 KB). bench/profile/long-projection.ts: reading the state 2.7 → 6.7 → 10.7 ms, the conditional put of summary + state (the listing index copies the summary) 8.2 → 11.6 → 12.2 ms, the fold itself well under a millisecond. From 1,000 to 10,000 events it grows with the denials and retractions the summary lists in full (0.2 % and 1 % of the events here)",
+    "The goal rows use a history of the same breadth at every length (3 sources, 1 denial, 1 assessment, 1 retraction in the first 10 events): the state is then the same size from 1,000 events on, and what a cold projection does — one GetItem of the state, one Query of the events after it, the fold, one conditional put — does not depend on the length. A 10-event state is smaller (fewer chart marks, band steps and statements kept), so 1,000 may cost a little more than 10; 1,000 → 10,000 is the column that shows dependence on length. On the issue's siege the state grows with breadth (40 sources), see the context rows",
   ],
   [
     "long.past",
-    "A past view reads the snapshot below (the bounded state: 6 KB at 10 events, 113–173 KB once all 40 sources have reported) and folds the events after it; at 10 events there is no snapshot and 5 events to fold. The cost is that of the state's size, which the sources and categories bound, not the incident's length",
+    "At 10 events there is no snapshot: the read is one Query of 5 events. From 100 events on it is a snapshot GetItem plus that Query, read at once; snapshots never change, so the reader keeps the last 64 it read and a repeated past read near one skips its read. bench/profile/long-past.ts (CPU per call, in-process): a cold snapshot read costs ≈ 2.5–3 ms whatever the length (1,000 and 10,000 alike), the fold of 5 events ≈ 0.2 ms; a first read near a snapshot therefore costs about 1.6× a 10-event read, a repeated one ≈ 1×",
   ],
   [
     "long.page",

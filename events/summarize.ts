@@ -1,5 +1,6 @@
 import { combineBounds } from "./figures.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
+import { piecesNeeded, type SpillLog, type SpillPiece, type SpillRows } from "./spill.js";
 import {
   type AssessmentRow,
   type CasualtyReport,
@@ -89,8 +90,8 @@ function latestBySource(entry: CategoryState): CasualtyReport[] {
   return rows.sort((a, b) => b.version - a.version);
 }
 
-function assessmentsOf(state: IncidentState, eventId: string): AssessmentSummary[] {
-  return state.assessments
+function assessmentsOf(assessments: readonly AssessmentRow[], eventId: string): AssessmentSummary[] {
+  return assessments
     .filter((a) => a.targetEventId === eventId)
     .map((a) => ({
       eventId: a.eventId,
@@ -101,8 +102,45 @@ function assessmentsOf(state: IncidentState, eventId: string): AssessmentSummary
     }));
 }
 
-/** The public view of an incident, as the contract describes it. */
-export function summarize(state: IncidentState): Summary {
+/**
+ * The three spilled lists whole: the sealed pieces' rows (oldest) then the inline tail, less
+ * what was retracted after its row was sealed.
+ */
+function spilledLists(state: IncidentState, stored: readonly SpillPiece[]) {
+  const held = [...(state.unsaved ?? []), ...stored];
+  const missing = piecesNeeded(state.spilled, held);
+  if (missing.length > 0)
+    throw new RangeError(
+      `the summary of ${state.incidentId} needs ${missing.length} stored pieces (${missing[0]?.log} ${missing[0]?.index}, …)`,
+    );
+  const sealed = <L extends SpillLog>(log: L): SpillRows[L] => {
+    const rows: unknown[] = [];
+    for (let index = 0; index < (state.spilled?.pieces[log] ?? 0); index++)
+      rows.push(
+        ...((held.find((p) => p.log === log && p.index === index) as SpillPiece<L>).rows as unknown[]),
+      );
+    return rows as SpillRows[L];
+  };
+  if (!state.spilled)
+    return {
+      denials: state.denials,
+      assessments: state.denialAssessments,
+      retracted: state.retractedEventIds,
+    };
+  const retracted = [...sealed("retracted"), ...state.retractedEventIds];
+  const gone = new Set(retracted);
+  return {
+    denials: [...sealed("denials").filter((d) => !gone.has(d.eventId)), ...state.denials],
+    assessments: [...sealed("assessments"), ...state.denialAssessments].filter((a) => !gone.has(a.eventId)),
+    retracted,
+  };
+}
+
+/**
+ * The public view of an incident, as the contract describes it. A state whose lists spilled
+ * into stored pieces (events/spill.ts) needs them given: `piecesNeeded` says which.
+ */
+export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = []): Summary {
   const casualties: Record<string, CasualtySummary> = {};
   for (const [category, entry] of Object.entries(state.casualties)) {
     const rows = latestBySource(entry);
@@ -115,8 +153,9 @@ export function summarize(state: IncidentState): Summary {
       reports: entry.total,
     };
   }
-  const denials = state.denials.map((d) => {
-    const assessments = assessmentsOf(state, d.eventId);
+  const lists = spilledLists(state, pieces);
+  const denials = lists.denials.map((d) => {
+    const assessments = assessmentsOf(lists.assessments, d.eventId);
     const last = assessments[assessments.length - 1];
     return { ...d, assessments, status: (last ? last.verdict : "unassessed") as DenialStatus };
   });
@@ -138,11 +177,11 @@ export function summarize(state: IncidentState): Summary {
       latest: state.statements.recent
         .slice(-LATEST_STATEMENTS)
         .reverse()
-        .map((s) => ({ ...s, assessments: assessmentsOf(state, s.eventId) })),
+        .map((s) => ({ ...s, assessments: assessmentsOf(state.assessments, s.eventId) })),
     },
     denials,
     contested: denials.length > 0,
-    retractedEventIds: state.retractedEventIds,
+    retractedEventIds: lists.retracted,
     headHash: state.headHash,
   };
 }

@@ -1,6 +1,15 @@
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
+import {
+  emptySpilled,
+  filterAdd,
+  filterMayHold,
+  type Spilled,
+  type SpillLog,
+  type SpillPiece,
+  sealOldest,
+} from "./spill.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
 /**
@@ -97,9 +106,10 @@ export interface CategoryState {
 }
 
 /**
- * What a projection keeps of an incident: bounded by the number of sources and categories, the
- * denials and the retracted ids (which the summary lists in full), never by the number of
- * reports or statements.
+ * What a projection keeps of an incident: bounded by the number of sources and categories,
+ * never by the number of reports or statements. The lists the summary shows in full (denials,
+ * their assessments, retracted ids) keep only their newest rows here; older ones are sealed
+ * into stored pieces (events/spill.ts).
  */
 export interface IncidentState {
   incidentId: string;
@@ -118,10 +128,21 @@ export interface IncidentState {
   } | null;
   casualties: Record<string, CategoryState>;
   statements: { live: number; recent: StatementRow[] };
+  /** The newest live denials, in version order; older ones are in sealed pieces. */
   denials: DenialRow[];
-  /** Live assessments of a kept denial or a kept statement, in version order. */
+  /** The newest assessments of denials, in version order (retracted ones dropped while inline). */
+  denialAssessments: AssessmentRow[];
+  /** Live assessments of a kept statement, in version order. */
   assessments: AssessmentRow[];
+  /** The newest retracted ids, in the order retracted; older ones are in sealed pieces. */
   retractedEventIds: string[];
+  /** What was sealed into pieces; null until anything was. */
+  spilled: Spilled | null;
+  /**
+   * Pieces sealed by this fold and not yet stored: whoever saves the state writes them first
+   * (ViewStore), and a stored state never carries them.
+   */
+  unsaved?: SpillPiece[];
 }
 
 /**
@@ -130,8 +151,11 @@ export interface IncidentState {
  * - `event`: the stored event with this id (null if it is not one of this incident);
  * - `before`: some events just before `version`, newest first (empty below version 1).
  */
-export type Need = { need: "event"; eventId: string } | { need: "before"; version: number };
-export type Answer = StoredEvent | StoredEvent[] | null;
+export type Need =
+  | { need: "event"; eventId: string }
+  | { need: "before"; version: number }
+  | { need: "piece"; log: SpillLog; index: number };
+export type Answer = StoredEvent | StoredEvent[] | SpillPiece | null;
 export type FoldStep = Generator<Need, void, Answer>;
 
 export function emptyState(incidentId: string): IncidentState {
@@ -145,8 +169,10 @@ export function emptyState(incidentId: string): IncidentState {
     casualties: {},
     statements: { live: 0, recent: [] },
     denials: [],
+    denialAssessments: [],
     assessments: [],
     retractedEventIds: [],
+    spilled: null,
   };
 }
 
@@ -205,6 +231,54 @@ function noteRange(entry: CategoryState, version: number): boolean {
   return true;
 }
 
+/** Where each log's inline tail lives in the state. */
+const TAILS = {
+  denials: "denials",
+  assessments: "denialAssessments",
+  retracted: "retractedEventIds",
+} as const;
+
+/** Seals the oldest rows of a log's inline tail into its next piece, once the tail is over budget. */
+function seal(draft: IncidentState, log: SpillLog): void {
+  const rows = sealOldest<unknown>(draft[TAILS[log]]);
+  if (!rows) return;
+  draft.spilled ??= emptySpilled();
+  const spilled = draft.spilled;
+  const index = spilled.pieces[log]++;
+  draft.unsaved ??= [];
+  draft.unsaved.push({ log, index, rows } as SpillPiece);
+  if (log === "denials") spilled.liveDenials += rows.length;
+  if (log === "retracted") filterAdd(spilled, rows as string[]);
+}
+
+/** A sealed piece: from this fold's own unsaved ones, else read from the store. */
+function* piece<L extends SpillLog>(
+  draft: IncidentState,
+  log: L,
+  index: number,
+): Generator<Need, SpillPiece<L>, Answer> {
+  const held = draft.unsaved?.find((p) => p.log === log && p.index === index);
+  const found = held ?? ((yield { need: "piece", log, index }) as SpillPiece | null);
+  if (!found) throw new RangeError(`the fold needs piece ${index} of the ${log} of ${draft.incidentId}`);
+  return found as SpillPiece<L>;
+}
+
+/** Every retracted id in sealed pieces: only the rare walk back after a retraction reads them all. */
+function* sealedRetracted(draft: IncidentState): Generator<Need, string[], Answer> {
+  const ids: string[] = [];
+  for (let i = 0; i < (draft.spilled?.pieces.retracted ?? 0); i++)
+    ids.push(...(yield* piece(draft, "retracted", i)).rows);
+  return ids;
+}
+
+/** Whether `target` was retracted before: the inline ids, else the filter, else (rarely) the pieces. */
+function* retractedBefore(draft: IncidentState, target: string): Generator<Need, boolean, Answer> {
+  if (draft.retractedEventIds.includes(target)) return true;
+  const spilled = draft.spilled;
+  if (!spilled || spilled.pieces.retracted === 0 || !filterMayHold(spilled, target)) return false;
+  return (yield* sealedRetracted(draft)).includes(target);
+}
+
 function keepLast<T>(rows: T[], max: number): void {
   if (rows.length > max) rows.splice(0, rows.length - max);
 }
@@ -227,7 +301,7 @@ function* walkBack(version: number, visit: (event: StoredEvent) => boolean): Gen
 
 /** A source's latest live reports of a category, read back after its kept ones were retracted. */
 function* refillReports(draft: IncidentState, category: string, name: string, kept: SourceReports): FoldStep {
-  const retracted = new Set(draft.retractedEventIds);
+  const retracted = new Set([...(yield* sealedRetracted(draft)), ...draft.retractedEventIds]);
   const want = Math.min(REPORTS_KEPT, kept.live);
   const found: CasualtyReport[] = [];
   yield* walkBack(draft.version, (e) => {
@@ -241,7 +315,7 @@ function* refillReports(draft: IncidentState, category: string, name: string, ke
 
 /** The latest live statements and their live assessments, read back after kept ones were retracted. */
 function* refillStatements(draft: IncidentState): FoldStep {
-  const retracted = new Set(draft.retractedEventIds);
+  const retracted = new Set([...(yield* sealedRetracted(draft)), ...draft.retractedEventIds]);
   const want = Math.min(STATEMENTS_KEPT, draft.statements.live);
   const found: StatementRow[] = [];
   const assessments: AssessmentRow[] = [];
@@ -289,22 +363,27 @@ function addReport(draft: IncidentState, event: StoredEvent): void {
 
 function dropAssessmentsOf(draft: IncidentState, eventId: string): void {
   draft.assessments = draft.assessments.filter((a) => a.targetEventId !== eventId);
+  draft.denialAssessments = draft.denialAssessments.filter((a) => a.targetEventId !== eventId);
 }
 
 function* retract(draft: IncidentState, target: string): FoldStep {
-  if (draft.retractedEventIds.includes(target)) return;
+  if (yield* retractedBefore(draft, target)) return;
   draft.retractedEventIds.push(target);
-  // What the state keeps whole is found without a read.
+  seal(draft, "retracted");
+  // What the state keeps inline is found without a read. Sealed rows stay as they are: the
+  // summary leaves out what the retracted log names.
   const denial = draft.denials.findIndex((d) => d.eventId === target);
   if (denial >= 0) {
     draft.denials.splice(denial, 1);
     dropAssessmentsOf(draft, target);
     return;
   }
-  const assessment = draft.assessments.findIndex((a) => a.eventId === target);
-  if (assessment >= 0) {
-    draft.assessments.splice(assessment, 1);
-    return;
+  for (const list of [draft.assessments, draft.denialAssessments]) {
+    const assessment = list.findIndex((a) => a.eventId === target);
+    if (assessment >= 0) {
+      list.splice(assessment, 1);
+      return;
+    }
   }
   if (draft.opened?.eventId === target) return;
   const statement = draft.statements.recent.findIndex((s) => s.eventId === target);
@@ -316,6 +395,12 @@ function* retract(draft: IncidentState, target: string): FoldStep {
     draft.statements.live -= 1;
     const { recent, live } = draft.statements;
     if (recent.length < LATEST_STATEMENTS && live > recent.length) yield* refillStatements(draft);
+    return;
+  }
+  // Not inline and not retracted before: a denial in a sealed piece.
+  if (event?.type === "DenialIssued" && draft.spilled) {
+    draft.spilled.liveDenials -= 1;
+    dropAssessmentsOf(draft, target);
     return;
   }
   if (event?.type !== "CasualtiesReported") return;
@@ -379,22 +464,38 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
         ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
         ...(d.quote ? { quote: clip(d.quote) } : {}),
       });
+      seal(draft, "denials");
       break;
     case "ClaimAssessed": {
       // Only an assessment the summary shows is kept: of a denial, or of a kept statement (an
       // older statement brought back by a retraction has its assessments read back with it).
       const target: string = d.targetEventId;
-      if (
-        draft.denials.some((x) => x.eventId === target) ||
-        draft.statements.recent.some((x) => x.eventId === target)
-      )
+      let ofDenial = draft.denials.some((x) => x.eventId === target);
+      if (!ofDenial && draft.statements.recent.some((x) => x.eventId === target)) {
         draft.assessments.push(assessmentRow(event));
+        break;
+      }
+      // A denial sealed into a piece: which the target is, only the event can say (one read).
+      if (!ofDenial && (draft.spilled?.pieces.denials ?? 0) > 0) {
+        const found = (yield { need: "event", eventId: target }) as StoredEvent | null;
+        ofDenial = found?.type === "DenialIssued";
+      }
+      if (ofDenial) {
+        draft.denialAssessments.push(assessmentRow(event));
+        seal(draft, "assessments");
+      }
       break;
     }
     case "ReportRetracted":
       yield* retract(draft, d.targetEventId);
       break;
   }
+}
+
+/** The state as it is stored: without the pieces its fold sealed (they are stored as their own items). */
+export function withoutUnsaved(state: IncidentState): IncidentState {
+  const { unsaved: _pieces, ...stored } = state;
+  return stored;
 }
 
 /** The step the drivers share: a copy of `from` (or an empty state) to fold onto. */
@@ -423,13 +524,17 @@ export function fold(
   const draft = foldStart(incidentId, from);
   const seen: StoredEvent[] = [...history];
   const byVersion = (version: number) => seen[version - 1];
+  const byId = new Map(seen.map((e) => [e.eventId, e]));
   for (const event of events) {
-    if (event.version === seen.length + 1) seen.push(event);
+    if (event.version === seen.length + 1) {
+      seen.push(event);
+      byId.set(event.eventId, event);
+    }
     const step = apply(draft, event);
     for (let r = step.next(); !r.done; ) {
       const need = r.value;
       if (need.need === "event") {
-        const found = seen.find((e) => e.eventId === need.eventId);
+        const found = byId.get(need.eventId);
         if (!found && seen.length < draft.version - 1)
           throw new RangeError(
             `the fold needs event ${need.eventId}, and was not given the history to find it`,
@@ -437,6 +542,10 @@ export function fold(
         r = step.next(found ?? null);
         continue;
       }
+      if (need.need === "piece")
+        throw new RangeError(
+          `the fold needs stored piece ${need.index} of the ${need.log}, and was not given it`,
+        );
       const page: StoredEvent[] = [];
       for (let v = need.version - 1; v >= 1 && page.length < 50; v--) {
         const e = byVersion(v);

@@ -1,3 +1,4 @@
+import type { SpillLog, SpillPiece } from "../events/spill.js";
 import type { StoredEvent } from "../events/stored-event.js";
 import { type Answer, foldStart, foldStep, type IncidentState, type Need } from "../events/summary.js";
 
@@ -5,6 +6,11 @@ import { type Answer, foldStart, foldStep, type IncidentState, type Need } from 
 export interface EventLookup {
   eventsBetween(incidentId: string, after: number, last: number): Promise<StoredEvent[]>;
   findEvent(incidentId: string, eventId: string): Promise<StoredEvent | null>;
+}
+
+/** Reads sealed pieces of an incident's spilled lists (ViewStore): what a summary or a rare step needs. */
+export interface PieceLookup {
+  getPieces(incidentId: string, wanted: readonly { log: SpillLog; index: number }[]): Promise<SpillPiece[]>;
 }
 
 /** The latest events of this fold kept at hand, so a walk back rarely reads the store. */
@@ -15,7 +21,8 @@ const WALK_PAGE = 100;
 /**
  * Folds events onto `from` (left as it was), answering what a step asks of the history —
  * the event a retraction names, a few events before the current one — from the events of this
- * fold when it has them, else from the store. `atEach` sees the draft after every event (the
+ * fold when it has them, else from the store; a sealed piece of a spilled list (events/spill.ts)
+ * from `pieces`. `atEach` sees the draft after every event (the
  * projector takes its snapshots there); it must copy what it keeps.
  */
 export async function foldWithStore(
@@ -24,10 +31,15 @@ export async function foldWithStore(
   events: Iterable<StoredEvent> | AsyncIterable<StoredEvent>,
   from?: IncidentState,
   atEach?: (draft: IncidentState) => void,
+  pieces?: PieceLookup,
 ): Promise<IncidentState> {
   const draft = foldStart(incidentId, from);
   const here = new Map<number, StoredEvent>();
   const answer = async (need: Need): Promise<Answer> => {
+    if (need.need === "piece") {
+      const [found] = (await pieces?.getPieces(incidentId, [need])) ?? [];
+      return found ?? null;
+    }
     if (need.need === "event") {
       for (const e of here.values()) if (e.eventId === need.eventId) return e;
       return store.findEvent(incidentId, need.eventId);

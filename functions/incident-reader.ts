@@ -1,5 +1,7 @@
+import { piecesNeeded } from "../events/spill.js";
 import { type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
+import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
@@ -29,6 +31,13 @@ export interface Settle {
 const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
 
 export class IncidentReader {
+  /**
+   * Snapshots read lately. A snapshot never changes (the state at version N is the same for
+   * whoever folds it), so a past view near one read before skips its read: it then costs one
+   * bounded Query of the events after it, as a past view of a short incident does.
+   */
+  private readonly snapshots = new BoundedLru<string, IncidentState>(64);
+
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
@@ -80,12 +89,21 @@ export class IncidentReader {
   /** The view lags (or was never written): fold the store's events after it. */
   private async caughtUpSummary(incidentId: string, minVersion = 0): Promise<Summary | null> {
     const state = await this.caughtUp(incidentId);
-    return state.version === 0 || state.version < minVersion ? null : summarize(state);
+    return state.version === 0 || state.version < minVersion ? null : this.summarize(state);
+  }
+
+  /**
+   * The summary of a state: as it is when nothing spilled; else with the sealed pieces of its
+   * spilled lists, read in one batch (events/spill.ts) — the cost of what the summary lists.
+   */
+  async summarize(state: IncidentState): Promise<Summary> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved);
+    return summarize(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {
     const state = await this.stateAt(incidentId, query);
-    return state ? summarize(state) : null;
+    return state ? this.summarize(state) : null;
   }
 
   /**
@@ -102,13 +120,25 @@ export class IncidentReader {
     const version = query.at === "version" ? query.version : await this.versionAt(incidentId, query.asOf);
     if (version < 1) return null;
     const base = Math.floor(version / SNAPSHOT_EVERY) * SNAPSHOT_EVERY;
-    const snapshot = base > 0 ? await this.views.getSnapshot(incidentId, base) : null;
+    // The snapshot and the events after it, read at once: neither read waits for the other.
+    const [snapshot, after] = await Promise.all([
+      base > 0 ? this.snapshot(incidentId, base) : null,
+      this.events.eventsBetween(incidentId, base, version),
+    ]);
     // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
-    const after = from?.version ?? 0;
-    const events = await this.events.eventsBetween(incidentId, after, version);
-    const state = await foldWithStore(this.events, incidentId, events, from);
+    const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
+    const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
     return state.version === version ? state : null;
+  }
+
+  private async snapshot(incidentId: string, version: number): Promise<IncidentState | null> {
+    const key = `${incidentId}#${version}`;
+    const known = this.snapshots.get(key);
+    if (known) return known;
+    const read = await this.views.getSnapshot(incidentId, version);
+    if (read) this.snapshots.set(key, read);
+    return read;
   }
 
   /** The last version recorded at or before `asOf` (recordedAt never goes back): a binary search. */
@@ -131,6 +161,6 @@ export class IncidentReader {
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
     const missed = this.events.events(incidentId, view?.version ?? 0, true);
-    return foldWithStore(this.events, incidentId, missed, view ?? undefined);
+    return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
 }

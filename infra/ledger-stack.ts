@@ -177,12 +177,18 @@ export class LedgerStack extends Stack {
       ["dynamodb:GetItem", "dynamodb:Query"],
       [ACTIVITY_INDEX.name],
     );
+    // The sealed pieces of a contested incident's summary lists (ViewStore.getPieces), by key.
+    grantTableActions(this.api.role, this.viewsTable, ["dynamodb:BatchGetItem"]);
     grantChainCheckRecords(this.api.role, this.viewsTable);
     // The projector reads events and writes views, nothing else. It reads a claim to find an
     // event by its client id (a retraction's target that the bounded projection no longer holds).
     grantTableActions(this.projector.role, this.eventsTable, ["dynamodb:Query", "dynamodb:GetItem"]);
     grantTableActions(this.projector.role, this.claimsTable, ["dynamodb:GetItem"]);
-    grantTableActions(this.projector.role, this.viewsTable, ["dynamodb:GetItem", "dynamodb:PutItem"]);
+    grantTableActions(this.projector.role, this.viewsTable, [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:BatchGetItem",
+    ]);
     // The pages read summaries and the listing index, events for history and checks, and a claim
     // to find an event by its client id (a past view's read-back). Their one write is the record
     // of a full chain check of a short incident, and only under that key.
@@ -194,6 +200,7 @@ export class LedgerStack extends Stack {
       ["dynamodb:GetItem", "dynamodb:Query"],
       [ACTIVITY_INDEX.name],
     );
+    grantTableActions(this.pages.role, this.viewsTable, ["dynamodb:BatchGetItem"]);
     grantChainCheckRecords(this.pages.role, this.viewsTable);
     for (const fn of [this.api, this.projector, this.pages]) {
       Validations.of(fn.role).acknowledge({

@@ -41,6 +41,8 @@ export class ViewRepair extends Construct {
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:BatchWriteItem",
+      // The sealed pieces a lagging view's fold may need (ViewStore.getPieces).
+      "dynamodb:BatchGetItem",
     ]);
     Validations.of(this.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",

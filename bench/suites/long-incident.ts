@@ -1,6 +1,8 @@
+import { GetItemCommand } from "@aws-sdk/client-dynamodb";
+import type { Summary } from "../../events/summarize.js";
 import { Projector } from "../../functions/projector/projector.js";
 import { SNAPSHOT_EVERY } from "../../functions/store/view-store.js";
-import { ISSUE, longHistory, seedCommits } from "../../test/support/long-history.js";
+import { fixedBreadthHistory, ISSUE, longHistory, seedCommits } from "../../test/support/long-history.js";
 import { expectStatus, httpClient } from "../lib/http-client.js";
 import type { Row } from "../lib/results.js";
 import { context, ratioGoal, row } from "../lib/row.js";
@@ -12,7 +14,23 @@ import type { Suite } from "../lib/suite.js";
 const LENGTHS = [10, 1_000, 10_000] as const;
 const BASE = LENGTHS[0];
 
+/**
+ * Two families of incidents. `length`: the same three sources, one denial, one assessment and
+ * one retraction in the first 10 events, then only reports and statements by those sources —
+ * its summary is the same size at every length, so its rows measure LENGTH (the goal rows).
+ * `issue`: the issue's siege (40 rotating officials, denials and retractions by the thousandth):
+ * its summary grows as sources appear and denials accumulate, which the contract promises
+ * (one row per source, every live denial): context rows, to show what that costs.
+ */
+type Family = "length" | "issue";
+const FAMILIES: { family: Family; seed: (id: string, n: number) => ReturnType<typeof longHistory> }[] = [
+  { family: "length", seed: (id, n) => fixedBreadthHistory(id, n, 11) },
+  { family: "issue", seed: (id, n) => longHistory(id, n, 11, ISSUE) },
+];
+
 type Op = "append" | "project" | "summary" | "past" | "pastFar" | "page" | "verify";
+/** The operations measured on the issue's family too, as context. */
+const ISSUE_OPS: readonly Op[] = ["project", "summary", "past"];
 const OPS: { op: Op; title: string; goal: boolean }[] = [
   { op: "append", title: "append one event (POST, HTTP)", goal: true },
   {
@@ -43,7 +61,7 @@ const OPS: { op: Op; title: string; goal: boolean }[] = [
  */
 export const longIncident: Suite = {
   name: "Long incidents",
-  steps: () => LENGTHS.length + OPS.length,
+  steps: () => 2 * LENGTHS.length + OPS.length + ISSUE_OPS.length,
   async run(ctx) {
     const { quick, progress } = ctx;
     const reps = quick ? 3 : 25;
@@ -52,18 +70,38 @@ export const longIncident: Suite = {
     const client = httpClient(stack.archiveUrl, 1);
     const rows: Row[] = [];
     try {
-      const idOf = (n: number) => `long-${n}`;
-      const sizes = new Map<number, string>();
-      for (const n of LENGTHS) {
-        progress.note(`seeding an incident of ${n.toLocaleString("en-US")} events as commit items`);
-        await seedCommits(stack.db, stack.tables.events, longHistory(idOf(n), n, 11, ISSUE));
-        await stack.ledger.projector.project(idOf(n));
-        const summary = await client.send("GET", `/incidents/${idOf(n)}`);
-        sizes.set(n, `${(Buffer.byteLength(summary.text) / 1024).toFixed(1)} KB`);
-        // A full check on record, as /verify leaves one: the page then checks only what follows it.
-        expectStatus(await client.send("GET", `/incidents/${idOf(n)}/verify`), 200);
-        progress.step(`long incidents`);
-      }
+      let family: Family = "length";
+      const idOf = (n: number) => `${family}-${n}`;
+      const sizes = new Map<string, string>();
+      /** What the incident's view holds: the summary served, the stored state, the view item, its breadth. */
+      const measure = async (n: number) => {
+        const served = await client.send("GET", `/incidents/${idOf(n)}`);
+        const summary = JSON.parse(served.text) as Summary;
+        const item = await stack.db.send(
+          new GetItemCommand({ TableName: stack.tables.views, Key: { incidentId: { S: idOf(n) } } }),
+        );
+        const stateBytes = item.Item?.state?.B?.length ?? 0;
+        const itemBytes = stateBytes + Buffer.byteLength(item.Item?.summary?.S ?? "");
+        const sources = Object.values(summary.casualties).reduce((k, c) => k + c.bySource.length, 0);
+        const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+        return (
+          `summary ${kb(Buffer.byteLength(served.text))}, state ${kb(stateBytes)} gzipped, view item ${kb(itemBytes)}; ` +
+          `${sources} bySource rows, ${summary.denials.length} denials, ${summary.retractedEventIds.length} retracted ids`
+        );
+      };
+      for (const f of FAMILIES)
+        for (const n of LENGTHS) {
+          family = f.family;
+          progress.note(
+            `seeding a ${family} incident of ${n.toLocaleString("en-US")} events as commit items`,
+          );
+          await seedCommits(stack.db, stack.tables.events, f.seed(idOf(n), n));
+          await stack.ledger.projector.project(idOf(n));
+          sizes.set(idOf(n), await measure(n));
+          // A full check on record, as /verify leaves one: the page then checks only what follows it.
+          expectStatus(await client.send("GET", `/incidents/${idOf(n)}/verify`), 200);
+          progress.step(`long incidents`);
+        }
       let k = 0;
       const statement = () =>
         JSON.stringify({
@@ -104,7 +142,16 @@ export const longIncident: Suite = {
         verify: (n) =>
           timed(async () => expectStatus(await client.send("GET", `/incidents/${idOf(n)}/verify`), 200)),
       };
-      for (const { op, title, goal } of OPS) {
+      const runs = [
+        ...OPS.map((o) => ({ ...o, family: "length" as Family })),
+        ...OPS.filter((o) => ISSUE_OPS.includes(o.op)).map((o) => ({
+          ...o,
+          goal: false,
+          family: "issue" as Family,
+        })),
+      ];
+      for (const { op, title, goal, family: runFamily } of runs) {
+        family = runFamily;
         const count = op === "verify" ? Math.max(3, Math.floor(reps / 5)) : reps;
         const p50s = new Map<number, number[]>(LENGTHS.map((n) => [n, []]));
         // Keep the appends out of the reads' incidents' way: project what they added first.
@@ -117,22 +164,29 @@ export const longIncident: Suite = {
             p50s.get(n)?.push(median(samples));
           }
         const base = median(p50s.get(BASE) ?? []);
+        const issue = family === "issue";
         for (const n of LENGTHS.slice(1))
           rows.push(
             row({
-              id: `long.${op}.${n}`,
-              group: "Long incidents: each operation at N events ÷ the same operation at 10 events (p50)",
-              title: `${title} — ${n.toLocaleString("en-US")} events`,
+              id: issue ? `long.issue.${op}.${n}` : `long.${op}.${n}`,
+              group: issue
+                ? "Long incidents, the issue's siege (breadth grows): at N events ÷ at 10 events (p50), context"
+                : "Long incidents (same breadth at every length): each operation at N events ÷ at 10 events (p50)",
+              title: `${title} — ${n.toLocaleString("en-US")} events${issue ? ", 40 officials, denials growing" : ""}`,
               unit: "ms",
               subject: median(p50s.get(n) ?? []),
               baseline: base,
-              baselineName: `the same operation on an incident of ${BASE} events`,
+              baselineName: `the same operation on an incident of ${BASE} events of the same kind`,
               goal: goal
                 ? ratioGoal("<=", 1.3)
                 : context(
-                    op === "verify" ? "a full re-read: linear in the incident by design" : "shows the bound",
+                    op === "verify"
+                      ? "a full re-read: linear in the incident by design"
+                      : issue
+                        ? "the summary lists one row per source and every live denial (the contract's promise): it grows with breadth, not length"
+                        : "shows the bound",
                   ),
-              detail: `summary ${sizes.get(n) ?? "?"} at ${n.toLocaleString("en-US")} events, ${sizes.get(BASE) ?? "?"} at ${BASE}`,
+              detail: `at ${n.toLocaleString("en-US")}: ${sizes.get(idOf(n)) ?? "?"}; at ${BASE}: ${sizes.get(idOf(BASE)) ?? "?"}`,
             }),
           );
         progress.step(`long incidents`);

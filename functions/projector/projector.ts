@@ -1,4 +1,4 @@
-import type { IncidentState } from "../../events/summary.js";
+import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { foldWithStore } from "../history-fold.js";
 import type { EventStore } from "../store/event-store.js";
@@ -41,17 +41,21 @@ export class Projector {
       base,
       (draft) => {
         folded += 1;
-        if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(draft));
+        if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
       },
+      this.views,
     );
     if (folded === 0) return { incidentId, from, to: from, saved: false };
-    // Snapshots first: a view at version N then vouches that every snapshot up to N was written.
+    // Pieces sealed by this fold, then snapshots: a view at version N then vouches that every
+    // piece and snapshot up to N was written.
+    const stored = withoutUnsaved(state);
+    await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
-    const saved = await this.views.save(state);
+    const saved = await this.views.save(stored);
     // A state at version N is the same whoever folded it, so a remembered one is as good as the
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
-    this.recent.set(incidentId, state);
+    this.recent.set(incidentId, stored);
     return { incidentId, from, to: state.version, saved };
   }
 }

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import {
   type AttributeValue,
+  BatchGetItemCommand,
   BatchWriteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
@@ -8,8 +9,9 @@ import {
   paginateQuery,
   paginateScan,
 } from "@aws-sdk/client-dynamodb";
+import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import { type Summary, summarize } from "../../events/summarize.js";
-import type { IncidentState } from "../../events/summary.js";
+import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { isConditionFailed } from "./dynamo-client.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 
@@ -24,17 +26,32 @@ export interface ChainCheckRecord {
 export const SNAPSHOT_EVERY = 100;
 
 /**
- * A stored fold state, or null when there is none or it is of the earlier, unbounded shape
- * (whose `statements` was a list): the view is derived, so it is simply folded again.
+ * A stored fold state, or null when there is none or it is of an earlier shape (unbounded, whose
+ * `statements` was a list, or from before the spilled lists): the view is derived, so it is
+ * simply folded again.
  */
 function unpack(packed: Uint8Array | undefined): IncidentState | null {
   if (!packed) return null;
   const state = JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState;
-  return Array.isArray(state.statements) ? null : state;
+  return Array.isArray(state.statements) || !state.denialAssessments ? null : state;
+}
+
+/** A stored state never carries unsaved pieces: they are written as their own items first. */
+function pack(state: IncidentState): Uint8Array {
+  return gzipSync(JSON.stringify(withoutUnsaved(state)), { level: 1 });
 }
 
 const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
+const pieceKey = (incidentId: string, log: SpillLog, index: number) => `${incidentId}#spill#${log}#${index}`;
+
+function pieceItem(incidentId: string, piece: SpillPiece): Record<string, AttributeValue> {
+  return {
+    incidentId: { S: pieceKey(incidentId, piece.log, piece.index) },
+    itemType: { S: "spill" },
+    rows: { S: JSON.stringify(piece.rows) },
+  };
+}
 
 export interface ListQuery {
   kind?: string;
@@ -119,8 +136,48 @@ export class ViewStore {
     return unpack(out.Item?.state?.B);
   }
 
+  /**
+   * Sealed pieces of an incident's spilled lists (events/spill.ts), under keys no incident id can
+   * take, without listing keys. A piece never changes once written, so any read of it will do.
+   */
+  async getPieces(
+    incidentId: string,
+    wanted: readonly { log: SpillLog; index: number }[],
+  ): Promise<SpillPiece[]> {
+    const found: SpillPiece[] = [];
+    for (let i = 0; i < wanted.length; i += 100) {
+      let keys = wanted
+        .slice(i, i + 100)
+        .map(({ log, index }) => ({ incidentId: { S: pieceKey(incidentId, log, index) } }));
+      for (let attempt = 0; keys.length > 0; attempt++) {
+        const out = await this.db.send(
+          new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys } } }),
+        );
+        for (const item of out.Responses?.[this.table] ?? []) {
+          const [, log, index] = /#spill#([a-z]+)#(\d+)$/.exec(item.incidentId?.S ?? "") ?? [];
+          found.push({ log: log as SpillLog, index: Number(index), rows: JSON.parse(item.rows?.S ?? "[]") });
+        }
+        keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
+        if (keys.length > 0) await backOff(attempt);
+      }
+    }
+    return found;
+  }
+
+  /** Pieces are derived and never change: the same piece always has the same rows, so a put may repeat. */
+  async savePieces(incidentId: string, pieces: readonly SpillPiece[] = []): Promise<void> {
+    // One PutItem each (a projection seals one piece now and then): the projector's role needs
+    // no batch write; the rebuild (saveNew) writes them 25 at a time.
+    await Promise.all(
+      pieces.map((p) =>
+        this.db.send(new PutItemCommand({ TableName: this.table, Item: pieceItem(incidentId, p) })),
+      ),
+    );
+  }
+
   /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
   async saveSnapshot(state: IncidentState): Promise<void> {
+    await this.savePieces(state.incidentId, state.unsaved);
     await this.db.send(
       new PutItemCommand({
         TableName: this.table,
@@ -128,7 +185,7 @@ export class ViewStore {
           incidentId: { S: snapshotKey(state.incidentId, state.version) },
           version: { N: String(state.version) },
           itemType: { S: "snapshot" },
-          state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+          state: { B: pack(state) },
         },
       }),
     );
@@ -168,6 +225,8 @@ export class ViewStore {
 
   /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
   async save(state: IncidentState): Promise<boolean> {
+    // Pieces first: a view (or snapshot) that names a piece vouches that it was written.
+    await this.savePieces(state.incidentId, state.unsaved);
     const item = viewItem(state);
     try {
       await this.putIfNewer(item, state.version);
@@ -176,9 +235,10 @@ export class ViewStore {
       if (isConditionFailed(error)) return false;
       if (!isTooLarge(error)) throw error;
     }
-    // Only an incident with thousands of live denials or retractions (which the summary lists in
-    // full) gets here. Past DynamoDB's 400 KB item the view keeps its version and listing keys but no summary
-    // or state, so readers fold the events instead of serving an older view as current.
+    // A guard only: the state and the inline lists are bounded (events/spill.ts), so only an
+    // incident with thousands of sources or categories could get here. Past DynamoDB's 400 KB
+    // item the view keeps its version and listing keys but no summary or state, so readers fold
+    // the events instead of serving an older view as current.
     try {
       await this.putIfNewer(bareView(item), state.version);
       return true;
@@ -196,19 +256,26 @@ export class ViewStore {
    * sends the batch down the one-by-one path.
    */
   async saveNew(states: readonly IncidentState[]): Promise<void> {
-    let requests = states.map((state) => ({ PutRequest: { Item: viewItem(state) } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      try {
+    await this.batchPut(states.flatMap((s) => (s.unsaved ?? []).map((p) => pieceItem(s.incidentId, p))));
+    try {
+      await this.batchPut(states.map(viewItem));
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+      for (const state of states) await this.save({ ...state, unsaved: [] });
+    }
+  }
+
+  /** Plain puts, 25 per BatchWriteItem, retrying what the store leaves unprocessed. */
+  private async batchPut(items: readonly Record<string, AttributeValue>[]): Promise<void> {
+    for (let i = 0; i < items.length; i += 25) {
+      let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
         const out = await this.db.send(
           new BatchWriteItemCommand({ RequestItems: { [this.table]: requests } }),
         );
         requests = (out.UnprocessedItems?.[this.table] ?? []) as typeof requests;
-      } catch (error) {
-        if (!isTooLarge(error)) throw error;
-        for (const state of states) await this.save(state);
-        return;
+        if (requests.length > 0) await backOff(attempt);
       }
-      if (requests.length > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
     }
   }
 
@@ -284,22 +351,30 @@ export class ViewStore {
   }
 }
 
+const backOff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+
+/**
+ * The view item. Once a list spilled into pieces, the item holds no summary (the full one needs
+ * the pieces): a reader assembles it from the state and the pieces, and the listing does the
+ * same for it, as for any view without a summary.
+ */
 function viewItem(state: IncidentState): Record<string, AttributeValue> {
-  const summary = summarize(state);
+  const spilled = state.spilled !== null;
+  const opened = state.opened;
   const item: Record<string, AttributeValue> = {
     incidentId: { S: state.incidentId },
     version: { N: String(state.version) },
-    summary: { S: JSON.stringify(summary) },
     // The fold state is bounded (see events/summary.ts): packed, it stays far below the 400 KB
     // item limit however long the incident. The summary beside it stays plain JSON for anyone
     // reading the table.
-    state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+    state: { B: pack(state) },
     listPk: { S: LIST_PARTITION },
     activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
-    contested: { BOOL: summary.contested },
+    contested: { BOOL: state.denials.length + (state.spilled?.liveDenials ?? 0) > 0 },
   };
-  if (summary.kind) item.kind = { S: summary.kind };
-  if (summary.location?.country) item.country = { S: summary.location.country };
+  if (!spilled) item.summary = { S: JSON.stringify(summarize(state)) };
+  if (opened?.kind) item.kind = { S: opened.kind };
+  if (opened?.location?.country) item.country = { S: opened.location.country };
   return item;
 }
 

@@ -40,6 +40,7 @@ describe("IAM: least privilege per role", () => {
     ]);
     const views = id(stack.viewsTable);
     expect([...(api.get(views) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
@@ -68,6 +69,7 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:Query",
     ]);
     expect([...(projector.get(id(stack.viewsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
     ]);
@@ -96,6 +98,7 @@ describe("IAM: least privilege per role", () => {
     const views = id(stack.viewsTable);
     // PutItem on views comes with a LeadingKeys condition (`*#chain-check`), checked with the API's.
     expect([...(pages.get(views) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",

@@ -21,6 +21,7 @@ describe("the view-repair sweep in AWS", () => {
       "dynamodb:Scan",
     ]);
     expect([...(repair.get(id(stack.viewsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",

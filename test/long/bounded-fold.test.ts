@@ -5,7 +5,7 @@ import { summarize } from "../../events/summarize.js";
 import { fold, LATEST_STATEMENTS, REPORTS_KEPT, STATEMENTS_KEPT } from "../../events/summary.js";
 import { AP, INCIDENT, sealAll } from "../../events/test-kit.js";
 import { expectBounded } from "../support/bounded.js";
-import { longHistory } from "../support/long-history.js";
+import { CONTESTED, longHistory } from "../support/long-history.js";
 import { referenceFold, referenceSummarize } from "../support/reference-fold.js";
 
 /** The summary the unbounded fold (every live row kept) gives, as the API would send it. */
@@ -26,6 +26,26 @@ describe("the bounded fold", () => {
         expect(fold(state.incidentId, events.slice(half), first, events.slice(0, half))).toEqual(state);
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it("gives the unbounded fold's summary for contested histories whose lists spill into pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        fc.integer({ min: 1_200, max: 2_500 }),
+        (seed, length) => {
+          const events = longHistory(`contested-${seed % 1000}`, length, seed, CONTESTED);
+          const state = fold(events[0]?.incidentId as string, events);
+          expect(state.spilled?.pieces.denials).toBeGreaterThan(0);
+          expectBounded(state);
+          expect(JSON.stringify(summarize(state))).toBe(reference(events));
+          const half = Math.floor(length / 2);
+          const first = fold(state.incidentId, events.slice(0, half));
+          expect(fold(state.incidentId, events.slice(half), first, events.slice(0, half))).toEqual(state);
+        },
+      ),
+      { numRuns: 6 },
     );
   });
 

@@ -38,9 +38,22 @@ export interface Mix {
   statements: number;
   denials: number;
   assessments: number;
+  /** Of the retractions, how many name an event already retracted (allowed, and a no-op). */
+  repeats?: number;
 }
 export const HEAVY: Mix = { reports: 0.55, statements: 0.78, denials: 0.81, assessments: 0.89 };
 export const ISSUE: Mix = { reports: 0.6, statements: 0.985, denials: 0.987, assessments: 0.99 };
+/**
+ * A contested incident: denials, assessments (of old denials too) and retractions by the
+ * hundred, some retractions repeated, so the summary's full lists spill into pieces.
+ */
+export const CONTESTED: Mix = {
+  reports: 0.3,
+  statements: 0.42,
+  denials: 0.62,
+  assessments: 0.8,
+  repeats: 0.1,
+};
 
 export function longEnvelopes(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): Envelope[] {
   const rnd = random(seed);
@@ -99,9 +112,11 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1, mix:
     } else if (live.length > 0) {
       // Most retractions are of something recent; one in four reaches far back.
       const target =
-        rnd() < 0.75
-          ? (live[live.length - 1 - Math.floor(rnd() * Math.min(10, live.length))] as number)
-          : pick(live);
+        mix.repeats && retracted.size > 0 && rnd() < mix.repeats
+          ? pick([...retracted])
+          : rnd() < 0.75
+            ? (live[live.length - 1 - Math.floor(rnd() * Math.min(10, live.length))] as number)
+            : pick(live);
       retracted.add(target);
       envelope = {
         ...base,
@@ -119,6 +134,84 @@ export function longEnvelopes(incidentId: string, length: number, seed = 1, mix:
     out.push(envelope);
   }
   return out;
+}
+
+/** The few sources of a fixed-breadth history. */
+export const FEW_SOURCES = ["Regional governor", "City council", "Health ministry"] as const;
+
+/**
+ * A long incident whose breadth does not grow with its length: three sources, one denial, one
+ * assessment and one retraction, all within the first 10 events; after them only casualty
+ * reports and statements by those same three sources. At 10, 1,000 or 10,000 events its
+ * summary has the same rows, so what an operation costs on it shows the length's effect alone.
+ */
+export function fixedBreadthEnvelopes(incidentId: string, length: number, seed = 1): Envelope[] {
+  const rnd = random(seed);
+  const id = (version: number) => serverEventId(incidentId, version);
+  const by = (k: number) => ({
+    source: AP,
+    attributedTo: { name: FEW_SOURCES[k % 3] as string, side: "Ukraine" },
+  });
+  const report = (k: number, killed: number, injured?: number) =>
+    ({
+      ...by(k),
+      type: "CasualtiesReported",
+      data: {
+        figures: {
+          killed: { value: killed, qualifier: "at-least" },
+          ...(injured ? { injured: { min: injured, max: injured * 2 } } : {}),
+        },
+      },
+    }) as Envelope;
+  const statement = (k: number, version: number) =>
+    ({
+      ...by(k),
+      type: "StatementMade",
+      data: { quote: `Update ${version}: the shelling continues.`, stance: "condemns" },
+    }) as Envelope;
+  const opening: Envelope[] = [
+    {
+      type: "IncidentOpened",
+      source: AP,
+      data: { title: "Siege of a city", kind: "shelling", location: { name: "Mariupol", country: "UA" } },
+    } as Envelope,
+    report(0, 10, 20),
+    report(1, 12),
+    report(2, 9, 15),
+    statement(0, 5),
+    {
+      source: AP,
+      attributedTo: { name: "Ministry of Defence", side: "Russia" },
+      type: "DenialIssued",
+      data: { claim: "responsibility for the shelling", counterClaim: "a provocation" },
+    } as Envelope,
+    {
+      ...by(1),
+      type: "ClaimAssessed",
+      data: { targetEventId: id(6), verdict: "disputed", reasoning: "imagery" },
+    } as Envelope,
+    {
+      ...by(1),
+      type: "ReportRetracted",
+      data: { targetEventId: id(3), reason: "corrected by the source" },
+    } as Envelope,
+    report(1, 14),
+    statement(2, 10),
+  ];
+  const out = opening.slice(0, length);
+  for (let version = out.length + 1; version <= length; version++) {
+    const k = Math.floor(rnd() * 3);
+    out.push(
+      rnd() < 0.6
+        ? report(k, Math.floor(version / 4 + rnd() * 40), rnd() < 0.4 ? Math.floor(version / 3) : undefined)
+        : statement(k, version),
+    );
+  }
+  return out;
+}
+
+export function fixedBreadthHistory(incidentId: string, length: number, seed = 1): StoredEvent[] {
+  return sealLong(incidentId, fixedBreadthEnvelopes(incidentId, length, seed));
 }
 
 /** Seals envelopes after `after` as the store does (server-made ids, one second apart). */
