@@ -1,0 +1,118 @@
+import { Worker } from "node:worker_threads";
+import type { Logger } from "../log.js";
+import type { Item } from "../store/commit-item.js";
+import type { FromStore, StoreWorkerData, ToStore } from "./store-protocol.js";
+
+type Ask = ToStore extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
+
+/**
+ * The request thread's handle on the store thread (store-worker.ts): starts it, tells it of
+ * commits, and keeps, per incident, how many commits it told so that a read can wait for
+ * exactly the projections of the writes before it (read-your-writes across the threads).
+ */
+export class StoreThread {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly replies = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  /** Commits told, per incident, not yet reported projected. */
+  private readonly told = new Map<string, number>();
+  private readonly settleWaiters = new Map<string, { through: number; resolve(): void }[]>();
+  private closing = false;
+  readonly ready: Promise<Extract<FromStore, { type: "ready" }>>;
+
+  constructor(
+    data: StoreWorkerData,
+    private readonly log: Logger,
+    /** The store thread ended without being asked to: nothing would store or project any more. */
+    onDeath: (error: Error) => void,
+  ) {
+    this.worker = new Worker(new URL("./store-worker-entry.mjs", import.meta.url), { workerData: data });
+    let started = false;
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.on("message", (message: FromStore) => {
+        if (message.type === "ready") {
+          started = true;
+          resolve(message);
+        } else this.receive(message);
+      });
+      const died = (error: Error) => {
+        for (const { reject: fail } of this.replies.values()) fail(error);
+        this.replies.clear();
+        if (!started) reject(error);
+        else if (!this.closing) onDeath(error);
+      };
+      this.worker.on("error", died);
+      this.worker.on("exit", (code) => died(new Error(`the store thread exited (code ${code})`)));
+    });
+  }
+
+  commit(item: Item): void {
+    const incidentId = item.incidentId?.S ?? "";
+    this.told.set(incidentId, (this.told.get(incidentId) ?? 0) + 1);
+    this.send({ type: "commit", item });
+  }
+
+  /** Resolves once every commit of this incident told so far is projected. */
+  settled(incidentId: string): Promise<void> {
+    const through = this.told.get(incidentId);
+    if (through === undefined) return Promise.resolve();
+    return new Promise((resolve) =>
+      this.settleWaiters.set(incidentId, [
+        ...(this.settleWaiters.get(incidentId) ?? []),
+        { through, resolve },
+      ]),
+    );
+  }
+
+  ask(message: Ask): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.replies.set(id, { resolve, reject });
+      this.send({ ...message, id } as ToStore);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.ask({ type: "close" });
+    this.closing = true;
+    await this.worker.terminate();
+  }
+
+  /** Ends the store thread at once, as a crash would (tests of what the request thread does then). */
+  kill(): Promise<number> {
+    return this.worker.terminate();
+  }
+
+  private send(message: ToStore): void {
+    this.worker.postMessage(message);
+  }
+
+  private receive(message: FromStore): void {
+    switch (message.type) {
+      case "settled": {
+        const waiters = this.settleWaiters.get(message.incidentId) ?? [];
+        const left = waiters.filter((w) => w.through > message.through);
+        for (const w of waiters) if (w.through <= message.through) w.resolve();
+        if (left.length > 0) this.settleWaiters.set(message.incidentId, left);
+        else this.settleWaiters.delete(message.incidentId);
+        if ((this.told.get(message.incidentId) ?? 0) <= message.through) this.told.delete(message.incidentId);
+        else this.told.set(message.incidentId, (this.told.get(message.incidentId) ?? 0) - message.through);
+        // Counts restart per settled stretch on both sides: re-base the waiters still pending.
+        for (const w of left) w.through -= message.through;
+        return;
+      }
+      case "reply": {
+        const pending = this.replies.get(message.id);
+        this.replies.delete(message.id);
+        if (message.error !== undefined) pending?.reject(new Error(message.error));
+        else pending?.resolve(message.value);
+        return;
+      }
+      case "log":
+        this.log[message.level](message.message, message.fields);
+        return;
+      case "ready":
+        return;
+    }
+  }
+}
