@@ -18,6 +18,7 @@ export class StoreThread {
   private readonly told = new Map<string, number>();
   private readonly settleWaiters = new Map<string, { through: number; resolve(): void }[]>();
   private closing = false;
+  private dead: Error | null = null;
   readonly ready: Promise<Extract<FromStore, { type: "ready" }>>;
 
   constructor(
@@ -36,8 +37,13 @@ export class StoreThread {
         } else this.receive(message);
       });
       const died = (error: Error) => {
+        if (this.dead) return;
+        this.dead = error;
         for (const { reject: fail } of this.replies.values()) fail(error);
         this.replies.clear();
+        // No projection will come: reads go ahead on what is stored rather than hang.
+        for (const waiters of this.settleWaiters.values()) for (const w of waiters) w.resolve();
+        this.settleWaiters.clear();
         if (!started) reject(error);
         else if (!this.closing) onDeath(error);
       };
@@ -55,7 +61,7 @@ export class StoreThread {
   /** Resolves once every commit of this incident told so far is projected. */
   settled(incidentId: string): Promise<void> {
     const through = this.told.get(incidentId);
-    if (through === undefined) return Promise.resolve();
+    if (through === undefined || this.dead) return Promise.resolve();
     return new Promise((resolve) =>
       this.settleWaiters.set(incidentId, [
         ...(this.settleWaiters.get(incidentId) ?? []),
@@ -66,6 +72,7 @@ export class StoreThread {
 
   ask(message: Ask): Promise<unknown> {
     const id = this.nextId++;
+    if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       this.replies.set(id, { resolve, reject });
       this.send({ ...message, id } as ToStore);
@@ -73,6 +80,7 @@ export class StoreThread {
   }
 
   async close(): Promise<void> {
+    if (this.dead) return;
     await this.ask({ type: "close" });
     this.closing = true;
     await this.worker.terminate();
