@@ -25,8 +25,8 @@ const server = await startLocalServer({
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
   // Nothing would be stored or projected any more: no half-alive server answering 500s.
-  onStoreThreadDeath: (error) => {
-    log.error("the store thread died; stopping", { error: String(error) });
+  onThreadDeath: (error) => {
+    log.error("a thread of the archive died; stopping", { error: String(error) });
     process.exit(1);
   },
 });

@@ -15,8 +15,11 @@ export interface ProjectionLanesOptions {
   concurrency?: number;
   /** How long a lane's first record waits for others, like the event source mapping's window. */
   batchingWindowMs?: number;
-  /** Called when an incident has nothing pending or in flight (its reads may go ahead). */
-  onSettled?: (incidentId: string) => void;
+  /**
+   * After each pass: how many records of this incident are handled since it was last idle, and
+   * whether it is idle now (then the count starts again from 0). Reads wait on this.
+   */
+  onProgress?: (incidentId: string, handled: number, idle: boolean) => void;
 }
 
 /**
@@ -34,6 +37,8 @@ export class ProjectionLanes {
   /** Incidents with pending records and no lane yet, oldest first. */
   private readonly waiting = new Set<string>();
   private readonly settleWaiters = new Map<string, (() => void)[]>();
+  /** Records handled (or parked) per incident since its lane started. */
+  private readonly handledCount = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];
   private readonly concurrency: number;
   private readonly batchingWindowMs: number;
@@ -96,6 +101,10 @@ export class ProjectionLanes {
           sequence: b.record.dynamodb?.SequenceNumber,
         });
       }
+      const handled = (this.handledCount.get(incidentId) ?? 0) + batch.length - again.length;
+      this.handledCount.set(incidentId, handled);
+      if (this.pending.has(incidentId) || again.length > 0)
+        this.options.onProgress?.(incidentId, handled, false);
       if (again.length > 0) {
         // Retried records go first: they are older than whatever arrived meanwhile.
         this.pending.set(incidentId, [...again, ...(this.pending.get(incidentId) ?? [])]);
@@ -105,7 +114,8 @@ export class ProjectionLanes {
     this.running.delete(incidentId);
     for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();
     this.settleWaiters.delete(incidentId);
-    this.options.onSettled?.(incidentId);
+    this.options.onProgress?.(incidentId, this.handledCount.get(incidentId) ?? 0, true);
+    this.handledCount.delete(incidentId);
     this.startLanes();
     if (this.running.size === 0 && this.waiting.size === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();

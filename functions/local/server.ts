@@ -13,7 +13,8 @@ import type { Level, Logger } from "../log.js";
 import type { Item } from "../store/commit-item.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
-import { StoreThread } from "./store-thread.js";
+import { DynaliteThread } from "./dynalite-thread.js";
+import { FeedThread } from "./feed-thread.js";
 
 export interface LocalOptions {
   /** HTTP port; 0 picks a free one. */
@@ -34,8 +35,8 @@ export interface LocalOptions {
   witnesses?: readonly WitnessConfig[];
   /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
   sequenceLog?: boolean;
-  /** The store thread died unasked (npm start exits non-zero); default: log it. */
-  onStoreThreadDeath?: (error: Error) => void;
+  /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
+  onThreadDeath?: (error: Error) => void;
 }
 
 /** The local commit feed, across the thread boundary: what tests and tools wait on. */
@@ -48,7 +49,7 @@ export interface LocalStreamHandle {
   idle(): Promise<void>;
 }
 
-/** One sequencer pass in the store thread (all incidents: undefined), then a checkpoint. */
+/** One sequencer pass in the feed thread (all incidents: undefined), then a checkpoint. */
 export interface LocalLogWriter {
   pass(incidentIds?: Iterable<string>): ReturnType<LogWriter["pass"]>;
 }
@@ -71,16 +72,18 @@ export interface LocalServer {
   logSigner: LogSigner;
   logWriter: LocalLogWriter;
   logFeed: LocalLogFeedHandle;
-  /** The store thread: dynalite, projector, log sequencer. */
-  storeThread: StoreThread;
+  /** The store thread (dynalite and LevelDB) and the feed thread (projector, log sequencer). */
+  storeThread: DynaliteThread;
+  feedThread: FeedThread;
   close(): Promise<void>;
 }
 
 /**
- * The whole archive in one process, on two threads: this one serves HTTP and runs the app and
- * the client side of its store calls; the store thread (store-worker.ts) runs dynalite with its
- * LevelDB, the projector and the log sequencer (the machine's second core; a forked dynalite
- * outlived its parent in trials, a thread cannot).
+ * The whole archive in one process, on three threads: this one serves HTTP and runs the app and
+ * the client side of its store calls; the store thread (dynalite-worker.mjs) runs dynalite and
+ * its LevelDB; the feed thread (feed-worker.ts) runs the projector and the log sequencer, fed
+ * each commit by this one. Threads, not processes: a forked dynalite outlived its parent in
+ * trials, a thread cannot.
  */
 export async function startLocalServer(options: LocalOptions): Promise<LocalServer> {
   const host = options.host ?? "127.0.0.1";
@@ -97,10 +100,17 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(logKey ? { keyText: logKey } : {}),
   });
-  const thread = new StoreThread(
+  const onDeath =
+    options.onThreadDeath ??
+    ((error: Error) => options.log.error("a thread of the archive died", { error: String(error) }));
+  const storeThread = new DynaliteThread(
+    { port: options.dynamoPort, host, ...(options.dataDir ? { path: options.dataDir } : {}) },
+    onDeath,
+  );
+  const dynamoEndpoint = await storeThread.endpoint;
+  const thread = new FeedThread(
     {
-      dynamoPort: options.dynamoPort,
-      host,
+      dynamoEndpoint,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       tables,
       logOrigin,
@@ -110,12 +120,13 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       logLevel: (process.env.LOG_LEVEL as Level | undefined) ?? "info",
     },
     options.log,
-    options.onStoreThreadDeath ??
-      ((error) => options.log.error("the store thread died", { error: String(error) })),
+    onDeath,
   );
-  // The store thread has caught up (views repaired, log sequenced and signed) when ready.
-  const ready = await thread.ready;
-  const dynamoEndpoint = ready.dynamoEndpoint;
+  // The feed thread has caught up (views repaired, log sequenced and signed) when ready.
+  const ready = await thread.ready.catch(async (error) => {
+    await storeThread.close();
+    throw error;
+  });
   const db = createDynamoClient(dynamoEndpoint);
 
   const ledger = createLedger({
@@ -124,7 +135,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     log: options.log,
     onCommit: (item) => thread.commit(item),
     logVerifierKey: async () => logSigner.vkey,
-    // Reads wait for the store thread's pending projections: a write is read back at once.
+    // Reads wait for the feed thread's pending projections: a write is read back at once.
     settle: {
       incident: (id) => thread.settled(id),
       all: () => thread.ask({ type: "idle" }).then(() => undefined),
@@ -175,12 +186,14 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     logSigner,
     logWriter,
     logFeed,
-    storeThread: thread,
+    storeThread,
+    feedThread: thread,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       db.destroy();
       // Projections and log passes in flight finish, then LevelDB is flushed and closed.
       await thread.close();
+      await storeThread.close();
     },
   };
 }

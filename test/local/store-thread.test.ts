@@ -20,7 +20,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("npm start's store thread (dynalite, projector, log sequencer off the request thread)", () => {
+describe("npm start's threads: dynalite and LevelDB, then the projector and the log sequencer, off the request thread", () => {
   it("reads wait for the projection of every write before them, across the threads", async () => {
     const archive = await startArchive();
     try {
@@ -39,20 +39,26 @@ describe("npm start's store thread (dynalite, projector, log sequencer off the r
     }
   });
 
-  it("tells the request thread when the store thread dies, and close() still returns", async () => {
-    const deaths: Error[] = [];
-    const server = await startLocalServer({
-      port: 0,
-      dynamoPort: 0,
-      token: TOKEN,
-      log: silentLogger,
-      onStoreThreadDeath: (error) => deaths.push(error),
-    });
-    await server.storeThread.kill();
-    await expect.poll(() => deaths.length).toBe(1);
-    expect(String(deaths[0])).toMatch(/store thread exited/);
-    await server.close();
-  });
+  it.each([
+    ["store", /store thread \(dynalite\) exited/],
+    ["feed", /feed thread exited/],
+  ] as const)(
+    "tells the request thread when the %s thread dies, and close() still returns",
+    async (which, cause) => {
+      const deaths: Error[] = [];
+      const server = await startLocalServer({
+        port: 0,
+        dynamoPort: 0,
+        token: TOKEN,
+        log: silentLogger,
+        onThreadDeath: (error) => deaths.push(error),
+      });
+      await (which === "store" ? server.storeThread : server.feedThread).kill();
+      await expect.poll(() => deaths.length).toBe(1);
+      expect(String(deaths[0])).toMatch(cause);
+      await server.close();
+    },
+  );
 
   it("npm start exits non-zero, with the cause, when its store thread cannot start", async () => {
     const dataDir = tempDir();

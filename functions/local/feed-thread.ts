@@ -1,36 +1,36 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.js";
 import type { Item } from "../store/commit-item.js";
-import type { FromStore, StoreWorkerData, ToStore } from "./store-protocol.js";
+import type { FeedWorkerData, FromFeed, ToFeed } from "./feed-protocol.js";
 
-type Ask = ToStore extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
+type Ask = ToFeed extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
 
 /**
- * The request thread's handle on the store thread (store-worker.ts): starts it, tells it of
+ * The request thread's handle on the feed thread (feed-worker.ts): starts it, tells it of
  * commits, and keeps, per incident, how many commits it told so that a read can wait for
  * exactly the projections of the writes before it (read-your-writes across the threads).
  */
-export class StoreThread {
+export class FeedThread {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly replies = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  /** Commits told, per incident, not yet reported projected. */
+  /** Commits told per incident since the feed thread last reported it idle. */
   private readonly told = new Map<string, number>();
   private readonly settleWaiters = new Map<string, { through: number; resolve(): void }[]>();
   private closing = false;
   private dead: Error | null = null;
-  readonly ready: Promise<Extract<FromStore, { type: "ready" }>>;
+  readonly ready: Promise<Extract<FromFeed, { type: "ready" }>>;
 
   constructor(
-    data: StoreWorkerData,
+    data: FeedWorkerData,
     private readonly log: Logger,
-    /** The store thread ended without being asked to: nothing would store or project any more. */
+    /** The feed thread ended without being asked to: nothing would be projected or sequenced. */
     onDeath: (error: Error) => void,
   ) {
-    this.worker = new Worker(new URL("./store-worker-entry.mjs", import.meta.url), { workerData: data });
+    this.worker = new Worker(new URL("./feed-worker-entry.mjs", import.meta.url), { workerData: data });
     let started = false;
     this.ready = new Promise((resolve, reject) => {
-      this.worker.on("message", (message: FromStore) => {
+      this.worker.on("message", (message: FromFeed) => {
         if (message.type === "ready") {
           started = true;
           resolve(message);
@@ -48,7 +48,7 @@ export class StoreThread {
         else if (!this.closing) onDeath(error);
       };
       this.worker.on("error", died);
-      this.worker.on("exit", (code) => died(new Error(`the store thread exited (code ${code})`)));
+      this.worker.on("exit", (code) => died(new Error(`the feed thread exited (code ${code})`)));
     });
   }
 
@@ -75,7 +75,7 @@ export class StoreThread {
     if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       this.replies.set(id, { resolve, reject });
-      this.send({ ...message, id } as ToStore);
+      this.send({ ...message, id } as ToFeed);
     });
   }
 
@@ -86,27 +86,31 @@ export class StoreThread {
     await this.worker.terminate();
   }
 
-  /** Ends the store thread at once, as a crash would (tests of what the request thread does then). */
+  /** Ends the feed thread at once, as a crash would (tests of what the request thread does then). */
   kill(): Promise<number> {
     return this.worker.terminate();
   }
 
-  private send(message: ToStore): void {
+  private send(message: ToFeed): void {
     this.worker.postMessage(message);
   }
 
-  private receive(message: FromStore): void {
+  private receive(message: FromFeed): void {
     switch (message.type) {
       case "settled": {
-        const waiters = this.settleWaiters.get(message.incidentId) ?? [];
+        const id = message.incidentId;
+        const waiters = this.settleWaiters.get(id) ?? [];
         const left = waiters.filter((w) => w.through > message.through);
         for (const w of waiters) if (w.through <= message.through) w.resolve();
-        if (left.length > 0) this.settleWaiters.set(message.incidentId, left);
-        else this.settleWaiters.delete(message.incidentId);
-        if ((this.told.get(message.incidentId) ?? 0) <= message.through) this.told.delete(message.incidentId);
-        else this.told.set(message.incidentId, (this.told.get(message.incidentId) ?? 0) - message.through);
-        // Counts restart per settled stretch on both sides: re-base the waiters still pending.
-        for (const w of left) w.through -= message.through;
+        if (message.idle) {
+          // Both sides count again from 0: re-base what was told since, and who waits for it.
+          const since = (this.told.get(id) ?? 0) - message.through;
+          if (since > 0) this.told.set(id, since);
+          else this.told.delete(id);
+          for (const w of left) w.through -= message.through;
+        }
+        if (left.length > 0) this.settleWaiters.set(id, left);
+        else this.settleWaiters.delete(id);
         return;
       }
       case "reply": {

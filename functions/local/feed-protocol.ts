@@ -3,10 +3,10 @@ import type { Level } from "../log.js";
 import type { Item } from "../store/commit-item.js";
 import type { TableNames } from "../store/table-design.js";
 
-/** What the request thread hands the store thread at start (structured-clone data only). */
-export interface StoreWorkerData {
-  dynamoPort: number;
-  host: string;
+/** What the request thread hands the feed thread at start (structured-clone data only). */
+export interface FeedWorkerData {
+  dynamoEndpoint: string;
+  /** Where the log's signing key is kept (made by the request thread first), if not in logKey. */
   dataDir?: string;
   tables: TableNames & { log: string };
   logOrigin: string;
@@ -16,8 +16,8 @@ export interface StoreWorkerData {
   logLevel: Level;
 }
 
-/** Request thread → store thread. A commit is fire-and-forget; the rest are answered by id. */
-export type ToStore =
+/** Request thread → feed thread. A commit is fire-and-forget; the rest are answered by id. */
+export type ToFeed =
   | { type: "commit"; item: Item }
   | { type: "idle"; id: number }
   | { type: "logIdle"; id: number }
@@ -25,10 +25,13 @@ export type ToStore =
   | { type: "logPass"; id: number; incidentIds?: string[] }
   | { type: "close"; id: number };
 
-/** Store thread → request thread. */
-export type FromStore =
-  | { type: "ready"; dynamoEndpoint: string; createdTables: string[]; caughtUp: number }
-  /** Every commit of this incident told so far (`through` of them) is projected. */
-  | { type: "settled"; incidentId: string; through: number }
+/** Feed thread → request thread. */
+export type FromFeed =
+  | { type: "ready"; createdTables: string[]; caughtUp: number }
+  /**
+   * The first `through` commits of this incident told since it was last idle are projected;
+   * `idle`: all of them, and the count starts again from 0.
+   */
+  | { type: "settled"; incidentId: string; through: number; idle: boolean }
   | { type: "reply"; id: number; value?: unknown; error?: string }
   | { type: "log"; level: Level; message: string; fields?: Record<string, unknown> };

@@ -1,7 +1,4 @@
-import { mkdirSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
-import dynalite from "dynalite";
 import { createLedger } from "../ledger.js";
 import { createLogWriter, LocalLogFeed } from "../log/log-service.js";
 import { localSigner } from "../log/signer.js";
@@ -10,46 +7,29 @@ import { createStreamHandler } from "../projector/stream-handler.js";
 import { repairViews } from "../projector/view-repair.js";
 import { createTables } from "../store/create-tables.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
+import type { FeedWorkerData, FromFeed, ToFeed } from "./feed-protocol.js";
 import { ProjectionLanes } from "./projection-lanes.js";
-import type { FromStore, StoreWorkerData, ToStore } from "./store-protocol.js";
 
 /**
- * The store thread of `npm start`: dynalite with its LevelDB, the projector and the log
- * sequencer. The request thread keeps HTTP, the app and the client side of an append's store
- * calls; it tells this thread of each commit and waits on its reports (see store-thread.ts).
+ * The feed thread of `npm start`: the projector and the log sequencer, the local stand-ins for
+ * the stream-fed Lambdas. The request thread tells it of each commit and waits on its reports
+ * (see feed-thread.ts); both reach dynalite, on the store thread, over loopback.
  */
 const port = parentPort;
-if (!port) throw new Error("store-worker.ts runs as a worker thread (store-thread.ts starts it)");
-const data = workerData as StoreWorkerData;
-const send = (message: FromStore) => port.postMessage(message);
+if (!port) throw new Error("feed-worker.ts runs as a worker thread (feed-thread.ts starts it)");
+const data = workerData as FeedWorkerData;
+const send = (message: FromFeed) => port.postMessage(message);
 const log = forwardingLogger(data.logLevel);
 
-if (data.dataDir) mkdirSync(data.dataDir, { recursive: true });
-const store = dynalite({
-  createTableMs: 0,
-  deleteTableMs: 0,
-  updateTableMs: 0,
-  ...(data.dataDir ? { path: data.dataDir } : {}),
-});
-await new Promise<void>((resolve, reject) => {
-  store.once("error", reject);
-  store.listen(data.dynamoPort, data.host, () => resolve());
-});
-const dynamoEndpoint = `http://${data.host}:${(store.address() as AddressInfo).port}`;
-const db = createDynamoClient(dynamoEndpoint);
+const db = createDynamoClient(data.dynamoEndpoint);
 const createdTables = await createTables(db, data.tables);
 const ledger = createLedger({ db, tables: data.tables, log });
 
-/** How many commits of each incident this thread was told of: the request thread counts the same. */
-const received = new Map<string, number>();
 const lanes = new ProjectionLanes({
   handler: createStreamHandler(ledger.projector, log),
   log,
   tableName: data.tables.events,
-  onSettled: (incidentId) => {
-    send({ type: "settled", incidentId, through: received.get(incidentId) ?? 0 });
-    received.delete(incidentId);
-  },
+  onProgress: (incidentId, through, idle) => send({ type: "settled", incidentId, through, idle }),
 });
 
 // Views lag after a crash (the in-process feed died with the process): the repair sweep folds
@@ -72,10 +52,9 @@ const logFeed = new LocalLogFeed(logWriter, log);
 const sequencing = data.sequenceLog;
 if (sequencing) await logWriter.pass();
 
-port.on("message", (message: ToStore) => {
+port.on("message", (message: ToFeed) => {
   if (message.type === "commit") {
     const incidentId = message.item.incidentId?.S ?? "";
-    received.set(incidentId, (received.get(incidentId) ?? 0) + 1);
     lanes.publish(message.item);
     // The same commit feed as the projector's: the log sequences it within milliseconds.
     if (sequencing) logFeed.notify(incidentId);
@@ -97,13 +76,11 @@ port.on("message", (message: ToStore) => {
         await lanes.idle();
         await logFeed.close();
         db.destroy();
-        // dynalite's close waits for LevelDB to flush and close.
-        await new Promise<void>((resolve) => store.close(() => resolve()));
         return undefined;
     }
   });
 });
-send({ type: "ready", dynamoEndpoint, createdTables, caughtUp });
+send({ type: "ready", createdTables, caughtUp });
 
 async function answer(id: number, work: () => Promise<unknown> | unknown): Promise<void> {
   try {
