@@ -151,7 +151,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       thread.ask({ type: "logPass", ...(incidentIds ? { incidentIds: [...incidentIds] } : {}) }) as never,
   };
   const logFeed: LocalLogFeedHandle = {
-    notify: (incidentId) => void thread.ask({ type: "logNotify", incidentId }),
+    notify: (incidentId) => void thread.ask({ type: "logNotify", incidentId }).catch(() => undefined),
     idle: () => thread.ask({ type: "logIdle" }).then(() => undefined),
   };
   const token = options.token ?? randomBytes(24).toString("base64url");
