@@ -43,7 +43,7 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "user.r16",
-    "A summary read is one GetItem of the stored view, sent as the stored JSON text (no parse, no re-serialisation; the ETag is the version, no hashing), after a wait for the incident's pending projections, which the feed thread reports without a round trip when none are pending. With dynalite and the projector off the request thread, quick runs at load ~10 gave 1.01× and 1.33×; the earlier 0.40× came from the read load following four write loads in the same process, whose projection and log backlog shared the request thread.",
+    "A summary read is one GetItem of the stored view, sent as the stored JSON text (no parse, no re-serialisation; the ETag is the version, no hashing), after a wait for the incident's pending projections, which the feed thread reports without a round trip when none are pending. With dynalite and the projector off the request thread, a quick run at load ~5 gave 0.88× (CPU a read 1.45×; 1.01–1.33× at load ~10); the earlier 0.40× came from the read load following four write loads in the same process, whose projection and log backlog shared the request thread. Not profiled further: the rest is the request thread's HTTP, Hono and SDK client per read, against the bare server's same GetItem.",
   ],
   [
     "user.lag",
