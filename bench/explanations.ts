@@ -11,10 +11,10 @@ const CHAIN =
   "One incident is one hash chain (each event's hash covers the previous one), so appends to it take turns (per-incident lanes, event-store.ts:106) while the bare route's puts to distinct keys run side by side";
 
 const USER_CALLS =
-  "`npm start` is one thread doing the HTTP server, the app, the in-process projector and dynalite; the bare server does one store call a request. Counted (bench/profile/count-calls.ts): an append without eventId costs 3 store calls (commit put, then the projector's Query and view put), with a client eventId 4 (the claim first). Every store call is a whole DynamoDB request inside that thread: the SDK serialises and signs it, sends it over loopback HTTP, dynalite parses and answers it, and with DATA_DIR set (npm start always sets one; the bare server keeps dynalite in memory) LevelDB writes it to disk. Profiled under the 16-writer load (bench/profile/npm-start.ts, then analyze.ts): node core (HTTP both ways) 22 % of the samples, @smithy/@aws-sdk 20 %, LevelDB (classic-level, abstract-level) 9 %, dynalite 7 %, the archive's own code under 5 %. So the ratio follows the count of store calls on the one thread";
+  "`npm start` runs three threads (functions/local/server.ts): the request thread (HTTP, the app, the SDK's client side of an append's 1 store call, 2 with a client eventId: bench/profile/count-npm-start.ts), the store thread (dynalite and LevelDB on DATA_DIR; the bare server keeps dynalite in memory) and the feed thread (the projector's Query and view put per incident pass, and the log sequencer's Query, leaf puts and checkpoint per pass: about 4–5 store calls a commit). Profiled per thread under 16 writers · 200 incidents · eventId (bench/profile/npm-start.ts, analyze.ts lists each thread's busy time; load ~10): request 8.3 s, store 8.1 s (LevelDB — classic-level — half of it), feed 10.4 s (node core HTTP and @smithy/@aws-sdk nine tenths of it): the work the feed thread makes for the store thread (its calls, each a whole SDK request over loopback, plus LevelDB behind each) is now the bottleneck, not the request thread, which is idle a third of the time. The bare server does one in-memory store call a request on one thread";
 
 const OFF_THREAD =
-  "What would meet it: run dynalite and the projector in a worker thread (the machine has two cores and the bare server uses one): the request thread then keeps HTTP, the app and the SDK's client side of the 1–2 calls an append needs, and projection stops competing with appends; moving only the projector is not enough, since dynalite would still serve its calls on the request thread";
+  "What would meet it: fewer store calls per commit on the feed side — the projector folding the commits the stream record already carries (NewImage) onto the view it holds instead of a Query per pass (functions/projector/projector.ts), the sequencer writing one leaf item per pass rather than per event (functions/log/sequencer.ts); LevelDB's share stays, since the archive keeps every acknowledged write on disk";
 
 const REASONS: [prefix: string, reason: string][] = [
   [
@@ -31,23 +31,23 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "user.w16.one",
-    `${USER_CALLS}. Besides, one incident is one hash chain, so its appends take turns (per-incident lanes, event-store.ts) with two sequential writes each, and the projector re-projects the incident after every commit. What would meet it: group commit (the appends waiting in the lane become one commit item, their claims written in parallel) and coalescing projections of an incident being written to (one Query and one view put for every commit waiting), then the worker thread below. ${OFF_THREAD}.`,
+    `${USER_CALLS}. One incident is one hash chain, so its appends take turns (per-incident lanes, event-store.ts), grouped into one commit item while they wait (group commit); commits arriving while the incident's projection runs become one follow-up pass (functions/local/projection-lanes.ts). ${OFF_THREAD}.`,
   ],
   [
     "user.w16.many",
-    `${USER_CALLS}: 4 calls against 1 bounds the ratio near 0.25–0.3×; two writes (the floor with a client eventId) would allow ~0.5×. ${OFF_THREAD}; coalescing projections does little here (each of 200 incidents gets ~1–2 writes a second).`,
+    `${USER_CALLS}. Coalescing projections does little here (each of 200 incidents gets well under one write a second, so each commit is a pass of its own). ${OFF_THREAD}.`,
   ],
   [
     "user.w1",
-    `${USER_CALLS}: with one writer the commit put and the projection of the previous append share the thread, so each append pays ~3 store calls against the bare server's 1. ${OFF_THREAD}; that would leave one put (plus the request) on the request thread, near the 0.6× goal.`,
+    `${USER_CALLS}. With one writer the request thread makes one put an append and is idle three quarters of the time (w1-one profile, load ~10: p50 10 ms against the bare server's 1–4 ms): the put waits in the store thread behind the feed thread's calls for the previous append (a projection and a log pass, ~5 calls). ${OFF_THREAD}.`,
   ],
   [
     "user.r16",
-    "Not yet profiled apart. A summary read is one GetItem of the stored view, as the bare server's (plus a wait for the incident's pending projection, none without writes); in a quick run at load ~5 it was 1.06× (CPU 1.26×), in the full runs on the busy machine 0.23–0.41× with 2.6–5.2× the CPU a read. Suspects: the read load follows four write loads in the same npm start process, whose disk-backed dynalite (LevelDB compaction) and projector catch-up may still be working; next step: bench/profile/npm-start.ts with the read load on a fresh process.",
+    "A summary read is one GetItem of the stored view, sent as the stored JSON text (no parse, no re-serialisation; the ETag is the version, no hashing), after a wait for the incident's pending projections, which the feed thread reports without a round trip when none are pending. With dynalite and the projector off the request thread, a quick run at load ~5 gave 0.88× (CPU a read 1.45×; 1.01–1.33× at load ~10); the earlier 0.40× came from the read load following four write loads in the same process, whose projection and log backlog shared the request thread. Not profiled further: the rest is the request thread's HTTP, Hono and SDK client per read, against the bare server's same GetItem.",
   ],
   [
     "user.lag",
-    `Sixteen writers saturate the one thread, and the projector's Query and view put for each commit queue behind the appends' store calls in the same event loop (records also wait behind the local stream's 100-record batch in flight); the in-process rows show the same at ~300–400 ms. ${OFF_THREAD}. The projector then has a core of its own, and coalescing projections per incident (one pass for every commit waiting) bounds its queue.`,
+    `${USER_CALLS}. Projection runs per incident lane (functions/local/projection-lanes.ts: 8 incidents at once, commits waiting for a running pass joined into the next), so the lag is the feed thread's queue: at 16 writers it makes ~4–5 store calls a commit through the SDK, as many as the request thread and store thread together can serve. Measured from outside through polls that are themselves slow on the loaded machine (an upper bound). ${OFF_THREAD}.`,
   ],
   [
     "append.w16.one.eventId",

@@ -102,9 +102,31 @@ if (process.argv[1]?.endsWith("analyze.ts") && process.argv[2] === "--diff") {
     `self time ${result.totals}\n\nmore self time by place\n${result.places.join("\n")}\n\nmore self time by function\n${result.functions.join("\n")}\n`,
   );
 } else if (process.argv[1]?.endsWith("analyze.ts")) {
-  const file = mainProfile(resolve(process.argv[2] ?? "."));
+  const path = resolve(process.argv[2] ?? ".");
+  // npm start runs three threads (request, store, feed) plus tsx's loader threads: one line each,
+  // busy time first, so "which thread is the bottleneck" reads off before the biggest one's detail.
+  if (statSync(path).isDirectory()) process.stdout.write(`${threadLines(path).join("\n")}\n\n`);
+  const file = mainProfile(path);
   const result = analyze(JSON.parse(readFileSync(file, "utf8")) as Profile, Number(process.argv[3] ?? 25));
   process.stdout.write(
     `${file}: ${result.totalMs.toFixed(0)} ms sampled\n\nself time by place\n${result.places.join("\n")}\n\nself time by function\n${result.functions.join("\n")}\n`,
   );
+}
+
+/** Each profile in a directory: its busy (non-idle) time and the places that take most of it. */
+function threadLines(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort()
+    .map((f) => {
+      const { total, byPlace } = selfTimes(JSON.parse(readFileSync(join(dir, f), "utf8")) as Profile);
+      const idle = byPlace.get("(native/idle)") ?? 0;
+      const top = [...byPlace]
+        .filter(([place]) => place !== "(native/idle)")
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([place, ms]) => `${place} ${ms.toFixed(0)}`)
+        .join(", ");
+      return `${f}: busy ${(total - idle).toFixed(0)} of ${total.toFixed(0)} ms (${top})`;
+    });
 }

@@ -3,8 +3,9 @@ import { startLocalServer } from "../../functions/local/server.js";
 import { createLogger } from "../../functions/log.js";
 import { openedEnvelope, reportEnvelope } from "../lib/fixtures.js";
 
-// How many store calls one append costs in the `npm start` wiring (projector and log sequencer
-// included), by kind: tsx bench/profile/count-npm-start.ts [appends]
+// How many store calls one append costs on `npm start`'s request thread, by kind (the projector
+// and the log sequencer run on the feed thread, whose SDK client this patch does not reach):
+// tsx bench/profile/count-npm-start.ts [appends]
 const calls = new Map<string, number>();
 const original = DynamoDBClient.prototype.send;
 DynamoDBClient.prototype.send = function (this: DynamoDBClient, command: unknown, ...rest: unknown[]) {

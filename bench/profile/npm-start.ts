@@ -85,7 +85,9 @@ try {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
-process.stdout.write(`profile in ${profileDir}: npx tsx bench/profile/analyze.ts ${profileDir}\n`);
+process.stdout.write(
+  `profile in ${profileDir} (one file per thread: request, store, feed, tsx loaders): npx tsx bench/profile/analyze.ts ${profileDir} [or one file]\n`,
+);
 
 function pct(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,22 +1,20 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import dynalite from "dynalite";
 import { bearerToken } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
-import { createLogWriter, LocalLogFeed, type LogWriter } from "../log/log-service.js";
-import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
+import type { LogWriter } from "../log/log-service.js";
+import { DEFAULT_LOG_ORIGIN, formatPrivateKey, type LogSigner, localSigner } from "../log/signer.js";
 import type { WitnessConfig } from "../log/witness-client.js";
-import type { Logger } from "../log.js";
-import { createStreamHandler } from "../projector/stream-handler.js";
-import { repairViews } from "../projector/view-repair.js";
-import { createTables } from "../store/create-tables.js";
+import type { Level, Logger } from "../log.js";
+import type { Item } from "../store/commit-item.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
-import { LocalStream } from "./local-stream.js";
+import { DynaliteThread } from "./dynalite-thread.js";
+import { FeedThread } from "./feed-thread.js";
 
 export interface LocalOptions {
   /** HTTP port; 0 picks a free one. */
@@ -37,6 +35,29 @@ export interface LocalOptions {
   witnesses?: readonly WitnessConfig[];
   /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
   sequenceLog?: boolean;
+  /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
+  onThreadDeath?: (error: Error) => void;
+}
+
+/** The local commit feed, across the thread boundary: what tests and tools wait on. */
+export interface LocalStreamHandle {
+  /** Feeds a commit stored by another client to the projector and the log. */
+  publish(item: Item): void;
+  /** Resolves once every commit of this incident fed so far is projected. */
+  settled(incidentId: string): Promise<void>;
+  /** Resolves once every commit fed so far is projected (or parked). */
+  idle(): Promise<void>;
+}
+
+/** One sequencer pass in the feed thread (all incidents: undefined), then a checkpoint. */
+export interface LocalLogWriter {
+  pass(incidentIds?: Iterable<string>): ReturnType<LogWriter["pass"]>;
+}
+
+export interface LocalLogFeedHandle {
+  notify(incidentId: string): void;
+  /** Resolves when every incident named so far has been sequenced and signed. */
+  idle(): Promise<void>;
 }
 
 export interface LocalServer {
@@ -45,77 +66,94 @@ export interface LocalServer {
   token: string;
   tables: TableNames;
   ledger: Ledger;
-  stream: LocalStream;
+  stream: LocalStreamHandle;
   caughtUp: number;
   /** The transparency log's signer (its verifier key is printed in the banner) and writer. */
   logSigner: LogSigner;
-  logWriter: LogWriter;
-  logFeed: LocalLogFeed;
+  logWriter: LocalLogWriter;
+  logFeed: LocalLogFeedHandle;
+  /** The store thread (dynalite and LevelDB) and the feed thread (projector, log sequencer). */
+  storeThread: DynaliteThread;
+  feedThread: FeedThread;
   close(): Promise<void>;
 }
 
 /**
- * The whole archive in one process: dynalite in-process (a forked one outlived its parent in
- * trials), the tables, the Hono app, and the projector fed by a local stand-in for streams.
+ * The whole archive in one process, on three threads: this one serves HTTP and runs the app and
+ * the client side of its store calls; the store thread (dynalite-worker.mjs) runs dynalite and
+ * its LevelDB; the feed thread (feed-worker.ts) runs the projector and the log sequencer, fed
+ * each commit by this one. Threads, not processes: a forked dynalite outlived its parent in
+ * trials, a thread cannot.
  */
 export async function startLocalServer(options: LocalOptions): Promise<LocalServer> {
   const host = options.host ?? "127.0.0.1";
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const store = dynalite({
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-    ...(options.dataDir ? { path: options.dataDir } : {}),
-  });
-  await new Promise<void>((resolve, reject) => {
-    store.once("error", reject);
-    store.listen(options.dynamoPort, host, () => resolve());
-  });
-  const dynamoEndpoint = `http://${host}:${(store.address() as AddressInfo).port}`;
-  const db = createDynamoClient(dynamoEndpoint);
   const named = options.tables ?? tableNamesFromEnv(process.env);
   const tables = { ...named, log: named.log ?? "incident-ledger-log" };
-  const created = await createTables(db, tables);
-
-  let stream: LocalStream | undefined;
-  let logFeed: LocalLogFeed | undefined;
+  const logOrigin = options.logOrigin ?? DEFAULT_LOG_ORIGIN;
+  // Both threads sign with one key: made here first (the file in dataDir, or text in memory).
+  const logKey =
+    options.logKey ??
+    (options.dataDir ? undefined : formatPrivateKey(logOrigin, generateKeyPairSync("ed25519").privateKey));
   const logSigner = localSigner({
-    origin: options.logOrigin ?? DEFAULT_LOG_ORIGIN,
+    origin: logOrigin,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.logKey ? { keyText: options.logKey } : {}),
+    ...(logKey ? { keyText: logKey } : {}),
   });
+  const onDeath =
+    options.onThreadDeath ??
+    ((error: Error) => options.log.error("a thread of the archive died", { error: String(error) }));
+  const storeThread = new DynaliteThread(
+    { port: options.dynamoPort, host, ...(options.dataDir ? { path: options.dataDir } : {}) },
+    onDeath,
+  );
+  const dynamoEndpoint = await storeThread.endpoint;
+  const thread = new FeedThread(
+    {
+      dynamoEndpoint,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      tables,
+      logOrigin,
+      ...(logKey ? { logKey } : {}),
+      witnesses: options.witnesses ?? [],
+      sequenceLog: options.sequenceLog !== false,
+      logLevel: (process.env.LOG_LEVEL as Level | undefined) ?? "info",
+    },
+    options.log,
+    onDeath,
+  );
+  // The feed thread has caught up (views repaired, log sequenced and signed) when ready.
+  const ready = await thread.ready.catch(async (error) => {
+    await storeThread.close();
+    throw error;
+  });
+  const db = createDynamoClient(dynamoEndpoint);
+
   const ledger = createLedger({
     db,
     tables,
     log: options.log,
-    onCommit: (item) => {
-      stream?.publish(item);
-      // The same commit feed as the projector's: the log sequences it within milliseconds.
-      logFeed?.notify(item.incidentId?.S ?? "");
-    },
+    onCommit: (item) => thread.commit(item),
     logVerifierKey: async () => logSigner.vkey,
-    // Locally the projector runs in this process: reads wait for it, so a write is read back at once.
+    // Reads wait for the feed thread's pending projections: a write is read back at once.
     settle: {
-      incident: (id) => stream?.settled(id) ?? Promise.resolve(),
-      all: () => stream?.idle() ?? Promise.resolve(),
+      incident: (id) => thread.settled(id),
+      all: () => thread.ask({ type: "idle" }).then(() => undefined),
     },
   });
-  stream = new LocalStream(createStreamHandler(ledger.projector, options.log), options.log, tables.events);
-
-  const caughtUp = await catchUp(ledger, options.log);
-  // The log catches up on everything stored but not yet sequenced (after a crash), and signs.
-  const logWriter = createLogWriter({
-    store: ledger.log,
-    events: ledger.events,
-    signer: logSigner,
-    log: options.log,
-    ...(options.witnesses ? { witnesses: options.witnesses } : {}),
-  });
-  const feed = new LocalLogFeed(logWriter, options.log);
-  if (options.sequenceLog !== false) {
-    await logWriter.pass();
-    logFeed = feed;
-  }
+  const stream: LocalStreamHandle = {
+    publish: (item) => thread.commit(item),
+    settled: (id) => thread.settled(id),
+    idle: () => thread.ask({ type: "idle" }).then(() => undefined),
+  };
+  const logWriter: LocalLogWriter = {
+    pass: (incidentIds) =>
+      thread.ask({ type: "logPass", ...(incidentIds ? { incidentIds: [...incidentIds] } : {}) }) as never,
+  };
+  const logFeed: LocalLogFeedHandle = {
+    notify: (incidentId) => void thread.ask({ type: "logNotify", incidentId }).catch(() => undefined),
+    idle: () => thread.ask({ type: "logIdle" }).then(() => undefined),
+  };
   const token = options.token ?? randomBytes(24).toString("base64url");
   // One process serves everything here: the API and the pages, the document built once at start.
   const openApi = openApiDocument();
@@ -129,7 +167,13 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     server.once("error", reject);
   });
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${(server.address() as AddressInfo).port}`;
-  options.log.info("started", { url, dynamoEndpoint, tables, createdTables: created, caughtUp });
+  options.log.info("started", {
+    url,
+    dynamoEndpoint,
+    tables,
+    createdTables: ready.createdTables,
+    caughtUp: ready.caughtUp,
+  });
 
   return {
     url,
@@ -138,23 +182,18 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     tables,
     ledger,
     stream,
-    caughtUp,
+    caughtUp: ready.caughtUp,
     logSigner,
     logWriter,
-    logFeed: feed,
+    logFeed,
+    storeThread,
+    feedThread: thread,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await stream?.idle();
-      await logFeed?.close();
       db.destroy();
-      await new Promise<void>((resolve) => store.close(() => resolve()));
+      // Projections and log passes in flight finish, then LevelDB is flushed and closed.
+      await thread.close();
+      await storeThread.close();
     },
   };
-}
-
-/** Views lag after a crash (the in-process feed died with the process): the repair sweep folds what they missed. */
-async function catchUp(ledger: Ledger, log: Logger): Promise<number> {
-  // One incident's view must not keep the archive from starting; its reads fold from events.
-  const report = await repairViews({ ...ledger, log });
-  return report.built + report.caughtUp;
 }

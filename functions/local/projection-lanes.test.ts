@@ -1,0 +1,71 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../log.js";
+import type { Item } from "../store/commit-item.js";
+import { ProjectionLanes } from "./projection-lanes.js";
+
+const commit = (incidentId: string, version: number): Item =>
+  ({ incidentId: { S: incidentId }, version: { N: String(version) } }) as Item;
+
+/** A stream handler that notes every call, and holds the calls of one incident until released. */
+function recordingHandler(hold?: string) {
+  const calls: { incidentId: string; versions: number[] }[] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const incidentId = event.Records[0]?.dynamodb?.Keys?.incidentId?.S ?? "";
+    calls.push({ incidentId, versions: event.Records.map((r) => Number(r.dynamodb?.Keys?.version?.N)) });
+    if (incidentId === hold) await held;
+    return { batchItemFailures: [] };
+  };
+  return { handler, calls, release: () => release() };
+}
+
+describe("projection lanes (the local stream, one lane per incident)", () => {
+  it("given a pass running for an incident, when more commits arrive, then they become one follow-up pass", async () => {
+    const { handler, calls, release } = recordingHandler("busy");
+    const lanes = new ProjectionLanes({ handler, log: silentLogger, tableName: "events" });
+    lanes.publish(commit("busy", 1));
+    await expect.poll(() => calls.length).toBe(1);
+    for (let v = 2; v <= 6; v++) lanes.publish(commit("busy", v));
+    release();
+    await lanes.idle();
+    expect(calls).toEqual([
+      { incidentId: "busy", versions: [1] },
+      { incidentId: "busy", versions: [2, 3, 4, 5, 6] },
+    ]);
+  });
+
+  it("given one incident's pass is slow, when another incident is written to, then its reads need not wait", async () => {
+    const { handler, calls, release } = recordingHandler("slow");
+    const lanes = new ProjectionLanes({ handler, log: silentLogger, tableName: "events" });
+    lanes.publish(commit("slow", 1));
+    lanes.publish(commit("quick", 1));
+    await lanes.settled("quick");
+    expect(calls.map((c) => c.incidentId).sort()).toEqual(["quick", "slow"]);
+    release();
+    await lanes.settled("slow");
+  });
+
+  it("given a record that keeps failing, then it is retried, parked, and its incident reported idle", async () => {
+    const progress: [string, number, boolean][] = [];
+    let attempts = 0;
+    const lanes = new ProjectionLanes({
+      handler: async (event) => {
+        attempts += 1;
+        return {
+          batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.dynamodb?.SequenceNumber ?? "" })),
+        };
+      },
+      log: silentLogger,
+      tableName: "events",
+      onProgress: (incidentId, handled, idle) => progress.push([incidentId, handled, idle]),
+    });
+    lanes.publish(commit("poison", 1));
+    await lanes.settled("poison");
+    expect(attempts).toBe(5);
+    expect(progress.at(-1)).toEqual(["poison", 1, true]);
+  });
+});
