@@ -23,6 +23,7 @@ export type ToFeed =
   | { type: "logIdle"; id: number }
   | { type: "logNotify"; id: number; incidentId: string }
   | { type: "logPass"; id: number; incidentIds?: string[] }
+  | { type: "logWitnessed"; id: number }
   | { type: "close"; id: number };
 
 /** Feed thread → request thread. */

@@ -72,6 +72,8 @@ port.on("message", (message: ToFeed) => {
         return logFeed.idle();
       case "logNotify":
         return logFeed.notify(message.incidentId);
+      case "logWitnessed":
+        return logWriter.witnessed();
       case "logPass": {
         const result = await logWriter.pass(message.incidentIds);
         return JSON.parse(JSON.stringify(result));

@@ -52,6 +52,8 @@ export interface LocalStreamHandle {
 /** One sequencer pass in the feed thread (all incidents: undefined), then a checkpoint. */
 export interface LocalLogWriter {
   pass(incidentIds?: Iterable<string>): ReturnType<LogWriter["pass"]>;
+  /** Resolves once the witnesses have answered (or timed out) on the latest checkpoint. */
+  witnessed(): Promise<void>;
 }
 
 export interface LocalLogFeedHandle {
@@ -149,6 +151,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const logWriter: LocalLogWriter = {
     pass: (incidentIds) =>
       thread.ask({ type: "logPass", ...(incidentIds ? { incidentIds: [...incidentIds] } : {}) }) as never,
+    witnessed: () => thread.ask({ type: "logWitnessed" }).then(() => undefined),
   };
   const logFeed: LocalLogFeedHandle = {
     notify: (incidentId) => void thread.ask({ type: "logNotify", incidentId }).catch(() => undefined),
