@@ -1,5 +1,12 @@
 import type { StoredEvent } from "../events/stored-event.js";
-import { type Answer, foldStart, foldStep, type IncidentState, type Need } from "../events/summary.js";
+import {
+  type Answer,
+  type FoldStep,
+  foldStart,
+  foldStep,
+  type IncidentState,
+  type Need,
+} from "../events/summary.js";
 
 /** The reads a fold step may ask of the event store: an event by id, a page of events before one. */
 export interface EventLookup {
@@ -13,21 +20,39 @@ const KEPT_HERE = 500;
 const WALK_PAGE = 100;
 
 /**
- * Folds events onto `from` (left as it was), answering what a step asks of the history —
- * the event a retraction names, a few events before the current one — from the events of this
- * fold when it has them, else from the store. `atEach` sees the draft after every event (the
- * projector takes its snapshots there); it must copy what it keeps.
+ * A fold fed one event at a time, answering what a step asks of the history — the event a
+ * retraction names, a few events before the current one — from the events it was fed when it
+ * has them, else from the store. For a driver that does not hold the events as one iterable
+ * (the rebuild feeds it from a table scan); `foldWithStore` is the same over an iterable.
  */
-export async function foldWithStore(
-  store: EventLookup,
-  incidentId: string,
-  events: Iterable<StoredEvent> | AsyncIterable<StoredEvent>,
-  from?: IncidentState,
-  atEach?: (draft: IncidentState) => void,
-): Promise<IncidentState> {
-  const draft = foldStart(incidentId, from);
-  const here = new Map<number, StoredEvent>();
-  const answer = async (need: Need): Promise<Answer> => {
+export class HistoryFold {
+  /** The draft, folded up to the last event pushed; it must be copied to be kept. */
+  readonly state: IncidentState;
+  private readonly here = new Map<number, StoredEvent>();
+
+  constructor(
+    private readonly store: EventLookup,
+    readonly incidentId: string,
+    from?: IncidentState,
+  ) {
+    this.state = foldStart(incidentId, from);
+  }
+
+  /** Folds one event; a promise only when the step asked the store for something. */
+  push(event: StoredEvent): Promise<void> | undefined {
+    this.here.set(event.version, event);
+    this.here.delete(event.version - KEPT_HERE);
+    const step = foldStep(this.state, event);
+    const first = step.next();
+    return first.done ? undefined : this.answerAll(step, first.value);
+  }
+
+  private async answerAll(step: FoldStep, need: Need): Promise<void> {
+    for (let r = step.next(await this.answer(need)); !r.done; ) r = step.next(await this.answer(r.value));
+  }
+
+  private async answer(need: Need): Promise<Answer> {
+    const { here, store, incidentId } = this;
     if (need.need === "event") {
       for (const e of here.values()) if (e.eventId === need.eventId) return e;
       return store.findEvent(incidentId, need.eventId);
@@ -39,13 +64,25 @@ export async function foldWithStore(
       return page;
     }
     return (await store.eventsBetween(incidentId, Math.max(0, last - WALK_PAGE), last)).reverse();
-  };
-  for await (const event of events) {
-    here.set(event.version, event);
-    here.delete(event.version - KEPT_HERE);
-    const step = foldStep(draft, event);
-    for (let r = step.next(); !r.done; ) r = step.next(await answer(r.value));
-    atEach?.(draft);
   }
-  return draft;
+}
+
+/**
+ * Folds events onto `from` (left as it was) through a `HistoryFold`. `atEach` sees the draft
+ * after every event (the projector takes its snapshots there); it must copy what it keeps.
+ */
+export async function foldWithStore(
+  store: EventLookup,
+  incidentId: string,
+  events: Iterable<StoredEvent> | AsyncIterable<StoredEvent>,
+  from?: IncidentState,
+  atEach?: (draft: IncidentState) => void,
+): Promise<IncidentState> {
+  const fold = new HistoryFold(store, incidentId, from);
+  for await (const event of events) {
+    const pending = fold.push(event);
+    if (pending) await pending;
+    atEach?.(fold.state);
+  }
+  return fold.state;
 }

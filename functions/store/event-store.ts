@@ -93,6 +93,11 @@ export class EventStore {
     return this.reader.findEvent(incidentId, eventId);
   }
 
+  /** Every commit item, whole, from one segment of a parallel full scan. */
+  scanCommitItems(segment = 0, totalSegments = 1): AsyncGenerator<Item> {
+    return this.reader.scanCommitItems(segment, totalSegments);
+  }
+
   /** Every incident's head version, from a full scan. */
   incidentVersions(): Promise<Map<string, number>> {
     return this.reader.incidentVersions();

@@ -34,6 +34,20 @@ function unpack(packed: Uint8Array | undefined): IncidentState | null {
 }
 
 const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
+
+function snapshotItem(state: IncidentState): Record<string, AttributeValue> {
+  return {
+    incidentId: { S: snapshotKey(state.incidentId, state.version) },
+    version: { N: String(state.version) },
+    itemType: { S: "snapshot" },
+    state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+  };
+}
+
+/** BatchWriteItem takes at most 25 items; what it leaves unprocessed is sent again, later. */
+const BATCH_WRITE = 25;
+const backOff = (attempt: number) =>
+  new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** (attempt - 1))));
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
 
 export interface ListQuery {
@@ -121,17 +135,24 @@ export class ViewStore {
 
   /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
   async saveSnapshot(state: IncidentState): Promise<void> {
-    await this.db.send(
-      new PutItemCommand({
-        TableName: this.table,
-        Item: {
-          incidentId: { S: snapshotKey(state.incidentId, state.version) },
-          version: { N: String(state.version) },
-          itemType: { S: "snapshot" },
-          state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
-        },
-      }),
-    );
+    await this.db.send(new PutItemCommand({ TableName: this.table, Item: snapshotItem(state) }));
+  }
+
+  /**
+   * Snapshots of any incidents, 25 to a BatchWriteItem (the rebuild's; a put may repeat, as
+   * above). Resolves once every one is written.
+   */
+  async saveSnapshots(states: readonly IncidentState[]): Promise<void> {
+    for (let i = 0; i < states.length; i += BATCH_WRITE) {
+      let requests = states.slice(i, i + BATCH_WRITE).map((s) => ({ PutRequest: { Item: snapshotItem(s) } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0) await backOff(attempt);
+        const out = await this.db.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.table]: requests } }),
+        );
+        requests = (out.UnprocessedItems?.[this.table] ?? []) as typeof requests;
+      }
+    }
   }
 
   /** The last full re-check of an incident's chain (by /verify or the page), if any. */
