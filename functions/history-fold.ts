@@ -28,7 +28,8 @@ const WALK_PAGE = 100;
 export class HistoryFold {
   /** The draft, folded up to the last event pushed; it must be copied to be kept. */
   readonly state: IncidentState;
-  private readonly here = new Map<number, StoredEvent>();
+  /** The last KEPT_HERE events fed, by version modulo KEPT_HERE (a ring: no churn per event). */
+  private readonly here: (StoredEvent | undefined)[] = new Array(KEPT_HERE);
 
   constructor(
     private readonly store: EventLookup,
@@ -40,8 +41,7 @@ export class HistoryFold {
 
   /** Folds one event; a promise only when the step asked the store for something. */
   push(event: StoredEvent): Promise<void> | undefined {
-    this.here.set(event.version, event);
-    this.here.delete(event.version - KEPT_HERE);
+    this.here[event.version % KEPT_HERE] = event;
     const step = foldStep(this.state, event);
     const first = step.next();
     return first.done ? undefined : this.answerAll(step, first.value);
@@ -51,16 +51,22 @@ export class HistoryFold {
     for (let r = step.next(await this.answer(need)); !r.done; ) r = step.next(await this.answer(r.value));
   }
 
+  /** The event at `version` if it is one of the last KEPT_HERE fed. */
+  private kept(version: number): StoredEvent | undefined {
+    const event = version >= 1 ? this.here[version % KEPT_HERE] : undefined;
+    return event?.version === version ? event : undefined;
+  }
+
   private async answer(need: Need): Promise<Answer> {
-    const { here, store, incidentId } = this;
+    const { store, incidentId } = this;
     if (need.need === "event") {
-      for (const e of here.values()) if (e.eventId === need.eventId) return e;
+      for (const e of this.here) if (e?.eventId === need.eventId) return e;
       return store.findEvent(incidentId, need.eventId);
     }
     const last = need.version - 1;
-    if (here.has(last)) {
+    if (this.kept(last)) {
       const page: StoredEvent[] = [];
-      for (let v = last; v >= 1 && here.has(v); v--) page.push(here.get(v) as StoredEvent);
+      for (let e = this.kept(last); e; e = this.kept(e.version - 1)) page.push(e);
       return page;
     }
     return (await store.eventsBetween(incidentId, Math.max(0, last - WALK_PAGE), last)).reverse();

@@ -1,5 +1,5 @@
 import type { IncidentState } from "../../events/summary.js";
-import type { ViewStore } from "../store/view-store.js";
+import type { PackedSnapshot, ViewStore } from "../store/view-store.js";
 
 /** BatchWriteItem takes at most 25 items. */
 const BATCH = 25;
@@ -19,7 +19,7 @@ export interface ViewBatchEvents {
  */
 export class ViewBatches {
   private views: IncidentState[] = [];
-  private snapshots: IncidentState[] = [];
+  private snapshots: PackedSnapshot[] = [];
   /** Every snapshot batch sent so far: it rejects if any of them failed. */
   private snapshotsSent: Promise<unknown> = Promise.resolve();
   private readonly writing = new Set<Promise<unknown>>();
@@ -30,9 +30,8 @@ export class ViewBatches {
     private readonly inFlight = 2,
   ) {}
 
-  /** `state` is kept as it is: the caller hands over a copy it no longer changes. */
-  async addSnapshot(state: IncidentState): Promise<void> {
-    this.snapshots.push(state);
+  async addSnapshot(snapshot: PackedSnapshot): Promise<void> {
+    this.snapshots.push(snapshot);
     if (this.snapshots.length >= BATCH) this.sendSnapshots();
     await this.room();
   }

@@ -4,7 +4,7 @@ import { HistoryFold } from "../history-fold.js";
 import type { Item } from "../store/commit-item.js";
 import { itemToCommit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
-import { SNAPSHOT_EVERY } from "../store/view-store.js";
+import { packSnapshot, SNAPSHOT_EVERY } from "../store/view-store.js";
 import type { ViewBatches } from "./view-batches.js";
 
 /**
@@ -35,7 +35,8 @@ export class FoldFromNothing {
   private snapshotAt(event: StoredEvent): Promise<void> | undefined {
     const state = this.fold.state;
     if (state.version !== event.version || state.version % SNAPSHOT_EVERY !== 0) return undefined;
-    return this.batches.addSnapshot(structuredClone(state));
+    // Packed now (the projector copies the draft and packs it later; the bytes are the same).
+    return this.batches.addSnapshot(packSnapshot(state));
   }
 
   /** Hands the view over; the fold is done with its draft, so it goes without a copy. */
@@ -76,28 +77,33 @@ export async function scanAndFold(
   const segment = async (index: number) => {
     let run: FoldFromNothing | null = null;
     let runId: string | null = null;
-    const end = async () => {
-      if (run) {
-        folded += run.version;
-        await run.finish();
-      }
+    const end = () => {
+      if (!run) return undefined;
+      folded += run.version;
+      return run.finish();
     };
-    for await (const item of events.scanCommitItems(index, segments)) {
-      const incidentId = item.incidentId?.S ?? "";
-      if (incidentId !== runId) {
-        await end();
-        runId = incidentId;
-        run = met.has(incidentId) ? null : new FoldFromNothing(events, incidentId, batches);
-        if (!run) again.add(incidentId);
-        met.add(incidentId);
-      }
-      if (!run) continue;
-      try {
-        await pushCommit(run, item);
-      } catch {
-        // A gap (items out of order) or an unreadable commit: the projector decides, and reports.
-        again.add(incidentId);
-        run = null;
+    // Items are handled synchronously, page by page; only a store read, a snapshot or a view
+    // handed over (which may wait for room among the writes) is awaited.
+    for await (const page of events.scanCommitPages(index, segments)) {
+      for (const item of page) {
+        const incidentId = item.incidentId?.S ?? "";
+        if (incidentId !== runId) {
+          const ended = end();
+          if (ended) await ended;
+          runId = incidentId;
+          run = met.has(incidentId) ? null : new FoldFromNothing(events, incidentId, batches);
+          if (!run) again.add(incidentId);
+          met.add(incidentId);
+        }
+        if (!run) continue;
+        try {
+          const pending = pushCommit(run, item);
+          if (pending) await pending;
+        } catch {
+          // A gap (items out of order) or an unreadable commit: the projector decides, and reports.
+          again.add(incidentId);
+          run = null;
+        }
       }
     }
     await end();
@@ -106,9 +112,16 @@ export async function scanAndFold(
   return { incidents: met.size, events: folded, again: [...again] };
 }
 
-async function pushCommit(run: FoldFromNothing, item: Item): Promise<void> {
-  for (const event of itemToCommit(item).events) {
-    const pending = run.push(event);
-    if (pending) await pending;
+/** Folds a commit's events; a promise only once one of them returns one. */
+function pushCommit(run: FoldFromNothing, item: Item): Promise<void> | undefined {
+  const events = itemToCommit(item).events;
+  for (let i = 0; i < events.length; i++) {
+    const pending = run.push(events[i] as StoredEvent);
+    if (pending) return pending.then(() => pushRest(run, events, i + 1));
   }
+  return undefined;
+}
+
+async function pushRest(run: FoldFromNothing, events: StoredEvent[], from: number): Promise<void> {
+  for (let i = from; i < events.length; i++) await run.push(events[i] as StoredEvent);
 }

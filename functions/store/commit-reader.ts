@@ -208,16 +208,16 @@ export class CommitReader {
   }
 
   /**
-   * Every commit item of the table, whole: one segment of a parallel scan, a page at a time.
+   * Every commit item of the table, whole, a page at a time: one segment of a parallel scan.
    * DynamoDB keeps an incident's items together in its partition, in version order, and a scan
    * reads them that way; a reader relying on it must still check (see view-rebuild.ts).
    */
-  async *scanCommitItems(segment = 0, totalSegments = 1): AsyncGenerator<Item> {
+  async *scanCommitPages(segment = 0, totalSegments = 1): AsyncGenerator<Item[]> {
     const pages = paginateScan(
       { client: this.db },
       { TableName: this.table, Segment: segment, TotalSegments: totalSegments, ConsistentRead: true },
     );
-    for await (const page of pages) yield* page.Items ?? [];
+    for await (const page of pages) yield page.Items ?? [];
   }
 
   /** Every incident's head version, from a full scan (the operation promises to read everything). */

@@ -35,12 +35,24 @@ function unpack(packed: Uint8Array | undefined): IncidentState | null {
 
 const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
 
-function snapshotItem(state: IncidentState): Record<string, AttributeValue> {
+/** A fold state as a snapshot stores it: packed at once, so the draft it came from may go on. */
+export interface PackedSnapshot {
+  incidentId: string;
+  version: number;
+  state: Uint8Array;
+}
+
+export function packSnapshot(state: IncidentState): PackedSnapshot {
+  const { incidentId, version } = state;
+  return { incidentId, version, state: gzipSync(JSON.stringify(state), { level: 1 }) };
+}
+
+function snapshotItem(snapshot: PackedSnapshot): Record<string, AttributeValue> {
   return {
-    incidentId: { S: snapshotKey(state.incidentId, state.version) },
-    version: { N: String(state.version) },
+    incidentId: { S: snapshotKey(snapshot.incidentId, snapshot.version) },
+    version: { N: String(snapshot.version) },
     itemType: { S: "snapshot" },
-    state: { B: gzipSync(JSON.stringify(state), { level: 1 }) },
+    state: { B: snapshot.state },
   };
 }
 
@@ -135,16 +147,20 @@ export class ViewStore {
 
   /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
   async saveSnapshot(state: IncidentState): Promise<void> {
-    await this.db.send(new PutItemCommand({ TableName: this.table, Item: snapshotItem(state) }));
+    await this.db.send(
+      new PutItemCommand({ TableName: this.table, Item: snapshotItem(packSnapshot(state)) }),
+    );
   }
 
   /**
    * Snapshots of any incidents, 25 to a BatchWriteItem (the rebuild's; a put may repeat, as
    * above). Resolves once every one is written.
    */
-  async saveSnapshots(states: readonly IncidentState[]): Promise<void> {
-    for (let i = 0; i < states.length; i += BATCH_WRITE) {
-      let requests = states.slice(i, i + BATCH_WRITE).map((s) => ({ PutRequest: { Item: snapshotItem(s) } }));
+  async saveSnapshots(snapshots: readonly PackedSnapshot[]): Promise<void> {
+    for (let i = 0; i < snapshots.length; i += BATCH_WRITE) {
+      let requests = snapshots
+        .slice(i, i + BATCH_WRITE)
+        .map((snapshot) => ({ PutRequest: { Item: snapshotItem(snapshot) } }));
       for (let attempt = 0; requests.length > 0; attempt++) {
         if (attempt > 0) await backOff(attempt);
         const out = await this.db.send(

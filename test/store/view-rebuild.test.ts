@@ -107,18 +107,18 @@ describe("rebuilding an empty views table from one scan of the events", () => {
      * around the others', another's backwards. The rebuild must not trust the order.
      */
     class Disordered extends EventStore {
-      override async *scanCommitItems(segment = 0): AsyncGenerator<Item> {
+      override async *scanCommitPages(segment = 0): AsyncGenerator<Item[]> {
         if (segment !== 0) return;
         const all: Item[] = [];
-        for await (const item of super.scanCommitItems()) all.push(item);
+        for await (const page of super.scanCommitPages()) all.push(...page);
         const of = (id: string | undefined) => all.filter((item) => item.incidentId?.S === id);
         const rest = all.filter((item) => item.incidentId?.S !== split && item.incidentId?.S !== reversed);
         const halves = of(split);
         const middle = Math.floor(halves.length / 2);
-        yield* halves.slice(0, middle);
-        yield* rest;
-        yield* of(reversed).reverse();
-        yield* halves.slice(middle);
+        yield halves.slice(0, middle);
+        yield rest;
+        yield of(reversed).reverse();
+        yield halves.slice(middle);
       }
     }
     const report = await repairViews(parts(new Disordered({ db, tables }), tables));
