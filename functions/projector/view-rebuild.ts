@@ -1,5 +1,4 @@
 import type { StoredEvent } from "../../events/stored-event.js";
-import type { IncidentState } from "../../events/summary.js";
 import { HistoryFold } from "../history-fold.js";
 import type { Item } from "../store/commit-item.js";
 import { itemToCommit } from "../store/commit-item.js";
@@ -41,7 +40,7 @@ export class FoldFromNothing {
 
   /** Hands the view over; the fold is done with its draft, so it goes without a copy. */
   finish(): Promise<void> {
-    return this.batches.addView(this.fold.state as IncidentState);
+    return this.batches.addView(this.fold.state);
   }
 }
 
