@@ -38,6 +38,7 @@ const EXPECTED_ROWS = [
   "lag.w16.p50",
   "lag.w16.p99",
   "rebuild.views",
+  "rebuild.scan",
   "rebuild.fold",
   "castore.known.p50",
   "castore.known.p99",

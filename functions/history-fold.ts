@@ -1,6 +1,13 @@
 import type { SpillLog, SpillPiece } from "../events/spill.js";
 import type { StoredEvent } from "../events/stored-event.js";
-import { type Answer, foldStart, foldStep, type IncidentState, type Need } from "../events/summary.js";
+import {
+  type Answer,
+  type FoldStep,
+  foldStart,
+  foldStep,
+  type IncidentState,
+  type Need,
+} from "../events/summary.js";
 
 /** The reads a fold step may ask of the event store: an event by id, a page of events before one. */
 export interface EventLookup {
@@ -19,11 +26,68 @@ const KEPT_HERE = 500;
 const WALK_PAGE = 100;
 
 /**
- * Folds events onto `from` (left as it was), answering what a step asks of the history —
- * the event a retraction names, a few events before the current one — from the events of this
- * fold when it has them, else from the store; a sealed piece of a spilled list (events/spill.ts)
- * from `pieces`. `atEach` sees the draft after every event (the
- * projector takes its snapshots there); it must copy what it keeps.
+ * A fold fed one event at a time, answering what a step asks of the history — the event a
+ * retraction names, a few events before the current one — from the events it was fed when it
+ * has them, else from the store; a sealed piece of a spilled list (events/spill.ts) from
+ * `pieces`. For a driver that does not hold the events as one iterable
+ * (the rebuild feeds it from a table scan); `foldWithStore` is the same over an iterable.
+ */
+export class HistoryFold {
+  /** The draft, folded up to the last event pushed; it must be copied to be kept. */
+  readonly state: IncidentState;
+  /** The last KEPT_HERE events fed, by version modulo KEPT_HERE (a ring: no churn per event). */
+  private readonly here: (StoredEvent | undefined)[] = new Array(KEPT_HERE);
+
+  constructor(
+    private readonly store: EventLookup,
+    readonly incidentId: string,
+    from?: IncidentState,
+    private readonly pieces?: PieceLookup,
+  ) {
+    this.state = foldStart(incidentId, from);
+  }
+
+  /** Folds one event; a promise only when the step asked the store for something. */
+  push(event: StoredEvent): Promise<void> | undefined {
+    this.here[event.version % KEPT_HERE] = event;
+    const step = foldStep(this.state, event);
+    const first = step.next();
+    return first.done ? undefined : this.answerAll(step, first.value);
+  }
+
+  private async answerAll(step: FoldStep, need: Need): Promise<void> {
+    for (let r = step.next(await this.answer(need)); !r.done; ) r = step.next(await this.answer(r.value));
+  }
+
+  /** The event at `version` if it is one of the last KEPT_HERE fed. */
+  private kept(version: number): StoredEvent | undefined {
+    const event = version >= 1 ? this.here[version % KEPT_HERE] : undefined;
+    return event?.version === version ? event : undefined;
+  }
+
+  private async answer(need: Need): Promise<Answer> {
+    const { store, incidentId } = this;
+    if (need.need === "piece") {
+      const [found] = (await this.pieces?.getPieces(incidentId, [need])) ?? [];
+      return found ?? null;
+    }
+    if (need.need === "event") {
+      for (const e of this.here) if (e?.eventId === need.eventId) return e;
+      return store.findEvent(incidentId, need.eventId);
+    }
+    const last = need.version - 1;
+    if (this.kept(last)) {
+      const page: StoredEvent[] = [];
+      for (let e = this.kept(last); e; e = this.kept(e.version - 1)) page.push(e);
+      return page;
+    }
+    return (await store.eventsBetween(incidentId, Math.max(0, last - WALK_PAGE), last)).reverse();
+  }
+}
+
+/**
+ * Folds events onto `from` (left as it was) through a `HistoryFold`. `atEach` sees the draft
+ * after every event (the projector takes its snapshots there); it must copy what it keeps.
  */
 export async function foldWithStore(
   store: EventLookup,
@@ -33,31 +97,11 @@ export async function foldWithStore(
   atEach?: (draft: IncidentState) => void,
   pieces?: PieceLookup,
 ): Promise<IncidentState> {
-  const draft = foldStart(incidentId, from);
-  const here = new Map<number, StoredEvent>();
-  const answer = async (need: Need): Promise<Answer> => {
-    if (need.need === "piece") {
-      const [found] = (await pieces?.getPieces(incidentId, [need])) ?? [];
-      return found ?? null;
-    }
-    if (need.need === "event") {
-      for (const e of here.values()) if (e.eventId === need.eventId) return e;
-      return store.findEvent(incidentId, need.eventId);
-    }
-    const last = need.version - 1;
-    if (here.has(last)) {
-      const page: StoredEvent[] = [];
-      for (let v = last; v >= 1 && here.has(v); v--) page.push(here.get(v) as StoredEvent);
-      return page;
-    }
-    return (await store.eventsBetween(incidentId, Math.max(0, last - WALK_PAGE), last)).reverse();
-  };
+  const fold = new HistoryFold(store, incidentId, from, pieces);
   for await (const event of events) {
-    here.set(event.version, event);
-    here.delete(event.version - KEPT_HERE);
-    const step = foldStep(draft, event);
-    for (let r = step.next(); !r.done; ) r = step.next(await answer(r.value));
-    atEach?.(draft);
+    const pending = fold.push(event);
+    if (pending) await pending;
+    atEach?.(fold.state);
   }
-  return draft;
+  return fold.state;
 }

@@ -33,7 +33,7 @@ import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
-import { ViewRepair } from "./view-repair.js";
+import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
 /** Routes anyone may call: the archive is published evidence. */
@@ -395,6 +395,33 @@ export class LedgerStack extends Stack {
       }),
       fiveMinutes.toMilliseconds(),
     );
+    // The sweep is what repairs views whose stream records were given up on: a failed run, or
+    // none, leaves them lagging; a run near its timeout warns before the table outgrows it.
+    alarmAbove(
+      "ViewRepairErrorsAlarm",
+      "A view-repair run failed (a view it could not repair, an exception, or its timeout): views may lag their events.",
+      this.viewRepair.fn.function.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+      0,
+    );
+    alarmAbove(
+      "ViewRepairDurationAlarm",
+      "A view-repair run took over 80 % of its timeout: as the tables grow it will soon fail to finish.",
+      this.viewRepair.fn.function.metricDuration({
+        period: fiveMinutes,
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      VIEW_REPAIR_TIMEOUT.toMilliseconds() * 0.8,
+    );
+    new cloudwatch.Alarm(this, "ViewRepairNotFinishingAlarm", {
+      alarmDescription:
+        "No view-repair run finished in two schedule periods: it failed, timed out, was throttled or never started.",
+      metric: this.viewRepair.metricFinishedRuns(),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    }).addAlarmAction(notify);
     alarmAbove(
       "ApiServerErrorsAlarm",
       "The API answered 5xx.",

@@ -1,4 +1,5 @@
 import { Duration, Validations } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
@@ -8,6 +9,8 @@ import { grantTableActions } from "./table-access.js";
 
 /** How often the sweep runs: each run scans the events and views tables (projected) once. */
 export const VIEW_REPAIR_SCHEDULE = Duration.hours(1);
+/** Lambda's longest: a run reads every commit's head, so its time grows with the table. */
+export const VIEW_REPAIR_TIMEOUT = Duration.minutes(15);
 
 export interface ViewRepairProps {
   readonly eventsTable: dynamodb.ITable;
@@ -32,7 +35,7 @@ export class ViewRepair extends Construct {
       entry: "functions/lambda/view-repair.ts",
       description: "incident-ledger view repair (re-projects views that lag their events)",
       environment: props.environment,
-      timeout: Duration.minutes(15),
+      timeout: VIEW_REPAIR_TIMEOUT,
       memorySize: 1024,
     });
     grantTableActions(this.fn.role, props.eventsTable, ["dynamodb:Scan", "dynamodb:Query"]);
@@ -54,6 +57,24 @@ export class ViewRepair extends Construct {
       description: "Re-project incident-ledger views that lag their events",
       schedule: events.Schedule.rate(VIEW_REPAIR_SCHEDULE),
       targets: [new targets.LambdaFunction(this.fn.function, { retryAttempts: 2 })],
+    });
+  }
+
+  /**
+   * Runs that finished without an error, per schedule period: invocations less errors (a
+   * timeout is an error too). No invocation at all publishes no data, which an alarm on this
+   * must count as breaching.
+   */
+  metricFinishedRuns(): cloudwatch.IMetric {
+    const period = VIEW_REPAIR_SCHEDULE;
+    return new cloudwatch.MathExpression({
+      expression: "invocations - FILL(errors, 0)",
+      usingMetrics: {
+        invocations: this.fn.function.metricInvocations({ period, statistic: cloudwatch.Stats.SUM }),
+        errors: this.fn.function.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+      },
+      period,
+      label: "view-repair runs finished",
     });
   }
 }

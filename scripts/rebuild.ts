@@ -29,10 +29,12 @@ try {
     {
       onProgress: ({ done, total, events }) => {
         // On a terminal one line rewrites itself; in a log, a line every 2 s at most.
-        if (!tty && done < total && Date.now() - lastLine < 2000) return;
+        if (!tty && (total === undefined || done < total) && Date.now() - lastLine < 2000) return;
         lastLine = Date.now();
         const rate = Math.round(events / Math.max(0.001, (Date.now() - started) / 1000));
-        const line = `rebuild: ${done}/${total} lagging views repaired, ${events.toLocaleString("en-US")} events folded (${rate.toLocaleString("en-US")}/s)`;
+        // A rebuild of an empty views table learns how many incidents there are as it scans.
+        const views = total === undefined ? `${done} views built` : `${done}/${total} lagging views repaired`;
+        const line = `rebuild: ${views}, ${events.toLocaleString("en-US")} events folded (${rate.toLocaleString("en-US")}/s)`;
         process.stderr.write(tty ? `\r${line}` : `${line}\n`);
       },
     },

@@ -1,14 +1,14 @@
-import type { StoredEvent } from "../../events/stored-event.js";
-import { fold, type IncidentState } from "../../events/summary.js";
 import type { Logger } from "../log.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Projector } from "./projector.js";
+import { ViewBatches } from "./view-batches.js";
+import { FoldFromNothing, scanAndFold } from "./view-rebuild.js";
 
 export interface RepairProgress {
-  /** Incidents looked at so far, of `total` that lag. */
+  /** Views written so far, of `total` that lag (unknown while a rebuild's scan runs). */
   done: number;
-  total: number;
+  total?: number;
   events: number;
 }
 
@@ -27,20 +27,22 @@ export interface RepairReport {
 export interface RepairOptions {
   /** Incidents folded at once (default 8). */
   concurrency?: number;
+  /** Segments of the parallel scan that rebuilds an empty views table (default 4). */
+  segments?: number;
   onProgress?: (progress: RepairProgress) => void;
 }
 
-/** BatchWriteItem takes at most 25 items. */
-const BATCH = 25;
-
 /**
  * The repair sweep: every incident whose view lags its head (or has none) is re-projected
- * from the stored events. It reads every commit's head and every view's version (two full,
- * projected scans: it promises to look at everything), then
- * - a *missing* view is folded from version 1 with no read of a view that cannot exist, and
- *   saved with others in batches of 25;
- * - a *lagging* view goes through the projector, which continues from the stored state and
- *   saves only if newer.
+ * from the stored events. It reads every view's version (a full, projected scan: it promises
+ * to look at everything), then
+ * - with no view at all (a new views table, a rebuild), it scans the events table once, whole,
+ *   folding each incident from nothing as its items go by (view-rebuild.ts);
+ * - otherwise it reads every commit's head (a projected scan); a *missing* view is folded from
+ *   version 1 with no read of a view that cannot exist, and a *lagging* one goes through the
+ *   projector, which continues from the stored state and saves only if newer.
+ * Views built from nothing, and their snapshots, are written 25 at a time (view-batches.ts),
+ * exactly as the projector would have made them.
  * Running it twice, or beside a live projector, is harmless: a projection is idempotent.
  */
 export async function repairViews(
@@ -48,53 +50,68 @@ export async function repairViews(
   options: RepairOptions = {},
 ): Promise<RepairReport> {
   const { events, views, projector, log } = parts;
-  const heads = await events.incidentVersions();
   const viewVersions = new Map<string, number>();
-  for await (const [id, version] of views.versions()) viewVersions.set(id, version);
-
-  const missing: string[] = [];
-  const lagging: string[] = [];
-  for (const [incidentId, head] of heads) {
-    const view = viewVersions.get(incidentId);
-    if (view === undefined) missing.push(incidentId);
-    else if (view < head) lagging.push(incidentId);
+  for await (const [id, version] of views.versions()) {
+    // Snapshots and chain checks share the table under keys with a `#`, which no incident id has.
+    if (!id.includes("#")) viewVersions.set(id, version);
   }
-  const report: RepairReport = { incidents: heads.size, built: 0, caughtUp: 0, events: 0, failed: [] };
-  const total = missing.length + lagging.length;
+  const report: RepairReport = { incidents: 0, built: 0, caughtUp: 0, events: 0, failed: [] };
+  let total: number | undefined;
   let done = 0;
   const progressed = (n: number) => {
     done += n;
-    options.onProgress?.({ done, total, events: report.events });
+    options.onProgress?.({ done, ...(total === undefined ? {} : { total }), events: report.events });
   };
   const failed = (incidentId: string, error: unknown) => {
     log.error("could not repair a view", { incidentId, error: String(error) });
     report.failed.push({ incidentId, error: String(error) });
   };
   const concurrency = options.concurrency ?? 8;
+  const batches = new ViewBatches(views, {
+    written: (states) => {
+      report.built += states.length;
+      progressed(states.length);
+    },
+    failed: (states, error) => {
+      for (const state of states) failed(state.incidentId, error);
+      progressed(states.length);
+    },
+  });
 
-  // Missing views: fold from nothing, save a batch of 25 at a time.
-  const batches: string[][] = [];
-  for (let i = 0; i < missing.length; i += BATCH) batches.push(missing.slice(i, i + BATCH));
-  await eachLimited(batches, Math.max(1, Math.ceil(concurrency / 4)), async (batch) => {
-    const states: IncidentState[] = [];
-    await eachLimited(batch, 4, async (incidentId) => {
+  let lagging: string[] = [];
+  if (viewVersions.size === 0) {
+    const scanned = await scanAndFold(events, batches, options.segments ?? 4);
+    await batches.close();
+    report.incidents = scanned.incidents;
+    report.events += scanned.events;
+    lagging = scanned.again;
+    total = done + lagging.length;
+  } else {
+    const heads = await events.incidentVersions();
+    const missing: string[] = [];
+    for (const [incidentId, head] of heads) {
+      const view = viewVersions.get(incidentId);
+      if (view === undefined) missing.push(incidentId);
+      else if (view < head) lagging.push(incidentId);
+    }
+    report.incidents = heads.size;
+    total = missing.length + lagging.length;
+    await eachLimited(missing, concurrency, async (incidentId) => {
       try {
-        const all: StoredEvent[] = [];
-        for await (const commit of events.commits(incidentId, 0, true)) all.push(...commit.events);
-        states.push(fold(incidentId, all));
-        report.events += all.length;
+        const run = new FoldFromNothing(events, incidentId, batches);
+        for await (const event of events.events(incidentId, 0, true)) {
+          const pending = run.push(event);
+          if (pending) await pending;
+        }
+        report.events += run.version;
+        await run.finish();
       } catch (error) {
         failed(incidentId, error);
+        progressed(1);
       }
     });
-    try {
-      await views.saveNew(states);
-      report.built += states.length;
-    } catch (error) {
-      for (const state of states) failed(state.incidentId, error);
-    }
-    progressed(batch.length);
-  });
+    await batches.close();
+  }
 
   // Lagging views: the projector folds only what they missed.
   await eachLimited(lagging, concurrency, async (incidentId) => {

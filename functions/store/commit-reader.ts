@@ -207,6 +207,19 @@ export class CommitReader {
     return { items, next: null };
   }
 
+  /**
+   * Every commit item of the table, whole, a page at a time: one segment of a parallel scan.
+   * DynamoDB keeps an incident's items together in its partition, in version order, and a scan
+   * reads them that way; a reader relying on it must still check (see view-rebuild.ts).
+   */
+  async *scanCommitPages(segment = 0, totalSegments = 1): AsyncGenerator<Item[]> {
+    const pages = paginateScan(
+      { client: this.db },
+      { TableName: this.table, Segment: segment, TotalSegments: totalSegments, ConsistentRead: true },
+    );
+    for await (const page of pages) yield page.Items ?? [];
+  }
+
   /** Every incident's head version, from a full scan (the operation promises to read everything). */
   async incidentVersions(): Promise<Map<string, number>> {
     const heads = new Map<string, number>();

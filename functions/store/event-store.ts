@@ -93,6 +93,11 @@ export class EventStore {
     return this.reader.findEvent(incidentId, eventId);
   }
 
+  /** Every commit item, whole, page by page, from one segment of a parallel full scan. */
+  scanCommitPages(segment = 0, totalSegments = 1): AsyncGenerator<Item[]> {
+    return this.reader.scanCommitPages(segment, totalSegments);
+  }
+
   /** Every incident's head version, from a full scan. */
   incidentVersions(): Promise<Map<string, number>> {
     return this.reader.incidentVersions();

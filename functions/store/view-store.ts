@@ -42,6 +42,32 @@ function pack(state: IncidentState): Uint8Array {
 }
 
 const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
+
+/**
+ * A fold state as a snapshot stores it: packed at once, so the draft it came from may go on,
+ * with the pieces it names that may not be written yet (they go first).
+ */
+export interface PackedSnapshot {
+  incidentId: string;
+  version: number;
+  state: Uint8Array;
+  pieces: readonly SpillPiece[];
+}
+
+export function packSnapshot(state: IncidentState): PackedSnapshot {
+  const { incidentId, version } = state;
+  return { incidentId, version, state: pack(state), pieces: [...(state.unsaved ?? [])] };
+}
+
+function snapshotItem(snapshot: PackedSnapshot): Record<string, AttributeValue> {
+  return {
+    incidentId: { S: snapshotKey(snapshot.incidentId, snapshot.version) },
+    version: { N: String(snapshot.version) },
+    itemType: { S: "snapshot" },
+    state: { B: snapshot.state },
+  };
+}
+
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
 const pieceKey = (incidentId: string, log: SpillLog, index: number) => `${incidentId}#spill#${log}#${index}`;
 
@@ -179,16 +205,24 @@ export class ViewStore {
   async saveSnapshot(state: IncidentState): Promise<void> {
     await this.savePieces(state.incidentId, state.unsaved);
     await this.db.send(
-      new PutItemCommand({
-        TableName: this.table,
-        Item: {
-          incidentId: { S: snapshotKey(state.incidentId, state.version) },
-          version: { N: String(state.version) },
-          itemType: { S: "snapshot" },
-          state: { B: pack(state) },
-        },
-      }),
+      new PutItemCommand({ TableName: this.table, Item: snapshotItem(packSnapshot(state)) }),
     );
+  }
+
+  /**
+   * Snapshots of any incidents, 25 to a BatchWriteItem (the rebuild's; a put may repeat, as
+   * above). Resolves once every one is written.
+   */
+  async saveSnapshots(snapshots: readonly PackedSnapshot[]): Promise<void> {
+    // Pieces first, as for a view: a snapshot that names a piece vouches that it was written.
+    const pieces = new Map<string, Record<string, AttributeValue>>();
+    for (const snapshot of snapshots)
+      for (const piece of snapshot.pieces) {
+        const item = pieceItem(snapshot.incidentId, piece);
+        pieces.set(item.incidentId?.S ?? "", item);
+      }
+    await this.batchPut([...pieces.values()]);
+    await this.batchPut(snapshots.map(snapshotItem));
   }
 
   /** The last full re-check of an incident's chain (by /verify or the page), if any. */
@@ -265,7 +299,7 @@ export class ViewStore {
     }
   }
 
-  /** Plain puts, 25 per BatchWriteItem, retrying what the store leaves unprocessed. */
+  /** Plain puts, 25 per BatchWriteItem (its limit), retrying what the store leaves unprocessed. */
   private async batchPut(items: readonly Record<string, AttributeValue>[]): Promise<void> {
     for (let i = 0; i < items.length; i += 25) {
       let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));

@@ -67,4 +67,71 @@ describe("the view-repair sweep in AWS", () => {
       SourceArn: { "Fn::GetAtt": [id(stack.viewRepair.schedule), "Arn"] },
     });
   });
+
+  describe("its alarms, on the stack's alarm topic", () => {
+    const alarmsOfRepair = () =>
+      Object.values(template.findResources("AWS::CloudWatch::Alarm") as Record<string, Json>)
+        .map((alarm) => alarm.Properties)
+        .filter((alarm) => JSON.stringify(alarm).includes(`"${id(stack.viewRepair.fn.function)}"`));
+    const topic = () => Object.keys(template.findResources("AWS::SNS::Topic"))[0];
+    const fnDimension = () => [{ Name: "FunctionName", Value: { Ref: id(stack.viewRepair.fn.function) } }];
+
+    it("raises one when a run fails: a view it could not repair, an exception, or its timeout", () => {
+      expect(alarmsOfRepair().filter((a) => a.MetricName === "Errors")).toEqual([
+        expect.objectContaining({
+          Namespace: "AWS/Lambda",
+          Dimensions: fnDimension(),
+          Statistic: "Sum",
+          Threshold: 0,
+          ComparisonOperator: "GreaterThanThreshold",
+          EvaluationPeriods: 1,
+        }),
+      ]);
+    });
+
+    it("raises one when no run finishes in two schedule periods, counting no data as no run", () => {
+      const [alarm, ...others] = alarmsOfRepair().filter((a) => a.Metrics);
+      expect(others).toEqual([]);
+      expect(alarm).toMatchObject({
+        ComparisonOperator: "LessThanThreshold",
+        Threshold: 1,
+        EvaluationPeriods: 2,
+        DatapointsToAlarm: 2,
+        TreatMissingData: "breaching",
+      });
+      const byId = Object.fromEntries((alarm.Metrics as Json[]).map((m) => [m.Id, m]));
+      expect((alarm.Metrics as Json[]).filter((m) => m.Expression)).toEqual([
+        expect.objectContaining({ Expression: "invocations - FILL(errors, 0)" }),
+      ]);
+      for (const [name, metricName] of [
+        ["invocations", "Invocations"],
+        ["errors", "Errors"],
+      ]) {
+        expect(byId[name as string].MetricStat).toMatchObject({
+          Metric: { Namespace: "AWS/Lambda", MetricName: metricName, Dimensions: fnDimension() },
+          Period: 3600,
+          Stat: "Sum",
+        });
+        expect(byId[name as string].ReturnData).toBe(false);
+      }
+    });
+
+    it("raises one when a run takes over 80 % of its timeout, before the table outgrows it", () => {
+      expect(alarmsOfRepair().filter((a) => a.MetricName === "Duration")).toEqual([
+        expect.objectContaining({
+          Namespace: "AWS/Lambda",
+          Dimensions: fnDimension(),
+          Statistic: "Maximum",
+          Threshold: 900_000 * 0.8,
+          ComparisonOperator: "GreaterThanThreshold",
+        }),
+      ]);
+    });
+
+    it("sends all three to the alarm topic", () => {
+      const alarms = alarmsOfRepair();
+      expect(alarms).toHaveLength(3);
+      for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topic() }]);
+    });
+  });
 });

@@ -1,0 +1,91 @@
+import type { IncidentState } from "../../events/summary.js";
+import type { PackedSnapshot, ViewStore } from "../store/view-store.js";
+
+/** BatchWriteItem takes at most 25 items. */
+const BATCH = 25;
+
+export interface ViewBatchEvents {
+  written(states: readonly IncidentState[]): void;
+  failed(states: readonly IncidentState[], error: unknown): void;
+}
+
+/**
+ * Writes the views a rebuild folds from nothing, and their snapshots, 25 to a BatchWriteItem
+ * while the folds go on, with at most `inFlight` writes outstanding (the folds wait beyond
+ * that, so memory stays bounded). As the projector does, a view is written only after every
+ * snapshot up to its version: a view at version N vouches that they are there. Snapshots go
+ * out in batches of their own (a view batch waits for every snapshot batch sent before it),
+ * so a long incident's snapshots are not held until its view is done.
+ */
+export class ViewBatches {
+  private views: IncidentState[] = [];
+  private snapshots: PackedSnapshot[] = [];
+  /** Every snapshot batch sent so far: it rejects if any of them failed. */
+  private snapshotsSent: Promise<unknown> = Promise.resolve();
+  private readonly writing = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: ViewStore,
+    private readonly on: ViewBatchEvents,
+    private readonly inFlight = 2,
+  ) {}
+
+  async addSnapshot(snapshot: PackedSnapshot): Promise<void> {
+    this.snapshots.push(snapshot);
+    if (this.snapshots.length >= BATCH) this.sendSnapshots();
+    await this.room();
+  }
+
+  async addView(state: IncidentState): Promise<void> {
+    this.views.push(state);
+    if (this.views.length >= BATCH) this.sendViews();
+    await this.room();
+  }
+
+  /** Sends what is pending and waits for every write. */
+  async close(): Promise<void> {
+    this.sendViews();
+    await Promise.all(this.writing);
+  }
+
+  /** Sends every pending snapshot, 25 to a batch (synchronously: nothing comes in between). */
+  private sendSnapshots(): void {
+    while (this.snapshots.length > 0) {
+      const sent = this.store.saveSnapshots(this.snapshots.splice(0, BATCH));
+      this.snapshotsSent = Promise.all([this.snapshotsSent, sent]);
+      // Its failure is met by the view batches that wait for it; this only keeps Node from
+      // calling it unhandled before they do.
+      this.snapshotsSent.catch(() => {});
+      this.track(sent.catch(() => {}));
+    }
+  }
+
+  /**
+   * Sends the pending views, 25 to a batch, each after every snapshot sent so far: whatever
+   * snapshot a view of the batch has was handed over before it, so it is in one of those.
+   */
+  private sendViews(): void {
+    this.sendSnapshots();
+    while (this.views.length > 0) {
+      const batch = this.views.splice(0, BATCH);
+      this.track(
+        this.snapshotsSent
+          .then(() => this.store.saveNew(batch))
+          .then(
+            () => this.on.written(batch),
+            (error) => this.on.failed(batch, error),
+          ),
+      );
+    }
+  }
+
+  private track(write: Promise<unknown>): void {
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
+  }
+
+  /** Waits while too many writes are outstanding: the folds hold back instead of piling up. */
+  private async room(): Promise<void> {
+    while (this.writing.size >= this.inFlight) await Promise.race(this.writing);
+  }
+}
