@@ -8,7 +8,8 @@
  * 2. Catch-up: one sequencer pass over 10,000 events stored while no sequencer ran.
  * 3. Proof latency: GET …/events/{eventId}/proof against GET …/events?limit=1 on the same server.
  * 4. What a monitor downloads to follow 10,000 new events through the tiles: checkpoint,
- *    consistency proof, entry bundles (the verifier's full figure is in docs/readme/transparency.md).
+ *    consistency proof, entry bundles (the verifier's full figure is in the README's "The
+ *    transparency log" section).
  *
  * Not a test: figures depend on the machine. Ratios against a baseline run side by side.
  */
