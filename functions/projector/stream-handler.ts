@@ -1,12 +1,15 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { IncidentId } from "../../events/schemas.js";
 import type { Logger } from "../log.js";
+import type { Commit } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
+import { carriedCommit } from "./carried-commits.js";
 import type { Projector } from "./projector.js";
 
 /**
- * The projector's Lambda logic for a batch of DynamoDB Streams records. Records only say
- * *which* incidents moved; each touched incident is caught up once from the store. A record
+ * The projector's Lambda logic for a batch of DynamoDB Streams records. Each touched incident
+ * is caught up once: from the commits its records carry when they continue the projector's
+ * state, else from the store (projector.ts). A record
  * that cannot be processed is reported in `batchItemFailures` (the event source mapping
  * retries, bisects, then parks it in the failure queue) instead of failing the whole batch.
  */
@@ -14,6 +17,9 @@ export function createStreamHandler(projector: Projector, log: Logger) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const failures: string[] = [];
     const byIncident = new Map<string, string[]>();
+    // The commits each incident's records carry, in delivery order; null once one does not
+    // decode, since folding the others would leave its commit unprojected behind a handled record.
+    const carried = new Map<string, Commit[] | null>();
     for (const record of event.Records ?? []) {
       const sequence = record.dynamodb?.SequenceNumber ?? record.eventID ?? "";
       if (!isCommitInsert(record)) continue;
@@ -24,11 +30,16 @@ export function createStreamHandler(projector: Projector, log: Logger) {
         continue;
       }
       byIncident.set(incidentId, [...(byIncident.get(incidentId) ?? []), sequence]);
+      const commit = carriedCommit(record, incidentId);
+      const sofar = carried.get(incidentId);
+      if (!commit) carried.set(incidentId, null);
+      else if (sofar === undefined) carried.set(incidentId, [commit]);
+      else sofar?.push(commit);
     }
     await Promise.all(
       [...byIncident].map(async ([incidentId, sequences]) => {
         try {
-          const result = await projector.project(incidentId);
+          const result = await projector.project(incidentId, carried.get(incidentId) ?? []);
           if (result.to !== result.from) log.debug("projected", { ...result });
         } catch (error) {
           log.error("projection failed", { incidentId, error: String(error) });

@@ -1,0 +1,48 @@
+import type { DynamoDBRecord } from "aws-lambda";
+import { type ChainStart, ChainVerifier, type StoredEvent } from "../../events/stored-event.js";
+import { type Commit, type Item, itemToCommit } from "../store/commit-item.js";
+
+/**
+ * The commit a stream record carries in its NewImage (StreamViewType NEW_IMAGE): the stored
+ * item itself, parsed by the event store's own code. Null when there is none or it does not
+ * decode as a commit of this incident; the projector then reads the store, as it always could.
+ */
+export function carriedCommit(record: DynamoDBRecord, incidentId: string): Commit | null {
+  const image = record.dynamodb?.NewImage as Item | undefined;
+  if (!image) return null;
+  try {
+    const commit = itemToCommit(image);
+    return commit.incidentId === incidentId ? commit : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The events of `carried` (commits in delivery order) that continue `head` exactly, or null
+ * when they do not: a gap, a commit out of order, a broken link or hash, or nothing new. Commits
+ * at or below what is already folded (duplicated deliveries) are passed over. Every event is
+ * checked as an outside reader checks the chain — version after version, `prevHash` the
+ * previous `hash`, the hash recomputed — so a record is trusted no further than the store
+ * would be; anything else sends the projector back to the store's read.
+ */
+export function eventsContinuing(
+  incidentId: string,
+  head: ChainStart,
+  carried: readonly Commit[],
+): StoredEvent[] | null {
+  const chain = new ChainVerifier(head);
+  const events: StoredEvent[] = [];
+  let through = head.version;
+  for (const commit of carried) {
+    if (commit.lastVersion <= through) continue;
+    const size = commit.lastVersion - commit.version + 1;
+    if (commit.version !== through + 1 || commit.events.length !== size) return null;
+    for (const event of commit.events) {
+      if (event.incidentId !== incidentId || !chain.push(event)) return null;
+      events.push(event);
+    }
+    through = commit.lastVersion;
+  }
+  return events.length > 0 ? events : null;
+}
