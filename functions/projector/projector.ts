@@ -2,10 +2,10 @@ import { GENESIS_HASH } from "../../events/stored-event.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { foldWithStore } from "../history-fold.js";
+import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
 import { SNAPSHOT_EVERY, type ViewStore } from "../store/view-store.js";
-import { eventsContinuing } from "./carried-commits.js";
 
 export interface ProjectionResult {
   incidentId: string;
@@ -25,9 +25,9 @@ export interface ProjectionResult {
  * older event reads just that one. Crossing a multiple of SNAPSHOT_EVERY, it also saves the
  * state as it stood there, for past views.
  *
- * The records carry their commits (NEW_IMAGE): when those continue the state (carried-commits.ts
- * checks versions and the hash chain from the state's head) the fold skips the Query, since the
- * stored items are what it would have returned first. A gap, reordering, only duplicates, a
+ * The records carry their commits (NEW_IMAGE): when those continue the state (checked from the
+ * state's head by store/carried-commits.ts: versions and hash chain) the fold skips the Query,
+ * since the stored items are what it would have returned first. A gap, reordering, only duplicates, a
  * record that does not decode: the store is read. Every record is delivered at least once, so
  * commits after the last carried one are folded when their own records come.
  */
@@ -48,7 +48,8 @@ export class Projector {
     const state = await foldWithStore(
       this.events,
       incidentId,
-      eventsContinuing(incidentId, head, carried) ?? this.events.events(incidentId, from, true),
+      commitsContinuing(incidentId, head, carried)?.flatMap((c) => c.events) ??
+        this.events.events(incidentId, from, true),
       base,
       (draft) => {
         folded += 1;

@@ -1,9 +1,9 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { IncidentId } from "../../events/schemas.js";
 import type { Logger } from "../log.js";
+import { carriedCommit } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
-import { carriedCommit } from "./carried-commits.js";
 import type { Projector } from "./projector.js";
 
 /**

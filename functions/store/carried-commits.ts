@@ -1,11 +1,11 @@
 import type { DynamoDBRecord } from "aws-lambda";
-import { type ChainStart, ChainVerifier, type StoredEvent } from "../../events/stored-event.js";
-import { type Commit, type Item, itemToCommit } from "../store/commit-item.js";
+import { type ChainStart, ChainVerifier } from "../../events/stored-event.js";
+import { type Commit, type Item, itemToCommit } from "./commit-item.js";
 
 /**
  * The commit a stream record carries in its NewImage (StreamViewType NEW_IMAGE): the stored
  * item itself, parsed by the event store's own code. Null when there is none or it does not
- * decode as a commit of this incident; the projector then reads the store, as it always could.
+ * decode as a commit of this incident; the reader then reads the store, as it always could.
  */
 export function carriedCommit(record: DynamoDBRecord, incidentId: string): Commit | null {
   const image = record.dynamodb?.NewImage as Item | undefined;
@@ -19,20 +19,20 @@ export function carriedCommit(record: DynamoDBRecord, incidentId: string): Commi
 }
 
 /**
- * The events of `carried` (commits in delivery order) that continue `head` exactly, or null
- * when they do not: a gap, a commit out of order, a broken link or hash, or nothing new. Commits
- * at or below what is already folded (duplicated deliveries) are passed over. Every event is
- * checked as an outside reader checks the chain — version after version, `prevHash` the
- * previous `hash`, the hash recomputed — so a record is trusted no further than the store
- * would be; anything else sends the projector back to the store's read.
+ * The commits of `carried` (in delivery order) that continue `head` exactly, or null when they
+ * do not: a gap, a commit out of order, a broken link or hash, or nothing new. Commits at or
+ * below what is already covered (duplicated deliveries) are passed over. Every event is checked
+ * as an outside reader checks the chain — version after version, `prevHash` the previous
+ * `hash`, the hash recomputed — so a record is trusted no further than the store would be;
+ * anything else sends the caller (projector, log sequencer) back to the store's read.
  */
-export function eventsContinuing(
+export function commitsContinuing(
   incidentId: string,
   head: ChainStart,
   carried: readonly Commit[],
-): StoredEvent[] | null {
+): Commit[] | null {
   const chain = new ChainVerifier(head);
-  const events: StoredEvent[] = [];
+  const continuing: Commit[] = [];
   let through = head.version;
   for (const commit of carried) {
     if (commit.lastVersion <= through) continue;
@@ -40,9 +40,9 @@ export function eventsContinuing(
     if (commit.version !== through + 1 || commit.events.length !== size) return null;
     for (const event of commit.events) {
       if (event.incidentId !== incidentId || !chain.push(event)) return null;
-      events.push(event);
     }
+    continuing.push(commit);
     through = commit.lastVersion;
   }
-  return events.length > 0 ? events : null;
+  return continuing.length > 0 ? continuing : null;
 }
