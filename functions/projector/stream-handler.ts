@@ -1,8 +1,8 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { IncidentId } from "../../events/schemas.js";
 import type { Logger } from "../log.js";
-import { carriedCommit } from "../store/carried-commits.js";
-import type { Commit } from "../store/commit-item.js";
+import { CarriedCommits } from "../store/carried-commits.js";
+import type { Item } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
 import type { Projector } from "./projector.js";
 
@@ -17,9 +17,7 @@ export function createStreamHandler(projector: Projector, log: Logger) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const failures: string[] = [];
     const byIncident = new Map<string, string[]>();
-    // The commits each incident's records carry, in delivery order; null once one does not
-    // decode, since folding the others would leave its commit unprojected behind a handled record.
-    const carried = new Map<string, Commit[] | null>();
+    const carried = new CarriedCommits();
     for (const record of event.Records ?? []) {
       const sequence = record.dynamodb?.SequenceNumber ?? record.eventID ?? "";
       if (!isCommitInsert(record)) continue;
@@ -30,16 +28,12 @@ export function createStreamHandler(projector: Projector, log: Logger) {
         continue;
       }
       byIncident.set(incidentId, [...(byIncident.get(incidentId) ?? []), sequence]);
-      const commit = carriedCommit(record, incidentId);
-      const sofar = carried.get(incidentId);
-      if (!commit) carried.set(incidentId, null);
-      else if (sofar === undefined) carried.set(incidentId, [commit]);
-      else sofar?.push(commit);
+      carried.add(incidentId, record.dynamodb?.NewImage as Item | undefined);
     }
     await Promise.all(
       [...byIncident].map(async ([incidentId, sequences]) => {
         try {
-          const result = await projector.project(incidentId, carried.get(incidentId) ?? []);
+          const result = await projector.project(incidentId, carried.of(incidentId));
           if (result.to !== result.from) log.debug("projected", { ...result });
         } catch (error) {
           log.error("projection failed", { incidentId, error: String(error) });
