@@ -61,7 +61,7 @@ port.on("message", (message: ToFeed) => {
     const incidentId = message.item.incidentId?.S ?? "";
     lanes.publish(message.item);
     // The same commit feed as the projector's: the log sequences it within milliseconds.
-    if (sequencing) logFeed.notify(incidentId);
+    if (sequencing) logFeed.notify(incidentId, message.item);
     return;
   }
   void answer(message.id, async () => {

@@ -24,8 +24,8 @@ export interface ProjectionLanesOptions {
 
 /**
  * The local stand-in for DynamoDB Streams, one lane per incident: commits to an incident
- * whose projection is running wait and become ONE follow-up pass (the projector reads the
- * store anyway, so one pass covers all of them), and one busy incident never holds up the
+ * whose projection is running wait and become ONE follow-up pass (its records carry their
+ * commits in order, and the projector folds them without reading the store), and one busy incident never holds up the
  * others behind a batch. Records keep the exact shape Streams delivers and go to the same
  * handler the projector Lambda runs, with its partial-failure contract (failed records are
  * retried, then parked in the log as the on-failure queue would hold them).

@@ -1,5 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import type { Logger } from "../log.js";
+import { CarriedCommits } from "../store/carried-commits.js";
+import type { Item } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
 import { emfLine } from "./log-metrics.js";
 import type { LogWriter } from "./log-service.js";
@@ -50,27 +52,27 @@ export function createLogHandler(
       await w.witnessed();
       return undefined;
     }
-    const ids = new Set<string>();
+    const ids = new CarriedCommits();
     for (const record of records) {
       if (record.eventName && record.eventName !== "INSERT") continue;
       const image = record.dynamodb?.NewImage;
       if (image?.itemType?.S !== undefined && image.itemType.S !== COMMIT_ITEM_TYPE) continue;
       const id = record.dynamodb?.Keys?.incidentId?.S ?? image?.incidentId?.S;
-      if (id) ids.add(id);
+      if (id) ids.add(id, image as Item | undefined);
     }
     let w: LogWriter | undefined;
     try {
       w = await writer();
-      const result = await w.pass(ids);
+      const result = await w.pass(ids.incidents, ids.usable());
       report(w, true);
-      log.info("log sequenced", { incidents: ids.size, size: result.size, added: result.added });
+      log.info("log sequenced", { incidents: ids.incidents.length, size: result.size, added: result.added });
       // The checkpoint is stored and public already; the invocation only stays (each witness
       // within its own timeout) so that the answers are stored before Lambda freezes it.
       await w.witnessed();
       return { batchItemFailures: [] };
     } catch (error) {
       if (w) report(w, false);
-      log.error("log sequencer pass failed", { error: String(error), incidents: ids.size });
+      log.error("log sequencer pass failed", { error: String(error), incidents: ids.incidents.length });
       return {
         batchItemFailures: records.map((r) => ({
           itemIdentifier: r.dynamodb?.SequenceNumber ?? r.eventID ?? "",

@@ -1,4 +1,6 @@
 import type { Logger } from "../log.js";
+import { CarriedCommits } from "../store/carried-commits.js";
+import type { Commit, Item } from "../store/commit-item.js";
 import { CheckpointPublisher } from "./checkpoints.js";
 import type { LogStore } from "./log-store.js";
 import { LogTiles } from "./log-tiles.js";
@@ -55,19 +57,22 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
    * a checkpoint at once (latest wins, see CheckpointPublisher), so a long pass publishes as it
    * goes; `checkpoint` resolves once one covers the whole pass.
    */
-  const sequence = async (incidentIds?: Iterable<string>) => {
+  const sequence = async (
+    incidentIds?: Iterable<string>,
+    carried?: ReadonlyMap<string, readonly Commit[]>,
+  ) => {
     const progress = (size: number) => {
       // Its failure is the final request's too, which the caller awaits.
       publisher.publish(size).catch(() => undefined);
     };
     const result = incidentIds
-      ? await sequencer.sequence(incidentIds, progress)
+      ? await sequencer.sequence(incidentIds, progress, carried)
       : await sequencer.sequenceAll(progress);
     return { ...result, checkpoint: publisher.publish(result.size) };
   };
   /** One pass, then a checkpoint over it (witnesses are asked after, see `witnessed`). */
-  const pass = async (incidentIds?: Iterable<string>) => {
-    const result = await sequence(incidentIds);
+  const pass = async (incidentIds?: Iterable<string>, carried?: ReadonlyMap<string, readonly Commit[]>) => {
+    const result = await sequence(incidentIds, carried);
     const checkpoint = await result.checkpoint;
     if (!incidentIds) await options.catchUp?.completed();
     return { ...result, checkpoint };
@@ -83,10 +88,12 @@ export type LogWriter = ReturnType<typeof createLogWriter>;
  * Locally there are no streams: each commit names its incident here, and one pass handles all
  * the incidents named while the previous pass ran (so sequencing keeps pace with many writers:
  * its cost is per pass, not per commit). A failed pass is retried with backoff; the incidents
- * it held stay pending.
+ * it held stay pending. A commit named with its item hands the pass that item, so the
+ * sequencer need not read it back (sequencer.ts).
  */
 export class LocalLogFeed {
-  private readonly pending = new Set<string>();
+  /** Incidents named since the last pass began, with the commits they were named with. */
+  private pending = new CarriedCommits();
   private running: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -97,9 +104,10 @@ export class LocalLogFeed {
     private readonly batchingWindowMs = 5,
   ) {}
 
-  notify(incidentId: string): void {
+  /** A commit of this incident is stored (`item`: the stored item, if at hand). */
+  notify(incidentId: string, item?: Item): void {
     if (this.closed) return;
-    this.pending.add(incidentId);
+    this.pending.add(incidentId, item);
     this.running ??= this.drain();
   }
 
@@ -126,12 +134,13 @@ export class LocalLogFeed {
     let failures = 0;
     let signing: { size: number; checkpoint: Promise<unknown> } | null = null;
     const backoff = () => sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
-    while (this.pending.size > 0 || signing) {
-      if (this.pending.size > 0) {
-        const ids = [...this.pending];
-        this.pending.clear();
+    while (this.pending.incidents.length > 0 || signing) {
+      if (this.pending.incidents.length > 0) {
+        const named = this.pending;
+        const ids = named.incidents;
+        this.pending = new CarriedCommits();
         try {
-          const result = await this.writer.sequence(ids);
+          const result = await this.writer.sequence(ids, named.usable());
           // Observed here so that a failure waits for the check below, not an unhandled rejection.
           result.checkpoint.catch(() => undefined);
           signing = { size: result.size, checkpoint: result.checkpoint };
@@ -143,6 +152,7 @@ export class LocalLogFeed {
             incidents: ids.length,
           });
           if (this.closed) break;
+          // Retried from the store: what a failed pass was handed may be partly in the log.
           for (const id of ids) this.pending.add(id);
           await backoff();
         }

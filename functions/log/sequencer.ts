@@ -1,4 +1,7 @@
+import type { ChainStart } from "../../events/stored-event.js";
+import { BoundedLru } from "../bounded-lru.js";
 import type { Logger } from "../log.js";
+import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
 import type { LeafRecord, LeafRun, LogStore, SequencedVersions } from "./log-store.js";
 import { RUN_WIDTH } from "./log-store.js";
@@ -92,6 +95,8 @@ export class Sequencer {
    * when none). For the health metrics (log-metrics.ts), including after a pass that failed.
    */
   lastPending: { count: number; oldest: string | null } = { count: 0, oldest: null };
+  /** The last leaf this sequencer put per incident (version and hash): where carried commits must start. */
+  private readonly lastLeaf = new BoundedLru<string, ChainStart>(10_000);
 
   constructor(options: SequencerOptions) {
     this.store = options.store;
@@ -109,10 +114,12 @@ export class Sequencer {
    * Sequences whatever is stored and not yet in the log for these incidents. `onProgress` is
    * told the log's end after each run whose records and full tiles are stored: a size that may
    * be signed at once, before the pass ends (so a long pass still publishes as it goes).
+   * `carried`: commits of these incidents at hand, in order (see the class comment).
    */
   async sequence(
     incidentIds: Iterable<string>,
     onProgress?: (size: number) => void,
+    carried?: ReadonlyMap<string, readonly Commit[]>,
   ): Promise<SequencerResult> {
     const ids = [...new Set(incidentIds)].sort();
     let added = 0;
@@ -123,7 +130,7 @@ export class Sequencer {
         this.known = null;
         const start = known.end;
         let end = start;
-        const pending = await this.pendingOf(ids, known.upTo);
+        const pending = await this.pendingOf(ids, known.upTo, carried);
         let lost = false;
         for (const run of toRuns(end, pending)) {
           if (!(await this.store.putRun(run))) {
@@ -143,6 +150,8 @@ export class Sequencer {
             this.tiles.storeFullTiles(run.start, end),
           ]);
           for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
+          for (const leaf of run.leaves)
+            this.lastLeaf.set(leaf.incidentId, { version: leaf.version, hash: leaf.hash });
           onProgress?.(end);
         }
         if (lost) {
@@ -187,7 +196,11 @@ export class Sequencer {
   }
 
   /** Stored events not yet in the log, in the order they will take there. */
-  private async pendingOf(ids: readonly string[], upToKnown: Map<string, number>): Promise<Pending[]> {
+  private async pendingOf(
+    ids: readonly string[],
+    upToKnown: Map<string, number>,
+    carried?: ReadonlyMap<string, readonly Commit[]>,
+  ): Promise<Pending[]> {
     const pending: Pending[] = [];
     let next = 0;
     const worker = async () => {
@@ -198,7 +211,7 @@ export class Sequencer {
         // The order's time never goes back within an incident, even if a stored recordedAt did:
         // so sorting can never put version v + 1 before v.
         let time = "";
-        for await (const commit of this.events.commits(incidentId, upTo)) {
+        for await (const commit of this.commitsAfter(incidentId, upTo, carried?.get(incidentId))) {
           for (const event of commit.events) {
             if (event.version <= upTo) continue;
             if (event.recordedAt > time) time = event.recordedAt;
@@ -219,6 +232,18 @@ export class Sequencer {
     pending.sort(logOrder);
     this.lastPending = { count: pending.length, oldest: pending[0]?.recordedAt ?? null };
     return pending;
+  }
+
+  /** The incident's commits after `upTo`: those carried when they continue our own last leaf there, else the store's. */
+  private commitsAfter(
+    incidentId: string,
+    upTo: number,
+    carried: readonly Commit[] | undefined,
+  ): Iterable<Commit> | AsyncIterable<Commit> {
+    const last = this.lastLeaf.get(incidentId);
+    const continuing =
+      carried && last?.version === upTo ? commitsContinuing(incidentId, last, carried) : null;
+    return continuing ?? this.events.commits(incidentId, upTo);
   }
 }
 

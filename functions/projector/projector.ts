@@ -1,6 +1,9 @@
+import { GENESIS_HASH } from "../../events/stored-event.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { foldWithStore } from "../history-fold.js";
+import { commitsContinuing } from "../store/carried-commits.js";
+import type { Commit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
 import { SNAPSHOT_EVERY, type ViewStore } from "../store/view-store.js";
 
@@ -12,14 +15,21 @@ export interface ProjectionResult {
 }
 
 /**
- * Brings one incident's view up to the store. It never trusts what triggered it: whatever
- * record arrives, duplicated or out of order, it reads the view's version and folds every
+ * Brings one incident's view forward. It trusts what triggered it no further than the store:
+ * whatever records arrive, duplicated or out of order, it folds onto the state at the view's
+ * version either the commits they carry (only when those continue that state exactly) or every
  * stored event after it, then saves with a condition on the version.
  *
  * Its cost follows the new events, not the incident: the state it folds onto is bounded
  * (events/summary.ts), the read starts after the view's version, and a step that needs an
  * older event reads just that one. Crossing a multiple of SNAPSHOT_EVERY, it also saves the
  * state as it stood there, for past views.
+ *
+ * The records carry their commits (NEW_IMAGE): when those continue the state (checked from the
+ * state's head by store/carried-commits.ts: versions and hash chain) the fold skips the Query,
+ * since the stored items are what it would have returned first. A gap, reordering, only duplicates, a
+ * record that does not decode: the store is read. Every record is delivered at least once, so
+ * commits after the last carried one are folded when their own records come.
  */
 export class Projector {
   private readonly recent = new BoundedLru<string, IncidentState>(1_000);
@@ -29,15 +39,17 @@ export class Projector {
     private readonly views: ViewStore,
   ) {}
 
-  async project(incidentId: string): Promise<ProjectionResult> {
+  async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
     const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
     const from = base?.version ?? 0;
+    const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];
     let folded = 0;
     const state = await foldWithStore(
       this.events,
       incidentId,
-      this.events.events(incidentId, from, true),
+      commitsContinuing(incidentId, head, carried)?.flatMap((c) => c.events) ??
+        this.events.events(incidentId, from, true),
       base,
       (draft) => {
         folded += 1;
