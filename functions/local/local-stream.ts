@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { Logger } from "../log.js";
 import type { Item } from "../store/commit-item.js";
+import { localStreamRecord } from "./stream-record.js";
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -68,24 +69,7 @@ export class LocalStream {
 
   private toRecord(item: Item): DynamoDBRecord {
     this.sequence += 1;
-    const incidentId = item.incidentId;
-    const version = item.version;
-    return {
-      eventID: `local-${this.sequence}`,
-      eventName: "INSERT",
-      eventVersion: "1.1",
-      eventSource: "aws:dynamodb",
-      awsRegion: "local",
-      eventSourceARN: `arn:aws:dynamodb:local:000000000000:table/${this.tableName}/stream/local`,
-      dynamodb: {
-        ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
-        Keys: { incidentId, version } as never,
-        NewImage: item as never,
-        SequenceNumber: String(this.sequence).padStart(21, "0"),
-        SizeBytes: JSON.stringify(item).length,
-        StreamViewType: "NEW_IMAGE",
-      },
-    };
+    return localStreamRecord(item, this.sequence, this.tableName);
   }
 
   private async drain(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { Logger } from "../log.js";
 import type { Item } from "../store/commit-item.js";
+import { localStreamRecord } from "./stream-record.js";
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -135,22 +136,7 @@ export class ProjectionLanes {
 
   private toRecord(item: Item): DynamoDBRecord {
     this.sequence += 1;
-    return {
-      eventID: `local-${this.sequence}`,
-      eventName: "INSERT",
-      eventVersion: "1.1",
-      eventSource: "aws:dynamodb",
-      awsRegion: "local",
-      eventSourceARN: `arn:aws:dynamodb:local:000000000000:table/${this.options.tableName}/stream/local`,
-      dynamodb: {
-        ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
-        Keys: { incidentId: item.incidentId, version: item.version } as never,
-        NewImage: item as never,
-        SequenceNumber: String(this.sequence).padStart(21, "0"),
-        SizeBytes: JSON.stringify(item).length,
-        StreamViewType: "NEW_IMAGE",
-      },
-    };
+    return localStreamRecord(item, this.sequence, this.options.tableName);
   }
 }
 
