@@ -51,6 +51,8 @@ export const PUBLIC_GET_PATHS = [
 export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
+/** Naming the current checkpoint as a release is a write too: a writer's JWT, like an append. */
+export const RELEASE_PATH = "/releases";
 
 /**
  * Default stage throttling. Far below the account's 10,000 req/s so that a runaway script
@@ -254,12 +256,13 @@ export class LedgerStack extends Stack {
     });
 
     const integration = new HttpLambdaIntegration("ApiIntegration", this.api.function);
-    this.httpApi.addRoutes({
-      path: WRITE_PATH,
-      methods: [HttpMethod.POST],
-      integration,
-      authorizer: writerAuthorizer,
-    });
+    for (const path of [WRITE_PATH, RELEASE_PATH])
+      this.httpApi.addRoutes({
+        path,
+        methods: [HttpMethod.POST],
+        integration,
+        authorizer: writerAuthorizer,
+      });
     const pagesIntegration = new HttpLambdaIntegration("PagesIntegration", this.pages.function);
     const publicRoutes = [
       ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),

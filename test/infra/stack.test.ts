@@ -298,6 +298,7 @@ describe("HTTP API", () => {
     ).toEqual(
       [
         "POST /incidents/{incidentId}/events",
+        "POST /releases",
         "GET /",
         "GET /docs",
         "GET /openapi.json",
@@ -332,7 +333,7 @@ describe("HTTP API", () => {
     expect(byFunction.size).toBe(2);
   });
 
-  it("puts the JWT authorizer on the write route and none on the reads", () => {
+  it("puts the JWT authorizer on the write routes (appends, releases) and none on the reads", () => {
     const authorizerId = Object.keys(template.findResources("AWS::ApiGatewayV2::Authorizer"));
     expect(authorizerId).toHaveLength(1);
     for (const route of routes()) {
