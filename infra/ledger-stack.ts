@@ -152,7 +152,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
       // Well under API Gateway's 30 s integration limit; a request is a few DynamoDB calls.
       timeout: Duration.seconds(10),
-      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ~1 MB bundle short.
+      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ≈ 450 KB bundle short.
       memorySize: 512,
     });
     this.projector = new LedgerFunction(this, "Projector", {

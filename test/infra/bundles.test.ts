@@ -229,7 +229,12 @@ describe("the bundled Lambdas, end to end", () => {
     expect(feed.status, JSON.stringify(feed.body)).toBe(200);
     const releases = await call({ method: "GET", route: "/releases", path: "/releases" }, data);
     expect(releases.status, JSON.stringify(releases.body)).toBe(200);
-    const release = { method: "POST", route: RELEASE_PATH, path: "/releases", body: { name: "bundle-test" } };
+    const release: HttpRequest = {
+      method: "POST",
+      route: RELEASE_PATH,
+      path: "/releases",
+      body: { name: "bundle-test" },
+    };
     expect((await call(release, data)).status).toBe(401);
     // With the authorizer's claims the writer is known: it is refused only for the empty log.
     const named = await call({ ...release, claims: WRITER }, data);
