@@ -1,29 +1,22 @@
-import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
 import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
 import type { Authenticator } from "./http/auth.js";
+import { dataRoutes } from "./http/data-routes.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
-import { IncidentReader, type Settle } from "./incident-reader.js";
+import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
-import type { Item } from "./store/commit-item.js";
-import { EventStore } from "./store/event-store.js";
-import type { TableNames } from "./store/table-design.js";
-import { ViewStore } from "./store/view-store.js";
 
-export interface LedgerOptions {
-  db: DynamoDBClient;
-  tables: TableNames;
+/** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */
+export type RouteGroup = "api" | "data";
+
+export interface LedgerOptions extends LedgerCoreOptions {
   log: Logger;
-  onCommit?: (item: Item) => void;
-  now?: () => string;
-  /** What a read waits for first (the local stream's pending projections). */
-  settle?: Settle;
   /** The transparency log's verifier key, served at /log/vkey (local key or KMS public key). */
   logVerifierKey?: () => Promise<string>;
   /** How long a proof asked with `wait=true` waits for its event (default 10 s). */
@@ -35,13 +28,8 @@ export interface LedgerOptions {
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
 export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
-  const events = new EventStore({
-    db,
-    tables,
-    ...(options.onCommit ? { onCommit: options.onCommit } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const views = new ViewStore(db, tables.views);
+  const core = createLedgerCore(options);
+  const { events, views, reader } = core;
   const projector = new Projector(events, views);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
@@ -54,7 +42,6 @@ export function createLedger(options: LedgerOptions) {
       options.logVerifierKey ??
       (() => Promise.reject(new NotFoundError("this archive is not configured with a log verifier key"))),
   };
-  const reader = new IncidentReader(events, views, options.settle);
   // Feed, exports and releases (functions/export): read the log and the events, write releases.
   const exportParts = createExportParts({
     db,
@@ -64,15 +51,6 @@ export function createLedger(options: LedgerOptions) {
     reader,
     ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
   });
-  const checkStore = async () => {
-    // A read of a key that never exists: needs no permission beyond what the API already has.
-    await db.send(
-      new GetItemCommand({
-        TableName: tables.events,
-        Key: { incidentId: { S: "-health-" }, version: { N: "0" } },
-      }),
-    );
-  };
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (
     incident: { incidentId: string; title: string | null; version: number },
@@ -86,20 +64,24 @@ export function createLedger(options: LedgerOptions) {
     logStore,
     openApi,
   });
-  // The JSON API. The pages (functions/http/routes/site.tsx) are mounted only where asked for:
-  // the API Lambda carries none of them, the local server passes them in.
-  const app = (authenticate: Authenticator, extras: { openApi: Record<string, unknown>; pages?: Hono }) =>
-    createApp({
-      events,
-      views,
-      reader,
-      authenticate,
+  // The JSON API: the groups asked for (default both), then the pages where passed in
+  // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.
+  const app = (
+    authenticate: Authenticator,
+    extras: { openApi: Record<string, unknown>; pages?: Hono; groups?: readonly RouteGroup[] },
+  ) => {
+    const groups = extras.groups ?? ["api", "data"];
+    return createApp({
       log,
-      checkStore,
-      exports: exportParts,
-      transparency,
-      ...extras,
+      routes: [
+        ...(groups.includes("api") ? [core.routes(authenticate)] : []),
+        ...(groups.includes("data")
+          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi })]
+          : []),
+        ...(extras.pages ? [extras.pages] : []),
+      ],
     });
+  };
   return {
     events,
     views,

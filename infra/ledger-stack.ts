@@ -38,7 +38,6 @@ import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./wr
 
 /** Routes anyone may call: the archive is published evidence. */
 export const PUBLIC_GET_PATHS = [
-  "/openapi.json",
   "/health",
   "/incidents",
   "/incidents/{incidentId}",
@@ -46,6 +45,20 @@ export const PUBLIC_GET_PATHS = [
   "/incidents/{incidentId}/verify",
   // The app's own problem+json 404 for unknown paths.
   "/{proxy+}",
+] as const;
+/**
+ * The transparency log, the feed, the exports, the releases and /openapi.json: public reads
+ * served by a Lambda of their own (functions/lambda/data.ts), so that the API Lambda carries
+ * neither their code, nor the KMS client, nor the OpenAPI document.
+ */
+export const DATA_GET_PATHS = [
+  "/openapi.json",
+  "/log/{proxy+}",
+  "/incidents/{incidentId}/events/{eventId}/proof",
+  "/feed",
+  "/export/{name}",
+  "/releases",
+  "/releases/{name}",
 ] as const;
 /** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
 export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
@@ -84,6 +97,7 @@ export class LedgerStack extends Stack {
   readonly api: LedgerFunction;
   readonly projector: LedgerFunction;
   readonly pages: LedgerFunction;
+  readonly data: LedgerFunction;
   readonly httpApi: HttpApi;
   readonly failureQueue: sqs.Queue;
   readonly viewRepair: ViewRepair;
@@ -138,7 +152,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
       // Well under API Gateway's 30 s integration limit; a request is a few DynamoDB calls.
       timeout: Duration.seconds(10),
-      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ~1 MB bundle short.
+      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ≈ 450 KB bundle short.
       memorySize: 512,
     });
     this.projector = new LedgerFunction(this, "Projector", {
@@ -158,6 +172,16 @@ export class LedgerStack extends Stack {
       memorySize: 512,
     });
 
+    // The log, feed, exports, releases and /openapi.json: apart, so the API Lambda stays slim.
+    this.data = new LedgerFunction(this, "Data", {
+      entry: "functions/lambda/data.ts",
+      description: "incident-ledger transparency log, feed, exports, releases and OpenAPI document",
+      environment: tableEnvironment,
+      // A proof asked with wait=true waits up to 8 s (functions/lambda/data.ts), then answers 202.
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+
     // ── Grants (least privilege; nobody may delete an item or a table) ────────────────────
     // The API appends commits with a conditional PutItem and reads them back. It can never
     // update, overwrite-by-update or delete a stored event: IAM says so, not only the code.
@@ -165,8 +189,6 @@ export class LedgerStack extends Stack {
       "dynamodb:Query",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
-      // The feed and the exports read the commits the log's leaves name, many keys at a time.
-      "dynamodb:BatchGetItem",
     ]);
     grantTableActions(this.api.role, this.claimsTable, [
       "dynamodb:GetItem",
@@ -204,7 +226,16 @@ export class LedgerStack extends Stack {
     );
     grantTableActions(this.pages.role, this.viewsTable, ["dynamodb:BatchGetItem"]);
     grantChainCheckRecords(this.pages.role, this.viewsTable);
-    for (const fn of [this.api, this.projector, this.pages]) {
+    // The data routes read events (an event's proof finds it by its client id: a claim), and
+    // the feed and the exports read the commits the log's leaves name, many keys at a time.
+    grantTableActions(this.data.role, this.eventsTable, [
+      "dynamodb:Query",
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+    ]);
+    grantTableActions(this.data.role, this.claimsTable, ["dynamodb:GetItem"]);
+    grantTableActions(this.data.role, this.viewsTable, ["dynamodb:GetItem"]);
+    for (const fn of [this.api, this.projector, this.pages, this.data]) {
       Validations.of(fn.role).acknowledge({
         id: "AwsSolutions-IAM5[Resource::*]",
         reason:
@@ -256,17 +287,22 @@ export class LedgerStack extends Stack {
     });
 
     const integration = new HttpLambdaIntegration("ApiIntegration", this.api.function);
-    for (const path of [WRITE_PATH, RELEASE_PATH])
+    const dataIntegration = new HttpLambdaIntegration("DataIntegration", this.data.function);
+    for (const [path, target] of [
+      [WRITE_PATH, integration],
+      [RELEASE_PATH, dataIntegration],
+    ] as const)
       this.httpApi.addRoutes({
         path,
         methods: [HttpMethod.POST],
-        integration,
+        integration: target,
         authorizer: writerAuthorizer,
       });
     const pagesIntegration = new HttpLambdaIntegration("PagesIntegration", this.pages.function);
     const publicRoutes = [
       ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),
       ...PAGE_PATHS.map((path) => [path, pagesIntegration] as const),
+      ...DATA_GET_PATHS.map((path) => [path, dataIntegration] as const),
     ].flatMap(([path, target]) =>
       this.httpApi.addRoutes({
         path,
@@ -331,7 +367,7 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       claimsTable: this.claimsTable,
       viewsTable: this.viewsTable,
-      api: this.api,
+      reader: this.data,
       failureQueue: this.failureQueue,
     });
     // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
@@ -345,7 +381,7 @@ export class LedgerStack extends Stack {
       logTable: this.transparencyLog.table,
       environment: tableEnvironment,
     });
-    this.api.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
+    this.data.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
     Validations.of(this.exportStreaming.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:

@@ -34,8 +34,8 @@ export interface TransparencyLogProps {
   readonly eventsTable: dynamodb.ITable;
   readonly claimsTable: dynamodb.ITable;
   readonly viewsTable: dynamodb.ITable;
-  /** The API function: it reads the log and stores releases, and may read the public key. */
-  readonly api: LedgerFunction;
+  /** The data function (functions/lambda/data.ts): it reads the log and stores releases, and may read the public key. */
+  readonly reader: LedgerFunction;
   /** Where stream records the sequencer gave up on go (the stack's failure queue). */
   readonly failureQueue: sqs.IQueue;
 }
@@ -183,22 +183,22 @@ export class TransparencyLog extends Construct {
       targets: [new targets.LambdaFunction(this.sequencer.function, { retryAttempts: 2 })],
     });
 
-    // ── The API reads the log, stores releases (pk `release`, `release#…` only), reads the public key ──
-    const api = props.api;
-    api.function.addEnvironment("LOG_TABLE", this.table.tableName);
-    api.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
-    api.function.addEnvironment("LEDGER_LOG_ORIGIN", origin);
-    grantTableActions(api.role, this.table, ["dynamodb:GetItem", "dynamodb:Query"]);
-    api.role.addToPolicy(
+    // ── The data function reads the log, stores releases (pk `release`, `release#…` only), reads the public key ──
+    const reader = props.reader;
+    reader.function.addEnvironment("LOG_TABLE", this.table.tableName);
+    reader.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
+    reader.function.addEnvironment("LEDGER_LOG_ORIGIN", origin);
+    grantTableActions(reader.role, this.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+    reader.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ["dynamodb:PutItem"],
         resources: [this.table.tableArn],
-        // The API may add releases (numbered under `release`, and each name's copy under
+        // It may add releases (numbered under `release`, and each name's copy under
         // `release#<name>`), never a leaf, tile or checkpoint.
         conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["release", "release#*"] } },
       }),
     );
-    api.role.addToPolicy(
+    reader.role.addToPolicy(
       new iam.PolicyStatement({ actions: ["kms:GetPublicKey"], resources: [this.signingKey.keyArn] }),
     );
   }

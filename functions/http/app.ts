@@ -1,39 +1,20 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type { ExportParts } from "../export/export-parts.js";
-import type { IncidentReader } from "../incident-reader.js";
 import type { Logger } from "../log.js";
-import type { EventStore } from "../store/event-store.js";
-import type { ViewStore } from "../store/view-store.js";
-import type { Authenticator } from "./auth.js";
 import { createErrorHandler, notFoundHandler, problemResponse } from "./problem.js";
-import { eventRoutes } from "./routes/events.js";
-import { exportRoutes } from "./routes/exports.js";
-import { feedRoutes } from "./routes/feed.js";
-import { incidentRoutes } from "./routes/incidents.js";
-import { type LogRouteDeps, logRoutes } from "./routes/log.js";
-import { metaRoutes } from "./routes/meta.js";
-import { releaseRoutes } from "./routes/releases.js";
 
 export interface AppDeps {
-  events: EventStore;
-  views: ViewStore;
-  reader: IncidentReader;
-  authenticate: Authenticator;
   log: Logger;
-  checkStore: () => Promise<void>;
-  /** The feed, exports and releases (issue 12). */
-  exports?: ExportParts;
-  /** The transparency log's read routes (issue 11). */
-  transparency?: LogRouteDeps;
-  /** The OpenAPI document /openapi.json answers (see MetaRoutesDeps.openApi). */
-  openApi: Record<string, unknown>;
-  /** Extra routes mounted at / (the dashboard pages and /docs, locally). */
-  pages?: Hono;
+  /**
+   * The route groups this app serves, mounted at / in order: the API's (api-routes.ts), the
+   * data routes (data-routes.ts), the pages. Each Lambda mounts only its own groups, so that
+   * its bundle carries no other group's code; the local server mounts them all.
+   */
+  routes: Hono[];
 }
 
-/** The whole HTTP surface, built from its dependencies: the same app runs in Lambda and locally. */
+/** The HTTP surface around some route groups: the same app runs in Lambda and locally. */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
@@ -66,16 +47,7 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
   app.notFound(notFoundHandler);
-  app.route("/", metaRoutes(deps));
-  app.route("/", eventRoutes(deps));
-  app.route("/", incidentRoutes(deps));
-  if (deps.transparency) app.route("/", logRoutes(deps.transparency));
-  if (deps.exports) {
-    app.route("/", feedRoutes(deps.exports));
-    app.route("/", exportRoutes(deps.exports));
-    app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate }));
-  }
-  if (deps.pages) app.route("/", deps.pages);
+  for (const routes of deps.routes) app.route("/", routes);
   return app;
 }
 

@@ -1,30 +1,14 @@
 import { handle } from "hono/aws-lambda";
+import { createApp } from "../http/app.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
-import { createLedger } from "../ledger.js";
-import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
+import { createLedgerCore } from "../ledger-core.js";
 import { createLogger } from "../log.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
-import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
-// Wiring only: the API Lambda behind the HTTP API. Writers were checked by the JWT authorizer.
-// The pages are another Lambda (pages.ts); the OpenAPI document was built at bundle time.
-const ledger = createLedger({
-  db: createDynamoClient(),
-  tables: tableNamesFromEnv(process.env),
-  log: createLogger(),
-  // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
-  proofWaitMs: 8_000,
-  // Exports outgrow API Gateway (6 MB, 30 s): the API redirects them to the streaming function.
-  ...(process.env.EXPORTS_URL ? { exportsUrl: process.env.EXPORTS_URL } : {}),
-  // The log's public key, read from KMS (the API may read it, never sign with it).
-  ...(process.env.LOG_KEY_ID
-    ? {
-        logVerifierKey: kmsVerifierKey({
-          origin: process.env.LEDGER_LOG_ORIGIN ?? DEFAULT_LOG_ORIGIN,
-          keyId: process.env.LOG_KEY_ID,
-        }),
-      }
-    : {}),
-});
-export const handler = handle(ledger.app(jwtAuthorizerClaims(), { openApi: prebuiltOpenApi() }));
+// Wiring only: the API Lambda behind the HTTP API (incidents, events, the append, /health, and
+// the problem+json 404 for unknown paths). Writers were checked by the JWT authorizer. The pages
+// (pages.ts) and the log, feed, exports, releases and /openapi.json (data.ts) are other Lambdas.
+const log = createLogger();
+const core = createLedgerCore({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env) });
+export const handler = handle(createApp({ log, routes: [core.routes(jwtAuthorizerClaims())] }));

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTables } from "../../functions/store/create-tables.js";
 import type { TableNames } from "../../functions/store/table-design.js";
 import { createLedgerApp } from "../../infra/ledger-app.js";
-import { WRITE_PATH } from "../../infra/ledger-stack.js";
+import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
 import {
   type HttpRequest,
   httpApiEvent,
@@ -62,10 +62,11 @@ let outdir: string;
 let server: Server;
 let db: DynamoDBClient;
 let tables: TableNames;
-let bundles: { api: string; projector: string; viewRepair: string; pages: string };
+let bundles: { api: string; projector: string; viewRepair: string; pages: string; data: string };
 let streamFilters: unknown[];
 let api: ApiHandler;
 let pages: ApiHandler;
+let data: ApiHandler;
 let projector: StreamHandler;
 let coldImportMs: number;
 const savedEnv = { ...process.env };
@@ -85,6 +86,7 @@ beforeAll(async () => {
     projector: assetFile(stack.projector.function),
     viewRepair: assetFile(stack.viewRepair.fn.function),
     pages: assetFile(stack.pages.function),
+    data: assetFile(stack.data.function),
   };
   const mappingId = Object.keys(template.Resources).find(
     (key) => template.Resources[key].Type === "AWS::Lambda::EventSourceMapping",
@@ -102,7 +104,7 @@ beforeAll(async () => {
     region: REGION,
     credentials: { accessKeyId: "x", secretAccessKey: "x" },
   });
-  tables = { events: "ledger-events", claims: "ledger-claims", views: "ledger-views" };
+  tables = { events: "ledger-events", claims: "ledger-claims", views: "ledger-views", log: "ledger-log" };
   await createTables(db, tables);
 
   // 3. The Lambda environment, as the stack sets it, plus what the runtime provides.
@@ -110,6 +112,7 @@ beforeAll(async () => {
     EVENTS_TABLE: tables.events,
     CLAIMS_TABLE: tables.claims,
     VIEWS_TABLE: tables.views,
+    LOG_TABLE: tables.log,
     LOG_LEVEL: "warn",
     AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
@@ -123,6 +126,7 @@ beforeAll(async () => {
   projector = ((await nativeImport(pathToFileURL(bundles.projector).href)) as { handler: StreamHandler })
     .handler;
   pages = ((await nativeImport(pathToFileURL(bundles.pages).href)) as { handler: ApiHandler }).handler;
+  data = ((await nativeImport(pathToFileURL(bundles.data).href)) as { handler: ApiHandler }).handler;
 });
 
 afterAll(async () => {
@@ -189,22 +193,53 @@ describe("the bundled Lambdas, end to end", () => {
     expect(typeof projector).toBe("function");
   });
 
-  it("answers the public meta routes", async () => {
+  it("answers /health and the problem+json 404 for unknown paths from the API bundle", async () => {
     const health = await call({ method: "GET", route: "/health", path: "/health" });
     expect(health).toMatchObject({ status: 200, body: { ok: true } });
-    const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" });
-    expect(openapi.status).toBe(200);
-    expect(openapi.body.paths).toHaveProperty("/incidents/{incidentId}/events");
+    const unknown = await call({ method: "GET", route: "/{proxy+}", path: "/no/such/route" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers["content-type"]).toBe("application/problem+json");
   });
 
-  it("serves the OpenAPI document built at bundle time, and no page code, from the API bundle", async () => {
+  it("serves the OpenAPI document built at bundle time from the data bundle; the API bundle carries no page, log or document code", async () => {
     const { openApiDocument } = await import("../../functions/http/openapi.js");
-    const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" });
+    const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" }, data);
+    expect(openapi.status).toBe(200);
     expect(openapi.body).toEqual(openApiDocument());
-    const text = readFileSync(bundles.api, "utf8");
-    // The document builder's own words and the pages' markup are not in the API bundle.
-    expect(text).not.toContain("toJSONSchema");
-    expect(text).not.toContain("Every page here is built from the same data");
+    for (const bundle of [bundles.api, bundles.data]) {
+      // The document builder's own words and the pages' markup are in neither bundle.
+      const text = readFileSync(bundle, "utf8");
+      expect(text).not.toContain("toJSONSchema");
+      expect(text).not.toContain("Every page here is built from the same data");
+    }
+    const api = readFileSync(bundles.api, "utf8");
+    // Neither the log's routes, nor the KMS client, nor the document's text.
+    expect(api).not.toContain("/log/checkpoint");
+    expect(api).not.toContain("GetPublicKey");
+    expect(api).not.toContain("An evidence-grade, event-sourced archive of reports");
+    expect(readFileSync(bundles.data, "utf8")).toContain("/log/checkpoint");
+  });
+
+  it("serves the log, the feed and releases from the data bundle, POST /releases with a writer's claims", async () => {
+    const checkpoint = await call({ method: "GET", route: "/log/{proxy+}", path: "/log/checkpoint" }, data);
+    // Nothing sequenced in this store: the data Lambda's problem+json, not a 5xx.
+    expect(checkpoint.status).toBe(404);
+    expect(checkpoint.headers["content-type"]).toBe("application/problem+json");
+    const feed = await call({ method: "GET", route: "/feed", path: "/feed" }, data);
+    expect(feed.status, JSON.stringify(feed.body)).toBe(200);
+    const releases = await call({ method: "GET", route: "/releases", path: "/releases" }, data);
+    expect(releases.status, JSON.stringify(releases.body)).toBe(200);
+    const release: HttpRequest = {
+      method: "POST",
+      route: RELEASE_PATH,
+      path: "/releases",
+      body: { name: "bundle-test" },
+    };
+    expect((await call(release, data)).status).toBe(401);
+    // With the authorizer's claims the writer is known: it is refused only for the empty log.
+    const named = await call({ ...release, claims: WRITER }, data);
+    expect(named.status, JSON.stringify(named.body)).toBe(409);
+    expect(named.body.type).toMatch(/no-checkpoint/);
   });
 
   it("serves the dashboard and /docs from the pages bundle", async () => {

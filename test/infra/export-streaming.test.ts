@@ -83,11 +83,12 @@ describe("the exports function and its URL", () => {
     ]);
   });
 
-  it("tells the API where the exports stream from, so that it redirects there", () => {
-    const env = resources[id(stack.api.function)].Properties.Environment.Variables;
+  it("tells the data Lambda where the exports stream from, so that it redirects there", () => {
+    const env = resources[id(stack.data.function)].Properties.Environment.Variables;
     const urlId = Object.keys(template.findResources("AWS::Lambda::Url"))[0];
     expect(env.EXPORTS_URL).toEqual({ "Fn::GetAtt": [urlId, "FunctionUrl"] });
-    // The API itself still answers through API Gateway within its 10 s.
-    expect(resources[id(stack.api.function)].Properties.Timeout).toBe(10);
+    // The data Lambda itself still answers through API Gateway within its 10 s.
+    expect(resources[id(stack.data.function)].Properties.Timeout).toBe(10);
+    expect(resources[id(stack.api.function)].Properties.Environment.Variables.EXPORTS_URL).toBeUndefined();
   });
 });

@@ -66,7 +66,7 @@ beforeAll(async () => {
       handler: unknown;
     }
   ).handler;
-  api = ((await nativeImport(pathToFileURL(assetFile(stack.api.function)).href)) as { handler: ApiHandler })
+  api = ((await nativeImport(pathToFileURL(assetFile(stack.data.function)).href)) as { handler: ApiHandler })
     .handler;
 }, 180_000);
 
@@ -120,12 +120,12 @@ describe("the exports in AWS", () => {
     expect(elsewhere.statusCode).toBe(404);
   });
 
-  it("has the API redirect the export routes to the function URL, the tree size pinned, and still refuse bad queries", async () => {
+  it("has the data Lambda redirect the export routes to the function URL, the tree size pinned, and still refuse bad queries", async () => {
     for (const file of ["events.ndjson", "incidents.csv"]) {
       const answer = await api(
         httpApiEvent({
           method: "GET",
-          route: "/{proxy+}",
+          route: "/export/{name}",
           path: `/export/${file}`,
         }) as APIGatewayProxyEventV2,
       );
@@ -136,11 +136,34 @@ describe("the exports in AWS", () => {
     const bad = await api(
       httpApiEvent({
         method: "GET",
-        route: "/{proxy+}",
+        route: "/export/{name}",
         path: "/export/events.ndjson",
         query: { treeSize: String(size + 1) },
       }) as APIGatewayProxyEventV2,
     );
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("has the data Lambda serve the signed checkpoint and name a release for a writer's claims", async () => {
+    const checkpoint = await api(
+      httpApiEvent({
+        method: "GET",
+        route: "/log/{proxy+}",
+        path: "/log/checkpoint",
+      }) as APIGatewayProxyEventV2,
+    );
+    expect(checkpoint.statusCode).toBe(200);
+    expect(checkpoint.body).toBe((await local("/log/checkpoint")).toString());
+    const named = await api(
+      httpApiEvent({
+        method: "POST",
+        route: "/releases",
+        path: "/releases",
+        body: { name: "exports-bundle-test" },
+        claims: { sub: "bundle-writer", iss: "https://issuer.example", aud: "ledger" },
+      }) as APIGatewayProxyEventV2,
+    );
+    expect(named.statusCode, named.body).toBe(201);
+    expect(JSON.parse(named.body ?? "{}")).toMatchObject({ name: "exports-bundle-test", treeSize: size });
   });
 });

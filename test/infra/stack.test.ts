@@ -15,6 +15,8 @@ import { actionsByResource, allAllowedActions, type Json, synthLedger } from "./
 let stack: LedgerStack;
 let template: Template;
 const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const actionsOf = (role: IConstruct) =>
+  [...actionsByResource(template, id(role)).values()].flatMap((actions) => [...actions]);
 
 beforeAll(() => {
   ({ stack, template } = synthLedger());
@@ -24,12 +26,7 @@ describe("IAM: least privilege per role", () => {
   it("lets the API append and read events, but never update or delete one", () => {
     const api = actionsByResource(template, id(stack.api.role));
     const onEvents = [...(api.get(id(stack.eventsTable)) ?? [])].sort();
-    expect(onEvents).toEqual([
-      "dynamodb:BatchGetItem",
-      "dynamodb:GetItem",
-      "dynamodb:PutItem",
-      "dynamodb:Query",
-    ]);
+    expect(onEvents).toEqual(["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"]);
     for (const forbidden of ["dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"]) {
       expect(onEvents).not.toContain(forbidden);
     }
@@ -60,6 +57,21 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:GetItem",
       "dynamodb:Query",
     ]);
+    // Nothing of the log: its table, its key and the exports are the data Lambda's.
+    expect(api.get(id(stack.transparencyLog.table))).toBeUndefined();
+    expect(actionsOf(stack.api.role).filter((a) => a.startsWith("kms:"))).toEqual([]);
+  });
+
+  it("lets the data Lambda read events, claims and views, and nothing else of them", () => {
+    const data = actionsByResource(template, id(stack.data.role));
+    expect([...(data.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+    ]);
+    expect([...(data.get(id(stack.claimsTable)) ?? [])]).toEqual(["dynamodb:GetItem"]);
+    expect([...(data.get(id(stack.viewsTable)) ?? [])]).toEqual(["dynamodb:GetItem"]);
+    expect(actionsOf(stack.data.role).filter((a) => a.startsWith("kms:"))).toEqual(["kms:GetPublicKey"]);
   });
 
   it("lets the projector read events, claims and the stream and write views, nothing else", () => {
@@ -137,7 +149,7 @@ describe("IAM: least privilege per role", () => {
   });
 
   it("puts only actions without resource-level permissions on the `*` resource", () => {
-    for (const role of [stack.api.role, stack.projector.role, stack.pages.role]) {
+    for (const role of [stack.api.role, stack.projector.role, stack.pages.role, stack.data.role]) {
       const onAnything = [...(actionsByResource(template, id(role)).get("*") ?? [])];
       for (const action of onAnything) {
         expect(["xray:PutTraceSegments", "xray:PutTelemetryRecords", "dynamodb:ListStreams"]).toContain(
@@ -148,7 +160,7 @@ describe("IAM: least privilege per role", () => {
   });
 
   it("attaches no managed policies to the functions' roles", () => {
-    for (const role of [stack.api.role, stack.projector.role, stack.pages.role]) {
+    for (const role of [stack.api.role, stack.projector.role, stack.pages.role, stack.data.role]) {
       const resource: Json = template.toJSON().Resources[id(role)];
       expect(resource.Properties.ManagedPolicyArns).toBeUndefined();
     }
@@ -216,6 +228,7 @@ describe("functions", () => {
     ["api", () => stack.api],
     ["projector", () => stack.projector],
     ["pages", () => stack.pages],
+    ["data", () => stack.data],
   ])("runs the %s on arm64 Node.js 24 with bounded resources, JSON logs, retention and tracing", (_, fn) => {
     const resources: Json = template.toJSON().Resources;
     const props = resources[id(fn().function)].Properties;
@@ -307,13 +320,19 @@ describe("HTTP API", () => {
         "GET /incidents/{incidentId}",
         "GET /incidents/{incidentId}/events",
         "GET /incidents/{incidentId}/verify",
+        "GET /incidents/{incidentId}/events/{eventId}/proof",
+        "GET /log/{proxy+}",
+        "GET /feed",
+        "GET /export/{name}",
+        "GET /releases",
+        "GET /releases/{name}",
         "GET /view/{incidentId}",
         "GET /{proxy+}",
       ].sort(),
     );
   });
 
-  it("sends the pages to the pages Lambda and every other route to the API Lambda", () => {
+  it("sends the pages to the pages Lambda, the log, feed, exports, releases and document to the data Lambda, the rest to the API Lambda", () => {
     const resources: Json = template.toJSON().Resources;
     const functionOf = (route: Json): string => {
       const integration = route.Target["Fn::Join"][1][1].Ref as string;
@@ -329,8 +348,30 @@ describe("HTTP API", () => {
       "GET /docs",
       "GET /view/{incidentId}",
     ]);
-    expect(byFunction.get(id(stack.api.function))).toHaveLength(routes().length - 3);
-    expect(byFunction.size).toBe(2);
+    expect(byFunction.get(id(stack.data.function))).toEqual(
+      [
+        "GET /export/{name}",
+        "GET /feed",
+        "GET /incidents/{incidentId}/events/{eventId}/proof",
+        "GET /log/{proxy+}",
+        "GET /openapi.json",
+        "GET /releases",
+        "GET /releases/{name}",
+        "POST /releases",
+      ].sort(),
+    );
+    expect(byFunction.get(id(stack.api.function))).toEqual(
+      [
+        "GET /health",
+        "GET /incidents",
+        "GET /incidents/{incidentId}",
+        "GET /incidents/{incidentId}/events",
+        "GET /incidents/{incidentId}/verify",
+        "GET /{proxy+}",
+        "POST /incidents/{incidentId}/events",
+      ].sort(),
+    );
+    expect(byFunction.size).toBe(3);
   });
 
   it("puts the JWT authorizer on the write routes (appends, releases) and none on the reads", () => {

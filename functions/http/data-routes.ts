@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import type { ExportParts } from "../export/export-parts.js";
+import type { Authenticator } from "./auth.js";
+import { exportRoutes } from "./routes/exports.js";
+import { feedRoutes } from "./routes/feed.js";
+import { type LogRouteDeps, logRoutes } from "./routes/log.js";
+import { openApiRoute } from "./routes/meta.js";
+import { releaseRoutes } from "./routes/releases.js";
+
+export interface DataRoutesDeps {
+  /** The feed, exports and releases (issue 12). */
+  exports: ExportParts;
+  /** The transparency log's read routes (issue 11). */
+  transparency: LogRouteDeps;
+  authenticate: Authenticator;
+  /** The OpenAPI document /openapi.json answers (see `openApiRoute`). */
+  openApi: Record<string, unknown>;
+}
+
+/**
+ * The data Lambda's routes: the transparency log (/log/..., an event's proof), /feed,
+ * /export/..., /releases (its POST is a writer's) and /openapi.json.
+ */
+export function dataRoutes(deps: DataRoutesDeps): Hono {
+  const app = new Hono();
+  app.route("/", openApiRoute(deps.openApi));
+  app.route("/", logRoutes(deps.transparency));
+  app.route("/", feedRoutes(deps.exports));
+  app.route("/", exportRoutes(deps.exports));
+  app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate }));
+  return app;
+}

@@ -1,0 +1,34 @@
+import { handle } from "hono/aws-lambda";
+import { jwtAuthorizerClaims } from "../http/auth.js";
+import { createLedger } from "../ledger.js";
+import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
+import { createLogger } from "../log.js";
+import { createDynamoClient } from "../store/dynamo-client.js";
+import { tableNamesFromEnv } from "../store/table-design.js";
+import { prebuiltOpenApi } from "./prebuilt-openapi.js";
+
+// Wiring only: the data Lambda behind the HTTP API: the transparency log's routes, /feed,
+// /export/... (redirected to the streaming function), /releases and /openapi.json. POST
+// /releases' writers were checked by the JWT authorizer; the OpenAPI document was built at
+// bundle time.
+const ledger = createLedger({
+  db: createDynamoClient(),
+  tables: tableNamesFromEnv(process.env),
+  log: createLogger(),
+  // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
+  proofWaitMs: 8_000,
+  // Exports outgrow API Gateway (6 MB, 30 s): they are redirected to the streaming function.
+  ...(process.env.EXPORTS_URL ? { exportsUrl: process.env.EXPORTS_URL } : {}),
+  // The log's public key, read from KMS (this Lambda may read it, never sign with it).
+  ...(process.env.LOG_KEY_ID
+    ? {
+        logVerifierKey: kmsVerifierKey({
+          origin: process.env.LEDGER_LOG_ORIGIN ?? DEFAULT_LOG_ORIGIN,
+          keyId: process.env.LOG_KEY_ID,
+        }),
+      }
+    : {}),
+});
+export const handler = handle(
+  ledger.app(jwtAuthorizerClaims(), { openApi: prebuiltOpenApi(), groups: ["data"] }),
+);
