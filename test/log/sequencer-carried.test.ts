@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
@@ -9,6 +8,7 @@ import type { Item } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
 import { casualties, post, startArchive } from "../support/archive.js";
+import { countedClient } from "../support/counted-client.js";
 import {
   allLeaves,
   appendEvents,
@@ -30,13 +30,7 @@ afterAll(() => archive.close());
 
 /** A log writer whose every store call (events and log tables) is counted by command. */
 function countedWriter(table: string) {
-  const db: DynamoDBClient = createDynamoClient(archive.dynamoEndpoint);
-  const calls: string[] = [];
-  const send = db.send.bind(db);
-  db.send = ((command: { constructor: { name: string } }, ...rest: unknown[]) => {
-    calls.push(command.constructor.name);
-    return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  }) as typeof db.send;
+  const { db, calls } = countedClient(archive.dynamoEndpoint);
   const store = new LogStore(db, table);
   const events = new EventStore({ db, tables: archive.tables });
   const writer = createLogWriter({ store, events, signer: undefined as never, log: silentLogger });

@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold, withoutUnsaved } from "../../events/summary.js";
@@ -8,8 +7,8 @@ import { silentLogger } from "../../functions/log.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import type { Item } from "../../functions/store/commit-item.js";
 import { createTables } from "../../functions/store/create-tables.js";
-import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { casualties, opened, post, startArchive } from "../support/archive.js";
+import { countedClient } from "../support/counted-client.js";
 import { streamRecords } from "../support/stream-records.js";
 
 let archive: LocalServer;
@@ -26,15 +25,9 @@ let projectors = 0;
  */
 async function countedProjector() {
   projectors += 1;
-  const db: DynamoDBClient = createDynamoClient(archive.dynamoEndpoint);
+  const { db, calls } = countedClient(archive.dynamoEndpoint);
   const tables = { ...archive.tables, views: `carried-views-${projectors}` };
   await createTables(db, tables);
-  const calls: string[] = [];
-  const send = db.send.bind(db);
-  db.send = ((command: { constructor: { name: string } }, ...rest: unknown[]) => {
-    calls.push(command.constructor.name);
-    return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  }) as typeof db.send;
   const ledger = createLedger({ db, tables, log: silentLogger });
   const handler = createStreamHandler(ledger.projector, silentLogger);
   return {
