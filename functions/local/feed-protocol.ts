@@ -19,6 +19,8 @@ export interface FeedWorkerData {
 /** Request thread → feed thread. A commit is fire-and-forget; the rest are answered by id. */
 export type ToFeed =
   | { type: "commit"; item: Item }
+  /** A read waits for this incident's projection: no more batching window for it. */
+  | { type: "hurry"; incidentId: string }
   | { type: "idle"; id: number }
   | { type: "logIdle"; id: number }
   | { type: "logNotify"; id: number; incidentId: string }

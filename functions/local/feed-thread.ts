@@ -62,12 +62,14 @@ export class FeedThread {
   settled(incidentId: string): Promise<void> {
     const through = this.told.get(incidentId);
     if (through === undefined || this.dead) return Promise.resolve();
-    return new Promise((resolve) =>
+    const settledNow = new Promise<void>((resolve) =>
       this.settleWaiters.set(incidentId, [
         ...(this.settleWaiters.get(incidentId) ?? []),
         { through, resolve },
       ]),
     );
+    this.send({ type: "hurry", incidentId });
+    return settledNow;
   }
 
   ask(message: Ask): Promise<unknown> {

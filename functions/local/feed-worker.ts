@@ -25,10 +25,14 @@ const db = createDynamoClient(data.dynamoEndpoint);
 const createdTables = await createTables(db, data.tables);
 const ledger = createLedger({ db, tables: data.tables, log });
 
+// A commit waits this long for others of its incident before its projection (a read that
+// waits for it cuts the wait short): one view write for a hot incident's burst, not one a commit.
+const PROJECTION_BATCHING_WINDOW_MS = 10;
 const lanes = new ProjectionLanes({
   handler: createStreamHandler(ledger.projector, log),
   log,
   tableName: data.tables.events,
+  batchingWindowMs: PROJECTION_BATCHING_WINDOW_MS,
   onProgress: (incidentId, through, idle) => send({ type: "settled", incidentId, through, idle }),
 });
 
@@ -64,6 +68,7 @@ port.on("message", (message: ToFeed) => {
     if (sequencing) logFeed.notify(incidentId, message.item);
     return;
   }
+  if (message.type === "hurry") return lanes.hurry(message.incidentId);
   void answer(message.id, async () => {
     switch (message.type) {
       case "idle":

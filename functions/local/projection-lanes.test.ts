@@ -42,6 +42,7 @@ describe("projection lanes (the local stream, one lane per incident)", () => {
     const { handler, calls, release } = recordingHandler("slow");
     const lanes = new ProjectionLanes({ handler, log: silentLogger, tableName: "events" });
     lanes.publish(commit("slow", 1));
+    await expect.poll(() => calls.length).toBe(1);
     lanes.publish(commit("quick", 1));
     await lanes.settled("quick");
     expect(calls.map((c) => c.incidentId).sort()).toEqual(["quick", "slow"]);
@@ -67,5 +68,70 @@ describe("projection lanes (the local stream, one lane per incident)", () => {
     await lanes.settled("poison");
     expect(attempts).toBe(5);
     expect(progress.at(-1)).toEqual(["poison", 1, true]);
+  });
+});
+
+describe("projection lanes' batching window", () => {
+  it("given commits of one incident within its window, then they are projected in one pass", async () => {
+    const { handler, calls } = recordingHandler();
+    const lanes = new ProjectionLanes({
+      handler,
+      log: silentLogger,
+      tableName: "events",
+      batchingWindowMs: 50,
+    });
+    for (let v = 1; v <= 4; v++) lanes.publish(commit("hot", v));
+    await lanes.idle();
+    expect(calls).toEqual([{ incidentId: "hot", versions: [1, 2, 3, 4] }]);
+  });
+
+  it("given a long window, when a read waits for the incident, then its pass starts at once (and idle cuts every window)", async () => {
+    const { handler, calls } = recordingHandler();
+    const lanes = new ProjectionLanes({
+      handler,
+      log: silentLogger,
+      tableName: "events",
+      batchingWindowMs: 600_000,
+    });
+    lanes.publish(commit("read", 1));
+    lanes.publish(commit("other", 1));
+    await lanes.settled("read");
+    expect(calls).toEqual([{ incidentId: "read", versions: [1] }]);
+    await lanes.idle();
+    expect(calls.map((c) => c.incidentId)).toEqual(["read", "other"]);
+  });
+
+  it("given an incident waiting out its window, then it holds no lane: another incident is projected with the only slot", async () => {
+    const { handler, calls } = recordingHandler();
+    const lanes = new ProjectionLanes({
+      handler,
+      log: silentLogger,
+      tableName: "events",
+      batchingWindowMs: 600_000,
+      concurrency: 1,
+    });
+    lanes.publish(commit("waiting", 1));
+    lanes.publish(commit("wanted", 1));
+    await lanes.settled("wanted");
+    expect(calls.map((c) => c.incidentId)).toEqual(["wanted"]);
+    await lanes.idle();
+  });
+
+  it("given a read waits while a pass runs, then what arrived meanwhile is projected without a window", async () => {
+    const { handler, calls, release } = recordingHandler("busy");
+    const lanes = new ProjectionLanes({
+      handler,
+      log: silentLogger,
+      tableName: "events",
+      batchingWindowMs: 600_000,
+    });
+    lanes.publish(commit("busy", 1));
+    lanes.hurry("busy");
+    await expect.poll(() => calls.length).toBe(1);
+    lanes.publish(commit("busy", 2));
+    lanes.hurry("busy");
+    release();
+    await lanes.settled("busy");
+    expect(calls.map((c) => c.versions)).toEqual([[1], [2]]);
   });
 });

@@ -14,7 +14,11 @@ export interface ProjectionLanesOptions {
   tableName: string;
   /** Incidents projected at once; the rest wait their turn in arrival order. */
   concurrency?: number;
-  /** How long a lane's first record waits for others, like the event source mapping's window. */
+  /**
+   * How long a record waits for others of its incident before a pass (like the event source
+   * mapping's batching window), unless a read is waiting for it (`hurry`). A pass writes the
+   * view once whatever it folds, so a hot incident's commits share one write.
+   */
   batchingWindowMs?: number;
   /**
    * After each pass: how many records of this incident are handled since it was last idle, and
@@ -24,19 +28,25 @@ export interface ProjectionLanesOptions {
 }
 
 /**
- * The local stand-in for DynamoDB Streams, one lane per incident: commits to an incident
- * whose projection is running wait and become ONE follow-up pass (its records carry their
- * commits in order, and the projector folds them without reading the store), and one busy incident never holds up the
- * others behind a batch. Records keep the exact shape Streams delivers and go to the same
- * handler the projector Lambda runs, with its partial-failure contract (failed records are
- * retried, then parked in the log as the on-failure queue would hold them).
+ * The local stand-in for DynamoDB Streams, one lane per incident: a commit waits a window for
+ * others of its incident (out of the lanes: a waiting incident holds no slot), and commits that
+ * arrive while its pass runs wait and become ONE follow-up pass (its records carry their commits
+ * in order, and the projector folds them without reading the store); one busy incident never
+ * holds up the others behind a batch. A read that waits for an incident cuts its window short.
+ * Records keep the exact shape Streams delivers and go to the same handler the projector Lambda
+ * runs, with its partial-failure contract (failed records are retried, then parked in the log
+ * as the on-failure queue would hold them).
  */
 export class ProjectionLanes {
   private sequence = 0;
   private readonly pending = new Map<string, { record: DynamoDBRecord; attempts: number }[]>();
   private readonly running = new Set<string>();
-  /** Incidents with pending records and no lane yet, oldest first. */
+  /** Incidents whose window is open: their records wait for others (timer to its end). */
+  private readonly lingering = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Incidents with pending records whose window is over, waiting for a slot, oldest first. */
   private readonly waiting = new Set<string>();
+  /** Incidents a read waits for while their pass runs: what arrived meanwhile skips the window. */
+  private readonly hurried = new Set<string>();
   private readonly settleWaiters = new Map<string, (() => void)[]>();
   /** Records handled (or parked) per incident since its lane started. */
   private readonly handledCount = new Map<string, number>();
@@ -54,26 +64,54 @@ export class ProjectionLanes {
     const queue = this.pending.get(incidentId) ?? [];
     queue.push({ record: this.toRecord(item), attempts: 0 });
     this.pending.set(incidentId, queue);
-    if (!this.running.has(incidentId)) this.waiting.add(incidentId);
-    this.startLanes();
+    if (!this.running.has(incidentId) && !this.waiting.has(incidentId) && !this.lingering.has(incidentId))
+      this.linger(incidentId, this.batchingWindowMs);
   }
 
   /** Resolves once every record published so far for this incident has been handled. */
   settled(incidentId: string): Promise<void> {
     if (!this.busy(incidentId)) return Promise.resolve();
-    return new Promise((resolve) =>
+    const settledNow = new Promise<void>((resolve) =>
       this.settleWaiters.set(incidentId, [...(this.settleWaiters.get(incidentId) ?? []), resolve]),
     );
+    this.hurry(incidentId);
+    return settledNow;
+  }
+
+  /** A read waits for this incident: its records go to a lane now rather than at their window's end. */
+  hurry(incidentId: string): void {
+    if (this.lingering.has(incidentId)) this.ready(incidentId);
+    else if (this.running.has(incidentId)) this.hurried.add(incidentId);
   }
 
   /** Resolves once every published record has been handled (or parked). */
   idle(): Promise<void> {
-    if (this.running.size === 0 && this.waiting.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    if (this.isIdle()) return Promise.resolve();
+    const idleNow = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    for (const incidentId of [...this.lingering.keys()]) this.ready(incidentId);
+    return idleNow;
+  }
+
+  private isIdle(): boolean {
+    return this.running.size === 0 && this.waiting.size === 0 && this.lingering.size === 0;
   }
 
   private busy(incidentId: string): boolean {
     return this.running.has(incidentId) || this.pending.has(incidentId);
+  }
+
+  private linger(incidentId: string, ms: number): void {
+    this.lingering.set(
+      incidentId,
+      setTimeout(() => this.ready(incidentId), ms),
+    );
+  }
+
+  private ready(incidentId: string): void {
+    clearTimeout(this.lingering.get(incidentId));
+    this.lingering.delete(incidentId);
+    this.waiting.add(incidentId);
+    this.startLanes();
   }
 
   private startLanes(): void {
@@ -85,42 +123,40 @@ export class ProjectionLanes {
     }
   }
 
+  /** One pass over the incident's pending records; what arrives meanwhile waits a window again. */
   private async lane(incidentId: string): Promise<void> {
-    await sleep(this.batchingWindowMs);
-    for (;;) {
-      const batch = this.pending.get(incidentId) ?? [];
-      if (batch.length === 0) break;
-      this.pending.delete(incidentId);
-      const failed = await this.handle(batch);
-      const retry = batch.filter((b) => failed.has(b.record.dynamodb?.SequenceNumber ?? ""));
-      for (const b of retry) b.attempts += 1;
-      const again = retry.filter((b) => b.attempts < MAX_ATTEMPTS);
-      for (const b of retry.filter((r) => r.attempts >= MAX_ATTEMPTS)) {
-        this.options.log.error("stream record parked after retries", {
-          eventID: b.record.eventID,
-          keys: b.record.dynamodb?.Keys,
-          sequence: b.record.dynamodb?.SequenceNumber,
-        });
-      }
-      const handled = (this.handledCount.get(incidentId) ?? 0) + batch.length - again.length;
-      this.handledCount.set(incidentId, handled);
-      if (this.pending.has(incidentId) || again.length > 0)
-        this.options.onProgress?.(incidentId, handled, false);
-      if (again.length > 0) {
-        // Retried records go first: they are older than whatever arrived meanwhile.
-        this.pending.set(incidentId, [...again, ...(this.pending.get(incidentId) ?? [])]);
-        await sleep(RETRY_MS);
-      }
+    const batch = this.pending.get(incidentId) ?? [];
+    this.pending.delete(incidentId);
+    const failed = await this.handle(batch);
+    const retry = batch.filter((b) => failed.has(b.record.dynamodb?.SequenceNumber ?? ""));
+    for (const b of retry) b.attempts += 1;
+    const again = retry.filter((b) => b.attempts < MAX_ATTEMPTS);
+    for (const b of retry.filter((r) => r.attempts >= MAX_ATTEMPTS)) {
+      this.options.log.error("stream record parked after retries", {
+        eventID: b.record.eventID,
+        keys: b.record.dynamodb?.Keys,
+        sequence: b.record.dynamodb?.SequenceNumber,
+      });
     }
+    const handled = (this.handledCount.get(incidentId) ?? 0) + batch.length - again.length;
+    this.handledCount.set(incidentId, handled);
+    // Retried records go first: they are older than whatever arrived meanwhile.
+    if (again.length > 0) this.pending.set(incidentId, [...again, ...(this.pending.get(incidentId) ?? [])]);
     this.running.delete(incidentId);
-    for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();
-    this.settleWaiters.delete(incidentId);
-    this.options.onProgress?.(incidentId, this.handledCount.get(incidentId) ?? 0, true);
-    this.handledCount.delete(incidentId);
-    this.startLanes();
-    if (this.running.size === 0 && this.waiting.size === 0) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    const hurried = this.hurried.delete(incidentId) || this.settleWaiters.has(incidentId);
+    if (this.pending.has(incidentId)) {
+      this.options.onProgress?.(incidentId, handled, false);
+      if (again.length > 0) this.linger(incidentId, RETRY_MS);
+      else if (hurried) this.waiting.add(incidentId);
+      else this.linger(incidentId, this.batchingWindowMs);
+    } else {
+      for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();
+      this.settleWaiters.delete(incidentId);
+      this.options.onProgress?.(incidentId, handled, true);
+      this.handledCount.delete(incidentId);
     }
+    this.startLanes();
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** The sequence numbers of the records that failed. */
@@ -139,5 +175,3 @@ export class ProjectionLanes {
     return localStreamRecord(item, this.sequence, this.options.tableName);
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

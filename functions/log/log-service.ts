@@ -73,7 +73,7 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
   /** One pass, then a checkpoint over it (witnesses are asked after, see `witnessed`). */
   const pass = async (incidentIds?: Iterable<string>, carried?: ReadonlyMap<string, readonly Commit[]>) => {
     const result = await sequence(incidentIds, carried);
-    const checkpoint = await result.checkpoint;
+    const [checkpoint] = await Promise.all([result.checkpoint, sequencer.flushSettledSize()]);
     if (!incidentIds) await options.catchUp?.completed();
     return { ...result, checkpoint };
   };
@@ -131,46 +131,62 @@ export class LocalLogFeed {
    */
   private async drain(): Promise<void> {
     await sleep(this.batchingWindowMs);
+    let lastPass = performance.now();
     let failures = 0;
     let signing: { size: number; checkpoint: Promise<unknown> } | null = null;
+    let stopped = false;
     const backoff = () => sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
-    while (this.pending.incidents.length > 0 || signing) {
-      if (this.pending.incidents.length > 0) {
-        const named = this.pending;
-        const ids = named.incidents;
-        this.pending = new CarriedCommits();
+    // Commits named while the settled size is written start another round of passes.
+    while (!stopped && this.pending.incidents.length > 0) {
+      while (!stopped && (this.pending.incidents.length > 0 || signing)) {
+        if (this.pending.incidents.length > 0) {
+          // While commits stream in, passes start at least a window apart: a pass's writes (its
+          // run, the runs' records, a checkpoint) are per pass, not per commit, and each one
+          // spared leaves the store to the appends.
+          const wait = lastPass + this.batchingWindowMs - performance.now();
+          if (wait > 0 && !this.closed) await sleep(wait);
+          lastPass = performance.now();
+          const named = this.pending;
+          const ids = named.incidents;
+          this.pending = new CarriedCommits();
+          try {
+            const result = await this.writer.sequence(ids, named.usable());
+            // Observed here so that a failure waits for the check below, not an unhandled rejection.
+            result.checkpoint.catch(() => undefined);
+            signing = { size: result.size, checkpoint: result.checkpoint };
+            failures = 0;
+          } catch (error) {
+            failures += 1;
+            this.log.error("log sequencer pass failed; will retry", {
+              error: String(error),
+              incidents: ids.length,
+            });
+            stopped = this.closed;
+            // Retried from the store: what a failed pass was handed may be partly in the log.
+            for (const id of ids) this.pending.add(id);
+            if (!stopped) await backoff();
+          }
+          continue;
+        }
+        const current = signing as { size: number; checkpoint: Promise<unknown> };
         try {
-          const result = await this.writer.sequence(ids, named.usable());
-          // Observed here so that a failure waits for the check below, not an unhandled rejection.
-          result.checkpoint.catch(() => undefined);
-          signing = { size: result.size, checkpoint: result.checkpoint };
-          failures = 0;
+          await current.checkpoint;
+          signing = null;
         } catch (error) {
           failures += 1;
-          this.log.error("log sequencer pass failed; will retry", {
-            error: String(error),
-            incidents: ids.length,
-          });
-          if (this.closed) break;
-          // Retried from the store: what a failed pass was handed may be partly in the log.
-          for (const id of ids) this.pending.add(id);
+          this.log.error("log checkpoint failed; will retry", { error: String(error), size: current.size });
+          stopped = this.closed;
+          if (stopped) break;
           await backoff();
+          const checkpoint = this.writer.publisher.publish(current.size);
+          checkpoint.catch(() => undefined);
+          signing = { size: current.size, checkpoint };
         }
-        continue;
       }
-      const current = signing as { size: number; checkpoint: Promise<unknown> };
-      try {
-        await current.checkpoint;
-        signing = null;
-      } catch (error) {
-        failures += 1;
-        this.log.error("log checkpoint failed; will retry", { error: String(error), size: current.size });
-        if (this.closed) break;
-        await backoff();
-        const checkpoint = this.writer.publisher.publish(current.size);
-        checkpoint.catch(() => undefined);
-        signing = { size: current.size, checkpoint };
-      }
+      // The burst is over: its settled size is recorded once (see Sequencer.flushSettledSize).
+      await this.writer.sequencer.flushSettledSize().catch((error) => {
+        this.log.error("log settled size not recorded; a later pass settles again", { error: String(error) });
+      });
     }
     this.running = null;
     for (const resolve of this.idleWaiters.splice(0)) resolve();

@@ -8,6 +8,7 @@ import {
   type QueryCommandInput,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
+import { batchPutItems } from "../store/batch-writes.js";
 import { isConditionFailed } from "../store/dynamo-client.js";
 
 /**
@@ -264,22 +265,21 @@ export class LogStore {
     return item ? toSequenced(item).first + toSequenced(item).indexes.length - 1 : 0;
   }
 
-  /** Records where a run put an incident's versions; a repeat of the same record is a no-op. */
-  async putSequenced(record: SequencedVersions): Promise<void> {
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...key(seqKey(record.incidentId), record.first),
-            indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
-          },
-          ConditionExpression: "attribute_not_exists(sk)",
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+  /**
+   * Records where runs put incidents' versions, 25 records a BatchWriteItem. Unconditional, and
+   * safe so: a record's content is fixed by its key (a version is in exactly one leaf, and a run
+   * never changes), and records are only written for runs already stored — so a repeat, by this
+   * sequencer after a crash or by another settling the same run, writes the same bytes.
+   */
+  async putSequenced(records: readonly SequencedVersions[]): Promise<void> {
+    await batchPutItems(
+      this.db,
+      this.table,
+      records.map((record) => ({
+        ...key(seqKey(record.incidentId), record.first),
+        indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
+      })),
+    );
   }
 
   /** The leaf index of one version of an incident, or null while it is not in the log. */

@@ -54,7 +54,8 @@ interface Pending extends LeafRecord {
  * size to the log's end E; (2) for each incident, read how far it is sequenced and the stored
  * events after that; (3) order them (recordedAt, incidentId, version) and put them as runs at
  * E, E+…; (4) after each run, its `seq#` records and the tiles it filled (that size may now be
- * signed); (5) advance the settled size, once.
+ * signed); (5) advance the settled size — when a tile fills, else at the end of a `pass` or of
+ * a local burst (`flushSettledSize`).
  *
  * Why this is safe:
  * - Gapless, never reordered: a run is only put at the end of the log as just read, with
@@ -97,6 +98,12 @@ export class Sequencer {
   lastPending: { count: number; oldest: string | null } = { count: 0, oldest: null };
   /** The last leaf this sequencer put per incident (version and hash): where carried commits must start. */
   private readonly lastLeaf = new BoundedLru<string, ChainStart>(10_000);
+  /**
+   * A log end below which this sequencer stored every run's records and full tiles, not yet
+   * written as the settled size (see `flushSettledSize`). The stored size may lag it: a pass
+   * that starts from the stored one settles those runs again, writing what is already there.
+   */
+  private unsettled: number | null = null;
 
   constructor(options: SequencerOptions) {
     this.store = options.store;
@@ -145,10 +152,7 @@ export class Sequencer {
           const records = sequencedRecords(run);
           // Records, and any tile the run filled, before the run's leaves may be signed: a
           // checkpoint over them is then served whole (proofs, tiles, bundles).
-          await Promise.all([
-            ...records.map((r) => this.store.putSequenced(r)),
-            this.tiles.storeFullTiles(run.start, end),
-          ]);
+          await Promise.all([this.store.putSequenced(records), this.tiles.storeFullTiles(run.start, end)]);
           for (const r of records) known.upTo.set(r.incidentId, r.first + r.indexes.length - 1);
           for (const leaf of run.leaves)
             this.lastLeaf.set(leaf.incidentId, { version: leaf.version, hash: leaf.hash });
@@ -159,8 +163,14 @@ export class Sequencer {
           continue;
         }
         // Every run in [start, end) is this pass's own, its records and full tiles stored: what
-        // settling them would do is left, the settled size (one state write a pass).
-        if (end > start) await this.store.advanceSettledSize(end);
+        // settling them would do is left, the settled size. Written when a tile fills (so a
+        // restart re-settles at most one tile's runs, each write a repeat of the same bytes) or
+        // by `flushSettledSize` (at the end of a `pass`, or of a burst locally): not a write
+        // every pass while commits stream in.
+        if (end > start) {
+          this.unsettled = end;
+          if (Math.floor(end / RUN_WIDTH) > Math.floor(start / RUN_WIDTH)) await this.flushSettledSize();
+        }
         this.known = { end, upTo: known.upTo };
         return { size: end, added };
       }
@@ -169,6 +179,14 @@ export class Sequencer {
       throw error;
     }
     throw new Error(`the sequencer lost the race for the log's end ${this.maxRounds} times in a row`);
+  }
+
+  /** Records the settled size this sequencer's passes reached (one write; none if it is recorded). */
+  async flushSettledSize(): Promise<void> {
+    const size = this.unsettled;
+    if (size === null) return;
+    await this.store.advanceSettledSize(size);
+    if (this.unsettled === size) this.unsettled = null;
   }
 
   /** Sequences every incident of the archive (catch-up at start, or on a schedule). */
@@ -185,7 +203,7 @@ export class Sequencer {
     let end = settled;
     for await (const run of this.store.runsBetween(settled)) {
       if (run.start !== end) throw new Error(`the log has a gap: a run starts at ${run.start}, not ${end}`);
-      await Promise.all(sequencedRecords(run).map((r) => this.store.putSequenced(r)));
+      await this.store.putSequenced(sequencedRecords(run));
       end = run.start + run.leaves.length;
     }
     if (end > settled) {

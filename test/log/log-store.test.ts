@@ -63,8 +63,10 @@ describe("LogStore", () => {
 
   it("finds an incident's versions by their sequenced records", async () => {
     expect(await store.sequencedUpTo("kyiv-2022")).toBe(0);
-    await store.putSequenced({ incidentId: "kyiv-2022", first: 1, indexes: [4, 7] });
-    await store.putSequenced({ incidentId: "kyiv-2022", first: 3, indexes: [12] });
+    await store.putSequenced([
+      { incidentId: "kyiv-2022", first: 1, indexes: [4, 7] },
+      { incidentId: "kyiv-2022", first: 3, indexes: [12] },
+    ]);
     expect(await store.sequencedUpTo("kyiv-2022")).toBe(3);
     expect(await store.indexOf("kyiv-2022", 2)).toBe(7);
     expect(await store.indexOf("kyiv-2022", 3)).toBe(12);

@@ -4,7 +4,7 @@ import { parseCheckpoint } from "../../events/transparency/checkpoint.js";
 import { verifyNote } from "../../events/transparency/note.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { casualties, post, startArchive } from "../support/archive.js";
+import { casualties, opened, post, startArchive } from "../support/archive.js";
 import {
   allLeaves,
   appendEvents,
@@ -47,6 +47,41 @@ describe("the sequencer", () => {
     db.destroy();
   });
 
+  it("records the settled size when a tile fills or a burst ends, not every pass; a sequencer starting from a lagging one settles again to the same log", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await freshLogTable(archive);
+    const writer = writerOn(archive, db, table);
+    // The first pass crosses the first tile (300 leaves): recorded at once.
+    await writer.sequencer.sequence(INCIDENTS);
+    expect(await writer.store.settledSize()).toBe(stored);
+    // Passes within a tile leave it to the end of the burst.
+    const extra = "seq-settling-2024";
+    for (const event of [
+      opened(),
+      casualties({ killed: { value: 4, qualifier: "exact" } }),
+      casualties({ injured: { value: 9, qualifier: "exact" } }),
+    ]) {
+      expect((await post(archive.url, extra, event)).status).toBe(201);
+      await writer.sequencer.sequence([extra]);
+    }
+    expect(await writer.store.settledSize()).toBe(stored);
+    // Another sequencer (a restart) starts from the stored size: it settles those runs again
+    // (their records rewritten, the same bytes) and finds nothing left to add.
+    const restarted = writerOn(archive, db, table);
+    expect((await restarted.pass([...INCIDENTS, extra])).added).toBe(0);
+    expect(await restarted.store.settledSize()).toBe(stored + 3);
+    expect(await restarted.store.sequencedUpTo(extra)).toBe(3);
+    const leaves = await allLeaves(restarted.store);
+    expect(leaves).toHaveLength(stored + 3);
+    expect(
+      checkLogAgainstEvents(leaves, await eventsFromApi(archive.url, [...INCIDENTS, extra])).problems,
+    ).toEqual([]);
+    // The first one's flush (the burst's end) is then a no-op write of an older size.
+    await writer.sequencer.flushSettledSize();
+    expect(await writer.store.settledSize()).toBe(stored + 3);
+    db.destroy();
+  });
+
   it("killed at any write, before or after the store acts, and run again, yields the same log", async () => {
     const db = createDynamoClient(archive.dynamoEndpoint);
     const signer = testSigner();
@@ -67,7 +102,7 @@ describe("the sequencer", () => {
       { at, when: "before" as const },
       { at, when: "after" as const },
     ]);
-    expect(points.length).toBeGreaterThan(20);
+    expect(points.length).toBeGreaterThan(12);
 
     const crashes: string[] = [];
     const crashAndRestart = async ({ at, when }: (typeof points)[number]) => {
