@@ -9,13 +9,26 @@ import { type Commit, type Item, itemToCommit } from "./commit-item.js";
  */
 export function carriedCommit(image: Item | undefined, incidentId: string): Commit | null {
   if (!image) return null;
-  try {
-    const commit = itemToCommit(image);
-    return commit.incidentId === incidentId ? commit : null;
-  } catch {
-    return null;
+  let commit = decoded.get(image);
+  if (commit === undefined) {
+    try {
+      commit = itemToCommit(image);
+    } catch {
+      commit = null;
+    }
+    decoded.set(image, commit);
   }
+  return commit?.incidentId === incidentId ? commit : null;
 }
+
+/**
+ * Locally one stored item reaches both the projector and the log sequencer: it is decoded once
+ * and its chain checked once (the check's cost is a canonical JSON and a SHA-256 an event).
+ * Keyed by the objects themselves, so nothing outlives the commits the feed still holds.
+ */
+const decoded = new WeakMap<Item, Commit | null>();
+/** Commits whose events were checked to chain on from the hash they map to. */
+const chainedFrom = new WeakMap<Commit, string>();
 
 /**
  * The commits a batch of records carries, per incident, in delivery order. An incident any of
@@ -64,18 +77,21 @@ export function commitsContinuing(
   head: ChainStart,
   carried: readonly Commit[],
 ): Commit[] | null {
-  const chain = new ChainVerifier(head);
   const continuing: Commit[] = [];
-  let through = head.version;
+  let from: ChainStart = head;
   for (const commit of carried) {
-    if (commit.lastVersion <= through) continue;
+    if (commit.lastVersion <= from.version) continue;
     const size = commit.lastVersion - commit.version + 1;
-    if (commit.version !== through + 1 || commit.events.length !== size) return null;
-    for (const event of commit.events) {
-      if (event.incidentId !== incidentId || !chain.push(event)) return null;
+    if (commit.version !== from.version + 1 || commit.events.length !== size) return null;
+    if (chainedFrom.get(commit) !== from.hash) {
+      const chain = new ChainVerifier(from);
+      for (const event of commit.events) {
+        if (event.incidentId !== incidentId || !chain.push(event)) return null;
+      }
+      chainedFrom.set(commit, from.hash);
     }
     continuing.push(commit);
-    through = commit.lastVersion;
+    from = { version: commit.lastVersion, hash: (commit.events.at(-1) as Commit["events"][number]).hash };
   }
   return continuing.length > 0 ? continuing : null;
 }
