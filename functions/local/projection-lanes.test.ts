@@ -135,3 +135,26 @@ describe("projection lanes' batching window", () => {
     expect(calls.map((c) => c.versions)).toEqual([[1], [2]]);
   });
 });
+
+describe("projection lanes under a backlog", () => {
+  it("given incidents queued for a slot, when a read waits for a later one, then it is projected before the others", async () => {
+    const { handler, calls, release } = recordingHandler("busy");
+    const lanes = new ProjectionLanes({
+      handler,
+      log: silentLogger,
+      tableName: "events",
+      batchingWindowMs: 0,
+      concurrency: 1,
+    });
+    lanes.publish(commit("busy", 1));
+    await expect.poll(() => calls.length).toBe(1);
+    for (const id of ["first", "second", "read"]) lanes.publish(commit(id, 1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const read = lanes.settled("read");
+    release();
+    await read;
+    expect(calls.map((c) => c.incidentId).slice(0, 2)).toEqual(["busy", "read"]);
+    await lanes.idle();
+    expect(calls.map((c) => c.incidentId)).toEqual(["busy", "read", "first", "second"]);
+  });
+});

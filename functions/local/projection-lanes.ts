@@ -45,6 +45,8 @@ export class ProjectionLanes {
   private readonly lingering = new Map<string, ReturnType<typeof setTimeout>>();
   /** Incidents with pending records whose window is over, waiting for a slot, oldest first. */
   private readonly waiting = new Set<string>();
+  /** Of those, the ones a read waits for: they take the next free slots, before the rest. */
+  private readonly urgent = new Set<string>();
   /** Incidents a read waits for while their pass runs: what arrived meanwhile skips the window. */
   private readonly hurried = new Set<string>();
   private readonly settleWaiters = new Map<string, (() => void)[]>();
@@ -80,8 +82,8 @@ export class ProjectionLanes {
 
   /** A read waits for this incident: its records go to a lane now rather than at their window's end. */
   hurry(incidentId: string): void {
-    if (this.lingering.has(incidentId)) this.ready(incidentId);
-    else if (this.running.has(incidentId)) this.hurried.add(incidentId);
+    if (this.running.has(incidentId)) this.hurried.add(incidentId);
+    else if (this.lingering.has(incidentId) || this.waiting.has(incidentId)) this.ready(incidentId, true);
   }
 
   /** Resolves once every published record has been handled (or parked). */
@@ -107,16 +109,19 @@ export class ProjectionLanes {
     );
   }
 
-  private ready(incidentId: string): void {
+  private ready(incidentId: string, urgent = false): void {
     clearTimeout(this.lingering.get(incidentId));
     this.lingering.delete(incidentId);
     this.waiting.add(incidentId);
+    if (urgent) this.urgent.add(incidentId);
     this.startLanes();
   }
 
   private startLanes(): void {
-    for (const incidentId of this.waiting) {
+    for (const incidentId of [...this.urgent, ...this.waiting]) {
       if (this.running.size >= this.concurrency) return;
+      if (this.running.has(incidentId)) continue;
+      this.urgent.delete(incidentId);
       this.waiting.delete(incidentId);
       this.running.add(incidentId);
       void this.lane(incidentId);
@@ -147,7 +152,7 @@ export class ProjectionLanes {
     if (this.pending.has(incidentId)) {
       this.options.onProgress?.(incidentId, handled, false);
       if (again.length > 0) this.linger(incidentId, RETRY_MS);
-      else if (hurried) this.waiting.add(incidentId);
+      else if (hurried) this.ready(incidentId, true);
       else this.linger(incidentId, this.batchingWindowMs);
     } else {
       for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();

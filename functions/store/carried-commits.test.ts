@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_HEAD, sealEvents } from "../../events/stored-event.js";
+import { casualties, exact } from "../../events/test-kit.js";
 import { carriedCommit, commitsContinuing } from "./carried-commits.js";
 import { type Commit, commitToItem } from "./commit-item.js";
 
@@ -10,11 +11,7 @@ const ctx = {
   now: "2024-04-08T10:00:00.000Z",
   newEventId: (v: number) => `ev-unit-${v}`,
 };
-const envelope = (n: number) => ({
-  type: "CasualtyReported",
-  source: { name: `Source ${n}` },
-  data: { figures: { killed: { value: n, qualifier: "exact" } } },
-});
+const envelope = (n: number) => casualties(`carried-unit-report-${n}`, `Source ${n}`, { killed: exact(n) });
 
 /** Two commits of one incident (versions 1–2 and 3), sealed as the store seals them. */
 function twoCommits(): [Commit, Commit] {
