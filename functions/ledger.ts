@@ -23,6 +23,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
   proofWaitMs?: number;
   /** The exports function's URL (AWS): the API then redirects export downloads there. */
   exportsUrl?: string;
+  /** The log sequencer batches its record writes (the local feed thread; see LogStore). */
+  logBatchWrites?: boolean;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -32,7 +34,9 @@ export function createLedger(options: LedgerOptions) {
   const { events, views, reader } = core;
   const projector = new Projector(events, views);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
-  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
+  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
+    batchWrites: options.logBatchWrites === true,
+  });
   const transparency = {
     logStore,
     logTiles: new LogTiles(logStore),

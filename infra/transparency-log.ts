@@ -147,8 +147,6 @@ export class TransparencyLog extends Construct {
       "dynamodb:GetItem",
       "dynamodb:Query",
       "dynamodb:PutItem",
-      // The seq# records of a run, 25 a call (content fixed by key: see LogStore.putSequenced).
-      "dynamodb:BatchWriteItem",
       "dynamodb:UpdateItem",
     ]);
     Validations.of(this.sequencer.role).acknowledge({

@@ -23,7 +23,7 @@ const log = forwardingLogger(data.logLevel);
 
 const db = createDynamoClient(data.dynamoEndpoint);
 const createdTables = await createTables(db, data.tables);
-const ledger = createLedger({ db, tables: data.tables, log });
+const ledger = createLedger({ db, tables: data.tables, log, logBatchWrites: true });
 
 // A commit waits this long for others of its incident before its projection (a read that
 // waits for it cuts the wait short): one view write for a hot incident's burst, not one a commit.

@@ -81,6 +81,12 @@ export class LogStore {
   constructor(
     private readonly db: DynamoDBClient,
     readonly table: string,
+    /**
+     * Write a pass's seq# records 25 to a BatchWriteItem (the local feed thread, where every
+     * call costs the one store thread CPU). Off in AWS: BatchWriteItem would also let the
+     * sequencer's role delete log items, which IAM cannot split from its puts.
+     */
+    private readonly options: { batchWrites?: boolean } = {},
   ) {}
 
   // ── Checkpoints ──────────────────────────────────────────────────────────────────────────
@@ -266,19 +272,34 @@ export class LogStore {
   }
 
   /**
-   * Records where runs put incidents' versions, 25 records a BatchWriteItem. Unconditional, and
-   * safe so: a record's content is fixed by its key (a version is in exactly one leaf, and a run
-   * never changes), and records are only written for runs already stored — so a repeat, by this
-   * sequencer after a crash or by another settling the same run, writes the same bytes.
+   * Records where runs put incidents' versions. A record's content is fixed by its key (a version
+   * is in exactly one leaf, and a run never changes), and records are only written for runs
+   * already stored: so a repeat — by this sequencer after a crash, or by another settling the
+   * same run — writes the same bytes or nothing.
    */
   async putSequenced(records: readonly SequencedVersions[]): Promise<void> {
-    await batchPutItems(
-      this.db,
-      this.table,
-      records.map((record) => ({
-        ...key(seqKey(record.incidentId), record.first),
-        indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
-      })),
+    const items = records.map((record) => ({
+      ...key(seqKey(record.incidentId), record.first),
+      indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
+    }));
+    if (this.options.batchWrites) {
+      await batchPutItems(this.db, this.table, items);
+      return;
+    }
+    await Promise.all(
+      items.map(async (Item) => {
+        try {
+          await this.db.send(
+            new PutItemCommand({
+              TableName: this.table,
+              Item,
+              ConditionExpression: "attribute_not_exists(sk)",
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+        }
+      }),
     );
   }
 

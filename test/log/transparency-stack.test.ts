@@ -67,7 +67,6 @@ describe("the transparency log in AWS", () => {
     const log = id(stack.transparencyLog.table);
     const sequencer = actionsByResource(template, id(stack.transparencyLog.sequencer.role));
     expect([...(sequencer.get(log) ?? [])].sort()).toEqual([
-      "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
