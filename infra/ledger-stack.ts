@@ -29,6 +29,7 @@ import {
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
+import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
@@ -103,6 +104,7 @@ export class LedgerStack extends Stack {
   readonly viewRepair: ViewRepair;
   readonly transparencyLog: TransparencyLog;
   readonly exportStreaming: ExportStreaming;
+  readonly exportHandOff: ExportHandOff;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -388,6 +390,15 @@ export class LedgerStack extends Stack {
         "X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions; every " +
         "DynamoDB action is granted on named tables only.",
     });
+
+    // ── Exports of any size: built once into a bucket, served by presigned GETs (Range, any size) ──
+    this.exportHandOff = new ExportHandOff(this, "ExportHandOff", {
+      eventsTable: this.eventsTable,
+      viewsTable: this.viewsTable,
+      logTable: this.transparencyLog.table,
+      environment: tableEnvironment,
+    });
+    this.exportHandOff.grantServe(this.data);
 
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {
