@@ -12,13 +12,13 @@ let resources: Record<string, Json>;
 const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const bucketId = () => id(stack.exportHandOff.bucket);
 /** A role's grants but DynamoDB's, logs' and X-Ray's (the shared defaults other tests hold). */
-const otherGrants = (role: IConstruct) =>
+const otherGrants = (role: IConstruct): Record<string, string[]> =>
   Object.fromEntries(
     [...actionsByResource(template, id(role)).entries()]
-      .map(([resource, actions]) => [
-        resource,
-        [...actions].filter((a) => !/^(dynamodb|logs|xray):/.test(a)).sort(),
-      ])
+      .map(
+        ([resource, actions]) =>
+          [resource, [...actions].filter((a) => !/^(dynamodb|logs|xray):/.test(a)).sort()] as const,
+      )
       .filter(([, actions]) => actions.length > 0),
   );
 
