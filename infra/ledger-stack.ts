@@ -478,6 +478,17 @@ export class LedgerStack extends Stack {
       this.httpApi.metricServerError({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
       0,
     );
+    // A release's export that failed to build (each failed attempt counts) keeps streaming from
+    // the function URL, within its 200 MB: someone should rebuild it (docs/exports.md).
+    alarmAbove(
+      "ExportBuilderErrorsAlarm",
+      "An export build failed: a release's export is served by streaming (at most 200 MB) until rebuilt.",
+      this.exportHandOff.builder.function.metricErrors({
+        period: fiveMinutes,
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      0,
+    );
     // The log sequencer: errors, stream iterator age, events left unsigned (its EMF metrics).
     this.transparencyLog.addAlarms(notify);
 
