@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { contentDisposition, EXPORT_FILES, type StoredExports } from "../../export/export-files.js";
+import {
+  contentDisposition,
+  EXPORT_FILES,
+  type ExportName,
+  type StoredExports,
+} from "../../export/export-files.js";
 import { type Exporter, textStream } from "../../export/exports.js";
 import type { LogReader } from "../../export/log-reader.js";
 import { exportTreeSize } from "../../export/query-rules.js";
@@ -34,10 +39,11 @@ export interface ExportRoutesDeps {
 export function exportRoutes({ exporter, logReader, streamedAt, stored, log }: ExportRoutesDeps) {
   const app = new Hono();
   for (const [name, spec] of Object.entries(EXPORT_FILES)) {
-    const file = name as keyof typeof EXPORT_FILES;
+    const file = name as ExportName;
     app.get(`/export/${name}`, acceptQuery("treeSize"), async (c) => {
       const size = await exportTreeSize(c, logReader);
-      // Both targets name their tree size, so they are the same bytes however late they are followed.
+      // Both targets name the tree size, so they are the same bytes however late they are
+      // followed (the presigned one within its hour; then the route signs a fresh one).
       const built = stored ? await builtExport(stored, size, file, log) : null;
       if (built || streamedAt) {
         c.header("X-Tree-Size", String(size));
@@ -60,7 +66,7 @@ export function exportRoutes({ exporter, logReader, streamedAt, stored, log }: E
 async function builtExport(
   stored: StoredExports,
   size: number,
-  name: keyof typeof EXPORT_FILES,
+  name: ExportName,
   log: Logger | undefined,
 ): Promise<string | null> {
   try {
