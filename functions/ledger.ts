@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
+import type { ExportBuilds, StoredExports } from "./export/export-files.js";
 import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
@@ -25,6 +26,10 @@ export interface LedgerOptions extends LedgerCoreOptions {
   exportsUrl?: string;
   /** The log sequencer batches its record writes (the local feed thread; see LogStore). */
   logBatchWrites?: boolean;
+  /** The exports bucket (AWS): built exports are redirected to a presigned GET of their object. */
+  storedExports?: StoredExports;
+  /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
+  exportBuilds?: ExportBuilds;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -54,6 +59,8 @@ export function createLedger(options: LedgerOptions) {
     log: logStore,
     reader,
     ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
+    ...(options.storedExports ? { stored: options.storedExports } : {}),
+    ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
   });
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (
@@ -80,7 +87,7 @@ export function createLedger(options: LedgerOptions) {
       routes: [
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
-          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi })]
+          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log })]
           : []),
         ...(extras.pages ? [extras.pages] : []),
       ],

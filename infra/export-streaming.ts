@@ -1,5 +1,6 @@
 import { CfnOutput, Duration } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { Construct } from "constructs";
 import { LedgerFunction } from "./ledger-function.js";
@@ -16,6 +17,20 @@ export const EXPORT_STREAMING = {
   // can cost in Lambda time and in reads of the tables.
   reservedConcurrency: 10,
 } as const;
+
+/** What producing an export reads (here and in the builder): leaves, the commits they name, snapshots. */
+export function grantExportReads(
+  grantee: iam.IGrantable,
+  tables: Pick<ExportStreamingProps, "eventsTable" | "viewsTable" | "logTable">,
+): void {
+  grantTableActions(grantee, tables.eventsTable, [
+    "dynamodb:Query",
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+  ]);
+  grantTableActions(grantee, tables.viewsTable, ["dynamodb:GetItem"]);
+  grantTableActions(grantee, tables.logTable, ["dynamodb:GetItem", "dynamodb:Query"]);
+}
 
 export interface ExportStreamingProps {
   readonly eventsTable: dynamodb.ITable;
@@ -46,13 +61,7 @@ export class ExportStreaming extends Construct {
       memorySize: EXPORT_STREAMING.memorySize,
       reservedConcurrentExecutions: EXPORT_STREAMING.reservedConcurrency,
     });
-    grantTableActions(this.fn.role, props.eventsTable, [
-      "dynamodb:Query",
-      "dynamodb:GetItem",
-      "dynamodb:BatchGetItem",
-    ]);
-    grantTableActions(this.fn.role, props.viewsTable, ["dynamodb:GetItem"]);
-    grantTableActions(this.fn.role, props.logTable, ["dynamodb:GetItem", "dynamodb:Query"]);
+    grantExportReads(this.fn.role, props);
 
     // Public like every read: the exports are published evidence, the same bytes for a tree size.
     this.url = this.fn.function.addFunctionUrl({

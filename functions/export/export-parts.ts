@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { ExportBuilds, StoredExports } from "./export-files.js";
 import { Exporter, type SummaryReader } from "./exports.js";
 import { FeedReader } from "./feed-reader.js";
 import type { LogReader } from "./log-reader.js";
@@ -11,6 +12,10 @@ export interface ExportParts {
   logReader: LogReader;
   /** Where the exports stream from when not from this app (see ExportRoutesDeps.streamedAt). */
   streamedAt?: string;
+  /** Exports built once into object storage, served from there when built (AWS). */
+  stored?: StoredExports;
+  /** Starts building a release's exports into that storage (AWS). */
+  builds?: ExportBuilds;
 }
 
 /** The feed, the exports and the releases, over the events table and the log table. */
@@ -21,6 +26,8 @@ export function createExportParts(options: {
   log: LogReader;
   reader: SummaryReader;
   streamedAt?: string;
+  stored?: StoredExports;
+  builds?: ExportBuilds;
 }): ExportParts {
   const feed = new FeedReader(options.db, options.eventsTable, options.log);
   return {
@@ -29,5 +36,7 @@ export function createExportParts(options: {
     releases: new ReleaseStore(options.db, options.logTable),
     logReader: options.log,
     ...(options.streamedAt ? { streamedAt: options.streamedAt } : {}),
+    ...(options.stored ? { stored: options.stored } : {}),
+    ...(options.builds ? { builds: options.builds } : {}),
   };
 }

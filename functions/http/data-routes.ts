@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { ExportParts } from "../export/export-parts.js";
+import type { Logger } from "../log.js";
 import type { Authenticator } from "./auth.js";
 import { exportRoutes } from "./routes/exports.js";
 import { feedRoutes } from "./routes/feed.js";
@@ -15,6 +16,8 @@ export interface DataRoutesDeps {
   authenticate: Authenticator;
   /** The OpenAPI document /openapi.json answers (see `openApiRoute`). */
   openApi: Record<string, unknown>;
+  /** Where a failed look-up of a built export, or a failed start of a build, is reported. */
+  log?: Logger;
 }
 
 /**
@@ -26,7 +29,8 @@ export function dataRoutes(deps: DataRoutesDeps): Hono {
   app.route("/", openApiRoute(deps.openApi));
   app.route("/", logRoutes(deps.transparency));
   app.route("/", feedRoutes(deps.exports));
-  app.route("/", exportRoutes(deps.exports));
-  app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate }));
+  const log = deps.log ? { log: deps.log } : {};
+  app.route("/", exportRoutes({ ...deps.exports, ...log }));
+  app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate, ...log }));
   return app;
 }

@@ -1,4 +1,7 @@
 import { handle } from "hono/aws-lambda";
+import { createLambdaClient, LambdaExportBuilds } from "../export/export-builds.js";
+import { ExportBucketLinks } from "../export/export-links.js";
+import { createS3Client } from "../export/s3-client.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedger } from "../ledger.js";
 import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
@@ -8,7 +11,7 @@ import { tableNamesFromEnv } from "../store/table-design.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
 // Wiring only: the data Lambda behind the HTTP API: the transparency log's routes, /feed,
-// /export/... (redirected to the streaming function), /releases and /openapi.json. POST
+// /export/... (redirected to the built object or the streaming function), /releases and /openapi.json. POST
 // /releases' writers were checked by the JWT authorizer; the OpenAPI document was built at
 // bundle time.
 const ledger = createLedger({
@@ -19,6 +22,14 @@ const ledger = createLedger({
   proofWaitMs: 8_000,
   // Exports outgrow API Gateway (6 MB, 30 s): they are redirected to the streaming function.
   ...(process.env.EXPORTS_URL ? { exportsUrl: process.env.EXPORTS_URL } : {}),
+  // Past the function URL's 200 MB: exports built once into the bucket are served from there
+  // (a presigned GET: any size, Range), and each new release starts its builds.
+  ...(process.env.EXPORTS_BUCKET
+    ? { storedExports: new ExportBucketLinks(createS3Client(), process.env.EXPORTS_BUCKET) }
+    : {}),
+  ...(process.env.EXPORT_BUILDER
+    ? { exportBuilds: new LambdaExportBuilds(createLambdaClient(), process.env.EXPORT_BUILDER) }
+    : {}),
   // The log's public key, read from KMS (this Lambda may read it, never sign with it).
   ...(process.env.LOG_KEY_ID
     ? {

@@ -201,7 +201,7 @@ describe("the bundled Lambdas, end to end", () => {
     expect(unknown.headers["content-type"]).toBe("application/problem+json");
   });
 
-  it("serves the OpenAPI document built at bundle time from the data bundle; the API bundle carries no page, log or document code", async () => {
+  it("serves the OpenAPI document built at bundle time from the data bundle; the API bundle carries no page, log, document or S3 code", async () => {
     const { openApiDocument } = await import("../../functions/http/openapi.js");
     const openapi = await call({ method: "GET", route: "/openapi.json", path: "/openapi.json" }, data);
     expect(openapi.status).toBe(200);
@@ -218,6 +218,13 @@ describe("the bundled Lambdas, end to end", () => {
     expect(api).not.toContain("GetPublicKey");
     expect(api).not.toContain("An evidence-grade, event-sourced archive of reports");
     expect(readFileSync(bundles.data, "utf8")).toContain("/log/checkpoint");
+    // The S3 hand-off (exports bucket, builder invokes) is the data Lambda's alone.
+    expect(api).not.toContain("AmazonS3");
+    expect(api).not.toContain("HeadObject");
+    expect(api).not.toContain("X-Amz-Invocation-Type");
+    const dataText = readFileSync(bundles.data, "utf8");
+    expect(dataText).toContain("HeadObject");
+    expect(dataText).toContain("X-Amz-Invocation-Type");
   });
 
   it("serves the log, the feed and releases from the data bundle, POST /releases with a writer's claims", async () => {

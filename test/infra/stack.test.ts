@@ -477,10 +477,18 @@ describe("alarms", () => {
     });
   });
 
+  it("raises an alarm when an export build fails", () => {
+    expect(alarmOn("Errors", { Ref: id(stack.exportHandOff.builder.function) })).toMatchObject({
+      Namespace: "AWS/Lambda",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
   it("sends every alarm to the alarm topic", () => {
-    // Four here, four of the transparency log's (test/log/transparency-stack.test.ts), three on
+    // Five here, four of the transparency log's (test/log/transparency-stack.test.ts), three on
     // the view-repair sweep (test/infra/view-repair.test.ts).
-    expect(alarms()).toHaveLength(11);
+    expect(alarms()).toHaveLength(12);
     for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic() }]);
   });
 });

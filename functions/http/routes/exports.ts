@@ -1,4 +1,10 @@
 import { Hono } from "hono";
+import {
+  contentDisposition,
+  EXPORT_FILES,
+  type ExportName,
+  type StoredExports,
+} from "../../export/export-files.js";
 import { type Exporter, textStream } from "../../export/exports.js";
 import type { LogReader } from "../../export/log-reader.js";
 import { exportTreeSize } from "../../export/query-rules.js";
@@ -16,38 +22,39 @@ export interface ExportRoutesDeps {
    * without it (locally) they stream the export themselves.
    */
   streamedAt?: string;
+  /**
+   * Exports already built for a tree size (in AWS: the exports bucket). When the pinned tree
+   * size's object exists, the routes redirect to a presigned GET of it: any size, `Range`,
+   * served by S3 instead of re-running the export.
+   */
+  stored?: StoredExports;
+  /** Where a failed look-up in `stored` is reported (it then falls back to `streamedAt`). */
+  log?: Logger;
 }
-
-const EXPORTS = {
-  "events.ndjson": {
-    type: "application/x-ndjson; charset=utf-8",
-    body: (exporter: Exporter, size: number) => exporter.eventsNdjson(size),
-    file: (size: number) => `events-${size}.ndjson`,
-  },
-  "incidents.csv": {
-    type: "text/csv; charset=utf-8; header=present",
-    body: (exporter: Exporter, size: number) => exporter.incidentsCsv(size),
-    file: (size: number) => `incidents-${size}.csv`,
-  },
-} as const;
 
 /**
  * The exports, streamed. `X-Tree-Size` says which tree they were cut at, so a client that did
  * not ask for one can cite it and fetch the same bytes again with `treeSize=`.
  */
-export function exportRoutes({ exporter, logReader, streamedAt }: ExportRoutesDeps) {
+export function exportRoutes({ exporter, logReader, streamedAt, stored, log }: ExportRoutesDeps) {
   const app = new Hono();
-  for (const [name, spec] of Object.entries(EXPORTS)) {
+  for (const [name, spec] of Object.entries(EXPORT_FILES)) {
+    const file = name as ExportName;
     app.get(`/export/${name}`, acceptQuery("treeSize"), async (c) => {
       const size = await exportTreeSize(c, logReader);
-      if (streamedAt) {
-        // The target names its tree size, so it is the same bytes however late it is followed.
+      // Both targets name the tree size, so they are the same bytes however late they are
+      // followed (the presigned one within its hour; then the route signs a fresh one).
+      const built = stored ? await builtExport(stored, size, file, log) : null;
+      if (built || streamedAt) {
         c.header("X-Tree-Size", String(size));
-        return c.redirect(`${streamedAt.replace(/\/+$/, "")}/export/${name}?treeSize=${size}`, 307);
+        return c.redirect(
+          built ?? `${(streamedAt as string).replace(/\/+$/, "")}/export/${name}?treeSize=${size}`,
+          307,
+        );
       }
       return c.body(textStream(spec.body(exporter, size)), 200, {
         "Content-Type": spec.type,
-        "Content-Disposition": `attachment; filename="${spec.file(size)}"`,
+        "Content-Disposition": contentDisposition(file, size),
         "X-Tree-Size": String(size),
       });
     });
@@ -55,8 +62,27 @@ export function exportRoutes({ exporter, logReader, streamedAt }: ExportRoutesDe
   return app;
 }
 
+/** The built export's URL; a failing look-up is no reason to refuse a download that can still stream. */
+async function builtExport(
+  stored: StoredExports,
+  size: number,
+  name: ExportName,
+  log: Logger | undefined,
+): Promise<string | null> {
+  try {
+    return await stored.urlOf(size, name);
+  } catch (error) {
+    log?.warn("could not look up a built export; streaming it instead", {
+      treeSize: size,
+      name,
+      error: (error as Error).message,
+    });
+    return null;
+  }
+}
+
 /** The exports alone, with the API's problem+json errors: what the exports function serves. */
-export function exportsApp(deps: Omit<ExportRoutesDeps, "streamedAt"> & { log: Logger }): Hono {
+export function exportsApp(deps: Omit<ExportRoutesDeps, "streamedAt" | "stored"> & { log: Logger }): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
   app.notFound(notFoundHandler);

@@ -1,8 +1,10 @@
 import { type Context, Hono } from "hono";
 import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
 import { NoCheckpointError } from "../../export/export-errors.js";
+import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
+import type { Logger } from "../../log.js";
 import type { Authenticator } from "../auth.js";
 import { acceptQuery, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
@@ -11,6 +13,9 @@ export interface ReleaseRoutesDeps {
   releases: ReleaseStore;
   logReader: LogReader;
   authenticate: Authenticator;
+  /** Builds a new release's exports ahead of the downloads (AWS: into the exports bucket). */
+  builds?: ExportBuilds;
+  log?: Logger;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -53,7 +58,7 @@ function releaseCursor(c: Context): number {
 }
 
 /** POST /releases (writers) names the latest checkpoint; GET /releases lists them. */
-export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRoutesDeps) {
+export function releaseRoutes({ releases, logReader, authenticate, builds, log }: ReleaseRoutesDeps) {
   const app = new Hono();
 
   // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
@@ -105,6 +110,15 @@ export function releaseRoutes({ releases, logReader, authenticate }: ReleaseRout
       createdAt: new Date().toISOString(),
       createdBy,
     });
+    // Releases are the big, citable downloads: build them once now. The release is stored
+    // whatever happens here; without a built object its exports still stream.
+    await builds?.start(release.treeSize).catch((error: Error) =>
+      log?.error("could not start the release's export builds", {
+        release: release.name,
+        treeSize: release.treeSize,
+        error: error.message,
+      }),
+    );
     const view = releaseView(release, originOf(c));
     c.header("Location", view.url);
     return c.json(view, 201);
