@@ -8,7 +8,9 @@ import { openedEnvelope, reportEnvelope } from "../lib/fixtures.js";
 
 // How many store calls one append costs on `npm start`, by thread and kind: the request
 // thread's (the append and its reads) and the feed thread's (projector and log sequencer):
-//   tsx bench/profile/count-npm-start.ts [appends]
+//   tsx bench/profile/count-npm-start.ts [appends] [--many] [--ids]
+// By default one writer appends to one incident, 5 ms apart; `--many`: 16 writers over 50
+// incidents, back to back; `--ids`: every event carries a client eventId (a claim each).
 // The feed thread's client is counted by count-thread-sends.mjs, preloaded into every thread;
 // without it, this script runs itself again with it.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -41,22 +43,34 @@ const server = await startLocalServer({
   token: "t",
 });
 const n = Number(process.argv[2] ?? 200);
-const post = (i: number) =>
-  fetch(`${server.url}/incidents/count-1/events`, {
+const many = process.argv.includes("--many");
+const ids = process.argv.includes("--ids");
+const INCIDENTS = many ? 50 : 1;
+const post = (incident: number, body: unknown) =>
+  fetch(`${server.url}/incidents/count-${incident}/events`, {
     method: "POST",
     headers: { authorization: "Bearer t", "content-type": "application/json" },
-    body: JSON.stringify(i === 0 ? openedEnvelope() : reportEnvelope(i)),
+    body: JSON.stringify(body),
   }).then(async (r) => {
     if (r.status >= 300) throw new Error(`${r.status} ${await r.text()}`);
   });
-await post(0);
+for (let k = 0; k < INCIDENTS; k++) await post(k, openedEnvelope());
 await server.stream.idle();
 await new Promise((r) => setTimeout(r, 1500));
 calls.request.clear();
 calls.feed.clear();
-for (let i = 1; i <= n; i++) {
-  await post(i);
-  await new Promise((r) => setTimeout(r, 5));
+const append = (i: number) => post(i % INCIDENTS, reportEnvelope(i, ids ? `count-event-${i}` : undefined));
+if (many) {
+  let next = 1;
+  const writer = async () => {
+    for (let i = next++; i <= n; i = next++) await append(i);
+  };
+  await Promise.all(Array.from({ length: 16 }, writer));
+} else {
+  for (let i = 1; i <= n; i++) {
+    await append(i);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 await server.stream.idle();
 await new Promise((r) => setTimeout(r, 1500));
