@@ -1,0 +1,172 @@
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { EventLookup } from "../history-fold.js";
+import type { Item } from "../store/commit-item.js";
+import {
+  type FoldRead,
+  type FoldWorkerData,
+  type FromFold,
+  type ToFold,
+  toFoldItem,
+} from "./view-fold-protocol.js";
+import type { FoldSink, PageFolder, ScanOutcome } from "./view-rebuild.js";
+
+type Ask = ToFold extends infer T ? (T extends { type: "answer" } ? never : Omit<T, "id">) : never;
+
+/**
+ * The rebuild's fold on a second thread (view-fold-worker.ts): the pages of the scan go to it,
+ * and the snapshots and views it packs come back, in order, to `sink` (the batched writes). The
+ * fold, its parsing and packing and their garbage are most of a rebuild's work besides the
+ * store's; on a machine with two cores they run beside the reads and writes instead of between
+ * them. The fold's rare store reads are made here, with `events`.
+ */
+export class FoldThread implements PageFolder {
+  private nextId = 1;
+  private readonly replies = new Map<number, { resolve(v?: ScanOutcome): void; reject(e: Error): void }>();
+  private dead: Error | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly events: EventLookup,
+    private readonly sink: FoldSink,
+  ) {
+    worker.on("message", (message: FromFold) => this.receive(message));
+    const died = (error: Error) => {
+      this.dead ??= error;
+      for (const { reject } of this.replies.values()) reject(this.dead);
+      this.replies.clear();
+    };
+    worker.on("error", died);
+    worker.on("exit", (code) => died(new Error(`the fold thread exited (code ${code})`)));
+  }
+
+  /**
+   * Starts the thread; null where it cannot start (a bundle carries no worker file beside it):
+   * the caller then folds in its own thread.
+   */
+  static async start(events: EventLookup, sink: FoldSink, segments: number): Promise<FoldThread | null> {
+    const data: FoldWorkerData = { segments };
+    let worker: Worker;
+    try {
+      const code = await workerBundle();
+      // Not the parent's loader flags (tsx's): the bundle is plain JavaScript, and a thread
+      // that loads tsx first starts ~0.4 s later.
+      worker = new Worker(code, { eval: true, workerData: data, execArgv: [] });
+    } catch {
+      return null;
+    }
+    let settle: (started: boolean) => void = () => {};
+    const started = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    const ready = (message: FromFold) => settle(message.type === "ready");
+    const failed = () => settle(false);
+    worker.once("message", ready).once("error", failed).once("exit", failed);
+    const ok = await started;
+    // Only these listeners: the worker keeps listeners of its own on itself.
+    worker.off("message", ready).off("error", failed).off("exit", failed);
+    if (!ok) {
+      await worker.terminate();
+      return null;
+    }
+    return new FoldThread(worker, events, sink);
+  }
+
+  async page(segment: number, items: Item[]): Promise<void> {
+    await this.ask({ type: "page", segment, items: items.map(toFoldItem) });
+  }
+
+  async end(segment: number): Promise<void> {
+    await this.ask({ type: "end", segment });
+  }
+
+  async outcome(): Promise<ScanOutcome> {
+    const outcome = await this.ask({ type: "outcome" });
+    if (!outcome) throw new Error("the fold thread gave no outcome");
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    this.dead ??= new Error("the fold thread was closed");
+    await this.worker.terminate();
+  }
+
+  private ask(message: Ask): Promise<ScanOutcome | undefined> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.replies.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id } as ToFold);
+    });
+  }
+
+  private receive(message: FromFold): void {
+    switch (message.type) {
+      case "snapshot":
+        // The batches wait for room before the next page goes over (scanAndFold), not here.
+        void this.sink.addSnapshot(message.snapshot);
+        return;
+      case "view":
+        void this.sink.addView(message.view);
+        return;
+      case "read":
+        this.read(message.read).then(
+          (value) => this.post({ type: "answer", id: message.id, value }),
+          (error: unknown) => this.post({ type: "answer", id: message.id, error: String(error) }),
+        );
+        return;
+      case "done": {
+        const pending = this.replies.get(message.id);
+        this.replies.delete(message.id);
+        if (message.error !== undefined) pending?.reject(new Error(message.error));
+        else pending?.resolve(message.outcome);
+        return;
+      }
+      case "ready":
+        return;
+    }
+  }
+
+  private read(read: FoldRead) {
+    return read.method === "findEvent"
+      ? this.events.findEvent(read.incidentId, read.eventId)
+      : this.events.eventsBetween(read.incidentId, read.after, read.last);
+  }
+
+  private post(message: ToFold): void {
+    if (!this.dead) this.worker.postMessage(message);
+  }
+}
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * The fold thread's code: view-fold-worker.ts and what it imports (the domain, the packing of
+ * views), bundled by esbuild once per process into one CommonJS script. A worker that loads the
+ * TypeScript sources through tsx's hooks takes ~0.4 s to start here, the bundle ~0.05 s.
+ * Where esbuild or the source is not at hand (the view-repair Lambda's bundle), this rejects
+ * and the rebuild folds in its own thread.
+ */
+function workerBundle(): Promise<string> {
+  bundled ??= (async () => {
+    // A specifier esbuild does not follow when it bundles this file for a Lambda.
+    const name = "esbuild";
+    const esbuild = (await import(name)) as typeof import("esbuild");
+    const out = await esbuild.build({
+      entryPoints: [fileURLToPath(new URL("./view-fold-worker.ts", import.meta.url))],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = out.outputFiles[0]?.text;
+    if (!code) throw new Error("esbuild made no fold thread bundle");
+    return code;
+  })();
+  bundled.catch(() => {
+    bundled = undefined;
+  });
+  return bundled;
+}
