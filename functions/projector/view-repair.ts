@@ -3,8 +3,8 @@ import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Projector } from "./projector.js";
 import { ViewBatches } from "./view-batches.js";
-import { FoldThread } from "./view-fold-thread.js";
-import { FoldFromNothing, scanAndFold } from "./view-rebuild.js";
+import { FoldThreadOrHere } from "./view-fold-thread.js";
+import { FoldFromNothing, ScanFolds, scanAndFold } from "./view-rebuild.js";
 
 export interface RepairProgress {
   /** Views written so far, of `total` that lag (unknown while a rebuild's scan runs). */
@@ -90,14 +90,17 @@ export async function repairViews(
   let foldedOn: string | undefined;
   if (viewVersions.size === 0) {
     const segments = options.segments ?? 4;
-    const thread = options.foldThread === false ? null : await FoldThread.start(events, batches, segments);
-    foldedOn = thread ? "fold thread" : "this thread";
+    const folder =
+      options.foldThread === false
+        ? new ScanFolds(events, batches, segments)
+        : new FoldThreadOrHere(events, batches, segments);
     let scanned: Awaited<ReturnType<typeof scanAndFold>>;
     try {
-      scanned = await scanAndFold(events, batches, segments, thread ?? undefined);
+      scanned = await scanAndFold(events, batches, segments, folder);
     } finally {
-      await thread?.close();
+      if (folder instanceof FoldThreadOrHere) await folder.close();
     }
+    foldedOn = folder instanceof FoldThreadOrHere ? await folder.where() : "this thread";
     await batches.close();
     report.incidents = scanned.incidents;
     report.events += scanned.events;
