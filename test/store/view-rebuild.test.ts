@@ -1,4 +1,4 @@
-import { type DynamoDBClient, paginateScan } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBClient, paginateScan, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
@@ -11,7 +11,7 @@ import type { Item } from "../../functions/store/commit-item.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
-import type { TableNames } from "../../functions/store/table-design.js";
+import { ACTIVITY_INDEX, LIST_PARTITION, type TableNames } from "../../functions/store/table-design.js";
 import { SNAPSHOT_EVERY, ViewStore } from "../../functions/store/view-store.js";
 import { startArchive } from "../support/archive.js";
 import { longHistory, seedCommits } from "../support/long-history.js";
@@ -113,6 +113,21 @@ describe("rebuilding an empty views table from one scan of the events", () => {
       for (const [id, events] of histories) {
         expect(await views.getSummary(id)).toEqual(summarize(fold(id, events)));
       }
+      // The listing index holds no copy of the summaries; the listing reads them from the views.
+      const index = await db.send(
+        new QueryCommand({
+          TableName: tables.views,
+          IndexName: ACTIVITY_INDEX.name,
+          KeyConditionExpression: "listPk = :p",
+          ExpressionAttributeValues: { ":p": { S: LIST_PARTITION } },
+        }),
+      );
+      expect(index.Items?.length).toBe(histories.size);
+      expect(index.Items?.filter((item) => item.summary)).toEqual([]);
+      const listed = await views.list({ limit: 100 });
+      expect(new Set(listed.items)).toEqual(
+        new Set([...histories].map(([id, events]) => summarize(fold(id, events)))),
+      );
     },
   );
 
