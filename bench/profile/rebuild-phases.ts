@@ -1,7 +1,5 @@
-import { gzipSync } from "node:zlib";
-import { summarize } from "../../events/summarize.js";
-import type { IncidentState } from "../../events/summary.js";
 import { ViewBatches } from "../../functions/projector/view-batches.js";
+import { FoldThread } from "../../functions/projector/view-fold-thread.js";
 import { scanAndFold } from "../../functions/projector/view-rebuild.js";
 import { itemToCommit } from "../../functions/store/commit-item.js";
 import { createTables } from "../../functions/store/create-tables.js";
@@ -34,24 +32,23 @@ const stored = await storeHistory(db, tables.events, history);
 const ids = [...history.keys()];
 const events = new EventStore({ db, tables });
 
-/** A view store that writes nothing: `pack` says whether it still builds the items. */
+/** A view store that writes nothing (views and snapshots come packed: the fold packs them). */
 class NoWrites extends ViewStore {
-  constructor(private readonly pack: boolean) {
+  constructor() {
     super(db, "unused");
   }
-  override async saveNew(states: readonly IncidentState[]): Promise<void> {
-    if (!this.pack) return;
-    for (const state of states) {
-      JSON.stringify(summarize(state));
-      gzipSync(JSON.stringify(state), { level: 1 });
-    }
-  }
-  // Snapshots come packed (the fold packs them as it goes): nothing left to do but write them.
+  override async saveNew(): Promise<void> {}
   override async saveSnapshots(): Promise<void> {}
 }
-const foldOnly = (pack: boolean) => async () => {
-  const batches = new ViewBatches(new NoWrites(pack), { written: () => {}, failed: () => {} });
-  await scanAndFold(events, batches, SEGMENTS);
+const foldOnly = (thread: boolean) => async () => {
+  const batches = new ViewBatches(new NoWrites(), { written: () => {}, failed: () => {} });
+  const folder = thread ? await FoldThread.start(events, batches, SEGMENTS) : null;
+  if (thread && !folder) throw new Error("the fold thread did not start");
+  try {
+    await scanAndFold(events, batches, SEGMENTS, folder ?? undefined);
+  } finally {
+    await folder?.close();
+  }
   await batches.close();
 };
 
@@ -66,9 +63,16 @@ const cuts: [string, (round: number) => Promise<unknown>][] = [
           for (const item of page) itemToCommit(item);
       }),
   ],
-  ["+ fold, snapshots packed as they are taken", foldOnly(false)],
-  ["+ summarize, JSON and gzip of views", foldOnly(true)],
-  ["+ the batched writes (= the whole rebuild)", (round) => rebuildAll(db, tables, ids, round)],
+  ["+ fold, summarize, JSON and gzip of views and snapshots, in this thread", foldOnly(false)],
+  [
+    "+ the batched writes (= the whole rebuild, folding in this thread)",
+    (round) => rebuildAll(db, tables, ids, round, false),
+  ],
+  ["  fold, summarize, pack on the fold thread, no writes", foldOnly(true)],
+  [
+    "  the whole rebuild, folding on the fold thread (npm run rebuild)",
+    (round) => rebuildAll(db, tables, ids, round + rounds),
+  ],
 ];
 const times = cuts.map(() => [] as number[]);
 for (let round = 0; round < rounds; round++) {

@@ -1,12 +1,11 @@
-import type { IncidentState } from "../../events/summary.js";
-import type { PackedSnapshot, ViewStore } from "../store/view-store.js";
+import type { PackedSnapshot, PackedView, ViewStore } from "../store/view-store.js";
 
 /** BatchWriteItem takes at most 25 items. */
 const BATCH = 25;
 
 export interface ViewBatchEvents {
-  written(states: readonly IncidentState[]): void;
-  failed(states: readonly IncidentState[], error: unknown): void;
+  written(views: readonly PackedView[]): void;
+  failed(views: readonly PackedView[], error: unknown): void;
 }
 
 /**
@@ -18,7 +17,7 @@ export interface ViewBatchEvents {
  * so a long incident's snapshots are not held until its view is done.
  */
 export class ViewBatches {
-  private views: IncidentState[] = [];
+  private views: PackedView[] = [];
   private snapshots: PackedSnapshot[] = [];
   /** Every snapshot batch sent so far: it rejects if any of them failed. */
   private snapshotsSent: Promise<unknown> = Promise.resolve();
@@ -36,8 +35,8 @@ export class ViewBatches {
     await this.room();
   }
 
-  async addView(state: IncidentState): Promise<void> {
-    this.views.push(state);
+  async addView(view: PackedView): Promise<void> {
+    this.views.push(view);
     if (this.views.length >= BATCH) this.sendViews();
     await this.room();
   }
@@ -85,7 +84,7 @@ export class ViewBatches {
   }
 
   /** Waits while too many writes are outstanding: the folds hold back instead of piling up. */
-  private async room(): Promise<void> {
+  async room(): Promise<void> {
     while (this.writing.size >= this.inFlight) await Promise.race(this.writing);
   }
 }

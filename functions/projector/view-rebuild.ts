@@ -1,22 +1,37 @@
 import type { StoredEvent } from "../../events/stored-event.js";
-import { HistoryFold } from "../history-fold.js";
+import { type EventLookup, HistoryFold } from "../history-fold.js";
 import type { Item } from "../store/commit-item.js";
 import { itemToCommit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
-import { packSnapshot, SNAPSHOT_EVERY } from "../store/view-store.js";
+import {
+  type PackedSnapshot,
+  type PackedView,
+  packSnapshot,
+  packView,
+  SNAPSHOT_EVERY,
+} from "../store/view-items.js";
 import type { ViewBatches } from "./view-batches.js";
 
 /**
- * One incident folded from nothing as its events arrive, its snapshots handed to the batches
- * at every multiple of SNAPSHOT_EVERY exactly as the projector takes them.
+ * Where a fold from nothing hands its snapshots and its view: the batched writes (ViewBatches)
+ * in this thread, or the message port of a fold thread. A promise means "wait before folding on".
+ */
+export interface FoldSink {
+  addSnapshot(snapshot: PackedSnapshot): Promise<void> | undefined;
+  addView(view: PackedView): Promise<void> | undefined;
+}
+
+/**
+ * One incident folded from nothing as its events arrive, its snapshots handed over at every
+ * multiple of SNAPSHOT_EVERY exactly as the projector takes them.
  */
 export class FoldFromNothing {
   private readonly fold: HistoryFold;
 
   constructor(
-    events: EventStore,
+    events: EventLookup,
     readonly incidentId: string,
-    private readonly batches: ViewBatches,
+    private readonly sink: FoldSink,
   ) {
     this.fold = new HistoryFold(events, incidentId);
   }
@@ -35,12 +50,12 @@ export class FoldFromNothing {
     const state = this.fold.state;
     if (state.version !== event.version || state.version % SNAPSHOT_EVERY !== 0) return undefined;
     // Packed now (the projector copies the draft and packs it later; the bytes are the same).
-    return this.batches.addSnapshot(packSnapshot(state));
+    return this.sink.addSnapshot(packSnapshot(state));
   }
 
-  /** Hands the view over; the fold is done with its draft, so it goes without a copy. */
-  finish(): Promise<void> {
-    return this.batches.addView(this.fold.state);
+  /** Hands the view over, packed: the fold is done with its draft. */
+  finish(): Promise<void> | undefined {
+    return this.sink.addView(packView(this.fold.state));
   }
 }
 
@@ -57,58 +72,107 @@ export interface ScanOutcome {
   again: string[];
 }
 
+/** What folds the pages of a segmented scan: `ScanFolds` here, or a fold thread (view-fold-thread.ts). */
+export interface PageFolder {
+  /** Folds a page of a segment's items; the next page of that segment comes only once it resolves. */
+  page(segment: number, items: Item[]): Promise<void>;
+  /** The segment's scan ended: its last incident is done. */
+  end(segment: number): Promise<void>;
+  outcome(): Promise<ScanOutcome>;
+}
+
+/**
+ * Each incident folded from nothing as its items go by in the scan's segments. DynamoDB
+ * returns an incident's items together and in version order (its partition, by sort key); this
+ * still checks it: an incident whose items come apart, or out of order, is left to the
+ * projector afterwards (the fold refuses a gap, and an incident met twice is not folded twice).
+ */
+export class ScanFolds implements PageFolder {
+  private readonly met = new Set<string>();
+  private readonly again = new Set<string>();
+  private folded = 0;
+  private readonly runs: (FoldFromNothing | null)[];
+  private readonly runIds: (string | null)[];
+
+  constructor(
+    private readonly events: EventLookup,
+    private readonly sink: FoldSink,
+    segments: number,
+  ) {
+    this.runs = new Array(segments).fill(null);
+    this.runIds = new Array(segments).fill(null);
+  }
+
+  // Items are handled synchronously; only a store read, a snapshot or a view handed over (which
+  // may wait for room among the writes) is awaited.
+  async page(segment: number, items: Item[]): Promise<void> {
+    for (const item of items) {
+      const incidentId = item.incidentId?.S ?? "";
+      if (incidentId !== this.runIds[segment]) {
+        const ended = this.finish(segment);
+        if (ended) await ended;
+        const run = this.met.has(incidentId) ? null : new FoldFromNothing(this.events, incidentId, this.sink);
+        if (!run) this.again.add(incidentId);
+        this.met.add(incidentId);
+        this.runs[segment] = run;
+        this.runIds[segment] = incidentId;
+      }
+      const run = this.runs[segment];
+      if (!run) continue;
+      try {
+        const pending = pushCommit(run, item);
+        if (pending) await pending;
+      } catch {
+        // A gap (items out of order) or an unreadable commit: the projector decides, and reports.
+        this.again.add(incidentId);
+        this.runs[segment] = null;
+      }
+    }
+  }
+
+  async end(segment: number): Promise<void> {
+    await this.finish(segment);
+    this.runIds[segment] = null;
+  }
+
+  async outcome(): Promise<ScanOutcome> {
+    return { incidents: this.met.size, events: this.folded, again: [...this.again] };
+  }
+
+  private finish(segment: number): Promise<void> | undefined {
+    const run = this.runs[segment];
+    if (!run) return undefined;
+    this.runs[segment] = null;
+    this.folded += run.version;
+    return run.finish();
+  }
+}
+
 /**
  * The rebuild of a views table that holds no view: one full, parallel scan of the events
  * table reads every commit item exactly once, and each incident is folded from nothing as its
- * items go by — no read of a view that cannot exist, no second read of the heads. DynamoDB
- * returns an incident's items together and in version order (its partition, by sort key); the
- * scan still checks it: an incident whose items come apart, or out of order, is left to the
- * projector afterwards (the fold refuses a gap, and an incident met twice is not folded twice).
+ * items go by — no read of a view that cannot exist, no second read of the heads. `folder`
+ * folds here or on a thread of its own; either way the next page of a segment is read while
+ * the last one is folded, and no page is handed over while the writes have no room.
  */
 export async function scanAndFold(
   events: EventStore,
   batches: ViewBatches,
   segments: number,
+  folder: PageFolder = new ScanFolds(events, batches, segments),
 ): Promise<ScanOutcome> {
-  const met = new Set<string>();
-  const again = new Set<string>();
-  let folded = 0;
   const segment = async (index: number) => {
-    let run: FoldFromNothing | null = null;
-    let runId: string | null = null;
-    const end = () => {
-      if (!run) return undefined;
-      folded += run.version;
-      return run.finish();
-    };
-    // Items are handled synchronously, page by page; only a store read, a snapshot or a view
-    // handed over (which may wait for room among the writes) is awaited.
+    let folding: Promise<void> = Promise.resolve();
     for await (const page of events.scanCommitPages(index, segments)) {
-      for (const item of page) {
-        const incidentId = item.incidentId?.S ?? "";
-        if (incidentId !== runId) {
-          const ended = end();
-          if (ended) await ended;
-          runId = incidentId;
-          run = met.has(incidentId) ? null : new FoldFromNothing(events, incidentId, batches);
-          if (!run) again.add(incidentId);
-          met.add(incidentId);
-        }
-        if (!run) continue;
-        try {
-          const pending = pushCommit(run, item);
-          if (pending) await pending;
-        } catch {
-          // A gap (items out of order) or an unreadable commit: the projector decides, and reports.
-          again.add(incidentId);
-          run = null;
-        }
-      }
+      await folding;
+      await batches.room();
+      folding = folder.page(index, page);
     }
-    await end();
+    await folding;
+    await folder.end(index);
   };
   await Promise.all(Array.from({ length: segments }, (_, i) => segment(i)));
-  return { incidents: met.size, events: folded, again: [...again] };
+  return folder.outcome();
 }
 
 /** Folds a commit's events; a promise only once one of them returns one. */

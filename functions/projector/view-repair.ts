@@ -3,7 +3,8 @@ import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Projector } from "./projector.js";
 import { ViewBatches } from "./view-batches.js";
-import { FoldFromNothing, scanAndFold } from "./view-rebuild.js";
+import { FoldThreadOrHere } from "./view-fold-thread.js";
+import { FoldFromNothing, ScanFolds, scanAndFold } from "./view-rebuild.js";
 
 export interface RepairProgress {
   /** Views written so far, of `total` that lag (unknown while a rebuild's scan runs). */
@@ -29,6 +30,11 @@ export interface RepairOptions {
   concurrency?: number;
   /** Segments of the parallel scan that rebuilds an empty views table (default 4). */
   segments?: number;
+  /**
+   * Whether that rebuild folds on a second thread while this one reads and writes (default
+   * true; it folds here where no thread can start).
+   */
+  foldThread?: boolean;
   onProgress?: (progress: RepairProgress) => void;
 }
 
@@ -37,7 +43,8 @@ export interface RepairOptions {
  * from the stored events. It reads every view's version (a full, projected scan: it promises
  * to look at everything), then
  * - with no view at all (a new views table, a rebuild), it scans the events table once, whole,
- *   folding each incident from nothing as its items go by (view-rebuild.ts);
+ *   folding each incident from nothing as its items go by (view-rebuild.ts), on a second
+ *   thread where one can start (view-fold-thread.ts);
  * - otherwise it reads every commit's head (a projected scan); a *missing* view is folded from
  *   version 1 with no read of a view that cannot exist, and a *lagging* one goes through the
  *   projector, which continues from the stored state and saves only if newer.
@@ -68,19 +75,32 @@ export async function repairViews(
   };
   const concurrency = options.concurrency ?? 8;
   const batches = new ViewBatches(views, {
-    written: (states) => {
-      report.built += states.length;
-      progressed(states.length);
+    written: (views) => {
+      report.built += views.length;
+      progressed(views.length);
     },
-    failed: (states, error) => {
-      for (const state of states) failed(state.incidentId, error);
-      progressed(states.length);
+    failed: (views, error) => {
+      for (const view of views) failed(view.incidentId, error);
+      progressed(views.length);
     },
   });
 
   let lagging: string[] = [];
+  /** Where a rebuild from nothing folded, for the log. */
+  let foldedOn: string | undefined;
   if (viewVersions.size === 0) {
-    const scanned = await scanAndFold(events, batches, options.segments ?? 4);
+    const segments = options.segments ?? 4;
+    const folder =
+      options.foldThread === false
+        ? new ScanFolds(events, batches, segments)
+        : new FoldThreadOrHere(events, batches, segments);
+    let scanned: Awaited<ReturnType<typeof scanAndFold>>;
+    try {
+      scanned = await scanAndFold(events, batches, segments, folder);
+    } finally {
+      if (folder instanceof FoldThreadOrHere) await folder.close();
+    }
+    foldedOn = folder instanceof FoldThreadOrHere ? await folder.where() : "this thread";
     await batches.close();
     report.incidents = scanned.incidents;
     report.events += scanned.events;
@@ -124,7 +144,11 @@ export async function repairViews(
     }
     progressed(1);
   });
-  log.info("view repair done", { ...report, failed: report.failed.length });
+  log.info("view repair done", {
+    ...report,
+    failed: report.failed.length,
+    ...(foldedOn ? { foldedOn } : {}),
+  });
   return report;
 }
 

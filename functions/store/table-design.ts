@@ -17,8 +17,12 @@ export const CLAIMS_KEYS = { partitionKey: "eventId" } as const;
 export const VIEWS_KEYS = { partitionKey: "incidentId" } as const;
 export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
-/** Attributes the listing index carries, so a page of summaries needs no second read. */
-export const ACTIVITY_INDEX_ATTRIBUTES = ["summary", "kind", "country", "contested", "version"] as const;
+/**
+ * Attributes the listing index carries: what its filters read, and the version. Not the
+ * summary: every view write would copy it (20–150 KB) into the index; a page of the listing
+ * reads its summaries from the views with one BatchGetItem instead (ViewStore.list).
+ */
+export const ACTIVITY_INDEX_ATTRIBUTES = ["kind", "country", "contested", "version"] as const;
 /** The value of `listPk` on every view: one listing partition (see README, "Scale"). */
 export const LIST_PARTITION = "incident";
 /**

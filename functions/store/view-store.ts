@@ -1,4 +1,3 @@
-import { gunzipSync, gzipSync } from "node:zlib";
 import {
   type AttributeValue,
   BatchGetItemCommand,
@@ -10,10 +9,29 @@ import {
   paginateScan,
 } from "@aws-sdk/client-dynamodb";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
-import { type Summary, summarize } from "../../events/summarize.js";
-import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
+import type { Summary } from "../../events/summarize.js";
+import type { IncidentState } from "../../events/summary.js";
 import { isConditionFailed } from "./dynamo-client.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
+import {
+  type PackedSnapshot,
+  type PackedView,
+  packSnapshot,
+  pieceItem,
+  pieceKey,
+  snapshotItem,
+  snapshotKey,
+  unpack,
+  viewItem,
+} from "./view-items.js";
+
+export {
+  type PackedSnapshot,
+  type PackedView,
+  packSnapshot,
+  packView,
+  SNAPSHOT_EVERY,
+} from "./view-items.js";
 
 /** A full re-check of a chain that passed: how far, to which hash, and when. */
 export interface ChainCheckRecord {
@@ -22,63 +40,7 @@ export interface ChainCheckRecord {
   checkedAt: string;
 }
 
-/** The fold state is snapshotted at every multiple of this version, for past views. */
-export const SNAPSHOT_EVERY = 100;
-
-/**
- * A stored fold state, or null when there is none or it is of an earlier shape (unbounded, whose
- * `statements` was a list, or from before the spilled lists): the view is derived, so it is
- * simply folded again.
- */
-function unpack(packed: Uint8Array | undefined): IncidentState | null {
-  if (!packed) return null;
-  const state = JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState;
-  return Array.isArray(state.statements) || !state.denialAssessments ? null : state;
-}
-
-/** A stored state never carries unsaved pieces: they are written as their own items first. */
-function pack(state: IncidentState): Uint8Array {
-  return gzipSync(JSON.stringify(withoutUnsaved(state)), { level: 1 });
-}
-
-const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;
-
-/**
- * A fold state as a snapshot stores it: packed at once, so the draft it came from may go on,
- * with the pieces it names that may not be written yet (they go first).
- */
-export interface PackedSnapshot {
-  incidentId: string;
-  version: number;
-  state: Uint8Array;
-  pieces: readonly SpillPiece[];
-}
-
-export function packSnapshot(state: IncidentState): PackedSnapshot {
-  const { incidentId, version } = state;
-  return { incidentId, version, state: pack(state), pieces: [...(state.unsaved ?? [])] };
-}
-
-function snapshotItem(snapshot: PackedSnapshot): Record<string, AttributeValue> {
-  return {
-    incidentId: { S: snapshotKey(snapshot.incidentId, snapshot.version) },
-    version: { N: String(snapshot.version) },
-    itemType: { S: "snapshot" },
-    state: { B: snapshot.state },
-  };
-}
-
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
-const pieceKey = (incidentId: string, log: SpillLog, index: number) => `${incidentId}#spill#${log}#${index}`;
-
-function pieceItem(incidentId: string, piece: SpillPiece): Record<string, AttributeValue> {
-  return {
-    incidentId: { S: pieceKey(incidentId, piece.log, piece.index) },
-    itemType: { S: "spill" },
-    rows: { S: JSON.stringify(piece.rows) },
-  };
-}
-
 export interface ListQuery {
   kind?: string;
   country?: string;
@@ -261,9 +223,12 @@ export class ViewStore {
   async save(state: IncidentState): Promise<boolean> {
     // Pieces first: a view (or snapshot) that names a piece vouches that it was written.
     await this.savePieces(state.incidentId, state.unsaved);
-    const item = viewItem(state);
+    return this.saveItem(viewItem(state), state.version);
+  }
+
+  private async saveItem(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
     try {
-      await this.putIfNewer(item, state.version);
+      await this.putIfNewer(item, version);
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return false;
@@ -274,7 +239,7 @@ export class ViewStore {
     // item the view keeps its version and listing keys but no summary or state, so readers fold
     // the events instead of serving an older view as current.
     try {
-      await this.putIfNewer(bareView(item), state.version);
+      await this.putIfNewer(bareView(item), version);
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return false;
@@ -289,13 +254,13 @@ export class ViewStore {
    * sweep brings it back (views are derived; nothing is lost). Any view too large for one item
    * sends the batch down the one-by-one path.
    */
-  async saveNew(states: readonly IncidentState[]): Promise<void> {
-    await this.batchPut(states.flatMap((s) => (s.unsaved ?? []).map((p) => pieceItem(s.incidentId, p))));
+  async saveNew(views: readonly PackedView[]): Promise<void> {
+    await this.batchPut(views.flatMap((v) => v.pieces.map((p) => pieceItem(v.incidentId, p))));
     try {
-      await this.batchPut(states.map(viewItem));
+      await this.batchPut(views.map((v) => v.item));
     } catch (error) {
       if (!isTooLarge(error)) throw error;
-      for (const state of states) await this.save({ ...state, unsaved: [] });
+      for (const view of views) await this.saveItem(view.item, view.version);
     }
   }
 
@@ -342,7 +307,8 @@ export class ViewStore {
       filters.push("contested = :contested");
       values[":contested"] = { BOOL: query.contested };
     }
-    const items: ListPage["items"] = [];
+    const ids: string[] = [];
+    let next: ListPage["next"] = null;
     const pages = paginateQuery(
       { client: this.db, ...(query.cursor ? { startingToken: query.cursor } : {}) },
       {
@@ -356,21 +322,47 @@ export class ViewStore {
         Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
       },
     );
-    for await (const out of pages) {
+    reading: for await (const out of pages) {
       for (const item of out.Items ?? []) {
-        const text = item.summary?.S;
-        items.push(text ? (JSON.parse(text) as Summary) : { unprojected: item.incidentId?.S ?? "" });
-        if (items.length === query.limit) {
+        ids.push(item.incidentId?.S ?? "");
+        if (ids.length === query.limit) {
           const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
           const { incidentId, listPk, activity } = item;
-          return {
-            items,
-            next: more ? ({ incidentId, listPk, activity } as Record<string, AttributeValue>) : null,
-          };
+          if (more) next = { incidentId, listPk, activity } as Record<string, AttributeValue>;
+          break reading;
         }
       }
     }
-    return { items, next: null };
+    const texts = await this.summaryTexts(ids);
+    const items = ids.map((id) => {
+      const text = texts.get(id);
+      return text ? (JSON.parse(text) as Summary) : { unprojected: id };
+    });
+    return { items, next };
+  }
+
+  /**
+   * The summaries of a page of the listing, by incident id (one BatchGetItem: a page holds at
+   * most 100). The listing index carries no summary (a 20–150 KB copy on every view write, which
+   * halved a rebuild's write speed and is the index's whole write cost in AWS): a view without
+   * one is left out, and listed as unprojected.
+   */
+  private async summaryTexts(ids: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    let keys = [...new Set(ids)].map((id) => ({ incidentId: { S: id } }));
+    for (let attempt = 0; keys.length > 0; attempt++) {
+      const out = await this.db.send(
+        new BatchGetItemCommand({
+          RequestItems: { [this.table]: { Keys: keys, ProjectionExpression: "incidentId, summary" } },
+        }),
+      );
+      for (const item of out.Responses?.[this.table] ?? []) {
+        if (item.summary?.S) found.set(item.incidentId?.S ?? "", item.summary.S);
+      }
+      keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
+      if (keys.length > 0) await backOff(attempt);
+    }
+    return found;
   }
 
   /** Every view's version, for the catch-up at start and the repair sweep (a full scan). */
@@ -386,31 +378,6 @@ export class ViewStore {
 }
 
 const backOff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-
-/**
- * The view item. Once a list spilled into pieces, the item holds no summary (the full one needs
- * the pieces): a reader assembles it from the state and the pieces, and the listing does the
- * same for it, as for any view without a summary.
- */
-function viewItem(state: IncidentState): Record<string, AttributeValue> {
-  const spilled = state.spilled !== null;
-  const opened = state.opened;
-  const item: Record<string, AttributeValue> = {
-    incidentId: { S: state.incidentId },
-    version: { N: String(state.version) },
-    // The fold state is bounded (see events/summary.ts): packed, it stays far below the 400 KB
-    // item limit however long the incident. The summary beside it stays plain JSON for anyone
-    // reading the table.
-    state: { B: pack(state) },
-    listPk: { S: LIST_PARTITION },
-    activity: { S: `${state.lastRecordedAt ?? ""}#${state.incidentId}` },
-    contested: { BOOL: state.denials.length + (state.spilled?.liveDenials ?? 0) > 0 },
-  };
-  if (!spilled) item.summary = { S: JSON.stringify(summarize(state)) };
-  if (opened?.kind) item.kind = { S: opened.kind };
-  if (opened?.location?.country) item.country = { S: opened.location.country };
-  return item;
-}
 
 function bareView(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
   const { summary: _s, state: _t, ...bare } = item;
