@@ -1,7 +1,6 @@
 import {
   type AttributeValue,
   BatchGetItemCommand,
-  BatchWriteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -11,6 +10,7 @@ import {
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import type { Summary } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
+import { backOff, batchPutItems } from "./batch-writes.js";
 import { isConditionFailed } from "./dynamo-client.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 import {
@@ -265,17 +265,8 @@ export class ViewStore {
   }
 
   /** Plain puts, 25 per BatchWriteItem (its limit), retrying what the store leaves unprocessed. */
-  private async batchPut(items: readonly Record<string, AttributeValue>[]): Promise<void> {
-    for (let i = 0; i < items.length; i += 25) {
-      let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        const out = await this.db.send(
-          new BatchWriteItemCommand({ RequestItems: { [this.table]: requests } }),
-        );
-        requests = (out.UnprocessedItems?.[this.table] ?? []) as typeof requests;
-        if (requests.length > 0) await backOff(attempt);
-      }
-    }
+  private batchPut(items: readonly Record<string, AttributeValue>[]): Promise<void> {
+    return batchPutItems(this.db, this.table, items);
   }
 
   private async putIfNewer(item: Record<string, AttributeValue>, version: number): Promise<void> {
@@ -376,8 +367,6 @@ export class ViewStore {
     }
   }
 }
-
-const backOff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
 
 function bareView(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
   const { summary: _s, state: _t, ...bare } = item;
