@@ -137,7 +137,8 @@ export class LedgerStack extends Stack {
       indexName: ACTIVITY_INDEX.name,
       partitionKey: { name: ACTIVITY_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: ACTIVITY_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
-      // The listing reads everything it shows from the index: no second read per item.
+      // Only what the listing filters and pages on: a page's summaries come from the views in one
+      // BatchGetItem, so a view write does not copy its summary into the index.
       projectionType: dynamodb.ProjectionType.INCLUDE,
       nonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES],
     });
