@@ -11,10 +11,10 @@ const CHAIN =
   "One incident is one hash chain (each event's hash covers the previous one), so appends to it take turns (per-incident lanes, event-store.ts:106) while the bare route's puts to distinct keys run side by side";
 
 const USER_CALLS =
-  "`npm start` runs three threads (functions/local/server.ts): the request thread (HTTP, the app, the SDK's client side of an append's 1 store call, 2 with a client eventId: bench/profile/count-npm-start.ts), the store thread (dynalite and LevelDB on DATA_DIR; the bare server keeps dynalite in memory) and the feed thread (the projector's view put per incident pass, folding the commits the stream records carry, and the log sequencer's leaf-run, seq# and settled-size writes per pass, also from the commits handed to it: about 3.4 store calls a commit with one writer, 5.0 before either stopped reading the commits back; `tsx bench/profile/count-npm-start.ts 200` counts both threads). Profiled per thread under 16 writers · 200 incidents · eventId (bench/profile/npm-start.ts, analyze.ts lists each thread's busy time; load ~10): request 8.3 s, store 8.1 s (LevelDB — classic-level — half of it), feed 10.4 s (node core HTTP and @smithy/@aws-sdk nine tenths of it): the work the feed thread makes for the store thread (its calls, each a whole SDK request over loopback, plus LevelDB behind each) is now the bottleneck, not the request thread, which is idle a third of the time. The bare server does one in-memory store call a request on one thread";
+  "`npm start` runs three threads (functions/local/server.ts): the request thread (HTTP, the app, the SDK's client side of an append's 1 store call, 2 with a client eventId), the store thread (dynalite and LevelDB on DATA_DIR; the bare server keeps dynalite in memory) and the feed thread (the projector and the log sequencer, folding and sequencing the commits handed to them). Since the write cut (projection lanes that wait 10 ms outside their slots, log passes at least 30 ms apart, seq# records 25 to a batch write, the settled size per tile or burst, each stored item decoded and chain-checked once, no SigV4 on loopback) the feed thread makes 1.3 store calls an append under 16 writers without client eventIds and 1.7 with them (`tsx bench/profile/count-npm-start.ts 800 --many [--ids]`; it made 3.4–5.0 before). A store call costs about the same CPU whoever makes it — the SDK's client side and dynalite's server side over loopback, ≈ 0.96 ms together for a 2 KB put in memory (bench/profile/sdk-signing.ts), more with LevelDB behind it — and every thread shares the machine's two cores with the load generator";
 
 const OFF_THREAD =
-  "What would meet it: still fewer store calls per commit on the feed side — the projector and the sequencer no longer read the commits back (they fold and sequence what the records carry), so what is left is their writes: the view put, and the sequencer's run, seq# records and settled size per pass (functions/log/sequencer.ts), which a longer log-feed window or one item per pass would thin; LevelDB's share stays, since the archive keeps every acknowledged write on disk";
+  "So throughput follows store calls an append: with a client eventId 2 on the request thread + 1.7 on the feed thread ≈ 3.7 against the bare server's 1, which puts the ceiling near 0.27× — as measured. What would meet it: at most ~2.2 calls an append in all, i.e. no view write on the append's CPU (in AWS there is none: the projector is its own Lambda) or a store call much cheaper than an SDK request over loopback HTTP (an in-thread binding to the store, which would no longer be the DynamoDB API the Lambdas speak, so the local server would stop testing that path). LevelDB's share stays, since every acknowledged write is on disk";
 
 const REASONS: [prefix: string, reason: string][] = [
   [
@@ -39,7 +39,7 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "user.w1",
-    `${USER_CALLS}. With one writer the request thread makes one put an append and is idle three quarters of the time (w1-one profile, load ~10: p50 10 ms against the bare server's 1–4 ms): the put waits in the store thread behind the feed thread's calls for the previous append (a projection and a log pass, ~5 calls). ${OFF_THREAD}.`,
+    `${USER_CALLS}. With one writer an append is one put on the request thread and, per 10 ms lane window and 30 ms log pass, the feed thread's view put, run, records and checkpoint: the put waits in the store thread behind those, and the CPU a request is 3.4× the bare server's. ${OFF_THREAD}.`,
   ],
   [
     "user.r16",
@@ -47,7 +47,7 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "user.lag",
-    `${USER_CALLS}. Projection runs per incident lane (functions/local/projection-lanes.ts: 8 incidents at once, commits waiting for a running pass joined into the next), so the lag is the feed thread's queue: at 16 writers it makes ~3–4 store calls a commit through the SDK (no read of the commits: it folds those the records carry), as many as the request thread and store thread together can serve. Measured from outside through polls that are themselves slow on the loaded machine (an upper bound). ${OFF_THREAD}.`,
+    `${USER_CALLS}. A read that waits for an incident cuts its lane's window and takes the next free lane before the backlog (functions/local/projection-lanes.ts), so what a poll sees is one pass behind at most; the rest of the figure is the poll itself, a summary GET answered by a server saturated by 16 writers (see the detail's lower bounds). The feed thread keeps up without a growing backlog (the in-process rows). ${OFF_THREAD}.`,
   ],
   [
     "append.w16.one.eventId",
@@ -76,7 +76,7 @@ const REASONS: [prefix: string, reason: string][] = [
   ],
   [
     "lag.w16",
-    "16 writers saturate the two shared cores and the in-process projector gets a share of them, doing about as much store work per commit as the append: a Query that re-reads up to 24 already-folded commits (event-store.ts:378 starts the window MAX_BATCH back, though a view's version is always a commit boundary) and a view put whose whole summary the listing index writes a second time; records also wait behind the 100-record batch in flight (local-stream.ts:7). The lag is steady, not a growing backlog.",
+    "Here nothing reads, so no lane is hurried: each commit waits its incident's 10 ms window, then a pass (fold, one conditional view put), 8 incidents at once. Under 16 writers over 200 incidents almost every commit is a pass of its own (an incident rarely gets two commits within a window), and each pass's put queues in the one store thread behind the appends' claim and commit puts and the log's writes; the lag is that queue (before the write cut, p99 1.3–1.4 s; now about a third of it). Reads do not wait for it: a read that waits for an incident takes the next free lane (the headline lag rows). What would meet 50 ms: a store call far cheaper than an SDK request over loopback, or fewer of them an append (see the headline rows' explanation)",
   ],
   ["lag.", "The in-process projector shares the CPU with the appends and does 2–3 store calls per commit."],
   [
