@@ -3,6 +3,8 @@ import autocannon from "autocannon";
 import { reportEnvelope } from "../lib/fixtures.js";
 import { percentile } from "../lib/stats.js";
 
+const LATENCY_RESOLUTION_MS = 1;
+
 /**
  * The external load generator: a process of its own running autocannon against one server (the
  * archive or the bare one), so neither server shares its event loop with the client. Takes a
@@ -104,8 +106,10 @@ export async function generate(spec: LoadSpec): Promise<LoadResult> {
   }
   const out: LoadResult = {
     throughput: result["2xx"] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    // autocannon records whole milliseconds: under 1 ms reads 0. Counted as its resolution, so
+    // that a ratio stays defined; such a figure means "1 ms or less".
+    p50: Math.max(result.latency.p50, LATENCY_RESOLUTION_MS),
+    p99: Math.max(result.latency.p99, LATENCY_RESOLUTION_MS),
     count: result["2xx"],
     ...(spec.recordAcks ? { acks } : {}),
   };

@@ -1,13 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import vm from "node:vm";
 import { type AttributeValue, DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
-import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyResultV2,
@@ -19,8 +15,8 @@ import dynalite from "dynalite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTables } from "../../functions/store/create-tables.js";
 import type { TableNames } from "../../functions/store/table-design.js";
-import { createLedgerApp } from "../../infra/ledger-app.js";
 import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
+import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import {
   type HttpRequest,
   httpApiEvent,
@@ -39,13 +35,6 @@ import {
 
 type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
-
-// Vitest runs test code through its own module runner; the bundles must load as Lambda's
-// Node loads them (plain ESM with their own banner and `import.meta.url`), so import them
-// with Node's default loader.
-const nativeImport = new vm.Script("(specifier) => import(specifier)", {
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-}).runInThisContext() as (specifier: string) => Promise<unknown>;
 
 const INCIDENT = "bundle-test-strike-2024-01-01";
 const WRITER = {
@@ -73,14 +62,10 @@ const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   // 1. Synthesize with bundling: the assets CDK stages are the deployable artifacts.
-  outdir = mkdtempSync(join(tmpdir(), "ledger-bundles-"));
-  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
-  const assembly = app.synth();
+  const synthesized = synthesizeBundles("ledger-bundles-");
+  outdir = synthesized.outdir;
+  const { stack, assembly, assetFile } = synthesized;
   const template = assembly.getStackArtifact(stack.artifactId).template;
-  const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
-    const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };
-    return join(assembly.directory, `asset.${code.s3Key.replace(/\.zip$/, "")}`, "index.mjs");
-  };
   bundles = {
     api: assetFile(stack.api.function),
     projector: assetFile(stack.projector.function),

@@ -2,17 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import vm from "node:vm";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuiltExport } from "../../functions/export/export-upload.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { createLedgerApp } from "../../infra/ledger-app.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
+import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import { type LambdaInvokeEndpoint, startLambdaInvokeEndpoint } from "../support/lambda-invoke-endpoint.js";
 import { httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -27,10 +25,6 @@ import { httpApiEvent, REGION } from "./lambda-events.js";
  */
 type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 type BuildHandler = (event: unknown) => Promise<BuiltExport>;
-
-const nativeImport = new vm.Script("(specifier) => import(specifier)", {
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-}).runInThisContext() as (specifier: string) => Promise<unknown>;
 
 const EXPORTS_URL = `https://a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6.lambda-url.${REGION}.on.aws/`;
 const BUCKET = "ledger-exports";
@@ -53,13 +47,9 @@ let data: HttpHandler;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  outdir = mkdtempSync(join(tmpdir(), "ledger-hand-off-bundle-"));
-  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
-  const assembly = app.synth();
-  const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
-    const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };
-    return join(assembly.directory, `asset.${code.s3Key.replace(/\.zip$/, "")}`, "index.mjs");
-  };
+  const synthesized = synthesizeBundles("ledger-hand-off-bundle-");
+  outdir = synthesized.outdir;
+  const { stack, assetFile } = synthesized;
 
   archive = await startArchive();
   // ≈ 17 KB statements: the NDJSON (≈ 7 MB) needs two 5 MB parts; 40 incidents for the CSV.

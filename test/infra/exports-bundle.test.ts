@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import vm from "node:vm";
-import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { createLedgerApp } from "../../infra/ledger-app.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
+import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -21,10 +17,6 @@ import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
  */
 type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const nativeImport = new vm.Script("(specifier) => import(specifier)", {
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-}).runInThisContext() as (specifier: string) => Promise<unknown>;
-
 const EXPORTS_URL = `https://a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6.lambda-url.${REGION}.on.aws/`;
 
 let outdir: string;
@@ -35,13 +27,9 @@ let api: ApiHandler;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  outdir = mkdtempSync(join(tmpdir(), "ledger-exports-bundle-"));
-  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
-  const assembly = app.synth();
-  const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
-    const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };
-    return join(assembly.directory, `asset.${code.s3Key.replace(/\.zip$/, "")}`, "index.mjs");
-  };
+  const synthesized = synthesizeBundles("ledger-exports-bundle-");
+  outdir = synthesized.outdir;
+  const { stack, assetFile } = synthesized;
 
   archive = await startArchive();
   // 12 incidents of 25 events: 300 lines of NDJSON, so more than one chunk of 100.
