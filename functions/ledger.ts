@@ -12,6 +12,7 @@ import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
 import { Projector } from "./projector/projector.js";
+import { GroupedViewStore } from "./store/grouped-view-store.js";
 
 /** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */
 export type RouteGroup = "api" | "data";
@@ -24,8 +25,11 @@ export interface LedgerOptions extends LedgerCoreOptions {
   proofWaitMs?: number;
   /** The exports function's URL (AWS): the API then redirects export downloads there. */
   exportsUrl?: string;
-  /** The log sequencer batches its record writes (the local feed thread; see LogStore). */
-  logBatchWrites?: boolean;
+  /**
+   * This process is the one writer of views and log records (the local feed thread): they go out
+   * in batch writes (GroupedViewStore, LogStore). Never in AWS, where projectors may overlap.
+   */
+  feedBatchWrites?: boolean;
   /** The exports bucket (AWS): built exports are redirected to a presigned GET of their object. */
   storedExports?: StoredExports;
   /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
@@ -35,12 +39,15 @@ export interface LedgerOptions extends LedgerCoreOptions {
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
 export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
-  const core = createLedgerCore(options);
+  const core = createLedgerCore({
+    ...options,
+    ...(options.feedBatchWrites ? { views: (db, table) => new GroupedViewStore(db, table) } : {}),
+  });
   const { events, views, reader } = core;
   const projector = new Projector(events, views);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
-    batchWrites: options.logBatchWrites === true,
+    batchWrites: options.feedBatchWrites === true,
   });
   const transparency = {
     logStore,

@@ -10,7 +10,8 @@ if (!isMainThread) {
   channel.unref();
   const original = DynamoDBClient.prototype.send;
   DynamoDBClient.prototype.send = function (command, ...rest) {
-    channel.postMessage(command.constructor.name.replace(/Command$/, ""));
+    const table = command.input?.TableName ?? Object.keys(command.input?.RequestItems ?? {})[0] ?? "";
+    channel.postMessage(`${command.constructor.name.replace(/Command$/, "")}${process.env.COUNT_BY_TABLE ? `:${table}` : ""}`);
     return original.call(this, command, ...rest);
   };
 }

@@ -23,7 +23,7 @@ const log = forwardingLogger(data.logLevel);
 
 const db = createDynamoClient(data.dynamoEndpoint);
 const createdTables = await createTables(db, data.tables);
-const ledger = createLedger({ db, tables: data.tables, log, logBatchWrites: true });
+const ledger = createLedger({ db, tables: data.tables, log, feedBatchWrites: true });
 
 // A commit waits this long for others of its incident before its projection (a read that
 // waits for it cuts the wait short): one view write for a hot incident's burst, not one a commit.
@@ -55,7 +55,7 @@ const logWriter = createLogWriter({
 // A pass costs a Query per incident named, leaf puts and a signed checkpoint: gathering 30 ms
 // of commits per pass, not 5, left the store thread more room for appends (w1-one profile,
 // 47/31 → 62/81/62 req/s, alternating, load ~10); a proof asked with wait=true waits that much longer.
-const LOG_BATCHING_WINDOW_MS = 30;
+const LOG_BATCHING_WINDOW_MS = 100;
 const logFeed = new LocalLogFeed(logWriter, log, LOG_BATCHING_WINDOW_MS);
 const sequencing = data.sequenceLog;
 if (sequencing) await logWriter.pass();

@@ -60,19 +60,19 @@ export interface ListPage {
   next: Record<string, AttributeValue> | null;
 }
 
-/**
- * The projected views: one item per incident, written only with a condition on its version,
- * so a slow or duplicated projection never overwrites a newer view.
- */
 function isTooLarge(error: unknown): boolean {
   const e = error as { name?: string; message?: string } | null;
   return e?.name === "ValidationException" && /size/i.test(e.message ?? "");
 }
 
+/**
+ * The projected views: one item per incident, written only with a condition on its version,
+ * so a slow or duplicated projection never overwrites a newer view.
+ */
 export class ViewStore {
   constructor(
-    private readonly db: DynamoDBClient,
-    private readonly table: string,
+    protected readonly db: DynamoDBClient,
+    protected readonly table: string,
   ) {}
 
   async getSummary(incidentId: string): Promise<Summary | null> {
@@ -223,7 +223,11 @@ export class ViewStore {
   async save(state: IncidentState): Promise<boolean> {
     // Pieces first: a view (or snapshot) that names a piece vouches that it was written.
     await this.savePieces(state.incidentId, state.unsaved);
-    return this.saveItem(viewItem(state), state.version);
+    return this.saveView(viewItem(state), state.version);
+  }
+
+  protected saveView(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
+    return this.saveItem(item, version);
   }
 
   private async saveItem(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
@@ -256,11 +260,16 @@ export class ViewStore {
    */
   async saveNew(views: readonly PackedView[]): Promise<void> {
     await this.batchPut(views.flatMap((v) => v.pieces.map((p) => pieceItem(v.incidentId, p))));
+    await this.saveViews(views.map((v) => v.item));
+  }
+
+  /** View items in batch writes; a batch refused for an item's size goes one by one. */
+  protected async saveViews(items: readonly Record<string, AttributeValue>[]): Promise<void> {
     try {
-      await this.batchPut(views.map((v) => v.item));
+      await this.batchPut(items);
     } catch (error) {
       if (!isTooLarge(error)) throw error;
-      for (const view of views) await this.saveItem(view.item, view.version);
+      for (const item of items) await this.saveItem(item, Number(item.version?.N));
     }
   }
 

@@ -1,0 +1,39 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { BATCH_WRITE_LIMIT } from "./batch-writes.js";
+import { GroupedWrites } from "./grouped-writes.js";
+import { ViewStore } from "./view-store.js";
+
+type ViewItem = Record<string, AttributeValue>;
+
+/**
+ * The views as the local feed thread — the one projector of `npm start` — saves them: group
+ * committed, the views lanes finish while a write is under way going out together in one
+ * BatchWriteItem, which takes no version condition. Here that is safe: only this projector saves
+ * views, each incident's passes run one after another and each folds on from the last, so
+ * versions only rise. The exception is `npm run rebuild` saving a lagging view meanwhile, which
+ * a pass of an older state can set back until that incident's next commit (views are derived:
+ * that pass folds what was stored, and a read waits for its incident's pass). Never in AWS,
+ * where projector invocations may overlap: there ViewStore's conditional put stays.
+ */
+export class GroupedViewStore extends ViewStore {
+  private readonly grouped = new GroupedWrites<ViewItem>(
+    (items) => this.saveViews(newestByKey(items)),
+    BATCH_WRITE_LIMIT,
+  );
+
+  protected override async saveView(item: ViewItem): Promise<boolean> {
+    await this.grouped.add(item);
+    return true;
+  }
+}
+
+/** A batch write refuses two requests for one key: the newest view of each incident goes. */
+function newestByKey(items: readonly ViewItem[]): ViewItem[] {
+  const newest = new Map<string, ViewItem>();
+  for (const item of items) {
+    const id = item.incidentId?.S ?? "";
+    const held = newest.get(id);
+    if (!held || Number(held.version?.N) < Number(item.version?.N)) newest.set(id, item);
+  }
+  return [...newest.values()];
+}
