@@ -11,15 +11,17 @@ import { runScript, startServer } from "../user/processes.js";
  * Profiles `npm start` (functions/local/main.ts in its own process, fresh DATA_DIR) under one
  * load of the headline rows, driven by the external load generator, and measures the same
  * process's CPU per request. Usage:
- *   tsx bench/profile/npm-start.ts <w16-many-eventId|w16-one-eventId|w1-one|w16-many-lag> [seconds] [--memory]
+ *   tsx bench/profile/npm-start.ts <w16-many-eventId|w16-one-eventId|w1-one|w16-many-lag> [seconds] [--memory] [--no-prof]
  * `--memory` keeps dynalite in memory (DATA_DIR unset is not possible with main.ts, so this
  * starts functions/local/server.ts through bench/profile/npm-start-memory.ts) to split out the
- * disk store's share. Profiles land in .bench-tmp/npm-start-<load>/ for bench/profile/analyze.ts.
+ * disk store's share; `--no-prof` runs without the profiler, for the CPU split by thread alone. Profiles land in .bench-tmp/npm-start-<load>/ for bench/profile/analyze.ts.
  */
 const TOKEN = "bench-profile-token-0123456789abcdef";
 const load = process.argv[2] ?? "w16-many-eventId";
 const seconds = Number(process.argv[3] ?? 8);
 const memory = process.argv.includes("--memory");
+// Without --cpu-prof the per-thread CPU split below is the process's own (the profiler costs CPU).
+const profiling = !process.argv.includes("--no-prof");
 const profileDir = resolve(`.bench-tmp/npm-start-${load}${memory ? "-memory" : ""}`);
 rmSync(profileDir, { recursive: true, force: true });
 const dataDir = mkdtempSync(join(tmpdir(), "ledger-profile-"));
@@ -27,8 +29,9 @@ const dataDir = mkdtempSync(join(tmpdir(), "ledger-profile-"));
 const server = await startServer(
   process.execPath,
   [
-    "--cpu-prof",
-    `--cpu-prof-dir=${profileDir}`,
+    ...(profiling ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    // V8 flags to try on the server (e.g. "--single-threaded-gc"), space-separated.
+    ...(process.env.SERVER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
     "--import",
     "tsx",
     memory ? "bench/profile/npm-start-memory.ts" : "functions/local/main.ts",
@@ -68,15 +71,23 @@ try {
     ...(load.includes("lag") ? { lagProbe: 16 } : {}),
   };
   const cpuBefore = server.cpuSeconds();
+  const threadsBefore = server.threadCpuSeconds();
   const result = JSON.parse(
     (await runScript("bench/user/load-generator.ts", [JSON.stringify(spec)])).trim(),
   ) as LoadResult;
   await server.quiet();
   const cpu = server.cpuSeconds() - cpuBefore;
+  // By thread (node names its worker threads alike: the request thread is the process's own
+  // pid, then the store, feed and loader threads in the order they started).
+  const split = [...server.threadCpuSeconds()]
+    .map(([thread, seconds]) => [thread, seconds - (threadsBefore.get(thread) ?? 0)] as const)
+    .filter(([, seconds]) => seconds > 0.05)
+    .map(([thread, seconds]) => `  ${thread}: ${((seconds / result.count) * 1e6).toFixed(0)} µs a request`);
   const { lags, lagFloors, ...rest } = result;
   process.stdout.write(
     `${load}${memory ? " (dynalite in memory)" : ""}: ${JSON.stringify(rest)}\n` +
       `server CPU ${cpu.toFixed(2)} s for ${result.count} requests: ${((cpu / result.count) * 1e6).toFixed(0)} µs a request, projection included\n` +
+      `${split.join("\n")}\n` +
       (lags
         ? `lag p50 ${pct(lags, 50)} p99 ${pct(lags, 99)} ms; floors p50 ${pct(lagFloors ?? [], 50)} p99 ${pct(lagFloors ?? [], 99)} ms\n`
         : ""),

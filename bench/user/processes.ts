@@ -9,6 +9,8 @@ export interface ServerProcess {
   pid: number;
   /** CPU seconds used so far by the process and every process it started. */
   cpuSeconds(): number;
+  /** CPU seconds so far by thread (`pid/tid name`, Linux), for the profiles' per-thread split. */
+  threadCpuSeconds(): Map<string, number>;
   /** Waits until the process tree uses under 5 % of a core (e.g. the projector caught up). */
   quiet(maxMs?: number): Promise<void>;
   /** Last lines the process printed: for error messages. */
@@ -56,6 +58,7 @@ export async function startServer(
     url,
     pid,
     cpuSeconds,
+    threadCpuSeconds: () => new Map(tree(pid).flatMap(threadTicks)),
     async quiet(maxMs = 180_000) {
       const started = performance.now();
       let before = cpuSeconds();
@@ -99,14 +102,26 @@ function tree(pid: number): number[] {
   return out;
 }
 
-/** utime + stime of one process, in ticks. */
-function cpuTicks(pid: number): number {
+/** utime + stime of one process (or of one thread, given its `/proc/pid/task/tid`), in ticks. */
+function cpuTicks(pid: number | string): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return 0;
+  }
+}
+
+/** Each thread of a process: [`pid/tid name`, CPU seconds]. */
+function threadTicks(pid: number): [string, number][] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      return [`${pid}/${tid} ${name}`, cpuTicks(`${pid}/task/${tid}`) / 100];
+    });
+  } catch {
+    return [];
   }
 }
 

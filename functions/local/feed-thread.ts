@@ -26,6 +26,8 @@ export class FeedThread {
     private readonly log: Logger,
     /** The feed thread ended without being asked to: nothing would be projected or sequenced. */
     onDeath: (error: Error) => void,
+    /** A pass of this incident's projection ended: told before the reads that wait for it go on. */
+    private readonly onProjected: (incidentId: string) => void = () => {},
   ) {
     this.worker = new Worker(new URL("./feed-worker-entry.mjs", import.meta.url), { workerData: data });
     let started = false;
@@ -101,6 +103,7 @@ export class FeedThread {
     switch (message.type) {
       case "settled": {
         const id = message.incidentId;
+        this.onProjected(id);
         const waiters = this.settleWaiters.get(id) ?? [];
         const left = waiters.filter((w) => w.through > message.through);
         for (const w of waiters) if (w.through <= message.through) w.resolve();

@@ -15,6 +15,7 @@ import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
 import { DynaliteThread } from "./dynalite-thread.js";
 import { FeedThread } from "./feed-thread.js";
+import { ViewCache } from "./view-cache.js";
 
 export interface LocalOptions {
   /** HTTP port; 0 picks a free one. */
@@ -105,6 +106,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const onDeath =
     options.onThreadDeath ??
     ((error: Error) => options.log.error("a thread of the archive died", { error: String(error) }));
+  // Summaries read lately, dropped as the feed thread reports each pass of their incident.
+  const views = new ViewCache();
   const storeThread = new DynaliteThread(
     { port: options.dynamoPort, host, ...(options.dataDir ? { path: options.dataDir } : {}) },
     onDeath,
@@ -123,6 +126,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     },
     options.log,
     onDeath,
+    (incidentId) => views.invalidate(incidentId),
   );
   // The feed thread has caught up (views repaired, log sequenced and signed) when ready.
   const ready = await thread.ready.catch(async (error) => {
@@ -136,6 +140,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     tables,
     log: options.log,
     onCommit: (item) => thread.commit(item),
+    views: (client, table) => views.store(client, table),
     logVerifierKey: async () => logSigner.vkey,
     // Reads wait for the feed thread's pending projections: a write is read back at once.
     settle: {
