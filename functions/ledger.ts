@@ -1,3 +1,4 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
 import type { ExportBuilds, StoredExports } from "./export/export-files.js";
@@ -30,6 +31,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
    * in batch writes (GroupedViewStore, LogStore). Never in AWS, where projectors may overlap.
    */
   feedBatchWrites?: boolean;
+  /** With feedBatchWrites: each view item once it is stored. */
+  onViewSaved?: (item: Record<string, AttributeValue>) => void;
   /** The exports bucket (AWS): built exports are redirected to a presigned GET of their object. */
   storedExports?: StoredExports;
   /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
@@ -41,7 +44,9 @@ export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
   const core = createLedgerCore({
     ...options,
-    ...(options.feedBatchWrites ? { views: (db, table) => new GroupedViewStore(db, table) } : {}),
+    ...(options.feedBatchWrites
+      ? { views: (db, table) => new GroupedViewStore(db, table, options.onViewSaved) }
+      : {}),
   });
   const { events, views, reader } = core;
   const projector = new Projector(events, views);

@@ -28,6 +28,12 @@ export type ToFeed =
   | { type: "logWitnessed"; id: number }
   | { type: "close"; id: number };
 
+/** A view the pass saved, as its summary's JSON text: the request thread serves it from memory. */
+export interface SavedView {
+  version: number;
+  json: string;
+}
+
 /** Feed thread → request thread. */
 export type FromFeed =
   | { type: "ready"; createdTables: string[]; caughtUp: number }
@@ -35,6 +41,6 @@ export type FromFeed =
    * The first `through` commits of this incident told since it was last idle are projected;
    * `idle`: all of them, and the count starts again from 0.
    */
-  | { type: "settled"; incidentId: string; through: number; idle: boolean }
+  | { type: "settled"; incidentId: string; through: number; idle: boolean; view?: SavedView }
   | { type: "reply"; id: number; value?: unknown; error?: string }
   | { type: "log"; level: Level; message: string; fields?: Record<string, unknown> };

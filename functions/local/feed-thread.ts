@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.js";
 import type { Item } from "../store/commit-item.js";
-import type { FeedWorkerData, FromFeed, ToFeed } from "./feed-protocol.js";
+import type { FeedWorkerData, FromFeed, SavedView, ToFeed } from "./feed-protocol.js";
 
 type Ask = ToFeed extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
 
@@ -26,8 +26,11 @@ export class FeedThread {
     private readonly log: Logger,
     /** The feed thread ended without being asked to: nothing would be projected or sequenced. */
     onDeath: (error: Error) => void,
-    /** A pass of this incident's projection ended: told before the reads that wait for it go on. */
-    private readonly onProjected: (incidentId: string) => void = () => {},
+    /**
+     * A pass of this incident's projection ended, with the view it saved if it saved one: told
+     * before the reads that wait for it go on.
+     */
+    private readonly onProjected: (incidentId: string, view?: SavedView) => void = () => {},
   ) {
     this.worker = new Worker(new URL("./feed-worker-entry.mjs", import.meta.url), { workerData: data });
     let started = false;
@@ -103,7 +106,7 @@ export class FeedThread {
     switch (message.type) {
       case "settled": {
         const id = message.incidentId;
-        this.onProjected(id);
+        this.onProjected(id, message.view);
         const waiters = this.settleWaiters.get(id) ?? [];
         const left = waiters.filter((w) => w.through > message.through);
         for (const w of waiters) if (w.through <= message.through) w.resolve();

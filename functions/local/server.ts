@@ -126,7 +126,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     },
     options.log,
     onDeath,
-    (incidentId) => views.invalidate(incidentId),
+    (incidentId, view) => (view ? views.saved(incidentId, view) : views.invalidate(incidentId)),
   );
   // The feed thread has caught up (views repaired, log sequenced and signed) when ready.
   const ready = await thread.ready.catch(async (error) => {

@@ -14,10 +14,12 @@ export interface ViewCacheOptions {
 
 /**
  * The request thread's copy of the summaries it read lately. Locally the one projector is this
- * process's feed thread, and it reports every pass of an incident (`settled`) before the reads
- * waiting for that pass go on: `invalidate` drops the copy there, so a read never gets an older
- * view than the store would give it. A read that overlapped an invalidation of its incident
- * is answered but not kept. Bounded in size (least recently used out first) and in age.
+ * process's feed thread, and it reports every pass of an incident (`settled`), with the view it
+ * saved, before the reads waiting for that pass go on: `saved` puts that view in place of the
+ * copy (`invalidate` drops it when the pass saved none), so a read never gets an older view than
+ * the store would give it, and a read that waited for a pass needs no store call. A read that
+ * overlapped an invalidation of its incident is answered but not kept. Bounded in size (least
+ * recently used out first) and in age.
  */
 export class ViewCache {
   private readonly views = new Map<string, CachedView>();
@@ -48,6 +50,12 @@ export class ViewCache {
     this.invalidatedAt.delete(incidentId);
     this.invalidatedAt.set(incidentId, this.count);
     if (this.invalidatedAt.size > 10_000) this.forget();
+  }
+
+  /** The view just stored for this incident: the copy to serve from now on. */
+  saved(incidentId: string, view: { version: number; json: string }): void {
+    this.invalidate(incidentId);
+    this.keep(incidentId, this.count, view);
   }
 
   get(incidentId: string): CachedView | undefined {

@@ -1,4 +1,4 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import type { AttributeValue, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { BATCH_WRITE_LIMIT } from "./batch-writes.js";
 import { GroupedWrites } from "./grouped-writes.js";
 import { ViewStore } from "./view-store.js";
@@ -16,10 +16,20 @@ type ViewItem = Record<string, AttributeValue>;
  * where projector invocations may overlap: there ViewStore's conditional put stays.
  */
 export class GroupedViewStore extends ViewStore {
-  private readonly grouped = new GroupedWrites<ViewItem>(
-    (items) => this.saveViews(newestByKey(items)),
-    BATCH_WRITE_LIMIT,
-  );
+  private readonly grouped = new GroupedWrites<ViewItem>(async (items) => {
+    const newest = newestByKey(items);
+    await this.saveViews(newest);
+    for (const item of newest) this.onSaved(item);
+  }, BATCH_WRITE_LIMIT);
+
+  constructor(
+    db: DynamoDBClient,
+    table: string,
+    /** Each view item once it is stored. */
+    private readonly onSaved: (item: ViewItem) => void = () => {},
+  ) {
+    super(db, table);
+  }
 
   protected override async saveView(item: ViewItem): Promise<boolean> {
     await this.grouped.add(item);

@@ -14,6 +14,16 @@ describe("the request thread's view cache (ViewCache)", () => {
     expect(cache.get("a")).toBeUndefined();
   });
 
+  it("given a view the feed thread saved, then it replaces the copy, and a read begun before it is not kept", () => {
+    const cache = new ViewCache();
+    cache.keep("a", cache.mark(), view(3));
+    const before = cache.mark();
+    cache.saved("a", view(5));
+    expect(cache.get("a")?.version).toBe(5);
+    cache.keep("a", before, view(4));
+    expect(cache.get("a")?.version).toBe(5);
+  });
+
   it("given a read that began before its incident was invalidated, then what it read is not kept", () => {
     const cache = new ViewCache();
     const before = cache.mark();
