@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   type DynamoDBClient,
 } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
@@ -53,6 +54,14 @@ export function rawEventsTable(name: string): CreateTableCommandInput {
   };
 }
 
+/**
+ * Creates a table and waits until it is ACTIVE: dynalite makes it so on a timer (even with
+ * createTableMs 0), and under load a request that comes first meets ResourceNotFoundException.
+ */
 export async function createTable(db: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
   await db.send(new CreateTableCommand(input));
+  const TableName = input.TableName;
+  while ((await db.send(new DescribeTableCommand({ TableName }))).Table?.TableStatus !== "ACTIVE") {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

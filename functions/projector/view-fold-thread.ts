@@ -210,6 +210,8 @@ interface CachedBundle {
 async function cachedBundle(): Promise<string | null> {
   try {
     const cached = JSON.parse(await readFile(CACHE, "utf8")) as CachedBundle;
+    // Built from this tree's files, not another checkout's sharing a copied node_modules.
+    if (!(fileURLToPath(import.meta.url) in cached.inputs)) return null;
     for (const [path, [mtimeMs, size]] of Object.entries(cached.inputs)) {
       const now = await stat(path);
       if (now.mtimeMs !== mtimeMs || now.size !== size) return null;
