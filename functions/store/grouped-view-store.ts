@@ -7,7 +7,7 @@ type ViewItem = Record<string, AttributeValue>;
 
 /**
  * The views as the local feed thread — the one projector of `npm start` — saves them: group
- * committed, the views lanes finish while a write is under way going out together in one
+ * committed, the views lanes finish while writes are under way going out together in one
  * BatchWriteItem, which takes no version condition. Here that is safe: only this projector saves
  * views, each incident's passes run one after another and each folds on from the last, so
  * versions only rise. The exception is `npm run rebuild` saving a lagging view meanwhile, which
@@ -16,11 +16,17 @@ type ViewItem = Record<string, AttributeValue>;
  * where projector invocations may overlap: there ViewStore's conditional put stays.
  */
 export class GroupedViewStore extends ViewStore {
-  private readonly grouped = new GroupedWrites<ViewItem>(async (items) => {
-    const newest = newestByKey(items);
-    await this.saveViews(newest);
-    for (const item of newest) this.onSaved(item);
-  }, BATCH_WRITE_LIMIT);
+  private readonly grouped = new GroupedWrites<ViewItem>(
+    async (items) => {
+      const newest = newestByKey(items);
+      await this.saveViews(newest);
+      for (const item of newest) this.onSaved(item);
+    },
+    BATCH_WRITE_LIMIT,
+    // Two writes under way at most: against one, the in-process lag p99 at 16 writers fell
+    // from 52–69 to 46–57 ms (four alternating pairs, quiet machine), batches a little smaller.
+    2,
+  );
 
   constructor(
     db: DynamoDBClient,

@@ -34,6 +34,34 @@ describe("group commit of writes (GroupedWrites)", () => {
     expect(writes).toEqual([[0], [1, 2, 3], [4]]);
   });
 
+  it("given two writes allowed under way, then a second goes out beside the first and the rest wait for one to end", async () => {
+    const writes: number[][] = [];
+    const releases: (() => void)[] = [];
+    const grouped = new GroupedWrites<number>(
+      async (values) => {
+        writes.push(values);
+        await new Promise<void>((resolve) => releases.push(resolve));
+      },
+      25,
+      2,
+    );
+    const first = grouped.add(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = grouped.add(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([[0], [1]]);
+    const rest = [2, 3].map((v) => grouped.add(v));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([[0], [1]]);
+    releases[0]?.();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([[0], [1], [2, 3]]);
+    releases[1]?.();
+    releases[2]?.();
+    await Promise.all([second, ...rest]);
+  });
+
   it("given a write that fails, then only its own callers see the error and the next group is written", async () => {
     const writes: string[][] = [];
     const grouped = new GroupedWrites<string>(async (values) => {
