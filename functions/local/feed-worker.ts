@@ -59,6 +59,8 @@ const lanes = new ProjectionLanes({
 // Views lag after a crash (the in-process feed died with the process): the repair sweep folds
 // what they missed. One incident's view must not keep the archive from starting.
 const report = await repairViews({ ...ledger, log });
+// The repair's views go to no read's report: what it saved is read from the store.
+savedViews.clear();
 const caughtUp = report.built + report.caughtUp;
 // The log catches up on everything stored but not yet sequenced (after a crash), and signs.
 const logWriter = createLogWriter({

@@ -125,7 +125,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       logLevel: (process.env.LOG_LEVEL as Level | undefined) ?? "info",
     },
     options.log,
-    onDeath,
+    (error) => {
+      // Before the reads it released go on: no report will say what the thread last stored.
+      views.clear();
+      onDeath(error);
+    },
     (incidentId, view) => (view ? views.saved(incidentId, view) : views.invalidate(incidentId)),
   );
   // The feed thread has caught up (views repaired, log sequenced and signed) when ready.

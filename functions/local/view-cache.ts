@@ -7,7 +7,7 @@ type CachedView = { version: number; json: string; at: number };
 export interface ViewCacheOptions {
   /** Texts held at most, in UTF-16 code units (≈ bytes for the JSON of a summary). */
   maxChars?: number;
-  /** How long a view is served without a read: bounds what a writer outside this process (`npm run rebuild`) leaves unseen. */
+  /** How long a copy is served after it was read or reported: bounds what a writer outside this process (`npm run rebuild`) leaves unseen. */
   maxAgeMs?: number;
   now?: () => number;
 }
@@ -42,6 +42,18 @@ export class ViewCache {
   /** A view store whose summary reads go through this cache (the other reads and the writes as they are). */
   store(db: DynamoDBClient, table: string): ViewStore {
     return new CachedViewStore(db, table, this);
+  }
+
+  /**
+   * Drops every copy, and keeps none a read in flight brings back: the feed thread died, so a
+   * view may be stored that no report will announce.
+   */
+  clear(): void {
+    this.views.clear();
+    this.chars = 0;
+    this.count += 1;
+    this.forgottenUpTo = this.count;
+    this.invalidatedAt.clear();
   }
 
   invalidate(incidentId: string): void {
@@ -134,9 +146,9 @@ class CachedViewStore extends ViewStore {
     }
   }
 
-  protected override async saveViews(items: readonly ViewItem[]): Promise<void> {
+  protected override async saveViews(items: readonly ViewItem[]): Promise<readonly ViewItem[]> {
     try {
-      await super.saveViews(items);
+      return await super.saveViews(items);
     } finally {
       for (const item of items) this.cache.invalidate(item.incidentId?.S ?? "");
     }

@@ -18,9 +18,7 @@ type ViewItem = Record<string, AttributeValue>;
 export class GroupedViewStore extends ViewStore {
   private readonly grouped = new GroupedWrites<ViewItem>(
     async (items) => {
-      const newest = newestByKey(items);
-      await this.saveViews(newest);
-      for (const item of newest) this.onSaved(item);
+      for (const item of await this.saveViews(newestByKey(items))) this.onSaved(item);
     },
     BATCH_WRITE_LIMIT,
     // Two writes under way at most: against one, the in-process lag p99 at 16 writers fell

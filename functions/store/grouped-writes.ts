@@ -32,7 +32,9 @@ export class GroupedWrites<T> {
     while (this.writing < this.inFlight && this.pending.length > 0) {
       const group = this.pending.splice(0, this.limit);
       this.writing += 1;
-      this.write(group.map((g) => g.value))
+      // A write that throws at once fails its group like one that rejects.
+      Promise.resolve()
+        .then(() => this.write(group.map((g) => g.value)))
         .then(
           () => {
             for (const g of group) g.resolve();

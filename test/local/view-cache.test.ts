@@ -1,6 +1,9 @@
+import { GetItemCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalServer } from "../../functions/local/server.js";
+import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { ViewCache } from "../../functions/local/view-cache.js";
+import { silentLogger } from "../../functions/log.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, casualties, opened, post, startArchive } from "../support/archive.js";
 
 const view = (version: number) => ({ version, json: `{"version":${version}}` });
@@ -90,16 +93,94 @@ describe("summary reads through the cache on the local server", () => {
         reads += 1;
       }
     });
-    for (let i = 1; i <= 25; i++) {
-      const answer = await post(archive.url, id, casualties({ killed: { value: i, qualifier: "exact" } }));
-      expect(answer.status).toBe(201);
-      const acked = answer.body.version as number;
-      const read = await call(archive.url, "GET", `/incidents/${id}`);
-      expect(read.body.version).toBeGreaterThanOrEqual(acked);
-      expect(read.headers.get("etag")).toBe(`"${read.body.version}"`);
+    try {
+      for (let i = 1; i <= 25; i++) {
+        const answer = await post(archive.url, id, casualties({ killed: { value: i, qualifier: "exact" } }));
+        expect(answer.status).toBe(201);
+        const acked = answer.body.version as number;
+        const read = await call(archive.url, "GET", `/incidents/${id}`);
+        expect(read.body.version).toBeGreaterThanOrEqual(acked);
+        expect(read.headers.get("etag")).toBe(`"${read.body.version}"`);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(readers);
     }
-    stop = true;
-    await Promise.all(readers);
     expect(reads).toBeGreaterThan(25);
+  });
+
+  it("a read after a pass is answered from the view the pass reported, not from the store, until the copy ages out", async () => {
+    const id = "cached-from-report";
+    expect((await post(archive.url, id, opened())).status).toBe(201);
+    const acked = await post(archive.url, id, casualties({ killed: { value: 7, qualifier: "exact" } }));
+    const version = acked.body.version as number;
+    // The pass's report carries the view it saved: the request thread keeps it, unread.
+    await archive.stream.settled(id);
+    // The store's view is then changed behind the archive's back (as a writer outside it could).
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const stored = await db.send(
+      new GetItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+    );
+    const marker = { ...JSON.parse(stored.Item?.summary?.S ?? "{}"), title: "changed in the store" };
+    await db.send(
+      new UpdateItemCommand({
+        TableName: archive.tables.views,
+        Key: { incidentId: { S: id } },
+        UpdateExpression: "SET summary = :s",
+        ExpressionAttributeValues: { ":s": { S: JSON.stringify(marker) } },
+      }),
+    );
+    const read = (await call(archive.url, "GET", `/incidents/${id}`)).body;
+    expect(read.version).toBe(version);
+    expect(read.title).not.toBe(marker.title);
+    // A copy lives a second at most: then the store's view is read again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await call(archive.url, "GET", `/incidents/${id}`)).body.title).toBe(marker.title);
+    db.destroy();
+  });
+});
+
+describe("when the feed thread dies", () => {
+  it("the copies are dropped, so the reads it released go to the store", async () => {
+    let archive: LocalServer | undefined;
+    const deaths: Error[] = [];
+    try {
+      archive = await startLocalServer({
+        port: 0,
+        dynamoPort: 0,
+        token: "t",
+        log: silentLogger,
+        onThreadDeath: (error) => deaths.push(error),
+      });
+      const id = "cached-then-dead";
+      const headers = { authorization: "Bearer t", "content-type": "application/json" };
+      const posted = await fetch(`${archive.url}/incidents/${id}/events`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(opened()),
+      });
+      expect(posted.status).toBe(201);
+      const read = async () =>
+        (await (await fetch(`${archive?.url}/incidents/${id}`)).json()) as { title: string };
+      const title = (await read()).title;
+      const db = createDynamoClient(archive.dynamoEndpoint);
+      await db.send(
+        new UpdateItemCommand({
+          TableName: archive.tables.views,
+          Key: { incidentId: { S: id } },
+          UpdateExpression: "SET summary = :s",
+          ExpressionAttributeValues: {
+            ":s": { S: JSON.stringify({ ...(await read()), title: "stored after the last report" }) },
+          },
+        }),
+      );
+      expect((await read()).title).toBe(title);
+      await archive.feedThread.kill();
+      await expect.poll(() => deaths.length).toBe(1);
+      expect((await read()).title).toBe("stored after the last report");
+      db.destroy();
+    } finally {
+      await archive?.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { GroupedViewStore } from "../../functions/store/grouped-view-store.js";
 import { GroupedWrites } from "../../functions/store/grouped-writes.js";
+import { ViewStore } from "../../functions/store/view-store.js";
 import { startArchive } from "../support/archive.js";
 import { countedClient } from "../support/counted-client.js";
 import { longHistory } from "../support/long-history.js";
@@ -112,6 +113,25 @@ describe("views saved by the local feed thread's one projector (GroupedViewStore
       new GetItemCommand({ TableName: tables.views, Key: { incidentId: { S: "grouped-twice" } } }),
     );
     expect(stored.Item?.version?.N).toBe(String(newer.version));
+    db.destroy();
+  });
+
+  it("after a batch refused for size, only the views stored one by one are reported saved (not one older than the store's)", async () => {
+    const { db } = countedClient(archive.dynamoEndpoint);
+    const tables = { events: "gv4-events", claims: "gv4-claims", views: "gv4-views" };
+    await createTables(db, tables);
+    // Another writer (a rebuild) stored version 9 of this incident.
+    await new ViewStore(db, tables.views).save(stateOf("grouped-behind", 9));
+    const reported: string[] = [];
+    const views = new GroupedViewStore(db, tables.views, (item) =>
+      reported.push(`${item.incidentId?.S}@${item.version?.N}`),
+    );
+    const older = stateOf("grouped-behind", 5);
+    const huge = stateOf("grouped-huge-2", 6);
+    if (!huge.opened) throw new Error("the history opens the incident");
+    huge.opened.description = "d".repeat(420_000);
+    await Promise.all([views.save(older), views.save(huge)]);
+    expect(reported).toEqual([`grouped-huge-2@${huge.version}`]);
     db.destroy();
   });
 
