@@ -32,6 +32,11 @@ export class UnauthorizedError extends LedgerError {
   readonly status = 401;
   readonly title = "Missing or wrong credentials";
 }
+export class ForbiddenError extends LedgerError {
+  readonly slug = "forbidden";
+  readonly status = 403;
+  readonly title = "The caller lacks the role this needs";
+}
 export class NotFoundError extends LedgerError {
   readonly slug = "not-found";
   readonly status = 404;

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
 import { createLogger } from "../log.js";
 import { startLocalServer } from "./server.js";
@@ -21,6 +23,8 @@ const server = await startLocalServer({
   log,
   ...(env.LEDGER_TOKEN ? { token: env.LEDGER_TOKEN } : {}),
   ...(env.LEDGER_WRITER ? { writer: env.LEDGER_WRITER } : {}),
+  // Named users with their own roles: a file of one JSON object a line (CONTRACT.md "Roles").
+  ...(env.LEDGER_USERS ? { users: parseUsersFile(readFileSync(env.LEDGER_USERS, "utf8")) } : {}),
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),

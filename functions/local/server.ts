@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { bearerToken } from "../http/auth.js";
+import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
@@ -25,7 +25,10 @@ export interface LocalOptions {
   dynamoPort: number;
   host?: string;
   token?: string;
+  /** The name `token`'s writes are recorded by (it holds every role). */
   writer?: string;
+  /** More users, each with its own token and roles (LEDGER_USERS). */
+  users?: readonly LocalUser[];
   tables?: TableNames;
   log: Logger;
   /** The transparency log's origin (and key name); default localhost/incident-ledger. */
@@ -169,7 +172,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const token = options.token ?? randomBytes(24).toString("base64url");
   // One process serves everything here: the API and the pages, the document built once at start.
   const openApi = openApiDocument();
-  const app = ledger.app(bearerToken(token, options.writer ?? "local-writer"), {
+  const authenticate = tokenUsers([
+    { name: options.writer ?? "local-writer", token, roles: ROLES },
+    ...(options.users ?? []),
+  ]);
+  const app = ledger.app(authenticate, {
     openApi,
     pages: pageRoutes(ledger.pageDeps(openApi)),
   });

@@ -18,6 +18,7 @@ interface Operation {
 const PROBLEMS: [string, number, string][] = [
   ["malformed-request", 400, "The body is not JSON, or a query parameter or header is malformed."],
   ["unauthorized", 401, "Missing or wrong credentials. Nothing was stored."],
+  ["forbidden", 403, "Signed in, but without the role this needs (`role` names it). Nothing was stored."],
   ["not-found", 404, "No such incident, route, or point in its history."],
   ["version-conflict", 409, "If-Match named another version; `currentVersion` says which is current."],
   ["incident-exists", 409, "IncidentOpened on an incident that exists."],

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
+import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
-import type { Authenticator } from "../auth.js";
+import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
@@ -19,11 +19,8 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
     // Credentials first: an unauthenticated caller learns nothing about its payload.
-    const recordedBy = authenticate(c);
-    if (!recordedBy) {
-      c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
-      throw new UnauthorizedError("writes need Authorization: Bearer <token>; nothing was stored");
-    }
+    const writer = requireRole(authenticate, c, "writer", "a write");
+    const recordedBy = writer.name;
     const incidentId = incidentToWrite(c);
     const ifMatch = expectedVersion(c);
     const text = await readBodyText(c, MAX_BODY_BYTES);

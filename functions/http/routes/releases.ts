@@ -1,11 +1,11 @@
 import { type Context, Hono } from "hono";
-import { MalformedRequestError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.js";
+import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
 import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Logger } from "../../log.js";
-import type { Authenticator } from "../auth.js";
+import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
@@ -89,11 +89,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
   });
 
   app.post("/releases", acceptQuery(), async (c) => {
-    const createdBy = authenticate(c);
-    if (!createdBy) {
-      c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
-      throw new UnauthorizedError("releases need Authorization: Bearer <token>; nothing was stored");
-    }
+    const createdBy = requireRole(authenticate, c, "editor", "a release").name;
     const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
     // A release of the empty tree would cite nothing.
