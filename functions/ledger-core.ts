@@ -14,8 +14,6 @@ export interface LedgerCoreOptions {
   now?: () => string;
   /** What a read waits for first (the local stream's pending projections). */
   settle?: Settle;
-  /** Another view store (the local feed thread's GroupedViewStore, kept out of the API bundle). */
-  views?: (db: DynamoDBClient, table: string) => ViewStore;
 }
 
 /**
@@ -30,7 +28,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.onCommit ? { onCommit: options.onCommit } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const views = options.views?.(db, tables.views) ?? new ViewStore(db, tables.views);
+  const views = new ViewStore(db, tables.views);
   const reader = new IncidentReader(events, views, options.settle);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.

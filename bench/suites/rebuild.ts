@@ -168,7 +168,6 @@ export async function rebuildAll(
   tables: TableNames,
   ids: string[],
   round: number,
-  foldThread = true,
 ): Promise<void> {
   const views = `${tables.views}-${round}`;
   const definition = tableDefinitions({ ...tables, views }).find((d) => d.TableName === views);
@@ -178,7 +177,7 @@ export async function rebuildAll(
   const store = new ViewStore(db, views);
   const report = await repairViews(
     { events, views: store, projector: new Projector(events, store), log: silentLogger },
-    { concurrency: CONCURRENCY, segments: SEGMENTS, foldThread },
+    { concurrency: CONCURRENCY, segments: SEGMENTS },
   );
   if (report.built + report.caughtUp !== ids.length || report.failed.length > 0) {
     throw new Error(

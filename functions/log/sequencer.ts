@@ -3,6 +3,7 @@ import { BoundedLru } from "../bounded-lru.js";
 import type { Logger } from "../log.js";
 import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
+import { eachLimited } from "../store/dynamo-idioms.js";
 import type { LeafRecord, LeafRun, LogStore, SequencedVersions } from "./log-store.js";
 import { RUN_WIDTH } from "./log-store.js";
 import type { LogTiles } from "./log-tiles.js";
@@ -220,33 +221,28 @@ export class Sequencer {
     carried?: ReadonlyMap<string, readonly Commit[]>,
   ): Promise<Pending[]> {
     const pending: Pending[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) {
-        const incidentId = ids[next++] as string;
-        const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
-        upToKnown.set(incidentId, upTo);
-        // The order's time never goes back within an incident, even if a stored recordedAt did:
-        // so sorting can never put version v + 1 before v.
-        let time = "";
-        for await (const commit of this.commitsAfter(incidentId, upTo, carried?.get(incidentId))) {
-          for (const event of commit.events) {
-            if (event.version <= upTo) continue;
-            if (event.recordedAt > time) time = event.recordedAt;
-            pending.push({
-              index: -1,
-              incidentId,
-              version: event.version,
-              eventId: event.eventId,
-              hash: event.hash,
-              commit: commit.version,
-              recordedAt: time,
-            });
-          }
+    await eachLimited(ids, this.concurrency, async (incidentId) => {
+      const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
+      upToKnown.set(incidentId, upTo);
+      // The order's time never goes back within an incident, even if a stored recordedAt did:
+      // so sorting can never put version v + 1 before v.
+      let time = "";
+      for await (const commit of this.commitsAfter(incidentId, upTo, carried?.get(incidentId))) {
+        for (const event of commit.events) {
+          if (event.version <= upTo) continue;
+          if (event.recordedAt > time) time = event.recordedAt;
+          pending.push({
+            index: -1,
+            incidentId,
+            version: event.version,
+            eventId: event.eventId,
+            hash: event.hash,
+            commit: commit.version,
+            recordedAt: time,
+          });
         }
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
+    });
     pending.sort(logOrder);
     this.lastPending = { count: pending.length, oldest: pending[0]?.recordedAt ?? null };
     return pending;
