@@ -1,6 +1,6 @@
 import { parseVerifierKey } from "../events/transparency/note.js";
 import { startLocalServer } from "../functions/local/server.js";
-import { silentLogger } from "../functions/log.js";
+import { silentLogger } from "../functions/logger.js";
 import { httpSource } from "../scripts/verify/source.js";
 import { verifyLog } from "../scripts/verify/verify-log.js";
 import { call, casualties, opened, post, TOKEN } from "../test/support/archive.js";

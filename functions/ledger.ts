@@ -10,7 +10,7 @@ import type { PageRoutesDeps } from "./http/routes/site.js";
 import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "./logger.js";
 import { Projector } from "./projector/projector.js";
 
 /** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */

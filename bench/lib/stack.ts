@@ -7,7 +7,7 @@ import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { LocalStream } from "../../functions/local/local-stream.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import type { TableNames } from "../../functions/store/table-design.js";

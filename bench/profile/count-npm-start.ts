@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { BroadcastChannel } from "node:worker_threads";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { startLocalServer } from "../../functions/local/server.js";
-import { createLogger } from "../../functions/log.js";
+import { createLogger } from "../../functions/logger.js";
 import { openedEnvelope, reportEnvelope } from "../lib/fixtures.js";
 
 // How many store calls one append costs on `npm start`, by thread and kind: the request

@@ -1,5 +1,5 @@
 import { startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { seedIncidents } from "../lib/seed.js";
 import { percentile } from "../lib/stats.js";
 import { measureLag, watchSaves } from "../suites/projection-lag.js";

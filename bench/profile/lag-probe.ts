@@ -1,5 +1,5 @@
 import { startLocalServer } from "../../functions/local/server.js";
-import { createLogger } from "../../functions/log.js";
+import { createLogger } from "../../functions/logger.js";
 import { reportEnvelope } from "../lib/fixtures.js";
 import { httpClient } from "../lib/http-client.js";
 import { seedIncidents } from "../lib/seed.js";

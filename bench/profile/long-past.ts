@@ -1,7 +1,7 @@
 import { summarize } from "../../events/summarize.js";
 import { foldWithStore } from "../../functions/history-fold.js";
 import { createLedger } from "../../functions/ledger.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { SNAPSHOT_EVERY } from "../../functions/store/view-store.js";
 import { fixedBreadthHistory, ISSUE, longHistory, seedCommits } from "../../test/support/long-history.js";

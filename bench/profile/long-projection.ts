@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { summarize } from "../../events/summarize.js";
 import { createLedger } from "../../functions/ledger.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { Projector } from "../../functions/projector/projector.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { fixedBreadthHistory, ISSUE, longHistory, seedCommits } from "../../test/support/long-history.js";

@@ -1,5 +1,5 @@
 import { startLocalServer } from "../../functions/local/server.js";
-import { createLogger } from "../../functions/log.js";
+import { createLogger } from "../../functions/logger.js";
 
 // `npm start` as functions/local/main.ts wires it, but with dynalite in memory (no DATA_DIR):
 // for bench/profile/npm-start.ts --memory, to tell the disk store's share apart.

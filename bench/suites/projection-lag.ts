@@ -1,6 +1,6 @@
 import { PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { reportEnvelope } from "../lib/fixtures.js";
 import { expectStatus, httpClient } from "../lib/http-client.js";
@@ -102,7 +102,7 @@ export async function measureLag(
       );
       const version = (JSON.parse(answer.text) as { version: number }).version;
       acks.push({ incidentId, version, at: performance.now() });
-      void server.stream.settled(incidentId).then(() => {
+      void server.stream.projected(incidentId).then(() => {
         saves.set(incidentId, [...(saves.get(incidentId) ?? []), { version, at: performance.now() }]);
       });
     },

@@ -7,7 +7,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { fold } from "../../events/summary.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { Projector } from "../../functions/projector/projector.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createTables, tableDefinitions } from "../../functions/store/create-tables.js";

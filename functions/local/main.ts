@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { startLocalServer } from "./server.js";
 
 // `npm start`: the archive on one machine. Configuration is by environment, as in the README.

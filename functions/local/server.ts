@@ -7,10 +7,10 @@ import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
-import { createLogWriter, LocalLogFeed, type LogWriter } from "../log/log-service.js";
+import { createLogWriter, LocalSequencing, type LogWriter } from "../log/log-service.js";
 import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
 import type { WitnessConfig } from "../log/witness-client.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { createStreamHandler } from "../projector/stream-handler.js";
 import { repairViews } from "../projector/view-repair.js";
 import { createTables } from "../store/create-tables.js";
@@ -53,7 +53,7 @@ export interface LocalServer {
   /** The transparency log's signer (its verifier key is printed in the banner) and writer. */
   logSigner: LogSigner;
   logWriter: LogWriter;
-  logFeed: LocalLogFeed;
+  sequencing: LocalSequencing;
   close(): Promise<void>;
 }
 
@@ -95,19 +95,19 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   });
   // Both are fed every commit the event store reports, as the stream feeds both Lambdas in AWS.
   let stream: LocalStream | undefined;
-  let logFeed: LocalLogFeed | undefined;
+  let sequencing: LocalSequencing | undefined;
   const ledger = createLedger({
     db,
     tables,
     log: options.log,
     onCommit: (item) => {
       stream?.publish(item);
-      logFeed?.notify(item.incidentId?.S ?? "", item);
+      sequencing?.notify(item.incidentId?.S ?? "", item);
     },
     logVerifierKey: async () => logSigner.vkey,
     // Reads wait for the projection of the writes before them: a write is read back at once.
-    settle: {
-      incident: (id) => stream?.settled(id) ?? Promise.resolve(),
+    pendingProjections: {
+      of: (id) => stream?.projected(id) ?? Promise.resolve(),
       all: () => stream?.idle() ?? Promise.resolve(),
     },
   });
@@ -126,7 +126,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     ...(options.witnesses ? { witnesses: options.witnesses } : {}),
   });
   await logWriter.pass();
-  logFeed = new LocalLogFeed(logWriter, options.log, LOG_PASS_WINDOW_MS);
+  sequencing = new LocalSequencing(logWriter, options.log, LOG_PASS_WINDOW_MS);
 
   const token = options.token ?? randomBytes(24).toString("base64url");
   const authenticate = tokenUsers([
@@ -144,7 +144,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${(server.address() as AddressInfo).port}`;
   options.log.info("started", { url, dynamoEndpoint, tables, createdTables, caughtUp });
 
-  const feed = logFeed;
+  const passes = sequencing;
   const projections = stream;
   return {
     url,
@@ -156,12 +156,12 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     caughtUp,
     logSigner,
     logWriter,
-    logFeed: feed,
+    sequencing: passes,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Projections and log passes in flight finish, then dynalite flushes and closes LevelDB.
       await projections.idle();
-      await feed.close();
+      await passes.close();
       db.destroy();
       await new Promise<void>((resolve) => store.close(() => resolve()));
     },

@@ -1,8 +1,9 @@
 import type { ChainStart } from "../../events/stored-event.js";
 import { BoundedLru } from "../bounded-lru.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
+import type { ReadFrom } from "../store/commit-reader.js";
 import { eachLimited } from "../store/dynamo-idioms.js";
 import type { LeafRecord, LeafRun, LogStore, SequencedVersions } from "./log-store.js";
 import { RUN_WIDTH } from "./log-store.js";
@@ -10,7 +11,7 @@ import type { LogTiles } from "./log-tiles.js";
 
 /** What the sequencer reads of the events table. */
 export interface SequencerEvents {
-  commits(incidentId: string, after?: number, atBoundary?: boolean): AsyncGenerator<Commit>;
+  commits(incidentId: string, from?: ReadFrom): AsyncGenerator<Commit>;
   /** Every incident (locally a scan of the events table; see `allIncidents`). */
   incidentVersions(): Promise<Map<string, number>>;
 }
@@ -257,7 +258,7 @@ export class Sequencer {
     const last = this.lastLeaf.get(incidentId);
     const continuing =
       carried && last?.version === upTo ? commitsContinuing(incidentId, last, carried) : null;
-    return continuing ?? this.events.commits(incidentId, upTo);
+    return continuing ?? this.events.commits(incidentId, { after: upTo });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { eachLimited } from "../store/dynamo-idioms.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
@@ -101,7 +101,7 @@ export async function repairViews(
     await eachLimited(missing, concurrency, async (incidentId) => {
       try {
         const run = new FoldFromNothing(events, incidentId, batches);
-        for await (const event of events.events(incidentId, 0, true)) {
+        for await (const event of events.events(incidentId)) {
           const pending = run.push(event);
           if (pending) await pending;
         }

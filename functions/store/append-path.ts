@@ -58,7 +58,8 @@ type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
  *    delivered twice (the SDK retrying a lost answer) is one commit, answered 201.
  */
 export class AppendPath {
-  private readonly lanes = new Map<string, Promise<void>>();
+  /** Per incident, the end of the last append queued in this process. */
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly ids: ClaimProtocol;
 
   constructor(private readonly o: AppendPathOptions) {
@@ -72,15 +73,15 @@ export class AppendPath {
   append(request: AppendRequest): Promise<AppendResult> {
     // Writers in this process take turns per incident, so they never race each other for a
     // slot; the conditional put still settles races with other processes (Lambdas).
-    const previous = this.lanes.get(request.incidentId) ?? Promise.resolve();
+    const previous = this.queues.get(request.incidentId) ?? Promise.resolve();
     const turn = previous.then(() => this.appendNow(request));
-    const settled = turn.then(
+    const done = turn.then(
       () => undefined,
       () => undefined,
     );
-    this.lanes.set(request.incidentId, settled);
-    void settled.then(() => {
-      if (this.lanes.get(request.incidentId) === settled) this.lanes.delete(request.incidentId);
+    this.queues.set(request.incidentId, done);
+    void done.then(() => {
+      if (this.queues.get(request.incidentId) === done) this.queues.delete(request.incidentId);
     });
     return turn;
   }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { fold, withoutUnsaved } from "../../events/summary.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { SNAPSHOT_EVERY } from "../../functions/store/view-store.js";

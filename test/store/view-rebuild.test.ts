@@ -4,7 +4,7 @@ import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
 import { fold } from "../../events/summary.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { Projector } from "../../functions/projector/projector.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import type { Item } from "../../functions/store/commit-item.js";

@@ -4,7 +4,7 @@ import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, intQuery } from "../params.js";
 import { readJsonBody } from "../read-body.js";
