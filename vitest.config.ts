@@ -8,6 +8,6 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    include: ["events/**/*.test.ts", "functions/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
+    include: ["events/**/*.test.ts", "functions/**/*.test.ts", "test/**/*.test.ts"],
   },
 });
