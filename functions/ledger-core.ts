@@ -1,7 +1,7 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
-import { IncidentReader, type Settle } from "./incident-reader.js";
+import { IncidentReader, type PendingProjections } from "./incident-reader.js";
 import type { Item } from "./store/commit-item.js";
 import { EventStore } from "./store/event-store.js";
 import type { TableNames } from "./store/table-design.js";
@@ -13,9 +13,7 @@ export interface LedgerCoreOptions {
   onCommit?: (item: Item) => void;
   now?: () => string;
   /** What a read waits for first (the local stream's pending projections). */
-  settle?: Settle;
-  /** Another view store (the local feed thread's GroupedViewStore, kept out of the API bundle). */
-  views?: (db: DynamoDBClient, table: string) => ViewStore;
+  pendingProjections?: PendingProjections;
 }
 
 /**
@@ -30,8 +28,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.onCommit ? { onCommit: options.onCommit } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const views = options.views?.(db, tables.views) ?? new ViewStore(db, tables.views);
-  const reader = new IncidentReader(events, views, options.settle);
+  const views = new ViewStore(db, tables.views);
+  const reader = new IncidentReader(events, views, options.pendingProjections);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(

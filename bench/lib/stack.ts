@@ -6,7 +6,7 @@ import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import type { TableNames } from "../../functions/store/table-design.js";
 import { createTable, type Dynalite, rawEventsTable, startDynalite } from "./dynamo.js";

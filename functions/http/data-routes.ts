@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { ExportParts } from "../export/export-parts.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { Authenticator } from "./auth.js";
 import { exportRoutes } from "./routes/exports.js";
 import { feedRoutes } from "./routes/feed.js";

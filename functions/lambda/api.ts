@@ -2,7 +2,7 @@ import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedgerCore } from "../ledger-core.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 

@@ -1,7 +1,7 @@
 import { handle } from "hono/aws-lambda";
 import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { Item } from "../store/commit-item.js";
 import { localStreamRecord } from "./stream-record.js";
 
@@ -20,8 +20,8 @@ export class LocalStream {
   private running: Promise<void> | null = null;
   private readonly idleWaiters: (() => void)[] = [];
   /** Records not yet handled, per incident, and who waits for them. */
-  private readonly unsettled = new Map<string, number>();
-  private readonly settleWaiters = new Map<string, (() => void)[]>();
+  private readonly unprojected = new Map<string, number>();
+  private readonly projectionWaiters = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly handler: StreamHandler,
@@ -36,29 +36,29 @@ export class LocalStream {
 
   publish(item: Item): void {
     const incidentId = item.incidentId?.S ?? "";
-    this.unsettled.set(incidentId, (this.unsettled.get(incidentId) ?? 0) + 1);
+    this.unprojected.set(incidentId, (this.unprojected.get(incidentId) ?? 0) + 1);
     this.queue.push({ record: this.toRecord(item), attempts: 0 });
     this.running ??= this.drain();
   }
 
   /** Resolves once every record published so far for this incident has been handled. */
-  settled(incidentId: string): Promise<void> {
-    if (!this.unsettled.has(incidentId)) return Promise.resolve();
+  projected(incidentId: string): Promise<void> {
+    if (!this.unprojected.has(incidentId)) return Promise.resolve();
     return new Promise((resolve) =>
-      this.settleWaiters.set(incidentId, [...(this.settleWaiters.get(incidentId) ?? []), resolve]),
+      this.projectionWaiters.set(incidentId, [...(this.projectionWaiters.get(incidentId) ?? []), resolve]),
     );
   }
 
   private handled(record: DynamoDBRecord): void {
     const incidentId = record.dynamodb?.Keys?.incidentId?.S ?? "";
-    const left = (this.unsettled.get(incidentId) ?? 1) - 1;
+    const left = (this.unprojected.get(incidentId) ?? 1) - 1;
     if (left > 0) {
-      this.unsettled.set(incidentId, left);
+      this.unprojected.set(incidentId, left);
       return;
     }
-    this.unsettled.delete(incidentId);
-    for (const resolve of this.settleWaiters.get(incidentId) ?? []) resolve();
-    this.settleWaiters.delete(incidentId);
+    this.unprojected.delete(incidentId);
+    for (const resolve of this.projectionWaiters.get(incidentId) ?? []) resolve();
+    this.projectionWaiters.delete(incidentId);
   }
 
   /** Resolves once every published record has been handled (or parked). */

@@ -8,7 +8,7 @@ import {
   verifyConsistency,
 } from "../../events/transparency/merkle.js";
 import { signNote, verifyNote } from "../../events/transparency/note.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { LogStore, StoredCheckpoint } from "./log-store.js";
 import type { LogTiles } from "./log-tiles.js";
 import type { LogSigner } from "./signer.js";

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { CarriedCommits } from "../store/carried-commits.js";
 import type { Item } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
@@ -10,7 +10,7 @@ import type { LogWriter } from "./log-service.js";
 export type LogSequencerEvent = DynamoDBStreamEvent | { source?: string; "detail-type"?: string };
 
 /**
- * The log sequencer's Lambda logic, the same code as the local feed's: a stream batch names the
+ * The log sequencer's Lambda logic, the same code as local sequencing's: a stream batch names the
  * incidents that moved and one pass sequences them all, then signs a checkpoint; the schedule
  * runs a pass over every incident (catch-up for anything a stream delivery missed) and signs.
  * A failed pass reports every record of the batch, so the event source retries it (and bisects).

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { CarriedCommits } from "../store/carried-commits.js";
 import type { Commit, Item } from "../store/commit-item.js";
 import { CheckpointPublisher } from "./checkpoints.js";
@@ -91,7 +91,7 @@ export type LogWriter = ReturnType<typeof createLogWriter>;
  * it held stay pending. A commit named with its item hands the pass that item, so the
  * sequencer need not read it back (sequencer.ts).
  */
-export class LocalLogFeed {
+export class LocalSequencing {
   /** Incidents named since the last pass began, with the commits they were named with. */
   private pending = new CarriedCommits();
   private running: Promise<void> | null = null;

@@ -13,8 +13,8 @@ import {
 import type { ViewBatches } from "./view-batches.js";
 
 /**
- * Where a fold from nothing hands its snapshots and its view: the batched writes (ViewBatches)
- * in this thread, or the message port of a fold thread. A promise means "wait before folding on".
+ * Where a fold from nothing hands its snapshots and its view (the batched writes, ViewBatches).
+ * A promise means "wait before folding on".
  */
 export interface FoldSink {
   addSnapshot(snapshot: PackedSnapshot): Promise<void> | undefined;
@@ -72,7 +72,7 @@ export interface ScanOutcome {
   again: string[];
 }
 
-/** What folds the pages of a segmented scan: `ScanFolds` here, or a fold thread (view-fold-thread.ts). */
+/** What folds the pages of a segmented scan. */
 export interface PageFolder {
   /** Folds a page of a segment's items; the next page of that segment comes only once it resolves. */
   page(segment: number, items: Item[]): Promise<void>;

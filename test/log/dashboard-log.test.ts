@@ -8,7 +8,7 @@ let archive: LocalServer;
 beforeAll(async () => {
   archive = await startArchive();
   await appendEvents(archive.url, [ID], 4);
-  await archive.logFeed.idle();
+  await archive.sequencing.idle();
 });
 afterAll(() => archive.close());
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { slicesOf } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { type AppendResult, EventStore } from "../../functions/store/event-store.js";
 import { AP, opened, startArchive } from "../support/archive.js";
@@ -11,7 +10,8 @@ import { type Fault, faultyClient, InjectedCrashError } from "../support/faulty-
 
 /**
  * Several independent store instances (as separate Lambdas would be), each with several appends
- * in flight (so each groups appends into one commit), append to two incidents on one dynalite, each through a client that crashes before or after chosen DynamoDB calls or
+ * in flight (queued per incident in the store), append to two incidents on one dynalite, each
+ * through a client that crashes before or after chosen DynamoDB calls or
  * delivers a call twice. A crashed writer restarts as a new instance (empty caches); its client
  * retries a request only when every event of it carries an eventId — a request with an event
  * without one is not safe to retry blindly (docs/how-to/retry-a-write.md), so a careful client does not.
@@ -32,7 +32,7 @@ interface Op {
   incident: 0 | 1;
   /**
    * Each event: a pooled client id (shared across writers and incidents), an id of its own
-   * (never shared: such appends rarely conflict, so a writer's appends in flight form groups),
+   * (never shared: such appends rarely conflict, so a writer's appends in flight queue up),
    * or none.
    */
   ids: (number | "own" | null)[];
@@ -62,7 +62,7 @@ const writerArb = fc.record({
 });
 
 let run = 0;
-const tally = { runs: 0, acknowledged: 0, crashes: 0, stored: 0, refused: 0, grouped: 0 };
+const tally = { runs: 0, acknowledged: 0, crashes: 0, stored: 0, refused: 0 };
 
 /** A pooled id's content depends on the id alone, so twins are faithful repeats and reuse elsewhere is a conflict. */
 function envelope(marker: string, eventId: string | undefined, value: number): Envelope {
@@ -106,7 +106,7 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
               db: faultyClient(archive.dynamoEndpoint, plan),
               tables: archive.tables,
             });
-            // Several appends in flight per writer, so its store groups them into one commit.
+            // Several appends in flight per writer, queued by its store one after another.
             const streams = Array.from({ length: IN_FLIGHT }, (_, s) =>
               [...writer.ops.entries()].filter(([o]) => o % IN_FLIGHT === s),
             );
@@ -162,20 +162,16 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
         const byMarker = new Map<string, StoredEvent[]>();
         for (const incidentId of incidents) {
           const events: StoredEvent[] = [];
-          // Batches whole: every slice of a commit (the whole commit unless it is a group commit)
-          // holds exactly the events of one request, in order; no commit beyond 25 events.
+          // Batches whole: every commit holds exactly the events of one request, in order; no
+          // commit beyond 25 events.
           for await (const commit of reader.commits(incidentId)) {
             events.push(...commit.events);
             expect(commit.events.length).toBeLessThanOrEqual(25);
             if (commit.version === 1) continue;
-            const slices = slicesOf(commit);
-            if (slices.length > 1) tally.grouped += 1;
-            for (const slice of slices) {
-              const markers = slice.map((e) => e.attributedTo?.name as string);
-              expect(requests.get(markers.join("|")), `commit ${incidentId}@${commit.version}`).toEqual(
-                markers,
-              );
-            }
+            const markers = commit.events.map((e) => e.attributedTo?.name as string);
+            expect(requests.get(markers.join("|")), `commit ${incidentId}@${commit.version}`).toEqual(
+              markers,
+            );
           }
           stored.set(incidentId, events);
           // Versions gapless, chain intact.
@@ -207,7 +203,6 @@ describe("the store under injected faults, several writers at once (DESIGN.md gu
     // The runs must have exercised what they claim to: crashes, refusals and acknowledgements.
     expect(tally.crashes).toBeGreaterThan(2 * RUNS);
     expect(tally.acknowledged).toBeGreaterThan(3 * RUNS);
-    expect(tally.grouped).toBeGreaterThan(RUNS / 4);
     console.info(`store fault runs: seed ${SEED}`, JSON.stringify(tally));
   });
 });

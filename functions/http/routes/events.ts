@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
-import { readBodyText } from "../read-body.js";
+import { readJsonBody } from "../read-body.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -23,16 +23,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
     const recordedBy = writer.name;
     const incidentId = incidentToWrite(c);
     const ifMatch = expectedVersion(c);
-    const text = await readBodyText(c, MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-        { path: "(body)", message: "is not valid JSON" },
-      ]);
-    }
-    const parsed = parseAppendBody(body);
+    const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
     if (!parsed.ok) {
       throw new ValidationError(
         `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors

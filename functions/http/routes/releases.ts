@@ -4,10 +4,10 @@ import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, intQuery } from "../params.js";
-import { readBodyText } from "../read-body.js";
+import { readJsonBody } from "../read-body.js";
 
 export interface ReleaseRoutesDeps {
   releases: ReleaseStore;
@@ -90,7 +90,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
 
   app.post("/releases", acceptQuery(), async (c) => {
     const createdBy = requireRole(authenticate, c, "editor", "a release").name;
-    const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
+    const { name, note } = parseReleaseBody(await readJsonBody(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
     // A release of the empty tree would cite nothing.
     if (!checkpoint || checkpoint.size === 0)
@@ -123,15 +123,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
   return app;
 }
 
-function parseReleaseBody(text: string): { name: string; note: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-      { path: "(body)", message: "is not valid JSON" },
-    ]);
-  }
+function parseReleaseBody(body: unknown): { name: string; note: string } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ValidationError("the body must be an object { name, note }", [
       { path: "(body)", message: "must be an object { name, note }" },

@@ -5,14 +5,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import { startChildServer } from "../support/child-server.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
 const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "ledger-store-thread-"));
+  const dir = mkdtempSync(join(tmpdir(), "ledger-npm-start-"));
   dirs.push(dir);
   return dir;
 };
@@ -20,8 +20,8 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("npm start's threads: dynalite and LevelDB, then the projector and the log sequencer, off the request thread", () => {
-  it("reads wait for the projection of every write before them, across the threads", async () => {
+describe("npm start: the archive in one process", () => {
+  it("reads wait for the projection of every write before them", async () => {
     const archive = await startArchive();
     try {
       const id = "store-thread-ryw";
@@ -39,28 +39,7 @@ describe("npm start's threads: dynalite and LevelDB, then the projector and the 
     }
   });
 
-  it.each([
-    ["store", /store thread \(dynalite\) exited/],
-    ["feed", /feed thread exited/],
-  ] as const)(
-    "tells the request thread when the %s thread dies, and close() still returns",
-    async (which, cause) => {
-      const deaths: Error[] = [];
-      const server = await startLocalServer({
-        port: 0,
-        dynamoPort: 0,
-        token: TOKEN,
-        log: silentLogger,
-        onThreadDeath: (error) => deaths.push(error),
-      });
-      await (which === "store" ? server.storeThread : server.feedThread).kill();
-      await expect.poll(() => deaths.length).toBe(1);
-      expect(String(deaths[0])).toMatch(cause);
-      await server.close();
-    },
-  );
-
-  it("npm start exits non-zero, with the cause, when its store thread cannot start", async () => {
+  it("npm start exits non-zero, with the cause, when its store cannot start", async () => {
     const dataDir = tempDir();
     // LevelDB takes a lock on its directory: a second archive on it cannot open the store.
     const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
