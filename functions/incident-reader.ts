@@ -128,7 +128,7 @@ export class IncidentReader {
       base > 0 ? this.snapshot(incidentId, base) : null,
       this.events.eventsBetween(incidentId, base, version),
     ]);
-    // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
+    // No snapshot (not projected that far yet, or never written): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
     const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
     const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);

@@ -155,7 +155,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
       // Well under API Gateway's 30 s integration limit; a request is a few DynamoDB calls.
       timeout: Duration.seconds(10),
-      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ≈ 450 KB bundle short.
+      // Lambda CPU grows with memory; 512 MB keeps the cold start's module loading short.
       memorySize: 512,
     });
     this.projector = new LedgerFunction(this, "Projector", {
@@ -480,7 +480,7 @@ export class LedgerStack extends Stack {
       0,
     );
     // A release's export that failed to build (each failed attempt counts) keeps streaming from
-    // the function URL, within its 200 MB: someone should rebuild it (docs/exports.md).
+    // the function URL, within its 200 MB: someone should rebuild it (docs/reference/aws-stack.md).
     alarmAbove(
       "ExportBuilderErrorsAlarm",
       "An export build failed: a release's export is served by streaming (at most 200 MB) until rebuilt.",

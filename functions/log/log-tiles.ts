@@ -57,7 +57,7 @@ export class LogTiles {
 
   /**
    * Leaves a sequencer just stored: they extend the level-0 partial tile kept here when they
-   * start right where it ends (what was not read is read later from the store, as before). Only
+   * start right where it ends (leaves that do not continue it are read from the store when asked). Only
    * a sequencer's own runs are noted: they are the leaves as stored, put only if absent.
    */
   noteRun(run: LeafRun): void {

@@ -14,7 +14,7 @@ import { type Fault, faultyClient, InjectedCrashError } from "../support/faulty-
  * through a client that crashes before or after chosen DynamoDB calls or
  * delivers a call twice. A crashed writer restarts as a new instance (empty caches); its client
  * retries a request only when every event of it carries an eventId — a request with an event
- * without one is not safe to retry blindly (README, "Retrying"), so a careful client does not.
+ * without one is not safe to retry blindly (docs/how-to/retry-a-write.md), so a careful client does not.
  * After each run every guarantee of DESIGN.md is checked against what was acknowledged.
  */
 const SEED = 20261130;

@@ -62,8 +62,8 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
   const app = new Hono();
 
   // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
-  // that `nextCursor` is only present while another page follows: an archive of up to
-  // RELEASES_MAX_LIMIT releases answers `{ items }` exactly as before paging existed.
+  // that `nextCursor` is only present while another page follows: a client that reads only
+  // `items` still gets every release of an archive of up to RELEASES_MAX_LIMIT releases.
   app.get("/releases", acceptQuery("limit", "cursor"), async (c) => {
     const origin = originOf(c);
     const limit = intQuery(c, "limit", {
