@@ -12,6 +12,8 @@ export interface FeedWorkerData {
   logOrigin: string;
   logKey?: string;
   witnesses: readonly WitnessConfig[];
+  /** tsa (issue 21): the RFC 3161 authority for tokens over checkpoints. */
+  tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
   sequenceLog: boolean;
   logLevel: Level;
 }

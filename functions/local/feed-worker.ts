@@ -73,6 +73,7 @@ const logWriter = createLogWriter({
   }),
   log,
   witnesses: data.witnesses,
+  ...(data.tsa ? { tsa: { ...data.tsa, follow: true } } : {}), // tsa (issue 21)
 });
 // A pass costs a Query per incident named, leaf puts and a signed checkpoint: gathering 30 ms
 // of commits per pass, not 5, left the store thread more room for appends (w1-one profile,

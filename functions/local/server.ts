@@ -37,6 +37,10 @@ export interface LocalOptions {
   logKey?: string;
   /** Witnesses each new checkpoint is sent to (LEDGER_WITNESSES). */
   witnesses?: readonly WitnessConfig[];
+  // ── tsa (issue 21, trusted time) ──
+  /** An RFC 3161 time-stamping authority asked for a token over each new checkpoint (LEDGER_TSA_URL). */
+  tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
+  // ──
   /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
   sequenceLog?: boolean;
   /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
@@ -124,6 +128,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       logOrigin,
       ...(logKey ? { logKey } : {}),
       witnesses: options.witnesses ?? [],
+      ...(options.tsa ? { tsa: options.tsa } : {}), // tsa (issue 21)
       sequenceLog: options.sequenceLog !== false,
       logLevel: (process.env.LOG_LEVEL as Level | undefined) ?? "info",
     },

@@ -26,6 +26,7 @@ import { isConditionFailed } from "../store/dynamo-client.js";
  *   entries         sk = N             a full entry bundle, immutable.
  *   checkpoint      sk = tree size     the signed checkpoint; `text` gains witness cosignatures.
  *   release         sk = 1, 2, …       releases (functions/export, the FEED side).
+ *   timestamp…      sk = tree size     RFC 3161 tokens over checkpoints (timestamp-store.ts).
  *
  * Items are readable with any DynamoDB tool: leaves are JSON text, hashes are binary.
  */
@@ -79,7 +80,7 @@ const key = (pk: string, sk: number): Item => ({ pk: { S: pk }, sk: { N: String(
 
 export class LogStore {
   constructor(
-    private readonly db: DynamoDBClient,
+    readonly db: DynamoDBClient,
     readonly table: string,
     /**
      * Write a pass's seq# records 25 to a BatchWriteItem (the local feed thread, where every
