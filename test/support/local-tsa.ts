@@ -22,8 +22,9 @@ export interface LocalTsa {
   tsaCertFile: string;
   caPem: string;
   dir: string;
-  /** Queries received so far (DER), in order. */
+  /** Queries received so far (DER), in order, and when each request arrived (epoch ms). */
   queries: Uint8Array[];
+  arrivals: number[];
   /** Answers sent (DER), in order. */
   replies: Uint8Array[];
   /** `normal` answers; `silent` reads each query and never answers (a TSA that hangs). */
@@ -128,6 +129,7 @@ export async function startLocalTsa(
     caPem: await readFile(join(dir, "ca.pem"), "utf8"),
     dir,
     queries,
+    arrivals: [],
     replies,
     mode: options.mode ?? "normal",
     close: async () => {
@@ -138,6 +140,7 @@ export async function startLocalTsa(
     },
   };
   const server: Server = createServer((req, res) => {
+    tsa.arrivals.push(Date.now());
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
