@@ -11,6 +11,9 @@ import type { StoredCheckpoint } from "./log-store.js";
 import type { TimestampAuthority } from "./timestamp-authority.js";
 import type { TimestampStore } from "./timestamp-store.js";
 
+/** What AWS's time-stamping schedule invokes the sequencer with (infra/transparency-log.ts). */
+export const TIMESTAMP_TICK = { source: "incident-ledger", "detail-type": "timestamp-checkpoint" } as const;
+
 export interface TimestampKeeperOptions {
   store: TimestampStore;
   /** The newest signed checkpoint in the store (read when none was offered). */
