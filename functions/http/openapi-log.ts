@@ -108,7 +108,7 @@ export const schemas: Record<string, Json> = {
     },
   },
   // ── Trusted time (issue 21) ──
-  Timestamp: {
+  LogTimestamp: {
     type: "object",
     required: ["treeSize", "checkpoint", "genTime", "tsa", "href"],
     properties: {
@@ -134,18 +134,18 @@ export const schemas: Record<string, Json> = {
       },
     },
   },
-  TimestampList: {
+  LogTimestampList: {
     type: "object",
     required: ["items"],
     properties: {
-      items: { type: "array", items: ref("Timestamp"), maxItems: 100 },
+      items: { type: "array", items: ref("LogTimestamp"), maxItems: 100 },
       nextCursor: {
         type: "string",
         description: "Present only while older tokens follow: pass it as `cursor` for the next page.",
       },
     },
   },
-  TimestampReply: {
+  LogTimestampReply: {
     type: "string",
     format: "binary",
     description:
@@ -360,7 +360,7 @@ export const paths: Record<string, Json> = {
               schema: { type: "string" },
             },
           },
-          content: { "application/json": { schema: ref("TimestampList") } },
+          content: { "application/json": { schema: ref("LogTimestampList") } },
         },
         "400": problem(
           "`limit` is not a number from 1 to 100, `cursor` is not one the archive gave out, or another query parameter was given; `errors` names it.",
@@ -391,7 +391,7 @@ export const paths: Record<string, Json> = {
           headers: {
             "Cache-Control": { description: "A token never changes: immutable.", schema: { type: "string" } },
           },
-          content: { "application/timestamp-reply": { schema: ref("TimestampReply") } },
+          content: { "application/timestamp-reply": { schema: ref("LogTimestampReply") } },
         },
         "400": problem(
           "The tree size is not a whole number from 1, or an unknown query parameter; `errors` names it.",
