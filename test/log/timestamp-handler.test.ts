@@ -138,4 +138,48 @@ describe("trusted time in the sequencer Lambda", () => {
     await keeper.close();
     db.destroy();
   });
+
+  it("two sequencers sharing one store (AWS) ask once a minute between them, and the token is stored once", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const store = new LogStore(db, await freshLogTable(archive));
+    const writer = createLogWriter({
+      store,
+      events: archive.ledger.events,
+      signer: testSigner(),
+      log: silentLogger,
+    });
+    await writer.pass();
+    const start = Date.parse("2026-04-08T10:00:00Z");
+    let clock = start;
+    const keeper = () =>
+      new TimestampKeeper({
+        store: timestampsOf(store),
+        latestCheckpoint: () => store.latestCheckpoint(),
+        authority: new TimestampAuthority(tsa.url),
+        log: silentLogger,
+        now: () => clock,
+      });
+    const [a, b] = [keeper(), keeper()];
+    const asked = tsa.queries.length;
+    await Promise.all([a.tick(), b.tick()]);
+    expect(tsa.queries.length).toBe(asked + 1);
+    const first = (await store.latestCheckpoint())?.size;
+    expect((await timestampsOf(store).page({ limit: 10 })).items.map((t) => t.treeSize)).toEqual([first]);
+    // The log grows; 30 s later neither may ask, nor may a third that just started (a restart).
+    expect(
+      (await post(archive.url, INCIDENT, casualties({ killed: { value: 11, qualifier: "exact" } }))).status,
+    ).toBe(201);
+    await writer.pass();
+    clock = start + 30_000;
+    await Promise.all([a.tick(), b.tick(), keeper().tick()]);
+    expect(tsa.queries.length).toBe(asked + 1);
+    // A minute after the first request, one of them asks, for the newest checkpoint.
+    clock = start + 60_000;
+    await Promise.all([a.tick(), b.tick()]);
+    expect(tsa.queries.length).toBe(asked + 2);
+    const sizes = (await timestampsOf(store).page({ limit: 10 })).items.map((t) => t.treeSize);
+    expect(sizes[0]).toBe((await store.latestCheckpoint())?.size);
+    expect(sizes).toHaveLength(2);
+    db.destroy();
+  });
 });
