@@ -32,6 +32,8 @@ async function startWriter(): Promise<LogWriter> {
     signer,
     log,
     witnesses: parseWitnesses(env.LEDGER_WITNESSES),
+    // Tokens over checkpoints: asked on the time-stamping schedule only (log-handler.ts).
+    ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL, follow: false } } : {}),
   });
 }
 

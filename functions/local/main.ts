@@ -28,6 +28,8 @@ const server = await startLocalServer({
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
+  // RFC 3161 tokens over checkpoints (CONTRACT.md "Trusted time").
+  ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL } } : {}),
 });
 
 const tokenLine = env.LEDGER_TOKEN

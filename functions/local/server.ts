@@ -38,6 +38,8 @@ export interface LocalOptions {
   logKey?: string;
   /** Witnesses each new checkpoint is sent to (LEDGER_WITNESSES). */
   witnesses?: readonly WitnessConfig[];
+  /** An RFC 3161 time-stamping authority asked for a token over each new checkpoint (LEDGER_TSA_URL). */
+  tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
 }
 
 export interface LocalServer {
@@ -124,6 +126,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     signer: logSigner,
     log: options.log,
     ...(options.witnesses ? { witnesses: options.witnesses } : {}),
+    // Tokens are asked for beside the passes: a slow or absent authority never holds one back.
+    ...(options.tsa ? { tsa: { ...options.tsa, follow: true } } : {}),
   });
   await logWriter.pass();
   sequencing = new LocalSequencing(logWriter, options.log, LOG_PASS_WINDOW_MS);

@@ -6,6 +6,9 @@ import type { LogStore } from "./log-store.js";
 import { LogTiles } from "./log-tiles.js";
 import { Sequencer, type SequencerEvents } from "./sequencer.js";
 import type { LogSigner } from "./signer.js";
+import { TimestampAuthority } from "./timestamp-authority.js";
+import { TimestampKeeper } from "./timestamp-keeper.js";
+import { timestampsOf } from "./timestamp-store.js";
 import { WitnessClient, type WitnessConfig } from "./witness-client.js";
 
 export interface LogServiceOptions {
@@ -22,6 +25,12 @@ export interface LogServiceOptions {
   witnesses?: readonly WitnessConfig[];
   /** How long one witness request may take (default 5 s). */
   witnessTimeoutMs?: number;
+  /**
+   * An RFC 3161 authority for tokens over checkpoints (LEDGER_TSA_URL). `follow`: each checkpoint
+   * is offered as it is stored and a timer asks again (one process); else only `timestamps.tick()`
+   * asks (AWS's schedule). `timeoutMs`: one request (default 10 s).
+   */
+  tsa?: { url: string; follow: boolean; timeoutMs?: number; minIntervalMs?: number };
   /** How long the first commit of a burst waits for others before a pass (default 5 ms). */
   batchingWindowMs?: number;
 }
@@ -45,12 +54,23 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
     options.witnesses && options.witnesses.length > 0
       ? new WitnessClient(options.witnesses, options.log, options.witnessTimeoutMs)
       : undefined;
+  const tsa = options.tsa;
+  const timestamps = tsa
+    ? new TimestampKeeper({
+        store: timestampsOf(options.store),
+        latestCheckpoint: () => options.store.latestCheckpoint(),
+        authority: new TimestampAuthority(tsa.url, tsa.timeoutMs),
+        log: options.log,
+        ...(tsa.minIntervalMs !== undefined ? { minIntervalMs: tsa.minIntervalMs } : {}),
+      })
+    : undefined;
   const publisher = new CheckpointPublisher({
     store: options.store,
     tiles,
     signer: options.signer,
     log: options.log,
     ...(witnesses ? { witnesses } : {}),
+    ...(timestamps && tsa?.follow ? { onStored: (checkpoint) => timestamps.offer(checkpoint) } : {}),
   });
   /**
    * One sequencer pass over these incidents (all of them: undefined). Each run it stores asks for
@@ -79,7 +99,7 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
   };
   /** Resolves when the witnesses have answered (or timed out) on every checkpoint published so far. */
   const witnessed = () => publisher.witnessed();
-  return { tiles, sequencer, publisher, sequence, pass, witnessed };
+  return { tiles, sequencer, publisher, sequence, pass, witnessed, timestamps };
 }
 
 export type LogWriter = ReturnType<typeof createLogWriter>;
@@ -122,6 +142,8 @@ export class LocalSequencing {
     await this.idle();
     // Witness requests in flight end within their timeout; their answers still get stored.
     await this.writer.witnessed();
+    // A time-stamp request in flight is abandoned: the next start asks again.
+    await this.writer.timestamps?.close();
   }
 
   /**

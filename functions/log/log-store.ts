@@ -24,6 +24,7 @@ import { advanceNumber, conditionally, putIfAbsent } from "../store/dynamo-idiom
  *   entries         sk = N             a full entry bundle, immutable.
  *   checkpoint      sk = tree size     the signed checkpoint; `text` gains witness cosignatures.
  *   release         sk = 1, 2, …       releases (functions/export, the FEED side).
+ *   timestamp…      sk = tree size     RFC 3161 tokens over checkpoints (timestamp-store.ts).
  *
  * Items are readable with any DynamoDB tool: leaves are JSON text, hashes are binary.
  */
@@ -77,7 +78,7 @@ const key = (pk: string, sk: number): Item => ({ pk: { S: pk }, sk: { N: String(
 
 export class LogStore {
   constructor(
-    private readonly db: DynamoDBClient,
+    readonly db: DynamoDBClient,
     readonly table: string,
   ) {}
 

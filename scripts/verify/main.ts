@@ -9,15 +9,16 @@ import { httpSource } from "./source.js";
 import { readState, writeState } from "./state.js";
 import { verifyLog } from "./verify-log.js";
 import { verifyEventProof } from "./verify-proof.js";
+import { verifyTimestamps } from "./verify-timestamps.js";
 
 /**
- * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>]
+ * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <pem>]
  * npm run verify -- --proof <file> --event <event.json> --vkey <vkey> [--policy <file>]
  * npm run verify -- --url <base> --release <name>
  * Exit 0 when everything holds; 1 naming the first thing that does not; 2 for a usage error.
  */
 const USAGE = `usage:
-  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>]
+  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <CA PEM file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
   npm run verify -- --url <base URL> --release <name>`;
 
@@ -54,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
       event: { type: "string" },
       release: { type: "string" },
       incremental: { type: "boolean", default: false },
+      "tsa-ca": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -102,11 +104,25 @@ async function main(argv: string[]): Promise<number> {
     state,
     ...(progress ? { progress } : {}),
   });
+  // Trusted time (issue 21): every RFC 3161 token, against its checkpoint and the TSA's CA.
+  const tsaCa = values["tsa-ca"];
+  const stamped = tsaCa
+    ? await verifyTimestamps({
+        source,
+        checkpoint: result.checkpoint,
+        caPem: readFileSync(tsaCa, "utf8"),
+        ...(progress ? { progress } : {}),
+      })
+    : null;
   if (values.state) await writeState(values.state, result.state);
   const grew = state ? ` (was ${state.size} at the last run)` : "";
   console.log(
     `OK ${result.checkpoint.origin}: tree size ${result.checkpoint.size}${grew}, ${result.leaves} leaves, ${result.incidents} incidents, ${result.events} events verified; ${source.bytesRead?.() ?? 0} bytes downloaded`,
   );
+  if (stamped)
+    console.log(
+      `OK ${stamped.tokens} RFC 3161 tokens verified against ${tsaCa}${stamped.newest ? `; the newest, over tree size ${stamped.newest.treeSize}, has genTime ${stamped.newest.genTime}` : ""}`,
+    );
   return 0;
 }
 
