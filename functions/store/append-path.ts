@@ -72,7 +72,7 @@ export class AppendPath {
    */
   append(request: AppendRequest): Promise<AppendResult> {
     // Writers in this process take turns per incident, so they never race each other for a
-    // slot; the conditional put still settles races with other processes (Lambdas).
+    // slot; the conditional put still decides races with other processes (Lambdas).
     const previous = this.queues.get(request.incidentId) ?? Promise.resolve();
     const turn = previous.then(() => this.appendNow(request));
     const done = turn.then(
@@ -190,8 +190,10 @@ export class AppendPath {
       return true;
     } catch (error) {
       if (!isConditionFailed(error)) {
-        // The put may have landed before its answer was lost: let the projector look (it is idempotent).
-        this.o.onCommit?.(item);
+        // The put may have landed before its answer was lost: let the projector and the log look.
+        // Only its key: whether it landed is the store's to say, so they read it back rather
+        // than trust this copy of a commit that may never have been stored.
+        this.o.onCommit?.({ incidentId: item.incidentId, version: item.version } as Item);
         throw error;
       }
       // The SDK retries a put whose answer was lost; the retry then meets our own commit.
