@@ -23,7 +23,7 @@ const archive = await startLocalServer({
   log: silentLogger,
   tsa: { url: tsa.url, minIntervalMs: 0 },
 });
-const store = archive.ledger.log;
+const store = archive.ledger.logStore;
 const tokens = timestampsOf(store);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

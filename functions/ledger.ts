@@ -94,7 +94,7 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
-    log: logStore,
+    logStore,
     exports: exportParts,
     app,
     /**

@@ -110,7 +110,7 @@ export class LedgerStack extends Stack {
     super(scope, id, props);
 
     // ── Tables ────────────────────────────────────────────────────────────────────────────
-    // events: one immutable item per commit. Its stream feeds the projector; NEW_IMAGE is all
+    // events: one immutable item per commit. Its stream delivers to the projector; NEW_IMAGE is all
     // it needs (commits never change, so there is no old image worth paying for).
     this.eventsTable = new DurableTable(this, "EventsTable", {
       partitionKey: { name: EVENTS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },

@@ -68,7 +68,7 @@ const LOG_PASS_WINDOW_MS = 100;
 /**
  * The archive on one machine: the parts AWS runs, composed in one process. dynalite stands in
  * for DynamoDB (in-process: a forked one outlived its parent in trials), `LocalStream` for
- * DynamoDB Streams, feeding the projector Lambda's own handler; the log sequencer and its
+ * DynamoDB Streams, delivering to the projector Lambda's own handler; the log sequencer and its
  * checkpoint publisher are the log Lambda's; the Hono app is the API, data and pages Lambdas'.
  */
 export async function startLocalServer(options: LocalOptions): Promise<LocalServer> {
@@ -95,7 +95,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.logKey ? { keyText: options.logKey } : {}),
   });
-  // Both are fed every commit the event store reports, as the stream feeds both Lambdas in AWS.
+  // Both are told of every commit the event store reports, as the stream delivers each to both Lambdas in AWS.
   let stream: LocalStream | undefined;
   let sequencing: LocalSequencing | undefined;
   const ledger = createLedger({
@@ -121,7 +121,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const caughtUp = repaired.built + repaired.caughtUp;
   // The log catches up on everything stored but not yet sequenced, and signs.
   const logWriter = createLogWriter({
-    store: ledger.log,
+    store: ledger.logStore,
     events: ledger.events,
     signer: logSigner,
     log: options.log,

@@ -6,7 +6,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
-import { isConditionFailed } from "../store/dynamo-idioms.js";
+import { conditionally, putIfAbsent } from "../store/dynamo-idioms.js";
 import type { LogStore } from "./log-store.js";
 
 /**
@@ -53,25 +53,15 @@ export class TimestampStore {
 
   /** Stores a token if none is stored at its tree size; returns the one stored there. */
   async put(timestamp: StoredTimestamp): Promise<StoredTimestamp> {
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...key(TIMESTAMP, timestamp.treeSize),
-            checkpoint: { S: timestamp.checkpoint },
-            genTime: { S: timestamp.genTime },
-            tsa: { S: timestamp.tsa },
-            token: { B: timestamp.token },
-          },
-          ConditionExpression: "attribute_not_exists(sk)",
-        }),
-      );
-      return timestamp;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      return (await this.at(timestamp.treeSize)) as StoredTimestamp;
-    }
+    const item = {
+      ...key(TIMESTAMP, timestamp.treeSize),
+      checkpoint: { S: timestamp.checkpoint },
+      genTime: { S: timestamp.genTime },
+      tsa: { S: timestamp.tsa },
+      token: { B: timestamp.token },
+    };
+    if (await putIfAbsent(this.db, this.table, item, "sk")) return timestamp;
+    return (await this.at(timestamp.treeSize)) as StoredTimestamp;
   }
 
   async at(treeSize: number): Promise<StoredTimestamp | null> {
@@ -152,8 +142,8 @@ export class TimestampStore {
    * (by this process or another). false: another got there first.
    */
   async claimRequest(now: number, intervalMs: number, waitingSince: number | null): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionally(
+      this.db.send(
         new UpdateItemCommand({
           TableName: this.table,
           Key: key(STATE, 0),
@@ -170,12 +160,8 @@ export class TimestampStore {
             ...(waitingSince === null ? {} : { ":w": { N: String(waitingSince) } }),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /** Records since when a checkpoint waits for a token (null: none does). */

@@ -4,7 +4,7 @@ import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Projector } from "./projector.js";
 import { ViewBatches } from "./view-batches.js";
-import { FoldFromNothing, ScanFolds, scanAndFold } from "./view-rebuild.js";
+import { FoldFromNothing, scanAndFold } from "./view-rebuild.js";
 
 export interface RepairProgress {
   /** Views written so far, of `total` that lag (unknown while a rebuild's scan runs). */
@@ -82,7 +82,7 @@ export async function repairViews(
   let lagging: string[] = [];
   if (viewVersions.size === 0) {
     const segments = options.segments ?? 4;
-    const scanned = await scanAndFold(events, batches, segments, new ScanFolds(events, batches, segments));
+    const scanned = await scanAndFold(events, batches, segments);
     await batches.close();
     report.incidents = scanned.incidents;
     report.events += scanned.events;

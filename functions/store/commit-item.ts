@@ -92,11 +92,6 @@ export function sliceHolding(commit: Commit, version: number): StoredEvent[] {
   return commit.events.filter((e) => e.version >= from && e.version < to);
 }
 
-/** Every append's slice of this commit, in order (one slice for a commit of one append). */
-export function slicesOf(commit: Commit): StoredEvent[][] {
-  return (commit.appends ?? [commit.version]).map((start) => sliceHolding(commit, start));
-}
-
 export function itemToHead(item: Item): ChainHead {
   return {
     version: Number(item.lastVersion?.N),

@@ -19,7 +19,7 @@ export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
 /**
  * Attributes the listing index carries: what its filters read, and the version. Not the
- * summary: every view write would copy it (20–150 KB) into the index; a page of the listing
+ * summary: every view write would copy it, large as summaries are, into the index; a page of the listing
  * reads its summaries from the views with one BatchGetItem instead (ViewStore.list).
  */
 export const ACTIVITY_INDEX_ATTRIBUTES = ["kind", "country", "contested", "version"] as const;

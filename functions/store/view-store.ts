@@ -23,13 +23,7 @@ import {
   viewItem,
 } from "./view-items.js";
 
-export {
-  type PackedSnapshot,
-  type PackedView,
-  packSnapshot,
-  packView,
-  SNAPSHOT_EVERY,
-} from "./view-items.js";
+export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY } from "./view-items.js";
 
 /** A full re-check of a chain that passed: how far, to which hash, and when. */
 export interface ChainCheckRecord {
@@ -234,22 +228,14 @@ export class ViewStore {
     await this.saveViews(views.map((v) => v.item));
   }
 
-  /**
-   * View items in batch writes; a batch refused for an item's size goes one by one, each with
-   * its version condition. Resolves with the items stored (one refused as older is not).
-   */
-  private async saveViews(
-    items: readonly Record<string, AttributeValue>[],
-  ): Promise<readonly Record<string, AttributeValue>[]> {
+  /** View items in batch writes; a batch refused for an item's size goes one by one, each with its version condition. */
+  private async saveViews(items: readonly Record<string, AttributeValue>[]): Promise<void> {
     try {
       await this.batchPut(items);
-      return items;
     } catch (error) {
       if (!isTooLarge(error)) throw error;
+      for (const item of items) await this.saveItem(item, Number(item.version?.N));
     }
-    const stored: Record<string, AttributeValue>[] = [];
-    for (const item of items) if (await this.saveItem(item, Number(item.version?.N))) stored.push(item);
-    return stored;
   }
 
   /** Plain puts, 25 per BatchWriteItem (its limit), retrying what the store leaves unprocessed. */

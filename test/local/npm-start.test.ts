@@ -4,8 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/logger.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import { startChildServer } from "../support/child-server.js";
 
@@ -24,7 +22,7 @@ describe("npm start: the archive in one process", () => {
   it("reads wait for the projection of every write before them", async () => {
     const archive = await startArchive();
     try {
-      const id = "store-thread-ryw";
+      const id = "npm-start-ryw";
       expect((await post(archive.url, id, opened())).status).toBe(201);
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, k) =>
@@ -62,26 +60,24 @@ describe("npm start: the archive in one process", () => {
       // dynalite reports the held lock as a closed database.
       expect(output).toMatch(/Database is closed|lock/i);
     } finally {
-      first.process.kill("SIGTERM");
-      await new Promise((resolve) => first.process.once("exit", resolve));
+      await first.stop();
     }
   });
 
   it("on SIGTERM npm start stops cleanly, and what it stored is there at the next start", async () => {
     const dataDir = tempDir();
     const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
-    expect((await post(first.url, "store-thread-restart", opened())).status).toBe(201);
+    expect((await post(first.url, "npm-start-restart", opened())).status).toBe(201);
     first.process.kill("SIGTERM");
     const code = await new Promise((resolve) => first.process.once("exit", resolve));
     expect(code).toBe(0);
     expect(first.output()).toContain('"message":"stopped"');
     const second = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
     try {
-      const summary = await call(second.url, "GET", "/incidents/store-thread-restart");
+      const summary = await call(second.url, "GET", "/incidents/npm-start-restart");
       expect(summary.body.version).toBe(1);
     } finally {
-      second.process.kill("SIGTERM");
-      await new Promise((resolve) => second.process.once("exit", resolve));
+      await second.stop();
     }
   });
 });

@@ -165,7 +165,7 @@ describe("trusted time: RFC 3161 tokens over checkpoints from a real TSA (openss
   });
 
   it("timestampFor gives the token over a checkpoint, or over the nearest larger one covering it", async () => {
-    const store = timestampsOf(archive.ledger.log);
+    const store = timestampsOf(archive.ledger.logStore);
     const list = (await store.page({ limit: 100 })).items;
     const oldest = list.at(-1);
     const newest = list[0];
@@ -194,7 +194,7 @@ describe("trusted time: RFC 3161 tokens over checkpoints from a real TSA (openss
     expect(foreign.stderr).toMatch(/^FAIL: the token over tree size \d+: the token does not verify/);
 
     // The table is edited: the newest entry's token is swapped for an older checkpoint's.
-    const store = timestampsOf(archive.ledger.log);
+    const store = timestampsOf(archive.ledger.logStore);
     const [newest, , older] = (await store.page({ limit: 3 })).items;
     if (!newest || !older) throw new Error("too few tokens");
     const db = createDynamoClient(archive.dynamoEndpoint);
