@@ -7,7 +7,7 @@ import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
-import { createLogWriter, LocalSequencing, type LogWriter } from "../log/log-service.js";
+import { createLogWriter, type LogWriter } from "../log/log-service.js";
 import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
 import type { WitnessConfig } from "../log/witness-client.js";
 import type { Logger } from "../logger.js";
@@ -16,6 +16,7 @@ import { repairViews } from "../projector/view-repair.js";
 import { createTables } from "../store/create-tables.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
+import { LocalSequencing } from "./local-sequencing.js";
 import { LocalStream } from "./local-stream.js";
 
 export interface LocalOptions {
