@@ -77,7 +77,9 @@ export function commitmentDigest(value: unknown): string | null {
 }
 
 /** The three parts of a disclosure, or null when the text is not one. */
-export function decodeDisclosure(disclosure: string): { salt: string; pointer: string; value: unknown } | null {
+export function decodeDisclosure(
+  disclosure: string,
+): { salt: string; pointer: string; value: unknown } | null {
   if (!/^[A-Za-z0-9_-]+$/.test(disclosure)) return null;
   try {
     const parts: unknown = JSON.parse(Buffer.from(disclosure, "base64url").toString("utf8"));
@@ -193,7 +195,7 @@ export function clientSealedPaths(input: unknown, max = 100): string[] {
   const visit = (value: unknown, path: string) => {
     if (found.length >= max || typeof value !== "object" || value === null) return;
     if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, `${path}[${i}]`));
+      for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`);
       return;
     }
     for (const key of Object.keys(value)) {
