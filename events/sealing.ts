@@ -254,3 +254,21 @@ export function sealEnvelope<E extends EnvelopeLike>(
 export function withCommitment<E>(envelope: E, pointer: string, digest: string): E {
   return setAt(envelope, pointer, { $sealed: `${SEALED_PREFIX}${digest}` });
 }
+
+/** Every commitment in a stored event, with its pointer, in document order. */
+export function commitmentsIn(doc: unknown): { pointer: string; digest: string }[] {
+  const found: { pointer: string; digest: string }[] = [];
+  const escape = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
+  const visit = (value: unknown, pointer: string) => {
+    if (typeof value !== "object" || value === null) return;
+    const digest = commitmentDigest(value);
+    if (digest !== null) {
+      found.push({ pointer, digest });
+      return;
+    }
+    if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, `${pointer}/${i}`);
+    else for (const [k, v] of Object.entries(value)) visit(v, `${pointer}/${escape(k)}`);
+  };
+  visit(doc, "");
+  return found;
+}

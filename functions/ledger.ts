@@ -12,6 +12,7 @@ import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
+import { disclosureExportRoutes } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
 import { GroupedViewStore } from "./store/grouped-view-store.js";
 
@@ -99,7 +100,10 @@ export function createLedger(options: LedgerOptions) {
       routes: [
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
-          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log })]
+          ? [
+              dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log }),
+              disclosureExportRoutes({ events, disclosures: core.disclosures }),
+            ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
       ],
