@@ -1,6 +1,7 @@
 import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
+import * as peopleApi from "./openapi-people.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 
 /**
@@ -127,10 +128,15 @@ function corePaths(): Record<string, Json> {
               "WWW-Authenticate": { description: "Bearer", required: true, schema: { type: "string" } },
             },
           }),
+          "403": problem(
+            "The caller lacks the role an event type needs (`RedactionApplied`: editor); nothing stored.",
+          ),
           "409": problem(
             "If-Match mismatch (with `currentVersion`), IncidentOpened on an existing incident or another type on a missing one, or an eventId taken by other content or another incident; nothing stored.",
           ),
-          "413": problem("Body over 256 KiB; nothing stored."),
+          "413": problem(
+            "Body over 256 KiB, or events that would not fit one commit (DynamoDB's 400 KB item) once their sealed values are commitments; nothing stored.",
+          ),
           "422": problem(
             "Valid JSON, invalid event: each failing field is listed in `errors`; nothing stored.",
           ),
@@ -402,6 +408,7 @@ const CORE_TAGS = [
 export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
+  { paths: peopleApi.paths, schemas: peopleApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {
