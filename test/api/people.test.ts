@@ -103,7 +103,7 @@ describe("recording victims", () => {
     expect(answer.body.items).toHaveLength(6);
     expect(
       answer.body.items.filter((i: { visibility: string }) => i.visibility === "restricted"),
-    ).toHaveLength(6);
+    ).toHaveLength(5);
     expect(answer.headers.get("cache-control")).toBe("private, no-store");
     const db = createDynamoClient(archive.dynamoEndpoint);
     const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
