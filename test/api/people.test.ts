@@ -418,6 +418,20 @@ describe("redactions", () => {
     expect(await visible(as(READER))).not.toContain("/data/victims/1/name");
   });
 
+  it("the proofs and npm run verify pass after the redactions, the event's leaf as it was", async () => {
+    const proof = async (eventId: string) =>
+      (await call(archive.url, "GET", `/incidents/${id}/events/${eventId}/proof?wait=true`)).body;
+    const listed = await proof("redact-list-1");
+    await proof("redact-erase-2");
+    expect(listed.leaf).toContain(JSON.parse(before).items[1].hash);
+    const vkey = ((await call(archive.url, "GET", "/log/vkey")).body as string).trim();
+    const run = await runVerify(["--url", archive.url, "--vkey", vkey]);
+    expect(run.stdout, run.stderr).toMatch(/^OK /);
+    expect(run.code).toBe(0);
+    const consistency = await call(archive.url, "GET", `/log/consistency?from=${listed.index + 1}`);
+    expect(consistency.status).toBe(200);
+  });
+
   it("npm run verify -- --disclosures checks the export, and names a pointer that does not match", async () => {
     const dir = mkdtempSync(join(tmpdir(), "disclosures-"));
     const good = join(dir, "good.ndjson");
