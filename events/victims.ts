@@ -8,6 +8,8 @@ import type { StoredEvent } from "./stored-event.js";
  * so with `linksCounted`); `distinct` is worked out at read time by union-find over those links.
  */
 export const MAX_LINKS_KEPT = 2000;
+/** The latest victims lists the state names, so a page can show them with a bounded read. */
+export const LISTS_KEPT = 5;
 
 export interface VictimCounts {
   recorded: number;
@@ -23,6 +25,8 @@ export interface VictimsState extends VictimCounts {
   links: { a: string; b: string; eventId: string }[];
   /** Links left out of `links` once it was full. */
   linksDropped: number;
+  /** The latest live `VictimsRecorded` events, oldest first (at most LISTS_KEPT). */
+  lists?: { eventId: string; version: number }[];
 }
 
 export interface VictimsSummary extends VictimCounts {
@@ -50,6 +54,11 @@ export function countVictims(state: VictimsState, event: StoredEvent, by: 1 | -1
     bump(state.byAgeGroup, v.ageGroup as string | undefined, by);
     if (v.name !== undefined) state.named += by;
   }
+  if (by === 1) {
+    state.lists = [...(state.lists ?? []), { eventId: event.eventId, version: event.version }].slice(
+      -LISTS_KEPT,
+    );
+  } else state.lists = (state.lists ?? []).filter((l) => l.eventId !== event.eventId);
   if (by === -1)
     state.links = state.links.filter(
       (l) => !l.a.startsWith(`${event.eventId}#`) && !l.b.startsWith(`${event.eventId}#`),

@@ -12,7 +12,7 @@ import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./log.js";
-import { disclosureExportRoutes } from "./people/people-routes.js";
+import { disclosureExportRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
 import { GroupedViewStore } from "./store/grouped-view-store.js";
 
@@ -80,13 +80,16 @@ export function createLedger(options: LedgerOptions) {
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
-  const pageDeps = (openApi: Record<string, unknown>): PageRoutesDeps => ({
+  /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
+  const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
     reader,
     events,
     views,
     citation,
     logStore,
     openApi,
+    disclosures: core.disclosureReader,
+    ...(readerAuth ? { readerAuth } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.

@@ -178,7 +178,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   ]);
   const app = ledger.app(authenticate, {
     openApi,
-    pages: pageRoutes(ledger.pageDeps(openApi)),
+    // Pages know a signed-in reader by the same tokens (restricted victims' values: issue 22).
+    pages: pageRoutes(ledger.pageDeps(openApi, async (c) => authenticate(c))),
   });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {

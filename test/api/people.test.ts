@@ -146,6 +146,27 @@ describe("recording victims", () => {
     expect(JSON.stringify(summary.body)).not.toContain("Olena");
   });
 
+  it("the incident page lists victims with public values; a restricted-reader's page shows the rest, privately", async () => {
+    const open = await fetch(`${archive.url}/view/${id}`);
+    const page = await open.text();
+    expect(page).toContain("Olena Ivanenko");
+    expect(page).not.toContain("Bondar");
+    expect(page).toContain("name: withheld");
+    expect(page).not.toContain("data-restricted");
+    expect(open.headers.get("cache-control")).not.toContain("private");
+    const signedIn = await fetch(`${archive.url}/view/${id}`, { headers: as(READER) });
+    const restricted = await signedIn.text();
+    expect(restricted).toContain("Petro Bondar");
+    expect(restricted).toContain("data-restricted");
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+    db.destroy();
+    expect(
+      (audit.Items ?? []).some((i) => i.via?.S === "GET /view/{incidentId}" && i.who?.S === "Rita Reader"),
+    ).toBe(true);
+  });
+
   it("exports the public disclosures only, and the events export carries commitments", async () => {
     const text = await (await fetch(`${archive.url}/export/disclosures.ndjson`)).text();
     const lines = text
