@@ -86,7 +86,7 @@ export const paths: Record<string, Json> = {
       summary: "The disclosures of an event's sealed values",
       description:
         "The public disclosures for anyone; restricted ones too for a `restricted-reader` (`Authorization: Bearer …`), each such read recorded (who, which pointers, when), and answered `Cache-Control: private, no-store`. Each item opens the commitment at its pointer in the stored event: base64url-decode it, check `[salt, pointer, value]`, and compare `sha-256:` + base64url(SHA-256(disclosure)) with `$sealed`. Erased values are never listed.",
-      security: [{}, { bearer: [] }],
+      security: [],
       parameters: [
         { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
         { name: "eventId", in: "path", required: true, schema: { type: "string" } },
@@ -117,7 +117,7 @@ export const paths: Record<string, Json> = {
       summary: "Every public disclosure, one JSON object a line",
       description:
         "`{ incidentId, eventId, pointer, disclosure }` per line, for mirrors: read live (never a stored file), so a value withheld or erased leaves the next download. A mirror should drop what a later download no longer lists. Events in the other exports and the feed carry commitments only.",
-      security: [{}],
+      security: [],
       responses: {
         "200": {
           description: "NDJSON.",
