@@ -48,12 +48,13 @@ export class PeopleTables extends Construct {
       fn.function.addEnvironment("READER_JWT_AUDIENCE", props.readers.audience.join(","));
       fn.function.addEnvironment("GROUPS_CLAIM", props.groupsClaim ?? "cognito:groups");
     }
-    // The append path: conditional puts (disclosures first), reads, and the two redactions
-    // (withheld: UpdateItem of the visibility; erased: a tombstone put over the item).
+    // The append path: batch puts of fresh disclosures (before the event), reads, and the two
+    // redactions (withheld: UpdateItem of the visibility; erased: a tombstone put over the item).
     grantTableActions(props.api.role, this.disclosures, [
       "dynamodb:Query",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
+      "dynamodb:BatchWriteItem",
       "dynamodb:UpdateItem",
     ]);
     // Readers: the disclosures by key, and a record of each restricted read, which they may

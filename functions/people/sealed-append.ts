@@ -84,7 +84,7 @@ export class SealedAppend {
     }
     checkCommitSize(sealed);
     for (const r of redactions) await r();
-    for (const w of writes) await this.o.disclosures.putAbsent(incidentId, w.eventId, w.disclosures);
+    for (const w of writes) await this.o.disclosures.putFresh(incidentId, w.eventId, w.disclosures);
     try {
       return await this.o.events.append({ ...request, envelopes: sealed });
     } catch (error) {
