@@ -146,6 +146,7 @@ async function eraseIn(id: string, events: number): Promise<number> {
   }
   // The projection of the filler finishes first: its CPU would be counted against the erasure.
   await archive.stream.settled(id);
+  await archive.logFeed.idle();
   const samples: number[] = [];
   for (let v = 0; v < 5; v++) {
     samples.push(
