@@ -105,7 +105,15 @@ export function createLedger(options: LedgerOptions) {
         ...(groups.includes("data")
           ? [
               dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log }),
-              disclosureExportRoutes({ events, disclosures: core.disclosures }),
+              disclosureExportRoutes({
+                events,
+                disclosures: core.disclosures,
+                log: logStore,
+                leafIndex: async (incidentId, version) =>
+                  (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(
+                    version,
+                  ),
+              }),
             ]
           : []),
         ...(extras.pages ? [extras.pages] : []),

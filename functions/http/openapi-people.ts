@@ -118,12 +118,24 @@ export const paths: Record<string, Json> = {
       description:
         "`{ incidentId, eventId, pointer, disclosure }` per line, for mirrors: read live (never a stored file), so a value withheld or erased leaves the next download. A mirror should drop what a later download no longer lists. Events in the other exports and the feed carry commitments only.",
       security: [],
+      parameters: [
+        {
+          name: "treeSize",
+          in: "query",
+          required: false,
+          description:
+            "Only disclosures of events among the log's first N leaves (a release's link): those public at N and still held. Which pointers were public at N the first N leaves say (`disclose` marks, `RedactionApplied` events).",
+          schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        },
+      ],
       responses: {
         "200": {
           description: "NDJSON.",
           content: { "application/x-ndjson": { schema: { type: "string" } } },
         },
-        "400": unknownQuery,
+        "400": problem(
+          "treeSize is not a number or is beyond the log, or another query parameter was given.",
+        ),
         "500": problem("The archive could not answer."),
       },
     },

@@ -4,6 +4,8 @@ import { commitmentsIn } from "../../events/sealing.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { NotFoundError, UnauthorizedError } from "../errors.js";
 import { textStream } from "../export/exports.js";
+import type { LogReader } from "../export/log-reader.js";
+import { exportTreeSize } from "../export/query-rules.js";
 import type { Principal } from "../http/auth.js";
 import { acceptQuery, incidentToRead } from "../http/params.js";
 import type { EventStore } from "../store/event-store.js";
@@ -59,6 +61,9 @@ export function disclosureRoutes({ events, reader, readerAuth }: DisclosureRoute
 export interface DisclosureExportDeps {
   events: EventStore;
   disclosures: DisclosureStore;
+  /** The log (for `treeSize`): its latest checkpoint, and the leaf index of an event. */
+  log?: LogReader;
+  leafIndex?: (incidentId: string, version: number) => Promise<number | undefined>;
 }
 
 /**
@@ -66,10 +71,16 @@ export interface DisclosureExportDeps {
  * `{ incidentId, eventId, pointer, disclosure }` a line, for mirrors. Read live, never stored as a
  * file: an erased disclosure leaves the next download at once, and no built copy is left to drop.
  * Lines come in table order (by incident, then event and pointer within a page of the scan).
+ *
+ * `treeSize=N` (a release's link): only disclosures of events among the log's first N leaves.
+ * Visibility only ever narrows (withheld, erased), so these are the disclosures that were public
+ * at N and still are; which pointers were public at N the first N leaves themselves say (each
+ * `VictimsRecorded`'s `disclose`, and the `RedactionApplied` events among them).
  */
-export function disclosureExportRoutes({ events, disclosures }: DisclosureExportDeps) {
+export function disclosureExportRoutes({ events, disclosures, log, leafIndex }: DisclosureExportDeps) {
   const app = new Hono();
-  app.get("/export/disclosures.ndjson", acceptQuery(), (c) => {
+  app.get("/export/disclosures.ndjson", acceptQuery("treeSize"), async (c) => {
+    const size = c.req.query("treeSize") !== undefined && log ? await exportTreeSize(c, log) : undefined;
     async function* lines(): AsyncGenerator<string> {
       for await (const page of disclosures.publicPages()) {
         const stored = new Map<string, StoredEvent | null>();
@@ -80,12 +91,17 @@ export function disclosureExportRoutes({ events, disclosures }: DisclosureExport
           const event = stored.get(key);
           const opens =
             event && commitmentsIn(event).some((m) => m.pointer === item.pointer && m.digest === item.digest);
-          if (!opens || item.erased) continue;
+          if (!event || !opens || item.erased) continue;
+          if (size !== undefined) {
+            const index = await leafIndex?.(item.incidentId, event.version);
+            if (index === undefined || index >= size) continue;
+          }
           out += `${JSON.stringify({ incidentId: item.incidentId, eventId: item.eventId, pointer: item.pointer, disclosure: item.disclosure })}\n`;
         }
         if (out) yield out;
       }
     }
+    if (size !== undefined) c.header("X-Tree-Size", String(size));
     return c.body(textStream(lines()), 200, {
       "Content-Type": "application/x-ndjson; charset=utf-8",
       "Content-Disposition": 'attachment; filename="disclosures.ndjson"',

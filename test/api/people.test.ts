@@ -185,6 +185,21 @@ describe("recording victims", () => {
   });
 });
 
+describe("the disclosures export at a tree size (a release's link)", () => {
+  it("holds the disclosures of events within the first N leaves only", async () => {
+    const id = "people-record";
+    const proof = (await call(archive.url, "GET", `/incidents/${id}/events/victims-list-1/proof?wait=true`))
+      .body;
+    const at = async (size: number) =>
+      (await (await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=${size}`)).text()).includes(
+        `"eventId":"victims-list-1"`,
+      );
+    expect(await at(proof.index)).toBe(false);
+    expect(await at(proof.index + 1)).toBe(true);
+    expect((await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=999999999`)).status).toBe(400);
+  });
+});
+
 describe("retrying an append with sealed values", () => {
   const id = "people-retry";
   beforeAll(() => opening(id));
