@@ -71,7 +71,8 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     claims: env.CLAIMS_TABLE ?? `${prefix}-claims`,
     views: env.VIEWS_TABLE ?? `${prefix}-views`,
     log: env.LOG_TABLE ?? `${prefix}-log`,
-    disclosures: env.DISCLOSURES_TABLE ?? `${prefix}-disclosures`,
-    audit: env.AUDIT_TABLE ?? `${prefix}-audit`,
+    // Absent: named after the events table (peopleTables).
+    ...(env.DISCLOSURES_TABLE ? { disclosures: env.DISCLOSURES_TABLE } : {}),
+    ...(env.AUDIT_TABLE ? { audit: env.AUDIT_TABLE } : {}),
   };
 }

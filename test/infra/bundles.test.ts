@@ -42,6 +42,8 @@ const WRITER = {
   email: "writer@example.org",
   email_verified: "true",
   "cognito:username": "5f1c2a9e-6b1d-4c55-9a0e-2d1f0c3b4a5e",
+  // The roles a writer of the release and the appends holds (functions/http/auth.ts groupsOf).
+  "cognito:groups": "[writer editor]",
   token_use: "id",
   iss: `https://cognito-idp.${REGION}.amazonaws.com/${REGION}_AbCdEfGhI`,
   aud: "3n4b5urk1ft4fl3mg5e62d9ado",
