@@ -242,6 +242,14 @@ describe("private sources", () => {
     });
     expect((await post(archive.url, id, witness("private-one-1", "Ivan Kovalenko", 30))).status).toBe(201);
     expect((await post(archive.url, id, witness("private-two-1", "I. Kovalenko", 40))).status).toBe(201);
+    const denial = {
+      eventId: "private-denial",
+      type: "DenialIssued",
+      source: AP,
+      attributedTo: { name: "Ivan Kovalenko", kind: "private", ref: "witness-7" },
+      data: { claim: "that the platform was empty" },
+    };
+    expect((await post(archive.url, id, denial)).status).toBe(201);
     const { text, items } = await events(id);
     expect(text).not.toContain("Kovalenko");
     expect(text).not.toContain("station worker");
@@ -250,13 +258,17 @@ describe("private sources", () => {
       ref: "witness-7",
       name: { $sealed: expect.any(String) },
     });
-    const summary = await call(archive.url, "GET", `/incidents/${id}?minVersion=3`);
+    const summary = await call(archive.url, "GET", `/incidents/${id}?minVersion=4`);
     expect(summary.body.casualties.killed.bySource).toHaveLength(1);
     expect(summary.body.casualties.killed.low).toBe(40);
     expect(JSON.stringify(summary.body)).not.toContain("Kovalenko");
     const page = await (await fetch(`${archive.url}/view/${id}`)).text();
     expect(page).not.toContain("Kovalenko");
-    expect(page).toContain("witness-7");
+    expect(page).toContain("private source witness-7 denies");
+    expect(page).not.toContain("[object Object]");
+    for (const path of ["/export/events.ndjson", "/feed?limit=1000"]) {
+      expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");
+    }
   });
 });
 

@@ -62,6 +62,11 @@ export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);
 }
 
+/** Who, by name: a private person by their pseudonym only (their name is sealed). */
+export function sourceName(who: Attribution): string {
+  return who.kind === "private" ? `private source ${who.ref ?? ""}`.trim() : who.name;
+}
+
 /** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
 export function attributionText(who: Attribution | undefined): string {
   if (!who) return "—";
