@@ -258,7 +258,7 @@ export function withCommitment<E>(envelope: E, pointer: string, digest: string):
 /** Every commitment in a stored event, with its pointer, in document order. */
 export function commitmentsIn(doc: unknown): { pointer: string; digest: string }[] {
   const found: { pointer: string; digest: string }[] = [];
-  const escape = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
+  const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
   const visit = (value: unknown, pointer: string) => {
     if (typeof value !== "object" || value === null) return;
     const digest = commitmentDigest(value);
@@ -267,7 +267,7 @@ export function commitmentsIn(doc: unknown): { pointer: string; digest: string }
       return;
     }
     if (Array.isArray(value)) for (const [i, v] of value.entries()) visit(v, `${pointer}/${i}`);
-    else for (const [k, v] of Object.entries(value)) visit(v, `${pointer}/${escape(k)}`);
+    else for (const [k, v] of Object.entries(value)) visit(v, `${pointer}/${escapeToken(k)}`);
   };
   visit(doc, "");
   return found;

@@ -172,7 +172,7 @@ export class SealedAppend {
           const ref = e.data[side];
           const target =
             inBatch.get(ref.eventId) ?? (await this.o.events.findEvent(request.incidentId, ref.eventId));
-          if (!target || target.type !== "VictimsRecorded") {
+          if (target?.type !== "VictimsRecorded") {
             errors.push({
               path: at(i, `data.${side}.eventId`),
               message: `${ref.eventId} is not a VictimsRecorded event of this incident`,

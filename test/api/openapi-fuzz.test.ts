@@ -65,7 +65,8 @@ function fitToArchive(event: Drawn, n: number): Drawn {
     if (Array.isArray(event.data.pointers)) event.data.pointers = ["/data/victims/0/name"];
   }
   if (event?.type === "VictimsRecorded" && event.data?.disclose) delete event.data.disclose;
-  if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined) event.attributedTo.ref = "fuzz-ref";
+  if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined)
+    event.attributedTo.ref = "fuzz-ref";
   for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
     if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
       [figure.min, figure.max] = [figure.max, figure.min];
