@@ -96,7 +96,8 @@ export const paths: Record<string, Json> = {
           description: "The disclosures this caller may read, in the event's document order.",
           headers: {
             "Cache-Control": {
-              description: "`private, no-store` when the caller is signed in; public otherwise.",
+              description:
+                "`private, no-store` when the caller is signed in; `no-cache` otherwise (a withheld value leaves every cache at once).",
               required: true,
               schema: { type: "string" },
             },

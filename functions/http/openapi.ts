@@ -370,6 +370,11 @@ function corePaths(): Record<string, Json> {
         responses: {
           "200": text("text/html", "The page."),
           "400": text("text/html", "A page that says which moment cannot be read."),
+          "401": {
+            description:
+              "An Authorization header that names no user (a restricted-reader's page is `Cache-Control: private, no-store`).",
+            content: { "application/problem+json": { schema: ref("Problem") } },
+          },
           "404": text("text/html", "A page that says there is no such incident (at that moment)."),
         },
       },

@@ -51,7 +51,8 @@ export function disclosureRoutes({ events, reader, readerAuth }: DisclosureRoute
       "GET /incidents/{incidentId}/events/{eventId}/disclosures",
     );
     // An answer that may hold restricted values is for this caller only, never a shared cache.
-    c.header("Cache-Control", who ? "private, no-store" : "public, max-age=60");
+    // Public answers are revalidated every time: a withheld value must leave every cache at once.
+    c.header("Cache-Control", who ? "private, no-store" : "no-cache");
     if (who) c.header("Vary", "Authorization");
     return c.json({ items });
   });
