@@ -77,6 +77,9 @@ interface IncidentState {
   denials: DenialRow[];
   assessments: AssessmentRow[];
   retractedEventIds: string[];
+  /** Live victims lists and same-person links, kept whole (CONTRACT.md "People"). */
+  victimLists?: StoredEvent[];
+  sameLinks?: { eventId: string; a: string; b: string }[];
 }
 
 function emptyState(incidentId: string): IncidentState {
@@ -93,6 +96,8 @@ function emptyState(incidentId: string): IncidentState {
     denials: [],
     assessments: [],
     retractedEventIds: [],
+    victimLists: [],
+    sameLinks: [],
   };
 }
 
@@ -177,9 +182,66 @@ function apply(draft: IncidentState, event: StoredEvent): void {
       draft.statements = without(draft.statements, target);
       draft.denials = without(draft.denials, target);
       draft.assessments = without(draft.assessments, target);
+      draft.victimLists = without(draft.victimLists ?? [], target);
+      draft.sameLinks = without(draft.sameLinks ?? [], target).filter(
+        (l) => !l.a.startsWith(`${target}#`) && !l.b.startsWith(`${target}#`),
+      );
       break;
     }
+    case "VictimsRecorded":
+      (draft.victimLists ??= []).push(event);
+      break;
+    case "VictimsLinked":
+      if (d.relation === "same-person")
+        (draft.sameLinks ??= []).push({
+          eventId: event.eventId,
+          a: `${d.a.eventId}#${d.a.index}`,
+          b: `${d.b.eventId}#${d.b.index}`,
+        });
+      break;
   }
+}
+
+/** The victims block straight from the live lists and links: distinct = connected components. */
+function referenceVictims(state: IncidentState) {
+  const count = (key: string) => {
+    const out: Record<string, number> = {};
+    for (const list of state.victimLists ?? [])
+      for (const v of list.data.victims) out[v[key] ?? "unknown"] = (out[v[key] ?? "unknown"] ?? 0) + 1;
+    return out;
+  };
+  const entries = (state.victimLists ?? []).flatMap((l) =>
+    (l.data.victims as unknown[]).map((_, i) => `${l.eventId}#${i}`),
+  );
+  const seen = new Set<string>();
+  let distinct = 0;
+  for (const start of entries) {
+    if (seen.has(start)) continue;
+    distinct += 1;
+    const queue = [start];
+    seen.add(start);
+    while (queue.length > 0) {
+      const at = queue.pop() as string;
+      for (const l of state.sameLinks ?? []) {
+        const next = l.a === at ? l.b : l.b === at ? l.a : null;
+        if (next && !seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+  }
+  return {
+    recorded: entries.length,
+    distinct,
+    byStatus: count("status"),
+    bySex: count("sex"),
+    byAgeGroup: count("ageGroup"),
+    named: (state.victimLists ?? []).reduce(
+      (n, l) => n + (l.data.victims as { name?: unknown }[]).filter((v) => v.name !== undefined).length,
+      0,
+    ),
+  };
 }
 
 /**
@@ -253,6 +315,7 @@ interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  victims: ReturnType<typeof referenceVictims>;
   headHash: string;
 }
 
@@ -331,6 +394,7 @@ export function referenceSummarize(state: IncidentState): Summary {
     denials,
     contested: denials.length > 0,
     retractedEventIds: state.retractedEventIds,
+    victims: referenceVictims(state),
     headHash: state.headHash,
   };
 }
