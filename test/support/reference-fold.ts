@@ -189,15 +189,14 @@ function apply(draft: IncidentState, event: StoredEvent): void {
       break;
     }
     case "VictimsRecorded":
-      (draft.victimLists ??= []).push(event);
+      draft.victimLists = [...(draft.victimLists ?? []), event];
       break;
     case "VictimsLinked":
       if (d.relation === "same-person")
-        (draft.sameLinks ??= []).push({
-          eventId: event.eventId,
-          a: `${d.a.eventId}#${d.a.index}`,
-          b: `${d.b.eventId}#${d.b.index}`,
-        });
+        draft.sameLinks = [
+          ...(draft.sameLinks ?? []),
+          { eventId: event.eventId, a: `${d.a.eventId}#${d.a.index}`, b: `${d.b.eventId}#${d.b.index}` },
+        ];
       break;
   }
 }
