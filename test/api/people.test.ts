@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDisclosure, decodeDisclosure, encodeDisclosure } from "../../events/sealing.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { createLogger } from "../../functions/log.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { peopleTables } from "../../functions/store/table-design.js";
 import { AP, call, opened, post, TOKEN } from "../support/archive.js";
@@ -21,12 +21,14 @@ const READER = "restricted-reader-token-0123";
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
 let archive: LocalServer;
+/** Every line the server logs (debug included): no sealed value may be in one. */
+const logLines: string[] = [];
 beforeAll(async () => {
   archive = await startLocalServer({
     port: 0,
     dynamoPort: 0,
     token: TOKEN,
-    log: silentLogger,
+    log: createLogger("debug", (line) => logLines.push(line)),
     writer: "test-writer",
     users: [
       { name: "Wanda Writer", token: WRITER, roles: ["writer"] },
@@ -34,7 +36,14 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => archive.close());
+afterAll(async () => {
+  await archive.close();
+  // Guarantee 7: of everything logged while the tests above wrote, read and failed, no line
+  // holds a sealed value.
+  expect(logLines.length).toBeGreaterThan(50);
+  for (const secret of ["Olena", "Bondar", "Kovalenko", "Platform 2", "Someone Else", "station worker"])
+    expect(logLines.join("\n")).not.toContain(secret);
+});
 
 const victims = (eventId: string, list: unknown[], disclose?: Record<string, string>) => ({
   eventId,
