@@ -113,7 +113,7 @@ describe("the summary's victims block", () => {
         expect(s.victims.recorded).toBe(LISTS_KEPT + 3);
         expect(state.victims?.lists).toHaveLength(LISTS_KEPT);
       });
-    expect(MAX_LINKS_KEPT).toBeLessThanOrEqual(2000);
+    expect(MAX_LINKS_KEPT).toBeLessThanOrEqual(500);
   });
 
   it("never holds a sealed value: the block is counts", () => {

@@ -7,7 +7,7 @@ import type { StoredEvent } from "./stored-event.js";
  * that a link still stands in the record, but `distinct` counts its two entries apart and says
  * so with `linksCounted`); `distinct` is worked out at read time by union-find over those links.
  */
-export const MAX_LINKS_KEPT = 2000;
+export const MAX_LINKS_KEPT = 500;
 /** The latest victims lists the state names, so a page can show them with a bounded read. */
 export const LISTS_KEPT = 5;
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { checkAppend } from "../../events/append-rules.js";
 import type { Envelope } from "../../events/schemas.js";
 import {
   commitmentDigest,
@@ -13,6 +14,7 @@ import {
 import { canonicalJson, type StoredEvent } from "../../events/stored-event.js";
 import type { FieldError } from "../../events/validate.js";
 import { PayloadTooLargeError, ValidationError } from "../errors.js";
+import { breachError } from "../store/append-answers.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
 
@@ -83,6 +85,7 @@ export class SealedAppend {
       writes.push({ eventId, disclosures: one.fresh });
     }
     checkCommitSize(sealed);
+    if (writes.length > 0) await this.checkHead(request);
     for (const r of redactions) await r();
     for (const w of writes) await this.o.disclosures.putFresh(incidentId, w.eventId, w.disclosures);
     try {
@@ -160,6 +163,18 @@ export class SealedAppend {
       out.push(copy);
     }
     return changed ? out : null;
+  }
+
+  /**
+   * A sealed event posted to an incident that does not exist is refused before any disclosure
+   * is written, so it leaves no orphan. Only that refusal: every other one (If-Match, an
+   * IncidentOpened again) may be a retry the store answers with its first answer, so the store
+   * decides them, at the commit.
+   */
+  private async checkHead(request: AppendRequest): Promise<void> {
+    const head = await this.o.events.readHead(request.incidentId);
+    const breach = checkAppend(head.version, request.envelopes, request.batched);
+    if (breach?.kind === "incident-missing") throw breachError(breach);
   }
 
   /** `VictimsLinked` names entries that exist: a victim of a `VictimsRecorded` of this incident. */

@@ -374,6 +374,14 @@ describe("bad input: a clear problem, and nothing stored", () => {
     await refused(redaction({ pointers: ["/data/victims/0/sex"] }), 422, "data.pointers[0]");
     await refused(redaction({ pointers: ["/data/victims/9/name"] }), 422, "data.pointers[0]");
   });
+  it("sealed values for an incident that does not exist (409), leaving no disclosure behind", async () => {
+    const answer = await post(archive.url, "people-nowhere", victims("nowhere-list-1", LIST));
+    expect(answer.status).toBe(409);
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).disclosures }));
+    db.destroy();
+    expect((table.Items ?? []).filter((i) => i.incidentId?.S === "people-nowhere")).toEqual([]);
+  });
   it("a batch whose sealed events would pass DynamoDB's 400 KB item (413, naming the limit)", async () => {
     // Each tiny sealed value becomes a commitment of some 60 bytes: small bodies, large commits.
     const many = Array.from({ length: 500 }, () => ({ age: 1, place: "x" }));
