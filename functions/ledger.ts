@@ -11,6 +11,7 @@ import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
 import type { Logger } from "./logger.js";
+import { disclosureExportRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
 
 /** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */
@@ -63,13 +64,16 @@ export function createLedger(options: LedgerOptions) {
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
-  const pageDeps = (openApi: Record<string, unknown>): PageRoutesDeps => ({
+  /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
+  const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
     reader,
     events,
     views,
     citation,
     logStore,
     openApi,
+    disclosures: core.disclosureReader,
+    ...(readerAuth ? { readerAuth } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.
@@ -83,7 +87,18 @@ export function createLedger(options: LedgerOptions) {
       routes: [
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
-          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log })]
+          ? [
+              dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log }),
+              disclosureExportRoutes({
+                events,
+                disclosures: core.disclosures,
+                log: logStore,
+                leafIndex: async (incidentId, version) =>
+                  (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(
+                    version,
+                  ),
+              }),
+            ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
       ],

@@ -32,6 +32,7 @@ import { DurableTable } from "./durable-table.js";
 import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
+import { PeopleTables } from "./people-tables.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
@@ -105,6 +106,7 @@ export class LedgerStack extends Stack {
   readonly transparencyLog: TransparencyLog;
   readonly exportStreaming: ExportStreaming;
   readonly exportHandOff: ExportHandOff;
+  readonly people: PeopleTables;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -253,6 +255,17 @@ export class LedgerStack extends Stack {
       writerIdentityFromContext(this) ?? new WriterPool(this, "Writers").identity;
     const writerAuthorizer = new HttpJwtAuthorizer("WriterJwt", writers.issuer, {
       jwtAudience: writers.audience,
+    });
+    // The people's tables and grants; restricted reads verify the same issuer's tokens in the Lambda.
+    this.people = new PeopleTables(this, "People", {
+      api: this.api,
+      pages: this.pages,
+      data: this.data,
+      readers: writers,
+      // Another issuer's roles claim (CDK context `groupsClaim`); the user pool's groups by default.
+      ...(this.node.tryGetContext("groupsClaim")
+        ? { groupsClaim: this.node.tryGetContext("groupsClaim") as string }
+        : {}),
     });
 
     this.httpApi = new HttpApi(this, "HttpApi", {

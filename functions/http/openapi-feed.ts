@@ -88,6 +88,12 @@ export const schemas: Record<string, Json> = {
         properties: {
           incidentsCsv: { type: "string", format: "uri" },
           eventsNdjson: { type: "string", format: "uri" },
+          disclosuresNdjson: {
+            type: "string",
+            format: "uri",
+            description:
+              "The public disclosures of the events in the release's leaves (those still held: an erased one cannot be given again).",
+          },
           feed: { type: "string", format: "uri" },
         },
       },

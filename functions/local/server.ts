@@ -140,7 +140,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   ]);
   // One process serves everything here: the API and the pages, the document built once at start.
   const openApi = openApiDocument();
-  const app = ledger.app(authenticate, { openApi, pages: pageRoutes(ledger.pageDeps(openApi)) });
+  const app = ledger.app(authenticate, {
+    openApi,
+    // Pages know a signed-in reader by the same tokens (restricted victims' values).
+    pages: pageRoutes(ledger.pageDeps(openApi, async (c) => authenticate(c))),
+  });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

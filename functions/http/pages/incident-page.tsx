@@ -10,6 +10,7 @@ import { categoryLabel, formatInstant, headline, orderCategories } from "./forma
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
+import { VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -25,6 +26,8 @@ export interface IncidentPageProps {
   citation?: string | null;
   /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
   log?: LogView;
+  /** The victims: counts, and the latest lists with what this reader may see of them (issue 22). */
+  victims?: VictimsView;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -79,6 +82,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   moment,
   citation,
   log,
+  victims,
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -128,6 +132,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           <CasualtyCategory chart={chart} lastVersion={summary.version} />
         ))}
       </section>
+      {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
       <EventTimeline
