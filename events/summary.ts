@@ -10,6 +10,7 @@ import {
   type SpillPiece,
   sealOldest,
 } from "./spill.js";
+import { sourceKey } from "./source-key.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
 /**
@@ -100,7 +101,7 @@ export interface SourceReports {
 export interface CategoryState {
   /** Reports of the category ever recorded, retracted ones included. */
   total: number;
-  /** By `attributedTo.name`, in the order sources first reported the category. */
+  /** By `sourceKey(attributedTo)`, in the order sources first reported the category. */
   sources: Record<string, SourceReports>;
   band: BandStep[];
 }
@@ -185,13 +186,14 @@ function ref(event: StoredEvent): Ref {
   };
 }
 
-const sourceOf = (event: StoredEvent) => event.attributedTo?.name ?? event.source.publisher;
+/** The key a report's source is counted by (events/source-key.ts): its name as sent is kept in the rows. */
+const sourceOf = (event: StoredEvent) => sourceKey(event.attributedTo ?? { name: event.source.publisher });
 
 function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
   return { ...ref(event), figure, publisher: event.source.publisher };
 }
 
-function statementRow(event: StoredEvent): StatementRow {
+export function statementRow(event: StoredEvent): StatementRow {
   const d = event.data;
   return {
     ...ref(event),

@@ -1,5 +1,5 @@
 import { piecesNeeded } from "../events/spill.js";
-import { type Summary, summarize } from "../events/summarize.js";
+import { type IncidentLists, incidentLists, type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
@@ -99,6 +99,12 @@ export class IncidentReader {
   async summarize(state: IncidentState): Promise<Summary> {
     const wanted = piecesNeeded(state.spilled, state.unsaved);
     return summarize(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
+  }
+
+  /** The state's lists whole (what the summary bounds), with the sealed pieces they need. */
+  async lists(state: IncidentState): Promise<IncidentLists> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved);
+    return incidentLists(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {

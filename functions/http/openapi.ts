@@ -245,6 +245,7 @@ function corePaths(): Record<string, Json> {
         },
       },
     },
+    ...incidentListPaths(),
     "/incidents/{incidentId}/verify": {
       get: {
         operationId: "verifyIncident",
@@ -368,6 +369,63 @@ function corePaths(): Record<string, Json> {
         },
       },
     },
+  };
+}
+
+const CURSOR = query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged.");
+
+/** The lists a summary bounds to 100 entries (and 256 KB), whole, a page at a time. */
+function incidentListPaths(): Record<string, Json> {
+  const list = (operationId: string, summary: string, schema: string, what: string, extra: Json[] = []) => ({
+    get: {
+      operationId,
+      tags: ["incidents"],
+      summary,
+      description: `${what} Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
+      ...read,
+      parameters: [readIncident, ...extra, limit(100, 100), CURSOR],
+      responses: {
+        "200": json(ref(schema), "A page."),
+        "400": badRequest("A query parameter is malformed, or the cursor is not one this archive gave out."),
+        "404": problem("Unknown incident (or category)."),
+        "500": internal,
+      },
+    },
+  });
+  return {
+    "/incidents/{incidentId}/casualties/{category}/sources": list(
+      "listCategorySources",
+      "Every live source of one casualty category",
+      "SourcePage",
+      "Each live source's latest report of the category, the most recent first: the whole of the summary's `bySource`.",
+      [
+        {
+          name: "category",
+          in: "path",
+          required: true,
+          description: "A casualty category of the incident.",
+          schema: { type: "string", pattern: "^[a-z][A-Za-z]{0,63}$" },
+        },
+      ],
+    ),
+    "/incidents/{incidentId}/denials": list(
+      "listDenials",
+      "Every live denial",
+      "DenialPage",
+      "The live denials in version order, with their status: the whole of the summary's `denials`.",
+    ),
+    "/incidents/{incidentId}/retractions": list(
+      "listRetractions",
+      "Every retracted event id",
+      "RetractionPage",
+      "The ids of retracted events, in the order retracted: the whole of the summary's `retractedEventIds`.",
+    ),
+    "/incidents/{incidentId}/statements": list(
+      "listStatements",
+      "Every live statement, newest first",
+      "StatementPage",
+      "Live statements, newest first. Each request reads a bounded stretch of the events, so a page may hold fewer than `limit` and still have a `nextCursor`.",
+    ),
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
-import { checkAppend, needsTargets, targetOf } from "../../events/append-rules.js";
+import { categoriesOf, checkAppend, checkCategories, needsTargets, targetOf } from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
 import { serverEventId } from "../../events/server-ids.js";
@@ -38,7 +38,11 @@ export interface AppendPathOptions {
   maxAttempts: number;
   /** Told of every commit that may have been stored (a stream would see it), replays included. */
   onCommit: ((item: Item) => void) | undefined;
+  /** The incident's casualty categories at a version, for the cap on them (append-rules.ts). */
+  categoriesAt?: CategoriesAt | undefined;
 }
+
+export type CategoriesAt = (incidentId: string, version: number) => Promise<ReadonlySet<string>>;
 
 /**
  * One attempt's end for a group: every member answered (or set aside for the next group), or a
@@ -254,6 +258,10 @@ export class AppendPath {
         needsTargets(m.request.envelopes) ? this.targetTypes(incidentId, m.request.envelopes) : undefined,
       ),
     );
+    const reports = members.some((m) => categoriesOf(m.request.envelopes).length > 0);
+    const categories = new Set(
+      reports && this.o.categoriesAt ? await this.o.categoriesAt(incidentId, head.version) : [],
+    );
     const admitted: PendingAppend[] = [];
     const groupTypes: Record<string, EventType> = {};
     let version = head.version;
@@ -261,13 +269,16 @@ export class AppendPath {
       const { envelopes, batched } = m.request;
       const known = { ...stored[i] };
       for (const [id, type] of Object.entries(groupTypes)) setOwn(known, id, type);
-      const breach = checkAppend(version, envelopes, batched, known);
+      const breach =
+        checkAppend(version, envelopes, batched, known) ??
+        (this.o.categoriesAt ? checkCategories(categories, envelopes, batched) : null);
       if (breach && admitted.length > 0) setAside.push(m);
       else if (breach) await this.refuse(m, breachError(breach));
       else {
         admitted.push(m);
         version += envelopes.length;
         for (const e of envelopes) if (e.eventId) setOwn(groupTypes, e.eventId, e.type);
+        for (const category of categoriesOf(envelopes)) categories.add(category);
       }
     }
     return admitted;

@@ -3,6 +3,7 @@
 import { combineBounds } from "../../events/figures.js";
 import { ownValue, setOwn } from "../../events/own-keys.js";
 import type { Attribution, EventType, Figure, Location } from "../../events/schemas.js";
+import { sourceKey } from "../../events/source-key.js";
 import { GENESIS_HASH, type StoredEvent } from "../../events/stored-event.js";
 
 /**
@@ -21,6 +22,8 @@ function clip(text: string): string {
 
 /** How many statements the summary quotes in full; `count` still counts them all. */
 const LATEST_STATEMENTS = 10;
+/** Lists that grow with posts show at most this many entries beside their count. */
+const SUMMARY_LIST_MAX = 100;
 
 interface Ref {
   eventId: string;
@@ -211,6 +214,7 @@ interface CasualtySummary {
   high: number | null;
   latest: SourcedFigure | null;
   bySource: SourcedFigure[];
+  sourceCount: number;
   reports: number;
 }
 
@@ -238,7 +242,11 @@ interface Summary {
   casualties: Record<string, CasualtySummary>;
   statements: {
     count: number;
-    latest: (Omit<StatementRow, "recordedAt"> & { recordedAt: string; assessments: AssessmentSummary[] })[];
+    latest: (Omit<StatementRow, "recordedAt"> & {
+      recordedAt: string;
+      assessments: AssessmentSummary[];
+      assessmentCount: number;
+    })[];
   };
   denials: {
     eventId: string;
@@ -249,10 +257,13 @@ interface Summary {
     version: number;
     recordedAt: string;
     assessments: AssessmentSummary[];
+    assessmentCount: number;
     status: DenialStatus;
   }[];
+  denialCount: number;
   contested: boolean;
   retractedEventIds: string[];
+  retractedCount: number;
   headHash: string;
 }
 
@@ -271,8 +282,9 @@ function sourced(r: CasualtyReport): SourcedFigure {
 function latestBySource(reports: readonly CasualtyReport[]): CasualtyReport[] {
   const bySource = new Map<string, CasualtyReport>();
   for (const r of reports) {
-    const prev = bySource.get(r.attributedTo.name);
-    if (!prev || r.version > prev.version) bySource.set(r.attributedTo.name, r);
+    const key = sourceKey(r.attributedTo);
+    const prev = bySource.get(key);
+    if (!prev || r.version > prev.version) bySource.set(key, r);
   }
   return [...bySource.values()].sort((a, b) => b.version - a.version);
 }
@@ -299,14 +311,21 @@ export function referenceSummarize(state: IncidentState): Summary {
       low,
       high,
       latest: rows[0] ? sourced(rows[0]) : null,
-      bySource: rows.map(sourced),
+      bySource: rows.slice(0, SUMMARY_LIST_MAX).map(sourced),
+      sourceCount: rows.length,
       reports: total,
     };
   }
+  const newest = <T>(rows: T[]) => rows.slice(Math.max(0, rows.length - SUMMARY_LIST_MAX));
   const denials = state.denials.map((d) => {
     const assessments = assessmentsOf(state, d.eventId);
     const last = assessments[assessments.length - 1];
-    return { ...d, assessments, status: (last ? last.verdict : "unassessed") as DenialStatus };
+    return {
+      ...d,
+      assessments: newest(assessments),
+      assessmentCount: assessments.length,
+      status: (last ? last.verdict : "unassessed") as DenialStatus,
+    };
   });
   const o = state.opened;
   return {
@@ -326,11 +345,16 @@ export function referenceSummarize(state: IncidentState): Summary {
       latest: state.statements
         .slice(-LATEST_STATEMENTS)
         .reverse()
-        .map((s) => ({ ...s, assessments: assessmentsOf(state, s.eventId) })),
+        .map((s) => {
+          const assessments = assessmentsOf(state, s.eventId);
+          return { ...s, assessments: newest(assessments), assessmentCount: assessments.length };
+        }),
     },
-    denials,
+    denials: newest(denials),
+    denialCount: denials.length,
     contested: denials.length > 0,
-    retractedEventIds: state.retractedEventIds,
+    retractedEventIds: newest(state.retractedEventIds),
+    retractedCount: state.retractedEventIds.length,
     headHash: state.headHash,
   };
 }

@@ -92,7 +92,7 @@ export function casualtyCharts(state: IncidentState, summary: Summary): Category
     const shownSources = new Set(drawn.map((p) => p.source));
     return {
       category,
-      summary: summary.casualties[category] as CasualtySummary,
+      summary: ownValue(summary.casualties, category) as CasualtySummary,
       points: drawn,
       sources: sources.filter((s) => shownSources.has(s)),
       band: entry?.band ?? [],

@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { AssessmentSummary, Summary } from "../../../events/summarize.js";
+import { ownLabel } from "../../../events/own-keys.js";
 import { attributionText, formatInstant } from "./format.js";
 
 /** Statements and denials, each with the assessments made of it, from the summary. */
@@ -16,7 +17,7 @@ const VERDICT_WORDS: Record<string, string> = {
 };
 
 export const VerdictTag: FC<{ verdict: string }> = ({ verdict }) => (
-  <span class={`tag verdict-${verdict}`}>{VERDICT_WORDS[verdict] ?? verdict}</span>
+  <span class={`tag verdict-${verdict}`}>{ownLabel(VERDICT_WORDS, verdict)}</span>
 );
 
 const Assessments: FC<{ items: AssessmentSummary[] }> = ({ items }) =>

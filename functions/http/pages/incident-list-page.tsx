@@ -1,4 +1,5 @@
 import type { FC } from "hono/jsx";
+import { ownValue } from "../../../events/own-keys.js";
 import type { Summary } from "../../../events/summarize.js";
 import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
@@ -31,7 +32,7 @@ const HeadlineFigures: FC<{ summary: Summary }> = ({ summary }) => {
       {categories.map((c) => (
         <>
           <dt>{categoryLabel(c)}</dt>
-          <dd data-headline={c}>{headline(summary.casualties[c] as Summary["casualties"][string])}</dd>
+          <dd data-headline={c}>{headline(ownValue(summary.casualties, c) as Summary["casualties"][string])}</dd>
         </>
       ))}
     </dl>
@@ -52,7 +53,7 @@ const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
         </p>
         {s.contested ? (
           <p>
-            <span class="tag tag-contested">{`contested: ${s.denials.length} denial(s)`}</span>
+            <span class="tag tag-contested">{`contested: ${s.denialCount ?? s.denials.length} denial(s)`}</span>
           </p>
         ) : null}
         <HeadlineFigures summary={s} />

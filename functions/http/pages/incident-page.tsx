@@ -1,4 +1,5 @@
 import type { FC } from "hono/jsx";
+import { ownValue } from "../../../events/own-keys.js";
 import type { Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
@@ -43,7 +44,7 @@ const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
       {categories.length ? (
         <p class="headlines" data-headlines="">
           {categories
-            .map((c) => `${categoryLabel(c)}: ${headline(s.casualties[c] as Summary["casualties"][string])}`)
+            .map((c) => `${categoryLabel(c)}: ${headline(ownValue(s.casualties, c) as Summary["casualties"][string])}`)
             .join(" · ")}
         </p>
       ) : null}
