@@ -19,7 +19,8 @@ export const MAX_CATEGORIES = 64;
 export function categoriesOf(envelopes: readonly Envelope[]): string[] {
   const found = new Set<string>();
   for (const e of envelopes)
-    if (e.type === "CasualtiesReported") for (const category of Object.keys(e.data.figures)) found.add(category);
+    if (e.type === "CasualtiesReported")
+      for (const category of Object.keys(e.data.figures)) found.add(category);
   return [...found];
 }
 

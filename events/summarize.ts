@@ -234,7 +234,8 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
   const o = state.opened;
   const liveDenials = denials.length;
   const statements = state.statements.recent.slice(-LATEST_STATEMENTS).reverse();
-  const statementAssessments = (eventId: string) => state.assessments.filter((a) => a.targetEventId === eventId);
+  const statementAssessments = (eventId: string) =>
+    state.assessments.filter((a) => a.targetEventId === eventId);
   const at = (cap: number): Summary => {
     const casualties: Record<string, CasualtySummary> = {};
     for (const { category, rows, total, range } of categories)

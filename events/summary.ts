@@ -1,6 +1,7 @@
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
+import { sourceKey } from "./source-key.js";
 import {
   emptySpilled,
   filterAdd,
@@ -10,7 +11,6 @@ import {
   type SpillPiece,
   sealOldest,
 } from "./spill.js";
-import { sourceKey } from "./source-key.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 
 /**

@@ -15,7 +15,8 @@ export function incidentCategories(events: () => EventStore, views: ViewStore): 
     const seen = state?.version ?? 0;
     if (seen < version)
       for (const event of await events().eventsBetween(incidentId, seen, version))
-        if (event.type === "CasualtiesReported") for (const category of Object.keys(event.data.figures)) found.add(category);
+        if (event.type === "CasualtiesReported")
+          for (const category of Object.keys(event.data.figures)) found.add(category);
     return found;
   };
 }

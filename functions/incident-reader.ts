@@ -104,7 +104,10 @@ export class IncidentReader {
   /** The state's lists whole (what the summary bounds), with the sealed pieces they need. */
   async lists(state: IncidentState): Promise<IncidentLists> {
     const wanted = piecesNeeded(state.spilled, state.unsaved);
-    return incidentLists(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
+    return incidentLists(
+      state,
+      wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : [],
+    );
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {

@@ -112,7 +112,8 @@ const BOUNDED_ASSESSMENTS = {
   type: "array",
   maxItems: 100,
   items: { $ref: "#/components/schemas/AssessmentSummary" },
-  description: "The newest live assessments, oldest first: at most 100 (fewer should they not fit the summary).",
+  description:
+    "The newest live assessments, oldest first: at most 100 (fewer should they not fit the summary).",
 };
 
 const answerSchemas: Record<string, Json> = {
@@ -282,7 +283,8 @@ const answerSchemas: Record<string, Json> = {
         type: "array",
         maxItems: 100,
         items: ref("EventId"),
-        description: "The latest retracted ids, in the order retracted: at most 100; all at /incidents/{incidentId}/retractions.",
+        description:
+          "The latest retracted ids, in the order retracted: at most 100; all at /incidents/{incidentId}/retractions.",
       },
       retractedCount: integer(0, "Retracted events in all."),
       headHash: HASH,
@@ -290,7 +292,10 @@ const answerSchemas: Record<string, Json> = {
     [],
     { description: "The current-state view of one incident, projected from its events." },
   ),
-  SourcePage: listPage(ref("SourcedFigure"), "Each live source's latest report of the category, the most recent first."),
+  SourcePage: listPage(
+    ref("SourcedFigure"),
+    "Each live source's latest report of the category, the most recent first.",
+  ),
   DenialPage: listPage(ref("DenialSummary"), "The live denials, in version order."),
   RetractionPage: listPage(ref("EventId"), "The retracted event ids, in the order retracted."),
   StatementPage: listPage(
@@ -337,7 +342,10 @@ function listPage(items: Json, description: string): Json {
   return closed(
     {
       items: { type: "array", maxItems: 100, items },
-      nextCursor: nullable({ type: "string", description: "Pass as `cursor` for the next page; null on the last." }),
+      nextCursor: nullable({
+        type: "string",
+        description: "Pass as `cursor` for the next page; null on the last.",
+      }),
     },
     [],
     { description },

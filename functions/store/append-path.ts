@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
-import { categoriesOf, checkAppend, checkCategories, needsTargets, targetOf } from "../../events/append-rules.js";
+import {
+  categoriesOf,
+  checkAppend,
+  checkCategories,
+  needsTargets,
+  targetOf,
+} from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
 import { serverEventId } from "../../events/server-ids.js";

@@ -33,11 +33,17 @@ export {
   SNAPSHOT_EVERY,
 } from "./view-items.js";
 
-/** A full re-check of a chain that passed: how far, to which hash, and when. */
+/**
+ * The last full re-check of a chain: how far, to which hash, and when; a failed one (`ok`
+ * false) names where the chain broke, and stands until a full check passes again.
+ */
 export interface ChainCheckRecord {
   version: number;
   headHash: string;
   checkedAt: string;
+  ok?: boolean;
+  firstBadVersion?: number;
+  reason?: string;
 }
 
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
@@ -194,10 +200,21 @@ export class ViewStore {
     );
     const item = out.Item;
     if (!item?.version?.N || !item.headHash?.S || !item.checkedAt?.S) return null;
-    return { version: Number(item.version.N), headHash: item.headHash.S, checkedAt: item.checkedAt.S };
+    const record = {
+      version: Number(item.version.N),
+      headHash: item.headHash.S,
+      checkedAt: item.checkedAt.S,
+    };
+    if (item.ok?.BOOL !== false) return record;
+    return {
+      ...record,
+      ok: false,
+      firstBadVersion: Number(item.firstBadVersion?.N),
+      reason: item.reason?.S ?? "",
+    };
   }
 
-  /** Records a passed full check; an older one never replaces a newer. */
+  /** Records a full check, passed or failed; an older one never replaces a newer. */
   async saveCheck(incidentId: string, check: ChainCheckRecord): Promise<void> {
     try {
       await this.db.send(
@@ -209,6 +226,13 @@ export class ViewStore {
             itemType: { S: "chain-check" },
             headHash: { S: check.headHash },
             checkedAt: { S: check.checkedAt },
+            ...(check.ok === false
+              ? {
+                  ok: { BOOL: false },
+                  firstBadVersion: { N: String(check.firstBadVersion ?? 0) },
+                  reason: { S: check.reason ?? "" },
+                }
+              : {}),
           },
           ConditionExpression: "attribute_not_exists(incidentId) OR version <= :v",
           ExpressionAttributeValues: { ":v": { N: String(check.version) } },

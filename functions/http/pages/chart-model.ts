@@ -2,8 +2,14 @@ import { describeFigure, figureBounds } from "../../../events/figures.js";
 import { ownValue } from "../../../events/own-keys.js";
 import type { Figure } from "../../../events/schemas.js";
 import type { CasualtySummary, Summary } from "../../../events/summarize.js";
-import type { BandStep, IncidentState } from "../../../events/summary.js";
+import {
+  BAND_STEPS_KEPT,
+  type BandStep,
+  type IncidentState,
+  type SourceReports,
+} from "../../../events/summary.js";
 import { orderCategories } from "./format.js";
+import { PAGE_BAND_STEPS, PAGE_CHART_POINTS, share } from "./page-budget.js";
 
 /**
  * What the casualty charts draw, computed from the events alone (no SVG here), so the
@@ -47,13 +53,13 @@ export const MAX_CHART_POINTS = 48;
  * At most MAX_CHART_POINTS of a chart's points, in version order: first each source's latest
  * (the most recent sources first), then the reports that moved the range, newest first.
  */
-function pickPoints(points: ChartPoint[]): ChartPoint[] {
+function pickPoints(points: ChartPoint[], max: number): ChartPoint[] {
   const newestFirst = [...points].sort((a, b) => b.version - a.version);
   const latest = new Map<string, ChartPoint>();
   for (const p of newestFirst) if (!latest.has(p.source)) latest.set(p.source, p);
-  const picked = new Set([...latest.values()].slice(0, MAX_CHART_POINTS));
+  const picked = new Set([...latest.values()].slice(0, max));
   for (const p of newestFirst) {
-    if (picked.size >= MAX_CHART_POINTS) break;
+    if (picked.size >= max) break;
     picked.add(p);
   }
   return [...picked].sort((a, b) => a.version - b.version);
@@ -65,14 +71,25 @@ function pickPoints(points: ChartPoint[]): ChartPoint[] {
  * the summary's range and its latest one, at most CHART_MARKS_KEPT; the latest steps of the
  * range itself. `state` is the fold state the summary was made from.
  */
-export function casualtyCharts(state: IncidentState, summary: Summary): CategoryChart[] {
-  const retracted = new Set(summary.retractedEventIds);
-  return orderCategories(Object.keys(summary.casualties)).map((category) => {
+export function casualtyCharts(
+  state: IncidentState,
+  summary: Summary,
+  retracted: ReadonlySet<string> = new Set(summary.retractedEventIds),
+): CategoryChart[] {
+  const categories = orderCategories(Object.keys(summary.casualties));
+  // The page's budget, shared by its charts: a few categories get up to MAX_CHART_POINTS each.
+  const maxPoints = share(PAGE_CHART_POINTS, categories.length, MAX_CHART_POINTS, 2);
+  const maxSteps = share(PAGE_BAND_STEPS, categories.length, BAND_STEPS_KEPT, 2);
+  return categories.map((category) => {
     const entry = ownValue(state.casualties, category);
-    const sources = Object.keys(entry?.sources ?? {});
+    // Sources are keyed by sourceKey (events/source-key.ts); shown by the name their latest report gave.
+    const nameOf = (key: string, kept: SourceReports) =>
+      kept.recent[kept.recent.length - 1]?.attributedTo.name ?? key;
+    const names = Object.entries(entry?.sources ?? {}).map(([key, kept]) => nameOf(key, kept));
     const points: ChartPoint[] = [];
-    for (const [source, kept] of Object.entries(entry?.sources ?? {}))
+    for (const [key, kept] of Object.entries(entry?.sources ?? {}))
       for (const mark of kept.marks) {
+        const source = nameOf(key, kept);
         const bounds = figureBounds(mark.figure);
         points.push({
           eventId: mark.eventId,
@@ -88,14 +105,15 @@ export function casualtyCharts(state: IncidentState, summary: Summary): Category
           retracted: retracted.has(mark.eventId),
         });
       }
-    const drawn = pickPoints(points);
+    const drawn = pickPoints(points, maxPoints);
     const shownSources = new Set(drawn.map((p) => p.source));
+    const band = entry?.band ?? [];
     return {
       category,
       summary: ownValue(summary.casualties, category) as CasualtySummary,
       points: drawn,
-      sources: sources.filter((s) => shownSources.has(s)),
-      band: entry?.band ?? [],
+      sources: names.filter((s) => shownSources.has(s)),
+      band: band.slice(Math.max(0, band.length - maxSteps)),
     };
   });
 }

@@ -1,7 +1,7 @@
 import { describeFigure } from "../../../events/figures.js";
+import { ownLabel } from "../../../events/own-keys.js";
 import type { Attribution, EventType } from "../../../events/schemas.js";
 import { WELL_KNOWN_CATEGORIES } from "../../../events/schemas.js";
-import { ownLabel } from "../../../events/own-keys.js";
 import type { CasualtySummary } from "../../../events/summarize.js";
 
 /**

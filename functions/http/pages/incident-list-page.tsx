@@ -32,7 +32,9 @@ const HeadlineFigures: FC<{ summary: Summary }> = ({ summary }) => {
       {categories.map((c) => (
         <>
           <dt>{categoryLabel(c)}</dt>
-          <dd data-headline={c}>{headline(ownValue(summary.casualties, c) as Summary["casualties"][string])}</dd>
+          <dd data-headline={c}>
+            {headline(ownValue(summary.casualties, c) as Summary["casualties"][string])}
+          </dd>
         </>
       ))}
     </dl>
@@ -45,10 +47,12 @@ const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
     <li>
       <article class="card" data-incident={s.incidentId} aria-labelledby={`card-${s.incidentId}`}>
         <h2 id={`card-${s.incidentId}`}>
-          <a href={viewPath(s.incidentId)}>{s.title ?? s.incidentId}</a>
+          <a href={viewPath(s.incidentId)}>
+            <bdi>{s.title ?? s.incidentId}</bdi>
+          </a>
         </h2>
         <p class="muted">
-          {s.kind ?? "unknown kind"} · {place || "unknown place"}
+          {s.kind ?? "unknown kind"} · <bdi>{place || "unknown place"}</bdi>
           {s.occurredOn || s.occurredAt ? ` · ${s.occurredOn ?? s.occurredAt}` : ""}
         </p>
         {s.contested ? (

@@ -47,14 +47,18 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
     return state;
   };
 
-  app.get("/incidents/:incidentId/casualties/:category/sources", acceptQuery("cursor", "limit"), async (c) => {
-    const state = await current(c);
-    const category = c.req.param("category");
-    const rows = (await reader.lists(state)).sources.get(category);
-    if (!rows || !ownValue(state.casualties, category))
-      throw new NotFoundError(`incident ${state.incidentId} has no casualty category ${category}`);
-    return page(c, rows);
-  });
+  app.get(
+    "/incidents/:incidentId/casualties/:category/sources",
+    acceptQuery("cursor", "limit"),
+    async (c) => {
+      const state = await current(c);
+      const category = c.req.param("category");
+      const rows = (await reader.lists(state)).sources.get(category);
+      if (!rows || !ownValue(state.casualties, category))
+        throw new NotFoundError(`incident ${state.incidentId} has no casualty category ${category}`);
+      return page(c, rows);
+    },
+  );
 
   app.get("/incidents/:incidentId/denials", acceptQuery("cursor", "limit"), async (c) => {
     const state = await current(c);
@@ -69,7 +73,11 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   // Newest first; the cursor is the version the next page reads below.
   app.get("/incidents/:incidentId/statements", acceptQuery("cursor", "limit"), async (c) => {
     const state = await current(c);
-    const limit = intQuery(c, "limit", { min: 1, max: SUMMARY_LIST_MAX, fallback: SUMMARY_LIST_MAX }) as number;
+    const limit = intQuery(c, "limit", {
+      min: 1,
+      max: SUMMARY_LIST_MAX,
+      fallback: SUMMARY_LIST_MAX,
+    }) as number;
     const below = Math.min(cursorOf(c, "version") || state.version + 1, state.version + 1);
     const retracted = new Set((await reader.lists(state)).retracted);
     const from = Math.max(0, below - 1 - STATEMENT_WINDOW);

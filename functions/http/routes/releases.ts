@@ -16,6 +16,8 @@ export interface ReleaseRoutesDeps {
   /** Builds a new release's exports ahead of the downloads (AWS: into the exports bucket). */
   builds?: ExportBuilds;
   log?: Logger;
+  /** The archive's public origin (LEDGER_PUBLIC_URL): every absolute link is built on it, never on a request's Host. */
+  publicUrl: () => string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -44,8 +46,6 @@ export function citationLine(release: Pick<Release, "name" | "treeSize" | "root"
   return `incident-ledger release ${release.name}, tree size ${release.treeSize}, root ${release.root}, ${url}`;
 }
 
-const originOf = (c: Context) => new URL(c.req.url).origin;
-
 export const RELEASES_MAX_LIMIT = 100;
 
 /** The cursor is the number of the last release the previous page held. */
@@ -58,8 +58,16 @@ function releaseCursor(c: Context): number {
 }
 
 /** POST /releases (writers) names the latest checkpoint; GET /releases lists them. */
-export function releaseRoutes({ releases, logReader, authenticate, builds, log }: ReleaseRoutesDeps) {
+export function releaseRoutes({
+  releases,
+  logReader,
+  authenticate,
+  builds,
+  log,
+  publicUrl,
+}: ReleaseRoutesDeps) {
   const app = new Hono();
+  const originOf = (_c: Context) => publicUrl();
 
   // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
   // that `nextCursor` is only present while another page follows: an archive of up to
@@ -75,7 +83,9 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
     const items = page.items.map((r) => releaseView(r, origin));
     if (page.after === null) return c.json({ items });
     const nextCursor = String(page.after);
-    const next = new URL(c.req.url);
+    const next = new URL(`${origin}${c.req.path}`);
+    const given = c.req.query("limit");
+    if (given !== undefined) next.searchParams.set("limit", given);
     next.searchParams.set("cursor", nextCursor);
     c.header("Link", `<${next.href}>; rel="next"`);
     return c.json({ items, nextCursor });
