@@ -1,9 +1,10 @@
 import { piecesNeeded } from "../events/spill.js";
-import { type IncidentLists, incidentLists, type Summary, summarize } from "../events/summarize.js";
+import { type IncidentLists, incidentLists, type Summary, summarize, utf8Length } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
+import { listKeyAfter } from "./store/list-cursor.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
 
 export type SummaryQuery =
@@ -30,6 +31,22 @@ export interface Settle {
 
 const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
 
+/** A listing page's summaries total at most this many bytes of JSON (at least one summary). */
+export const LISTING_PAGE_BYTES = 480 * 1024;
+
+/** The first summaries whose JSON fits `budget`; the rest start the next page. */
+function pageWithin(items: Summary[], next: ListPage["next"], budget: number) {
+  let used = 0;
+  for (const [i, item] of items.entries()) {
+    used += utf8Length(JSON.stringify(item)) + 1;
+    if (used > budget && i > 0) {
+      const last = items[i - 1] as Summary;
+      return { items: items.slice(0, i), next: listKeyAfter(last.incidentId, last.lastRecordedAt) };
+    }
+  }
+  return { items, next };
+}
+
 export class IncidentReader {
   /**
    * Snapshots read lately. A snapshot never changes (the state at version N is the same for
@@ -52,7 +69,11 @@ export class IncidentReader {
         "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
       ),
     );
-    return { items: items.filter((s): s is Summary => s !== null), next: page.next };
+    return pageWithin(
+      items.filter((s): s is Summary => s !== null),
+      page.next,
+      LISTING_PAGE_BYTES,
+    );
   }
 
   /** null: there is no such incident, or it had not reached that point. */

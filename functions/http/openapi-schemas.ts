@@ -138,8 +138,14 @@ const answerSchemas: Record<string, Json> = {
         minimum: 0,
         description: "On a 409 for If-Match: the version it named.",
       },
+      errorsOmitted: {
+        type: "integer",
+        minimum: 1,
+        description: "How many more fields failed than the 100 `errors` lists (absent when none were left out).",
+      },
       errors: {
         type: "array",
+        maxItems: 100,
         items: closed({
           path: { type: "string", description: "e.g. `events[1].data.figures.killed.value`, `query.limit`" },
           message: { type: "string" },

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { MalformedRequestError, PayloadTooLargeError } from "../errors.js";
+import { ClientClosedError, LedgerError, MalformedRequestError, PayloadTooLargeError } from "../errors.js";
 
 /** Past this, an oversized body is no longer drained but cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
@@ -35,6 +35,25 @@ async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
  * makes most HTTP clients report a broken connection instead of the 413.
  */
 export async function readBodyText(c: Context, max: number): Promise<string> {
+  try {
+    return await readWithin(c, max);
+  } catch (error) {
+    if (error instanceof LedgerError || !closedByClient(c, error)) throw error;
+    throw new ClientClosedError("the client closed the connection before its body was read; nothing was stored");
+  }
+}
+
+/** Whether a failed read of the body was the client going away (locally: its socket closed mid-body). */
+function closedByClient(c: Context, error: unknown): boolean {
+  const incoming = (c.env as { incoming?: { destroyed?: boolean; readableAborted?: boolean; complete?: boolean } })
+    ?.incoming;
+  if (incoming && (incoming.readableAborted || (incoming.destroyed && incoming.complete === false))) return true;
+  const e = error as { code?: string; message?: string; cause?: { code?: string } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE" || /^(aborted|terminated)$/i.test(e?.message ?? "");
+}
+
+async function readWithin(c: Context, max: number): Promise<string> {
   const declared = Number(c.req.header("content-length") ?? Number.NaN);
   const tooLarge = () => new PayloadTooLargeError(`the body is over ${max / 1024} KiB; nothing was stored`);
   if (declared > DRAIN_LIMIT) throw tooLarge();

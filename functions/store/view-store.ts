@@ -47,6 +47,9 @@ export interface ChainCheckRecord {
 }
 
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
+
+/** Index items one listing request examines at most, whatever its filters match. */
+export const LISTING_READ_MAX = 500;
 export interface ListQuery {
   kind?: string;
   country?: string;
@@ -321,7 +324,10 @@ export class ViewStore {
     );
   }
 
-  /** Newest activity first, filtered; pages until `limit` matches are found or the index ends. */
+  /**
+   * Newest activity first, filtered; pages until `limit` matches are found, the index ends, or
+   * LISTING_READ_MAX index items were examined (then the page may be short, with a cursor).
+   */
   async list(query: ListQuery): Promise<ListPage> {
     const filters: string[] = [];
     const values: Record<string, AttributeValue> = { ":p": { S: LIST_PARTITION } };
@@ -354,6 +360,7 @@ export class ViewStore {
         Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
       },
     );
+    let examined = 0;
     reading: for await (const out of pages) {
       for (const item of out.Items ?? []) {
         ids.push(item.incidentId?.S ?? "");
@@ -363,6 +370,12 @@ export class ViewStore {
           if (more) next = { incidentId, listPk, activity } as Record<string, AttributeValue>;
           break reading;
         }
+      }
+      // A filter that matches few: the page comes back short, with where to go on.
+      examined += out.ScannedCount ?? out.Items?.length ?? 0;
+      if (examined >= LISTING_READ_MAX && out.LastEvaluatedKey) {
+        next = out.LastEvaluatedKey;
+        break;
       }
     }
     const texts = await this.summaryTexts(ids);

@@ -3,8 +3,10 @@ import { parseAppendBody } from "../../../events/validate.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { credentialsFirst } from "../credentials-first.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
+import { parseBodyJson } from "../strict-json.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -17,22 +19,14 @@ export interface EventRoutesDeps {
 export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
   const app = new Hono();
 
-  app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
+  app.post("/incidents/:incidentId/events", credentialsFirst(authenticate, "writer", "a write"), acceptQuery(), async (c) => {
     // Credentials first: an unauthenticated caller learns nothing about its payload.
     const writer = requireRole(authenticate, c, "writer", "a write");
     const recordedBy = writer.name;
     const incidentId = incidentToWrite(c);
     const ifMatch = expectedVersion(c);
     const text = await readBodyText(c, MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-        { path: "(body)", message: "is not valid JSON" },
-      ]);
-    }
-    const parsed = parseAppendBody(body);
+    const parsed = parseAppendBody(parseBodyJson(text));
     if (!parsed.ok) {
       throw new ValidationError(
         `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors

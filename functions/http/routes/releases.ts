@@ -6,8 +6,10 @@ import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Logger } from "../../log.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { credentialsFirst } from "../credentials-first.js";
 import { acceptQuery, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
+import { parseBodyJson } from "../strict-json.js";
 
 export interface ReleaseRoutesDeps {
   releases: ReleaseStore;
@@ -98,7 +100,7 @@ export function releaseRoutes({
     return c.json(releaseView(release, originOf(c)));
   });
 
-  app.post("/releases", acceptQuery(), async (c) => {
+  app.post("/releases", credentialsFirst(authenticate, "editor", "a release"), acceptQuery(), async (c) => {
     const createdBy = requireRole(authenticate, c, "editor", "a release").name;
     const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
@@ -134,14 +136,7 @@ export function releaseRoutes({
 }
 
 function parseReleaseBody(text: string): { name: string; note: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-      { path: "(body)", message: "is not valid JSON" },
-    ]);
-  }
+  const body = parseBodyJson(text);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ValidationError("the body must be an object { name, note }", [
       { path: "(body)", message: "must be an object { name, note }" },
