@@ -53,7 +53,8 @@ export function toFieldErrors(error: $ZodError, prefix: readonly PropertyKey[] =
 /** A figures object with more names than a report may hold: refused whole, not name by name. */
 function tooManyFigures(input: object, prefix: readonly PropertyKey[]): FieldError[] | null {
   const data = (input as { data?: unknown }).data;
-  const figures = typeof data === "object" && data !== null ? (data as { figures?: unknown }).figures : undefined;
+  const figures =
+    typeof data === "object" && data !== null ? (data as { figures?: unknown }).figures : undefined;
   if (typeof figures !== "object" || figures === null || Array.isArray(figures)) return null;
   let names = 0;
   for (const _ in figures) if (++names > MAX_FIGURES) break;

@@ -1,5 +1,11 @@
 import { piecesNeeded } from "../events/spill.js";
-import { type IncidentLists, incidentLists, type Summary, summarize, utf8Length } from "../events/summarize.js";
+import {
+  type IncidentLists,
+  incidentLists,
+  type Summary,
+  summarize,
+  utf8Length,
+} from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";

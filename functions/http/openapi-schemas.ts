@@ -141,7 +141,8 @@ const answerSchemas: Record<string, Json> = {
       errorsOmitted: {
         type: "integer",
         minimum: 1,
-        description: "How many more fields failed than the 100 `errors` lists (absent when none were left out).",
+        description:
+          "How many more fields failed than the 100 `errors` lists (absent when none were left out).",
       },
       errors: {
         type: "array",

@@ -338,14 +338,30 @@ function corePaths(): Record<string, Json> {
           "For people: the same data as GET /incidents, with a filter form. Bad filters answer a page that says what to fix.",
         ...read,
         parameters: [
-          query("kind", { type: "string" }, "Only this kind."),
-          query("country", { type: "string" }, "Only this country."),
-          query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
+          // The rules the page checks: a form's empty field means "any", surrounding blanks are ignored.
+          query(
+            "kind",
+            { type: "string", pattern: `^\\s*(?:${KIND_SLUG_PATTERN.source.slice(1, -1)})?\\s*$` },
+            "Only this kind (empty: any).",
+          ),
+          query(
+            "country",
+            { type: "string", pattern: "^\\s*(?:[A-Za-z]{2})?\\s*$" },
+            "Only this ISO 3166-1 alpha-2 country (empty: any).",
+          ),
+          query(
+            "contested",
+            { type: "string", enum: ["true", "false", ""] },
+            "`true`, `false` or empty (either).",
+          ),
           query("cursor", { type: "string" }, "The next page's cursor."),
         ],
         responses: {
           "200": text("text/html", "The page."),
-          "400": text("text/html", "A page that says which filter to fix."),
+          "400": {
+            description: `A page that says which filter to fix; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
+          },
         },
       },
     },
@@ -359,12 +375,32 @@ function corePaths(): Record<string, Json> {
         ...read,
         parameters: [
           { ...readIncident, schema: { type: "string" } },
-          query("asOf", { type: "string" }, "As known at this instant (UTC)."),
-          query("version", { type: "string" }, "As known at this version."),
+          query(
+            "asOf",
+            {
+              type: "string",
+              pattern:
+                "^\\s*(?:\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:\\d{2})?)?\\s*$",
+            },
+            "As known at this instant: a datetime-local value (read as UTC) or an ISO 8601 time with its zone; an impossible date (2022-02-31) is a 400. Not with version.",
+          ),
+          query(
+            "version",
+            { type: "string", pattern: "^\\s*(?:[1-9][0-9]{0,14})?\\s*$" },
+            "As known at this version. Not with asOf.",
+          ),
+          query(
+            "before",
+            { type: "string", pattern: "^\\s*(?:[2-9]|[1-9][0-9]{1,14})?\\s*$" },
+            "The timeline page of the events before this version.",
+          ),
         ],
         responses: {
           "200": text("text/html", "The page."),
-          "400": text("text/html", "A page that says which moment cannot be read."),
+          "400": {
+            description: `A page that says which moment cannot be read; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
+          },
           "404": text("text/html", "A page that says there is no such incident (at that moment)."),
         },
       },

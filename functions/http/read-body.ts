@@ -39,18 +39,26 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
     return await readWithin(c, max);
   } catch (error) {
     if (error instanceof LedgerError || !closedByClient(c, error)) throw error;
-    throw new ClientClosedError("the client closed the connection before its body was read; nothing was stored");
+    throw new ClientClosedError(
+      "the client closed the connection before its body was read; nothing was stored",
+    );
   }
 }
 
 /** Whether a failed read of the body was the client going away (locally: its socket closed mid-body). */
 function closedByClient(c: Context, error: unknown): boolean {
-  const incoming = (c.env as { incoming?: { destroyed?: boolean; readableAborted?: boolean; complete?: boolean } })
-    ?.incoming;
-  if (incoming && (incoming.readableAborted || (incoming.destroyed && incoming.complete === false))) return true;
+  const incoming = (
+    c.env as { incoming?: { destroyed?: boolean; readableAborted?: boolean; complete?: boolean } }
+  )?.incoming;
+  if (incoming && (incoming.readableAborted || (incoming.destroyed && incoming.complete === false)))
+    return true;
   const e = error as { code?: string; message?: string; cause?: { code?: string } } | null;
   const code = e?.code ?? e?.cause?.code;
-  return code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE" || /^(aborted|terminated)$/i.test(e?.message ?? "");
+  return (
+    code === "ECONNRESET" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    /^(aborted|terminated)$/i.test(e?.message ?? "")
+  );
 }
 
 async function readWithin(c: Context, max: number): Promise<string> {

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
+import { answerClientError } from "../http/client-error.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
@@ -39,6 +40,8 @@ export interface LocalOptions {
   witnesses?: readonly WitnessConfig[];
   /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
   sequenceLog?: boolean;
+  /** The public origin of absolute links (LEDGER_PUBLIC_URL); default http://localhost:<port>. */
+  publicUrl?: string;
   /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
   onThreadDeath?: (error: Error) => void;
 }
@@ -141,6 +144,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     throw error;
   });
   const db = createDynamoClient(dynamoEndpoint);
+  let publicDefault = `http://localhost:${options.port}`;
 
   const ledger = createLedger({
     db,
@@ -149,6 +153,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     onCommit: (item) => thread.commit(item),
     views: (client, table) => views.store(client, table),
     logVerifierKey: async () => logSigner.vkey,
+    publicUrl: () => options.publicUrl ?? publicDefault,
     // Reads wait for the feed thread's pending projections: a write is read back at once.
     settle: {
       incident: (id) => thread.settled(id),
@@ -185,7 +190,9 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  server.on("clientError", answerClientError);
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${(server.address() as AddressInfo).port}`;
+  publicDefault = `http://localhost:${(server.address() as AddressInfo).port}`;
   options.log.info("started", {
     url,
     dynamoEndpoint,

@@ -19,35 +19,40 @@ export interface EventRoutesDeps {
 export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
   const app = new Hono();
 
-  app.post("/incidents/:incidentId/events", credentialsFirst(authenticate, "writer", "a write"), acceptQuery(), async (c) => {
-    // Credentials first: an unauthenticated caller learns nothing about its payload.
-    const writer = requireRole(authenticate, c, "writer", "a write");
-    const recordedBy = writer.name;
-    const incidentId = incidentToWrite(c);
-    const ifMatch = expectedVersion(c);
-    const text = await readBodyText(c, MAX_BODY_BYTES);
-    const parsed = parseAppendBody(parseBodyJson(text));
-    if (!parsed.ok) {
-      throw new ValidationError(
-        `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
-          .slice(0, 3)
-          .map((e) => `${e.path} ${e.message}`)
-          .join("; ")}; nothing was stored`,
-        parsed.errors,
-      );
-    }
-    const result = await events.append({
-      incidentId,
-      envelopes: parsed.value,
-      recordedBy,
-      batched: parsed.batched,
-      ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
-    });
-    c.header("ETag", `"${result.version}"`);
-    c.header("Location", `/incidents/${incidentId}`);
-    const { created: _created, ...answer } = result;
-    return c.json(answer, result.created ? 201 : 200);
-  });
+  app.post(
+    "/incidents/:incidentId/events",
+    credentialsFirst(authenticate, "writer", "a write"),
+    acceptQuery(),
+    async (c) => {
+      // Credentials first: an unauthenticated caller learns nothing about its payload.
+      const writer = requireRole(authenticate, c, "writer", "a write");
+      const recordedBy = writer.name;
+      const incidentId = incidentToWrite(c);
+      const ifMatch = expectedVersion(c);
+      const text = await readBodyText(c, MAX_BODY_BYTES);
+      const parsed = parseAppendBody(parseBodyJson(text));
+      if (!parsed.ok) {
+        throw new ValidationError(
+          `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
+            .slice(0, 3)
+            .map((e) => `${e.path} ${e.message}`)
+            .join("; ")}; nothing was stored`,
+          parsed.errors,
+        );
+      }
+      const result = await events.append({
+        incidentId,
+        envelopes: parsed.value,
+        recordedBy,
+        batched: parsed.batched,
+        ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
+      });
+      c.header("ETag", `"${result.version}"`);
+      c.header("Location", `/incidents/${incidentId}`);
+      const { created: _created, ...answer } = result;
+      return c.json(answer, result.created ? 201 : 200);
+    },
+  );
 
   app.get("/incidents/:incidentId/events", acceptQuery("after", "limit"), async (c) => {
     const incidentId = incidentToRead(c);

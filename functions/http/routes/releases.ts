@@ -3,6 +3,7 @@ import { MalformedRequestError, NotFoundError, ValidationError } from "../../err
 import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
+import { NOTE_MAX, validNote } from "../../export/release-note.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Logger } from "../../log.js";
 import { type Authenticator, requireRole } from "../auth.js";
@@ -23,9 +24,6 @@ export interface ReleaseRoutesDeps {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-const NOTE_MAX = 2000;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** A release as the API shows it: the stored record, its export links and a citation line. */
 export function releaseView(release: Release, origin: string) {
@@ -152,12 +150,12 @@ function parseReleaseBody(text: string): { name: string; note: string } {
             message: "must be 1–100 characters of A-Z, a-z, 0-9, . _ and -, starting with a letter or digit",
           },
         ]),
-    ...(typeof note === "string" && note.length <= NOTE_MAX && !CONTROL.test(note)
+    ...(typeof note === "string" && validNote(note)
       ? []
       : [
           {
             path: "note",
-            message: `must be text of at most ${NOTE_MAX} characters without control characters`,
+            message: `must be empty or text of at most ${NOTE_MAX} characters (code points), not blank, without control characters or lone surrogates`,
           },
         ]),
     ...Object.keys(rest).map((key) => ({ path: key, message: "is not a field of a release (name, note)" })),
