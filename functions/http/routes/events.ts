@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { credentialsFirst } from "../credentials-first.js";
