@@ -197,6 +197,19 @@ export function incidentLists(state: IncidentState, pieces: readonly SpillPiece[
   return { sources, denials: denialSummaries(lists, SUMMARY_LIST_MAX), retracted: lists.retracted };
 }
 
+/** Every retracted id, in the order retracted: the sealed pieces of the retracted log given. */
+export function retractedIds(state: IncidentState, pieces: readonly SpillPiece[] = []): string[] {
+  if (!state.spilled) return state.retractedEventIds;
+  const held = [...(state.unsaved ?? []), ...pieces];
+  const rows: string[] = [];
+  for (let index = 0; index < state.spilled.pieces.retracted; index++) {
+    const piece = held.find((p) => p.log === "retracted" && p.index === index);
+    if (!piece) throw new RangeError(`the retracted ids of ${state.incidentId} need stored piece ${index}`);
+    rows.push(...(piece.rows as string[]));
+  }
+  return [...rows, ...state.retractedEventIds];
+}
+
 const last = <T>(rows: readonly T[], n: number): T[] => rows.slice(Math.max(0, rows.length - n));
 
 /** UTF-8 length of a string, without building its bytes. */
@@ -212,6 +225,13 @@ export function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/** Whether `json` is at most `max` bytes in UTF-8: counted only when its length leaves a doubt. */
+function fits(json: string, max: number): boolean {
+  if (json.length > max) return false;
+  if (json.length * 3 <= max) return true;
+  return utf8Length(json) <= max;
 }
 
 /** The caps a summary's growing lists are cut to, largest first, until it fits SUMMARY_MAX_BYTES. */
@@ -274,10 +294,19 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
       headHash: state.headHash,
     };
   };
-  let summary = at(SUMMARY_LIST_MAX);
-  for (const cap of CAPS.slice(1)) {
-    if (utf8Length(JSON.stringify(summary)) <= SUMMARY_MAX_BYTES) break;
-    summary = at(cap);
-  }
-  return summary;
+  const full = at(SUMMARY_LIST_MAX);
+  const json = JSON.stringify(full);
+  if (fits(json, SUMMARY_MAX_BYTES)) return full;
+  // Too large: each growing list's rows measured once, and the largest cap that fits taken.
+  const growing: unknown[][] = [full.denials, full.retractedEventIds];
+  for (const c of Object.values(full.casualties)) growing.push(c.bySource);
+  for (const d of full.denials) growing.push(d.assessments);
+  for (const st of full.statements.latest) growing.push(st.assessments);
+  const sizes = growing.map((rows) => rows.map((row) => utf8Length(JSON.stringify(row)) + 1));
+  const bare = utf8Length(JSON.stringify(at(0)));
+  // An estimate that never undercounts what a cap adds (a denial's assessments are counted in its row too).
+  const cost = (cap: number) =>
+    bare + sizes.reduce((sum, rows) => sum + rows.slice(0, cap).reduce((a, b) => a + b, 0), 0);
+  const cap = CAPS.find((c) => cost(c) <= SUMMARY_MAX_BYTES) ?? 0;
+  return at(cap);
 }

@@ -2,6 +2,7 @@ import { piecesNeeded } from "../events/spill.js";
 import {
   type IncidentLists,
   incidentLists,
+  retractedIds,
   type Summary,
   summarize,
   utf8Length,
@@ -128,6 +129,12 @@ export class IncidentReader {
     return summarize(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
   }
 
+  /** Every retracted id of the state (the summary lists only the latest), with the pieces it needs. */
+  async retracted(state: IncidentState): Promise<string[]> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved).filter((p) => p.log === "retracted");
+    return retractedIds(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
+  }
+
   /** The state's lists whole (what the summary bounds), with the sealed pieces they need. */
   async lists(state: IncidentState): Promise<IncidentLists> {
     const wanted = piecesNeeded(state.spilled, state.unsaved);
@@ -195,7 +202,9 @@ export class IncidentReader {
   }
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
-    const view = await this.views.getState(incidentId);
+    const [view, head] = await Promise.all([this.views.getState(incidentId), this.events.readHead(incidentId)]);
+    // Nothing missed: the view as it is (a fold would first copy the whole state).
+    if (view && view.version >= head.version) return view;
     const missed = this.events.events(incidentId, view?.version ?? 0, true);
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }

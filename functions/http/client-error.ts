@@ -7,8 +7,11 @@ import type { Duplex } from "node:stream";
  * In AWS the HTTP API's front end refuses such requests itself, before a Lambda is invoked.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
+  // Only the parser's refusals (HPE_*): a reset or a timeout is Node's to handle as it does.
+  if (!error.code?.startsWith("HPE_") || !socket.writable) {
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" && socket.writable)
+      socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
     return;
   }
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";

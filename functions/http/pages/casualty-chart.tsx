@@ -340,7 +340,7 @@ export const CasualtyCategory: FC<{
       </ul>
       {count > rows.length ? (
         <p class="muted">
-          {`The ${rows.length} most recent of ${count} sources; `}
+          {rows.length > 0 ? `The ${rows.length} most recent of ${count} sources; ` : `${count} sources; `}
           <a
             href={`/incidents/${encodeURIComponent(incidentId)}/casualties/${encodeURIComponent(chart.category)}/sources`}
           >

@@ -46,6 +46,15 @@ export interface CategoryChart {
   band: readonly BandStep[];
 }
 
+/** Names on a chart (legend, labels, table) are cut to this many characters: the JSON has them whole. */
+export const CHART_NAME_MAX = 80;
+
+function clipName(name: string): string {
+  if (name.length <= CHART_NAME_MAX) return name;
+  const points = Array.from(name);
+  return points.length <= CHART_NAME_MAX ? name : `${points.slice(0, CHART_NAME_MAX - 1).join("")}…`;
+}
+
 /** Points drawn per chart at most, whatever the number of sources (page weight). */
 export const MAX_CHART_POINTS = 48;
 
@@ -87,9 +96,9 @@ export function casualtyCharts(
       kept.recent[kept.recent.length - 1]?.attributedTo.name ?? key;
     const names = Object.entries(entry?.sources ?? {}).map(([key, kept]) => nameOf(key, kept));
     const points: ChartPoint[] = [];
-    for (const [key, kept] of Object.entries(entry?.sources ?? {}))
+    for (const [key, kept] of Object.entries(entry?.sources ?? {})) {
+      const source = nameOf(key, kept);
       for (const mark of kept.marks) {
-        const source = nameOf(key, kept);
         const bounds = figureBounds(mark.figure);
         points.push({
           eventId: mark.eventId,
@@ -98,21 +107,29 @@ export function casualtyCharts(
           source,
           publisher: mark.publisher,
           figure: mark.figure,
-          words: describeFigure(mark.figure),
+          words: "",
           at: "value" in mark.figure ? mark.figure.value : bounds.low,
           low: bounds.low,
           high: bounds.high,
           retracted: retracted.has(mark.eventId),
         });
       }
-    const drawn = pickPoints(points, maxPoints);
-    const shownSources = new Set(drawn.map((p) => p.source));
+    }
+    // Only the points drawn are worded, and their names cut to CHART_NAME_MAX.
+    const picked = pickPoints(points, maxPoints);
+    const shownNames = new Set(picked.map((p) => p.source));
+    const drawn = picked.map((p) => ({
+      ...p,
+      source: clipName(p.source),
+      publisher: clipName(p.publisher),
+      words: describeFigure(p.figure),
+    }));
     const band = entry?.band ?? [];
     return {
       category,
       summary: ownValue(summary.casualties, category) as CasualtySummary,
       points: drawn,
-      sources: names.filter((s) => shownSources.has(s)),
+      sources: names.filter((s) => shownNames.has(s)).map(clipName),
       band: band.slice(Math.max(0, band.length - maxSteps)),
     };
   });

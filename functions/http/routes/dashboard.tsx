@@ -4,7 +4,8 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
-import { utf8Length } from "../../../events/summarize.js";
+import { type Summary, utf8Length } from "../../../events/summarize.js";
+import type { IncidentState } from "../../../events/summary.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
@@ -131,18 +132,21 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
     if (head.version === 0 && !state) return notFound(c, incidentId);
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
-    const [summary, lists] = await Promise.all([reader.summarize(state), reader.lists(state)]);
+    const [summary, retracted] = await Promise.all([
+      summaryOf(reader, views, state, moment),
+      reader.retracted(state),
+    ]);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
     const readFrom = Math.max(0, end - TIMELINE_PAGE);
     const [read, integrity, log, cite] = await Promise.all([
-      events.eventsBetween(incidentId, readFrom, end),
+      timelineEvents(events, incidentId, readFrom, end),
       integrityReport(events, views, incidentId, latest),
       logStore ? readLogView(logStore, incidentId, { after: readFrom, last: end }) : undefined,
       citation ? citation({ ...summary, version: latest }) : null,
     ]);
-    // The newest events of the stretch read, as many as fit the page's budget (at least one).
+    // The newest events of the stretch, as many as fit the page's budget (at least one).
     const pageEvents = withinBytes(read, TIMELINE_BYTES);
     const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
     const href = (beforeVersion: number | null) => {
@@ -168,13 +172,45 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
         moment={moment}
         citation={cite}
         log={log}
-        retracted={new Set(lists.retracted)}
+        retracted={new Set(retracted)}
       />,
     );
   });
 
   return app;
 }
+
+/** The projected summary of the current view, when it is of the state's version: no need to make it again. */
+async function storedSummary(views: ViewStore, state: IncidentState): Promise<Summary | null> {
+  const stored = await views.getSummaryJson(state.incidentId);
+  return stored?.version === state.version ? (JSON.parse(stored.json) as Summary) : null;
+}
+
+async function summaryOf(
+  reader: IncidentReader,
+  views: ViewStore,
+  state: IncidentState,
+  moment: Moment,
+): Promise<Summary> {
+  const stored = moment.at === "current" ? await storedSummary(views, state) : null;
+  return stored ?? reader.summarize(state);
+}
+
+/**
+ * The events of a timeline page, newest first in chunks, until the page's byte budget is spent:
+ * a page of long events reads little more than it shows.
+ */
+async function timelineEvents(events: EventStore, incidentId: string, after: number, last: number) {
+  const chunks: StoredEvent[][] = [];
+  let used = 0;
+  for (let to = last; to > after && used <= TIMELINE_BYTES; to -= TIMELINE_CHUNK) {
+    const chunk = await events.eventsBetween(incidentId, Math.max(after, to - TIMELINE_CHUNK), to);
+    chunks.unshift(chunk);
+    for (const e of chunk) used += utf8Length(JSON.stringify(e));
+  }
+  return chunks.flat();
+}
+const TIMELINE_CHUNK = 10;
 
 /** The newest of `events` (in version order) whose JSON fits `budget` bytes, at least the newest one. */
 function withinBytes(events: readonly StoredEvent[], budget: number): StoredEvent[] {
@@ -248,7 +284,9 @@ function notAtThatMoment(
 }
 
 /** How many events the page re-hashes at most: since the last full check, or all of a short incident. */
-const CHECK_ON_VIEW = 500;
+const CHECK_ON_VIEW = 100;
+/** Far from any full check: how many of the latest links the page checks. */
+const LATEST_LINKS = 20;
 
 /**
  * The integrity badge's check, bounded: the events since the last full check, continuing its
@@ -301,7 +339,7 @@ async function integrityReport(
       await views.saveCheck(incidentId, record);
       return { check, since: check.version, full: record, partial: false };
     }
-    const from = latest - CHECK_ON_VIEW;
+    const from = latest - LATEST_LINKS;
     const tail = await events.eventsBetween(incidentId, from, latest);
     const check = verifyChain(tail, { version: from, hash: tail[0]?.prevHash ?? "" });
     return { check, since: from, full, partial: true };

@@ -3,6 +3,7 @@ import { parseAppendBody } from "../../../events/validate.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { byteBudget } from "../answer-budget.js";
 import { credentialsFirst } from "../credentials-first.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
@@ -62,7 +63,13 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
     if (page.items.length === 0 && (await events.readHead(incidentId)).version === 0) {
       throw new NotFoundError(`no incident ${incidentId}`);
     }
-    return c.json(page);
+    // Within the page's byte budget (answer-budget.ts): a page cut short says where to go on.
+    const budget = byteBudget();
+    let n = 0;
+    while (n < page.items.length && budget.add(page.items[n])) n++;
+    if (n === page.items.length) return c.json(page);
+    const shown = page.items.slice(0, n);
+    return c.json({ items: shown, next: (shown[n - 1] as { version: number }).version });
   });
 
   return app;
