@@ -44,13 +44,21 @@ export function compactState(state: IncidentState): Packed {
         enumerable: true,
         value: {
           ...kept,
-          recent: kept.recent.map((r) => ({ ...r, attributedTo: attribution(r.attributedTo), publisher: publisher(r.publisher) })),
+          recent: kept.recent.map((r) => ({
+            ...r,
+            attributedTo: attribution(r.attributedTo),
+            publisher: publisher(r.publisher),
+          })),
           marks: kept.marks.map((m) => ({ ...m, publisher: publisher(m.publisher) })),
         },
       });
     Object.defineProperty(casualties, category, { enumerable: true, value: { ...entry, sources } });
   }
-  return { ...state, casualties: casualties as IncidentState["casualties"], tables: { attributions, publishers } };
+  return {
+    ...state,
+    casualties: casualties as IncidentState["casualties"],
+    tables: { attributions, publishers },
+  };
 }
 
 /** The state a packed one stands for; a state stored before packing existed is returned as it is. */

@@ -202,7 +202,10 @@ export class IncidentReader {
   }
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
-    const [view, head] = await Promise.all([this.views.getState(incidentId), this.events.readHead(incidentId)]);
+    const [view, head] = await Promise.all([
+      this.views.getState(incidentId),
+      this.events.readHead(incidentId),
+    ]);
     // Nothing missed: the view as it is (a fold would first copy the whole state).
     if (view && view.version >= head.version) return view;
     const missed = this.events.events(incidentId, view?.version ?? 0, true);

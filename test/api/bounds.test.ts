@@ -28,7 +28,10 @@ function long(n: number, seed: string): string {
   return text.padEnd(n, "x").slice(0, n);
 }
 const bytes = (text: string) => Buffer.byteLength(text);
-const categories = Array.from({ length: 64 }, (_, i) => `c${String.fromCharCode(97 + (i % 26))}${"x".repeat(Math.floor(i / 26))}`);
+const categories = Array.from(
+  { length: 64 },
+  (_, i) => `c${String.fromCharCode(97 + (i % 26))}${"x".repeat(Math.floor(i / 26))}`,
+);
 
 function report(source: number, batch: number, cats: string[]) {
   return {
@@ -37,7 +40,10 @@ function report(source: number, batch: number, cats: string[]) {
     attributedTo: { name: long(300, `Source ${source}`), role: long(300, "role"), side: long(100, "side") },
     data: {
       figures: Object.fromEntries(
-        cats.map((c, i) => [c, { value: source * 100 + batch + i, qualifier: "at-least", text: long(40, "t") }]),
+        cats.map((c, i) => [
+          c,
+          { value: source * 100 + batch + i, qualifier: "at-least", text: long(40, "t") },
+        ]),
       ),
     },
   };
@@ -112,7 +118,12 @@ async function worstIncident(id: string): Promise<void> {
           type: "StatementMade",
           source: AP,
           attributedTo: { name: long(300, `Speaker ${i}`) },
-          data: { quote: long(2000, "quote"), stance: "condemns", accuses: long(300, "x"), channel: long(300, "y") },
+          data: {
+            quote: long(2000, "quote"),
+            stance: "condemns",
+            accuses: long(300, "x"),
+            channel: long(300, "y"),
+          },
         };
       }),
     );
@@ -205,7 +216,9 @@ describe("the worst a writer can post", () => {
       throw new Error(`${path} never ended`);
     };
     const summary = (await call(archive.url, "GET", `/incidents/${id}`)).body;
-    expect(await collect(`/incidents/${id}/casualties/ca/sources`)).toHaveLength(summary.casualties.ca.sourceCount);
+    expect(await collect(`/incidents/${id}/casualties/ca/sources`)).toHaveLength(
+      summary.casualties.ca.sourceCount,
+    );
     const denials = (await collect(`/incidents/${id}/denials`)) as { eventId: string }[];
     expect(denials).toHaveLength(125);
     const shown = summary.denials.map((d: { eventId: string }) => d.eventId);

@@ -4,8 +4,7 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
-import { type Summary, utf8Length } from "../../../events/summarize.js";
-import type { IncidentState } from "../../../events/summary.js";
+import { utf8Length } from "../../../events/summarize.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
@@ -132,10 +131,7 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
     if (head.version === 0 && !state) return notFound(c, incidentId);
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
-    const [summary, retracted] = await Promise.all([
-      summaryOf(reader, views, state, moment),
-      reader.retracted(state),
-    ]);
+    const [summary, retracted] = await Promise.all([reader.summarize(state), reader.retracted(state)]);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
@@ -178,22 +174,6 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
   });
 
   return app;
-}
-
-/** The projected summary of the current view, when it is of the state's version: no need to make it again. */
-async function storedSummary(views: ViewStore, state: IncidentState): Promise<Summary | null> {
-  const stored = await views.getSummaryJson(state.incidentId);
-  return stored?.version === state.version ? (JSON.parse(stored.json) as Summary) : null;
-}
-
-async function summaryOf(
-  reader: IncidentReader,
-  views: ViewStore,
-  state: IncidentState,
-  moment: Moment,
-): Promise<Summary> {
-  const stored = moment.at === "current" ? await storedSummary(views, state) : null;
-  return stored ?? reader.summarize(state);
 }
 
 /**
@@ -286,7 +266,7 @@ function notAtThatMoment(
 /** How many events the page re-hashes at most: since the last full check, or all of a short incident. */
 const CHECK_ON_VIEW = 100;
 /** Far from any full check: how many of the latest links the page checks. */
-const LATEST_LINKS = 20;
+const LATEST_LINKS = 10;
 
 /**
  * The integrity badge's check, bounded: the events since the last full check, continuing its
