@@ -57,6 +57,8 @@ export interface ListQuery {
   limit: number;
   /** The opaque cursor of the previous page. */
   cursor?: Record<string, AttributeValue>;
+  /** Index items examined at most (default LISTING_READ_MAX). */
+  readMax?: number;
 }
 
 /** A listed view saved without its summary (it outgrew the item limit): the reader folds it. */
@@ -357,7 +359,10 @@ export class ViewStore {
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
         ScanIndexForward: false,
-        Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
+        Limit:
+          filters.length > 0
+            ? Math.min(query.readMax ?? LISTING_READ_MAX, Math.max(50, query.limit * 2))
+            : query.limit,
       },
     );
     let examined = 0;
@@ -373,7 +378,7 @@ export class ViewStore {
       }
       // A filter that matches few: the page comes back short, with where to go on.
       examined += out.ScannedCount ?? out.Items?.length ?? 0;
-      if (examined >= LISTING_READ_MAX && out.LastEvaluatedKey) {
+      if (examined >= (query.readMax ?? LISTING_READ_MAX) && out.LastEvaluatedKey) {
         next = out.LastEvaluatedKey;
         break;
       }
