@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import type { Logger } from "../../functions/log.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { AP, call, casualties, opened, post, TOKEN } from "../support/archive.js";
+import { call, casualties, opened, post, TOKEN } from "../support/archive.js";
 
 /** What a security review broke (issue 20), one test per finding, on one archive. */
 
