@@ -201,11 +201,29 @@ export class IncidentReader {
     return lo;
   }
 
+  /** Catch-ups in flight, by incident: readers arriving meanwhile share one read and fold. */
+  private readonly catchingUp = new Map<string, Promise<IncidentState>>();
+
+  /**
+   * The view caught up with the store. Concurrent readers of one incident share one catch-up:
+   * the state of a large incident is megabytes to copy and fold, and eight readers of a page
+   * just after a write must not do it eight times over. The state is read-only to callers.
+   */
   private async caughtUp(incidentId: string): Promise<IncidentState> {
-    const [view, head] = await Promise.all([
-      this.views.getState(incidentId),
-      this.events.readHead(incidentId),
-    ]);
+    // Keyed by the head too: a reader after a write (which moves the head) never shares an
+    // older catch-up, so it reads what it wrote.
+    const head = await this.events.readHead(incidentId);
+    const key = `${incidentId}#${head.version}`;
+    const running = this.catchingUp.get(key);
+    if (running) return running;
+    const started = this.catchUp(incidentId, head.version).finally(() => this.catchingUp.delete(key));
+    this.catchingUp.set(key, started);
+    return started;
+  }
+
+  private async catchUp(incidentId: string, headVersion: number): Promise<IncidentState> {
+    const view = await this.views.getState(incidentId);
+    const head = { version: headVersion };
     // Nothing missed: the view as it is (a fold would first copy the whole state).
     if (view && view.version >= head.version) return view;
     const missed = this.events.events(incidentId, view?.version ?? 0, true);
