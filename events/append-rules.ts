@@ -9,7 +9,50 @@ import type { FieldError } from "./validate.js";
 export type RuleBreach =
   | { kind: "incident-exists"; detail: string }
   | { kind: "incident-missing"; detail: string }
-  | { kind: "bad-target"; detail: string; errors: FieldError[] };
+  | { kind: "bad-target"; detail: string; errors: FieldError[] }
+  | { kind: "too-many-categories"; detail: string; errors: FieldError[] };
+
+/** Distinct casualty categories an incident may hold: its summary and page stay bounded. */
+export const MAX_CATEGORIES = 64;
+
+/** The casualty categories a batch names, in order, each once. */
+export function categoriesOf(envelopes: readonly Envelope[]): string[] {
+  const found = new Set<string>();
+  for (const e of envelopes)
+    if (e.type === "CasualtiesReported")
+      for (const category of Object.keys(e.data.figures)) found.add(category);
+  return [...found];
+}
+
+/**
+ * An incident holds at most MAX_CATEGORIES distinct categories (a retracted report's category
+ * stays: the summary keeps its count of reports). `known`: the incident's categories before
+ * this append. The first figure that would add one too many is named.
+ */
+export function checkCategories(
+  known: ReadonlySet<string>,
+  envelopes: readonly Envelope[],
+  batched: boolean,
+): RuleBreach | null {
+  const held = new Set(known);
+  for (const [i, e] of envelopes.entries()) {
+    if (e.type !== "CasualtiesReported") continue;
+    for (const category of Object.keys(e.data.figures)) {
+      if (held.has(category)) continue;
+      if (held.size >= MAX_CATEGORIES) {
+        const path = fieldPath(batched, i, `data.figures.${category}`);
+        const message = `would be this incident's ${held.size + 1}th casualty category; an incident holds at most ${MAX_CATEGORIES}`;
+        return {
+          kind: "too-many-categories",
+          detail: `${path} ${message}; nothing was stored`,
+          errors: [{ path, message }],
+        };
+      }
+      held.add(category);
+    }
+  }
+  return null;
+}
 
 /** Event types a retraction may not name: the opening defines the incident; un-retracting is not a thing. */
 const UNRETRACTABLE: readonly EventType[] = ["IncidentOpened", "ReportRetracted"];

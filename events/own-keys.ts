@@ -1,6 +1,8 @@
 /**
- * Records keyed by what clients send (categories, event ids) must not meet Object.prototype:
- * `constructor` or `toString` would read as present, and `__proto__` would not be stored.
+ * Records keyed by what clients send (categories, event ids, source names) and tables of
+ * labels looked up by such keys must not meet Object.prototype: `constructor` or `toString`
+ * would read as present, and `__proto__` would not be stored. Every such lookup goes through
+ * here.
  */
 export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
@@ -8,4 +10,18 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
 
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Whether `key` is one of the record's own keys (never an inherited one, as `in` would say). */
+export function hasOwnKey(record: Readonly<Record<string, unknown>>, key: string): boolean {
+  return Object.hasOwn(record, key);
+}
+
+/** A label from a fixed table, or `fallback(key)` for a key the table does not own. */
+export function ownLabel(
+  table: Readonly<Record<string, string>>,
+  key: string,
+  fallback: (key: string) => string = (k) => k,
+): string {
+  return ownValue(table, key) ?? fallback(key);
 }

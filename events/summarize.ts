@@ -1,4 +1,5 @@
 import { combineBounds } from "./figures.js";
+import { setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
 import { piecesNeeded, type SpillLog, type SpillPiece, type SpillRows } from "./spill.js";
 import {
@@ -24,7 +25,10 @@ export interface CasualtySummary {
   low: number | null;
   high: number | null;
   latest: SourcedFigure | null;
+  /** The most recent sources first, at most SUMMARY_LIST_MAX (the rest: …/casualties/{category}/sources). */
   bySource: SourcedFigure[];
+  /** How many live sources there are in all: bySource's length when nothing was left out. */
+  sourceCount: number;
   reports: number;
 }
 
@@ -37,6 +41,27 @@ export interface AssessmentSummary {
 }
 
 export type DenialStatus = "unassessed" | AssessmentRow["verdict"];
+
+/** A denial as the summary and …/denials list it, its assessments bounded as the summary's lists. */
+export interface DenialSummary {
+  eventId: string;
+  attributedTo: Attribution;
+  claim: string;
+  counterClaim?: string;
+  quote?: string;
+  version: number;
+  recordedAt: string;
+  /** The newest assessments, oldest first, at most SUMMARY_LIST_MAX. */
+  assessments: AssessmentSummary[];
+  assessmentCount: number;
+  status: DenialStatus;
+}
+
+export type StatementSummary = Omit<StatementRow, "recordedAt"> & {
+  recordedAt: string;
+  assessments: AssessmentSummary[];
+  assessmentCount: number;
+};
 
 export interface Summary {
   incidentId: string;
@@ -52,24 +77,23 @@ export interface Summary {
   casualties: Record<string, CasualtySummary>;
   statements: {
     count: number;
-    latest: (Omit<StatementRow, "recordedAt"> & { recordedAt: string; assessments: AssessmentSummary[] })[];
+    latest: StatementSummary[];
   };
-  denials: {
-    eventId: string;
-    attributedTo: Attribution;
-    claim: string;
-    counterClaim?: string;
-    quote?: string;
-    version: number;
-    recordedAt: string;
-    assessments: AssessmentSummary[];
-    status: DenialStatus;
-  }[];
+  /** The newest live denials, oldest first, at most SUMMARY_LIST_MAX (all of them: …/denials). */
+  denials: DenialSummary[];
+  denialCount: number;
   contested: boolean;
+  /** The latest retracted ids, in the order retracted, at most SUMMARY_LIST_MAX (all: …/retractions). */
   retractedEventIds: string[];
+  retractedCount: number;
   victims: VictimsSummary;
   headHash: string;
 }
+
+/** Lists in a summary that grow with what writers post show at most this many entries. */
+export const SUMMARY_LIST_MAX = 100;
+/** A summary's JSON is at most this many bytes (UTF-8), whatever was posted. */
+export const SUMMARY_MAX_BYTES = 256 * 1024;
 
 function sourced(r: CasualtyReport): SourcedFigure {
   return {
@@ -90,18 +114,6 @@ function latestBySource(entry: CategoryState): CasualtyReport[] {
     if (top) rows.push(top);
   }
   return rows.sort((a, b) => b.version - a.version);
-}
-
-function assessmentsOf(assessments: readonly AssessmentRow[], eventId: string): AssessmentSummary[] {
-  return assessments
-    .filter((a) => a.targetEventId === eventId)
-    .map((a) => ({
-      eventId: a.eventId,
-      verdict: a.verdict,
-      attributedTo: a.attributedTo,
-      ...(a.reasoning ? { reasoning: a.reasoning } : {}),
-      version: a.version,
-    }));
 }
 
 /**
@@ -138,53 +150,166 @@ function spilledLists(state: IncidentState, stored: readonly SpillPiece[]) {
   };
 }
 
+/** The lists of an incident whole: what the summary bounds and its sub-resources page. */
+export interface IncidentLists {
+  /** Per category, each live source's latest report, the most recent first. */
+  sources: Map<string, SourcedFigure[]>;
+  denials: DenialSummary[];
+  retracted: string[];
+}
+
+function denialSummaries(lists: ReturnType<typeof spilledLists>, cap: number): DenialSummary[] {
+  const byTarget = new Map<string, AssessmentRow[]>();
+  for (const a of lists.assessments) {
+    const rows = byTarget.get(a.targetEventId) ?? [];
+    rows.push(a);
+    byTarget.set(a.targetEventId, rows);
+  }
+  return lists.denials.map((d) => {
+    const all = byTarget.get(d.eventId) ?? [];
+    const last = all[all.length - 1];
+    return {
+      ...d,
+      assessments: all.slice(Math.max(0, all.length - cap)).map(assessmentSummary),
+      assessmentCount: all.length,
+      status: (last ? last.verdict : "unassessed") as DenialStatus,
+    };
+  });
+}
+
+function assessmentSummary(a: AssessmentRow): AssessmentSummary {
+  return {
+    eventId: a.eventId,
+    verdict: a.verdict,
+    attributedTo: a.attributedTo,
+    ...(a.reasoning ? { reasoning: a.reasoning } : {}),
+    version: a.version,
+  };
+}
+
+/**
+ * Every list of the state whole (a state whose lists spilled needs its stored pieces given, as
+ * for `summarize`): what …/casualties/{category}/sources, …/denials and …/retractions page.
+ */
+export function incidentLists(state: IncidentState, pieces: readonly SpillPiece[] = []): IncidentLists {
+  const sources = new Map<string, SourcedFigure[]>();
+  for (const [category, entry] of Object.entries(state.casualties))
+    sources.set(category, latestBySource(entry).map(sourced));
+  const lists = spilledLists(state, pieces);
+  return { sources, denials: denialSummaries(lists, SUMMARY_LIST_MAX), retracted: lists.retracted };
+}
+
+/** Every retracted id, in the order retracted: the sealed pieces of the retracted log given. */
+export function retractedIds(state: IncidentState, pieces: readonly SpillPiece[] = []): string[] {
+  if (!state.spilled) return state.retractedEventIds;
+  const held = [...(state.unsaved ?? []), ...pieces];
+  const rows: string[] = [];
+  for (let index = 0; index < state.spilled.pieces.retracted; index++) {
+    const piece = held.find((p) => p.log === "retracted" && p.index === index);
+    if (!piece) throw new RangeError(`the retracted ids of ${state.incidentId} need stored piece ${index}`);
+    rows.push(...(piece.rows as string[]));
+  }
+  return [...rows, ...state.retractedEventIds];
+}
+
+const last = <T>(rows: readonly T[], n: number): T[] => rows.slice(Math.max(0, rows.length - n));
+
+/** UTF-8 length of a string, without building its bytes. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Whether `json` is at most `max` bytes in UTF-8: counted only when its length leaves a doubt. */
+function fits(json: string, max: number): boolean {
+  if (json.length > max) return false;
+  if (json.length * 3 <= max) return true;
+  return utf8Length(json) <= max;
+}
+
+/** The caps a summary's growing lists are cut to, largest first, until it fits SUMMARY_MAX_BYTES. */
+const CAPS = [SUMMARY_LIST_MAX, 50, 20, 10, 5, 2, 1, 0];
+
 /**
  * The public view of an incident, as the contract describes it. A state whose lists spilled
- * into stored pieces (events/spill.ts) needs them given: `piecesNeeded` says which.
+ * into stored pieces (events/spill.ts) needs them given: `piecesNeeded` says which. Every list
+ * that grows with what writers post shows at most SUMMARY_LIST_MAX entries beside its count;
+ * should even that pass SUMMARY_MAX_BYTES (long texts in many rows), the lists are cut
+ * shorter together, so the summary always fits a DynamoDB item and a reader's budget.
  */
 export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = []): Summary {
-  const casualties: Record<string, CasualtySummary> = {};
-  for (const [category, entry] of Object.entries(state.casualties)) {
+  const categories = Object.entries(state.casualties).map(([category, entry]) => {
     const rows = latestBySource(entry);
-    const { low, high } = combineBounds(rows.map((r) => r.figure));
-    casualties[category] = {
-      low,
-      high,
-      latest: rows[0] ? sourced(rows[0]) : null,
-      bySource: rows.map(sourced),
-      reports: entry.total,
-    };
-  }
-  const lists = spilledLists(state, pieces);
-  const denials = lists.denials.map((d) => {
-    const assessments = assessmentsOf(lists.assessments, d.eventId);
-    const last = assessments[assessments.length - 1];
-    return { ...d, assessments, status: (last ? last.verdict : "unassessed") as DenialStatus };
+    return { category, rows, total: entry.total, range: combineBounds(rows.map((r) => r.figure)) };
   });
+  const lists = spilledLists(state, pieces);
+  const denials = denialSummaries(lists, SUMMARY_LIST_MAX);
   const o = state.opened;
-  return {
-    incidentId: state.incidentId,
-    version: state.version,
-    title: o?.title ?? null,
-    kind: o?.kind ?? null,
-    location: o?.location ?? null,
-    occurredAt: o?.occurredAt ?? null,
-    occurredOn: o?.occurredOn ?? null,
-    description: o?.description ?? null,
-    firstRecordedAt: state.firstRecordedAt,
-    lastRecordedAt: state.lastRecordedAt,
-    casualties,
-    statements: {
-      count: state.statements.live,
-      latest: state.statements.recent
-        .slice(-LATEST_STATEMENTS)
-        .reverse()
-        .map((s) => ({ ...s, assessments: assessmentsOf(state.assessments, s.eventId) })),
-    },
-    denials,
-    contested: denials.length > 0,
-    retractedEventIds: lists.retracted,
-    victims: summarizeVictims(state.victims),
-    headHash: state.headHash,
+  const liveDenials = denials.length;
+  const statements = state.statements.recent.slice(-LATEST_STATEMENTS).reverse();
+  const statementAssessments = (eventId: string) =>
+    state.assessments.filter((a) => a.targetEventId === eventId);
+  const at = (cap: number): Summary => {
+    const casualties: Record<string, CasualtySummary> = {};
+    for (const { category, rows, total, range } of categories)
+      setOwn(casualties, category, {
+        low: range.low,
+        high: range.high,
+        latest: rows[0] ? sourced(rows[0]) : null,
+        bySource: rows.slice(0, cap).map(sourced),
+        sourceCount: rows.length,
+        reports: total,
+      });
+    return {
+      incidentId: state.incidentId,
+      version: state.version,
+      title: o?.title ?? null,
+      kind: o?.kind ?? null,
+      location: o?.location ?? null,
+      occurredAt: o?.occurredAt ?? null,
+      occurredOn: o?.occurredOn ?? null,
+      description: o?.description ?? null,
+      firstRecordedAt: state.firstRecordedAt,
+      lastRecordedAt: state.lastRecordedAt,
+      casualties,
+      statements: {
+        count: state.statements.live,
+        latest: statements.slice(0, Math.min(LATEST_STATEMENTS, Math.max(cap, 1))).map((s) => {
+          const all = statementAssessments(s.eventId);
+          return { ...s, assessments: last(all, cap).map(assessmentSummary), assessmentCount: all.length };
+        }),
+      },
+      denials: last(denials, cap).map((d) => ({ ...d, assessments: last(d.assessments, cap) })),
+      denialCount: liveDenials,
+      contested: liveDenials > 0,
+      retractedEventIds: last(lists.retracted, cap),
+      retractedCount: lists.retracted.length,
+      victims: summarizeVictims(state.victims),
+      headHash: state.headHash,
+    };
   };
+  const full = at(SUMMARY_LIST_MAX);
+  const json = JSON.stringify(full);
+  if (fits(json, SUMMARY_MAX_BYTES)) return full;
+  // Too large: each growing list's rows measured once, and the largest cap that fits taken.
+  const growing: unknown[][] = [full.denials, full.retractedEventIds];
+  for (const c of Object.values(full.casualties)) growing.push(c.bySource);
+  for (const d of full.denials) growing.push(d.assessments);
+  for (const st of full.statements.latest) growing.push(st.assessments);
+  const sizes = growing.map((rows) => rows.map((row) => utf8Length(JSON.stringify(row)) + 1));
+  const bare = utf8Length(JSON.stringify(at(0)));
+  // An estimate that never undercounts what a cap adds (a denial's assessments are counted in its row too).
+  const cost = (cap: number) =>
+    bare + sizes.reduce((sum, rows) => sum + rows.slice(0, cap).reduce((a, b) => a + b, 0), 0);
+  const cap = CAPS.find((c) => cost(c) <= SUMMARY_MAX_BYTES) ?? 0;
+  return at(cap);
 }

@@ -102,7 +102,7 @@ export interface SourceReports {
 export interface CategoryState {
   /** Reports of the category ever recorded, retracted ones included. */
   total: number;
-  /** By `attributedTo.name`, in the order sources first reported the category. */
+  /** By `sourceKey(attributedTo)`, in the order sources first reported the category. */
   sources: Record<string, SourceReports>;
   band: BandStep[];
 }
@@ -189,15 +189,17 @@ function ref(event: StoredEvent): Ref {
   };
 }
 
-// A private person is keyed on their pseudonym `ref` (their name is sealed): events/source-key.ts.
-const sourceOf = (event: StoredEvent) =>
-  event.attributedTo ? sourceKey(event.attributedTo) : event.source.publisher;
+/**
+ * The key a report's source is counted by (events/source-key.ts): a private person by their
+ * pseudonym `ref` (their name is sealed); the name as sent is kept in the rows.
+ */
+const sourceOf = (event: StoredEvent) => sourceKey(event.attributedTo ?? { name: event.source.publisher });
 
 function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
   return { ...ref(event), figure, publisher: event.source.publisher };
 }
 
-function statementRow(event: StoredEvent): StatementRow {
+export function statementRow(event: StoredEvent): StatementRow {
   const d = event.data;
   return {
     ...ref(event),

@@ -10,6 +10,13 @@ export interface FieldError {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
+/**
+ * More figures than one report may hold are refused before each is validated: a body of
+ * thousands of invalid figures costs no more than one (a problem document then lists at most
+ * 100 failing fields, and counts the rest: functions/http/problem.ts).
+ */
+const MAX_FIGURES = 50;
+
 function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
@@ -44,6 +51,23 @@ export function toFieldErrors(error: $ZodError, prefix: readonly PropertyKey[] =
   return error.issues.flatMap((i) => flatten(i, prefix));
 }
 
+/** A figures object with more names than a report may hold: refused whole, not name by name. */
+function tooManyFigures(input: object, prefix: readonly PropertyKey[]): FieldError[] | null {
+  const data = (input as { data?: unknown }).data;
+  const figures =
+    typeof data === "object" && data !== null ? (data as { figures?: unknown }).figures : undefined;
+  if (typeof figures !== "object" || figures === null || Array.isArray(figures)) return null;
+  let names = 0;
+  for (const _ in figures) if (++names > MAX_FIGURES) break;
+  if (names <= MAX_FIGURES) return null;
+  return [
+    {
+      path: formatPath([...prefix, "data", "figures"]),
+      message: `at most ${MAX_FIGURES} categories in one report`,
+    },
+  ];
+}
+
 export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = []): Parsed<Envelope> {
   if (typeof input === "object" && input !== null && !Array.isArray(input)) {
     const type = (input as { type?: unknown }).type;
@@ -57,6 +81,8 @@ export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = [
         ],
       };
     }
+    const crowded = type === "CasualtiesReported" ? tooManyFigures(input, prefix) : null;
+    if (crowded) return { ok: false, errors: crowded };
   }
   const result = Envelope.safeParse(input);
   if (result.success) {
@@ -97,8 +123,13 @@ export function parseAppendBody(body: unknown): ParsedAppend {
   }
   const batch = Batch.safeParse(body);
   if (!batch.success) return { ok: false, errors: toFieldErrors(batch.error) };
-  const parsed = batch.data.events.map((raw, i) => parseEnvelope(raw, ["events", i]));
-  const errors: FieldError[] = parsed.flatMap((p) => (p.ok ? [] : p.errors));
+  const parsed: Parsed<Envelope>[] = [];
+  const errors: FieldError[] = [];
+  for (const [i, raw] of batch.data.events.entries()) {
+    const one = parseEnvelope(raw, ["events", i]);
+    parsed.push(one);
+    if (!one.ok) errors.push(...one.errors);
+  }
   const seen = new Map<string, number>();
   parsed.forEach((p, i) => {
     const id = p.ok ? p.value.eventId : undefined;

@@ -27,6 +27,12 @@ export class MalformedRequestError extends LedgerError {
   readonly status = 400;
   readonly title = "Malformed request";
 }
+/** The client closed the connection before its body was read: its own doing, not the server's. */
+export class ClientClosedError extends LedgerError {
+  readonly slug = "client-closed";
+  readonly status = 400;
+  readonly title = "The client closed the connection";
+}
 export class UnauthorizedError extends LedgerError {
   readonly slug = "unauthorized";
   readonly status = 401;

@@ -1,9 +1,17 @@
 import { piecesNeeded } from "../events/spill.js";
-import { type Summary, summarize } from "../events/summarize.js";
+import {
+  type IncidentLists,
+  incidentLists,
+  retractedIds,
+  type Summary,
+  summarize,
+  utf8Length,
+} from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
+import { listKeyAfter } from "./store/list-cursor.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
 
 export type SummaryQuery =
@@ -33,6 +41,22 @@ export interface PendingProjections {
 
 const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async () => {} };
 
+/** A listing page's summaries total at most this many bytes of JSON (at least one summary). */
+export const LISTING_PAGE_BYTES = 480 * 1024;
+
+/** The first summaries whose JSON fits `budget`; the rest start the next page. */
+function pageWithin(items: Summary[], next: ListPage["next"], budget: number) {
+  let used = 0;
+  for (const [i, item] of items.entries()) {
+    used += utf8Length(JSON.stringify(item)) + 1;
+    if (used > budget && i > 0) {
+      const last = items[i - 1] as Summary;
+      return { items: items.slice(0, i), next: listKeyAfter(last.incidentId, last.lastRecordedAt) };
+    }
+  }
+  return { items, next };
+}
+
 export class IncidentReader {
   /**
    * Snapshots read lately. A snapshot never changes (the state at version N is the same for
@@ -55,7 +79,11 @@ export class IncidentReader {
         "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
       ),
     );
-    return { items: items.filter((s): s is Summary => s !== null), next: page.next };
+    return pageWithin(
+      items.filter((s): s is Summary => s !== null),
+      page.next,
+      LISTING_PAGE_BYTES,
+    );
   }
 
   /** null: there is no such incident, or it had not reached that point. */
@@ -102,6 +130,21 @@ export class IncidentReader {
   async summarize(state: IncidentState): Promise<Summary> {
     const wanted = piecesNeeded(state.spilled, state.unsaved);
     return summarize(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
+  }
+
+  /** Every retracted id of the state (the summary lists only the latest), with the pieces it needs. */
+  async retracted(state: IncidentState): Promise<string[]> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved).filter((p) => p.log === "retracted");
+    return retractedIds(state, wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : []);
+  }
+
+  /** The state's lists whole (what the summary bounds), with the sealed pieces they need. */
+  async lists(state: IncidentState): Promise<IncidentLists> {
+    const wanted = piecesNeeded(state.spilled, state.unsaved);
+    return incidentLists(
+      state,
+      wanted.length > 0 ? await this.views.getPieces(state.incidentId, wanted) : [],
+    );
   }
 
   private async folded(incidentId: string, query: PastQuery): Promise<Summary | null> {
@@ -161,8 +204,30 @@ export class IncidentReader {
     return lo;
   }
 
+  /** Catch-ups in flight, by incident: readers arriving meanwhile share one read and fold. */
+  private readonly catchingUp = new Map<string, Promise<IncidentState>>();
+
+  /**
+   * The view caught up with the store. Concurrent readers of one incident share one catch-up:
+   * the state of a large incident is megabytes to copy and fold, and eight readers of a page
+   * just after a write must not do it eight times over. The state is read-only to callers.
+   */
   private async caughtUp(incidentId: string): Promise<IncidentState> {
+    // Keyed by the head too: a reader after a write (which moves the head) never shares an
+    // older catch-up, so it reads what it wrote.
+    const head = await this.events.readHead(incidentId);
+    const key = `${incidentId}#${head.version}`;
+    const running = this.catchingUp.get(key);
+    if (running) return running;
+    const started = this.catchUp(incidentId, head.version).finally(() => this.catchingUp.delete(key));
+    this.catchingUp.set(key, started);
+    return started;
+  }
+
+  private async catchUp(incidentId: string, headVersion: number): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
+    // Nothing missed: the view as it is (a fold would first copy the whole state).
+    if (view && view.version >= headVersion) return view;
     const missed = this.events.events(incidentId, { after: view?.version ?? 0, afterEndsCommit: true });
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }

@@ -1,6 +1,7 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
+import { incidentCategories } from "./incident-categories.js";
 import { IncidentReader, type PendingProjections } from "./incident-reader.js";
 import { AuditLog } from "./people/audit-log.js";
 import { DisclosureReader } from "./people/disclosure-reader.js";
@@ -29,13 +30,14 @@ export interface LedgerCoreOptions {
  */
 export function createLedgerCore(options: LedgerCoreOptions) {
   const { db, tables } = options;
-  const events = new EventStore({
+  const views = new ViewStore(db, tables.views);
+  const events: EventStore = new EventStore({
     db,
     tables,
     ...(options.onCommit ? { onCommit: options.onCommit } : {}),
     ...(options.now ? { now: options.now } : {}),
+    categoriesAt: incidentCategories(() => events, views),
   });
-  const views = new ViewStore(db, tables.views);
   const reader = new IncidentReader(events, views, options.pendingProjections);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.

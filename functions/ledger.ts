@@ -29,11 +29,29 @@ export interface LedgerOptions extends LedgerCoreOptions {
   storedExports?: StoredExports;
   /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
   exportBuilds?: ExportBuilds;
+  /**
+   * The archive's public origin (LEDGER_PUBLIC_URL; in AWS the stack's URL): release links,
+   * citations and every other absolute URL are built on it, never on a request's Host. A
+   * function where it is known only once the server listens (a local port 0).
+   */
+  publicUrl?: string | (() => string);
 }
+
+/** The origin of a configured public URL, without a trailing slash. */
+export function publicOrigin(url: LedgerOptions["publicUrl"]): () => string {
+  const of = (text: string) => new URL(text).origin;
+  if (typeof url === "function") return () => of(url());
+  const fixed = of(url ?? DEFAULT_PUBLIC_URL);
+  return () => fixed;
+}
+
+/** Where a ledger given no public URL says it is: the local server's default address. */
+export const DEFAULT_PUBLIC_URL = "http://localhost:3000";
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
 export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
+  const publicUrl = publicOrigin(options.publicUrl);
   const core = createLedgerCore(options);
   const { events, views, reader } = core;
   const projector = new Projector(events, views);
@@ -60,10 +78,8 @@ export function createLedger(options: LedgerOptions) {
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
   });
   // Each incident page cites the incident by the latest release that holds it.
-  const citation = (
-    incident: { incidentId: string; title: string | null; version: number },
-    origin: string,
-  ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
+  const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
+    incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
   /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
   const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
     reader,
@@ -88,7 +104,14 @@ export function createLedger(options: LedgerOptions) {
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
           ? [
-              dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log }),
+              dataRoutes({
+                exports: exportParts,
+                transparency,
+                authenticate,
+                openApi: extras.openApi,
+                log,
+                publicUrl,
+              }),
               disclosureExportRoutes({
                 events,
                 disclosures: core.disclosures,

@@ -188,8 +188,9 @@ export class LedgerStack extends Stack {
     });
 
     // ── Grants (least privilege; nobody may delete an item or a table) ────────────────────
-    // The API appends commits with a conditional PutItem and reads them back. It can never
-    // update, overwrite-by-update or delete a stored event: IAM says so, not only the code.
+    // The API appends commits with a PutItem and reads them back. IAM gives it no UpdateItem or
+    // DeleteItem on events; a PutItem could replace an item, and what prevents that is the
+    // code's condition on every commit put (attribute_not_exists(version), append-path.ts).
     grantTableActions(this.api.role, this.eventsTable, [
       "dynamodb:Query",
       "dynamodb:GetItem",
@@ -301,6 +302,13 @@ export class LedgerStack extends Stack {
         ),
       },
     });
+
+    // Absolute links (release links, citations) are built on the archive's public origin, never
+    // on a request's Host: a custom domain given as context `publicUrl`, else the API's own URL.
+    // The functions depend on the API for it; the API does not depend on them (no cycle).
+    const publicUrl =
+      (this.node.tryGetContext("publicUrl") as string | undefined) ?? this.httpApi.apiEndpoint;
+    for (const fn of [this.data, this.pages]) fn.function.addEnvironment("LEDGER_PUBLIC_URL", publicUrl);
 
     const integration = new HttpLambdaIntegration("ApiIntegration", this.api.function);
     const dataIntegration = new HttpLambdaIntegration("DataIntegration", this.data.function);

@@ -1,3 +1,4 @@
+import { ownValue } from "../own-keys.js";
 import { WELL_KNOWN_CATEGORIES } from "../schemas.js";
 import type { Summary } from "../summarize.js";
 import { type Cell, csvRecord } from "./csv.js";
@@ -54,12 +55,14 @@ export function incidentCells(s: Summary): Cell[] {
     s.lastRecordedAt,
     s.headHash,
     s.contested,
-    s.denials.length,
+    // Counts, not list lengths: the summary's lists are bounded (a view stored before the counts
+    // existed has its lists whole).
+    s.denialCount ?? s.denials.length,
     s.statements.count,
-    s.retractedEventIds.length,
+    s.retractedCount ?? s.retractedEventIds.length,
     ...WELL_KNOWN_CATEGORIES.flatMap((category) => {
-      const c = Object.hasOwn(s.casualties, category) ? s.casualties[category] : undefined;
-      return [c?.low ?? null, c?.high ?? null, c?.bySource.length ?? 0];
+      const c = ownValue(s.casualties, category);
+      return [c?.low ?? null, c?.high ?? null, c ? (c.sourceCount ?? c.bySource.length) : 0];
     }),
   ];
 }

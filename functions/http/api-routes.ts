@@ -4,6 +4,7 @@ import type { AppendRequest, AppendResult, EventStore } from "../store/event-sto
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
 import { eventRoutes } from "./routes/events.js";
+import { incidentListRoutes } from "./routes/incident-lists.js";
 import { incidentRoutes } from "./routes/incidents.js";
 import { metaRoutes } from "./routes/meta.js";
 
@@ -25,6 +26,7 @@ export function apiRoutes(deps: ApiRoutesDeps): Hono {
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));
   app.route("/", incidentRoutes(deps));
+  app.route("/", incidentListRoutes(deps));
   for (const routes of deps.extra ?? []) app.route("/", routes);
   return app;
 }

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "../logger.js";
+import { answerHeaders } from "./answer-headers.js";
 import { createErrorHandler, notFoundHandler, problemResponse } from "./problem.js";
 
 export interface AppDeps {
@@ -18,6 +19,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
+  app.use(answerHeaders());
   app.use(async (c, next) => {
     const started = performance.now();
     await next();

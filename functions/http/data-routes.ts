@@ -19,6 +19,8 @@ export interface DataRoutesDeps {
   openApi: Record<string, unknown>;
   /** Where a failed look-up of a built export, or a failed start of a build, is reported. */
   log?: Logger;
+  /** The archive's public origin, for release links and citations. */
+  publicUrl: () => string;
 }
 
 /**
@@ -33,6 +35,9 @@ export function dataRoutes(deps: DataRoutesDeps): Hono {
   app.route("/", feedRoutes(deps.exports));
   const log = deps.log ? { log: deps.log } : {};
   app.route("/", exportRoutes({ ...deps.exports, ...log }));
-  app.route("/", releaseRoutes({ ...deps.exports, authenticate: deps.authenticate, ...log }));
+  app.route(
+    "/",
+    releaseRoutes({ ...deps.exports, authenticate: deps.authenticate, publicUrl: deps.publicUrl, ...log }),
+  );
   return app;
 }

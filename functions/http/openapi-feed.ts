@@ -1,3 +1,5 @@
+import { RELEASE_NOTE_PATTERN } from "../export/release-note.js";
+
 /**
  * The OpenAPI entries of the feed, the exports and the releases (issue 12), merged into the
  * document by functions/http/openapi.ts. Every answer, errors included, has its type.
@@ -106,7 +108,13 @@ export const schemas: Record<string, Json> = {
     additionalProperties: false,
     properties: {
       name: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$" },
-      note: { type: "string", maxLength: 2000 },
+      note: {
+        type: "string",
+        maxLength: 2000,
+        pattern: RELEASE_NOTE_PATTERN,
+        description:
+          "Empty, or text as events' text: at least one character that is not white space, no control characters (tab and line breaks are fine), well-formed Unicode (no lone surrogates); at most 2,000 characters (code points).",
+      },
     },
   },
 };
@@ -224,7 +232,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "Name the latest signed checkpoint as a release (writers only)",
       description:
-        "Body `{ name, note? }`: the name (1–100 of A-Z a-z 0-9 . _ -, starting with a letter or digit) must not be taken; the note is at most 2,000 characters without control characters. The release names the latest signed checkpoint of a non-empty tree (409 when there is none yet). Takes no query parameters.",
+        "Body `{ name, note? }`: the name (1–100 of A-Z a-z 0-9 . _ -, starting with a letter or digit) must not be taken; the note is empty or text as events' text (no control characters, no lone surrogates), at most 2,000 characters (code points). The release names the latest signed checkpoint of a non-empty tree (409 when there is none yet). Takes no query parameters.",
       security: [{ bearer: [] }],
       requestBody: { required: true, content: { "application/json": { schema: ref("ReleaseRequest") } } },
       responses: {

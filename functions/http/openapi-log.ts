@@ -32,8 +32,12 @@ const tileIndex = {
   in: "path",
   required: true,
   description:
-    "The tile index in tlog-tiles form: 3-digit groups, all but the last prefixed with x (`x001/x234/067`). A trailing `.p/W` asks for the partial tile of width W (1–255).",
-  schema: { type: "string", pattern: "^(x[0-9]{3}/)*[0-9]{3}(\\.p/[1-9][0-9]{0,2})?$" },
+    "The tile index in tlog-tiles form: 3-digit groups, all but the last prefixed with x (`x001/x234/067`; no leading `x000`). A trailing `.p/W` asks for the partial tile of width W (1–255). Its `/` may be sent as is or percent-encoded (`x001%2F234`), as generated clients encode a path parameter.",
+  schema: {
+    type: "string",
+    pattern:
+      "^(?:x(?:00[1-9]|0[1-9][0-9]|[1-9][0-9]{2})(?:/x[0-9]{3}){0,2}/)?[0-9]{3}(?:\\.p/(?:[1-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?$",
+  },
 };
 
 export const schemas: Record<string, Json> = {

@@ -114,6 +114,14 @@ const reference = {
   attributedTo: ref("StoredAttribution"),
 };
 
+const BOUNDED_ASSESSMENTS = {
+  type: "array",
+  maxItems: 100,
+  items: { $ref: "#/components/schemas/AssessmentSummary" },
+  description:
+    "The newest live assessments, oldest first: at most 100 (fewer should they not fit the summary).",
+};
+
 const answerSchemas: Record<string, Json> = {
   Problem: {
     type: "object",
@@ -136,8 +144,15 @@ const answerSchemas: Record<string, Json> = {
         minimum: 0,
         description: "On a 409 for If-Match: the version it named.",
       },
+      errorsOmitted: {
+        type: "integer",
+        minimum: 1,
+        description:
+          "How many more fields failed than the 100 `errors` lists (absent when none were left out).",
+      },
       errors: {
         type: "array",
+        maxItems: 100,
         items: closed({
           path: { type: "string", description: "e.g. `events[1].data.figures.killed.value`, `query.limit`" },
           message: { type: "string" },
@@ -181,7 +196,14 @@ const answerSchemas: Record<string, Json> = {
       description: "null when any source is open-ended; else the largest upper bound.",
     },
     latest: nullable(ref("SourcedFigure")),
-    bySource: { type: "array", items: ref("SourcedFigure") },
+    bySource: {
+      type: "array",
+      maxItems: 100,
+      items: ref("SourcedFigure"),
+      description:
+        "Each live source's latest report, the most recent first: at most 100 (fewer should they not fit the summary's 256 KB); all of them at /incidents/{incidentId}/casualties/{category}/sources.",
+    },
+    sourceCount: integer(0, "How many live sources there are in all."),
     reports: integer(0, "Reports of this category ever recorded, retracted ones included."),
   }),
   AssessmentSummary: closed(
@@ -201,7 +223,18 @@ const answerSchemas: Record<string, Json> = {
       stance: ref("Stance"),
       accuses: { type: "string" },
       channel: { type: "string" },
-      assessments: { type: "array", items: ref("AssessmentSummary") },
+      assessments: BOUNDED_ASSESSMENTS,
+      assessmentCount: integer(0, "How many live assessments it has in all."),
+    },
+    ["accuses", "channel"],
+  ),
+  StatementRow: closed(
+    {
+      ...reference,
+      quote: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
+      stance: ref("Stance"),
+      accuses: { type: "string" },
+      channel: { type: "string" },
     },
     ["accuses", "channel"],
   ),
@@ -211,7 +244,8 @@ const answerSchemas: Record<string, Json> = {
       claim: { type: "string" },
       counterClaim: { type: "string" },
       quote: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
-      assessments: { type: "array", items: ref("AssessmentSummary") },
+      assessments: BOUNDED_ASSESSMENTS,
+      assessmentCount: integer(0, "How many live assessments it has in all."),
       status: {
         type: "string",
         enum: ["unassessed", "supported", "disputed", "false", "unverified"],
@@ -237,6 +271,7 @@ const answerSchemas: Record<string, Json> = {
         description:
           "Per category, over live reports, each source's latest: `low` the largest lower bound, `high` null when any is open-ended, else the largest upper bound.",
         propertyNames: { pattern: "^[a-z][A-Za-z]{0,63}$" },
+        maxProperties: 64,
         additionalProperties: ref("CasualtySummary"),
       },
       statements: closed({
@@ -248,14 +283,38 @@ const answerSchemas: Record<string, Json> = {
           description: "The 10 latest, newest first.",
         },
       }),
-      denials: { type: "array", items: ref("DenialSummary") },
+      denials: {
+        type: "array",
+        maxItems: 100,
+        items: ref("DenialSummary"),
+        description:
+          "The newest live denials, in version order: at most 100 (fewer should they not fit the summary's 256 KB); all at /incidents/{incidentId}/denials.",
+      },
+      denialCount: integer(0, "Live denials in all."),
       contested: { type: "boolean", description: "The incident has a denial that is not retracted." },
-      retractedEventIds: { type: "array", items: ref("EventId") },
+      retractedEventIds: {
+        type: "array",
+        maxItems: 100,
+        items: ref("EventId"),
+        description:
+          "The latest retracted ids, in the order retracted: at most 100; all at /incidents/{incidentId}/retractions.",
+      },
+      retractedCount: integer(0, "Retracted events in all."),
       victims: ref("VictimsSummary"),
       headHash: HASH,
     },
     [],
     { description: "The current-state view of one incident, projected from its events." },
+  ),
+  SourcePage: listPage(
+    ref("SourcedFigure"),
+    "Each live source's latest report of the category, the most recent first.",
+  ),
+  DenialPage: listPage(ref("DenialSummary"), "The live denials, in version order."),
+  RetractionPage: listPage(ref("EventId"), "The retracted event ids, in the order retracted."),
+  StatementPage: listPage(
+    ref("StatementRow"),
+    "Live statements, newest first. A page may hold fewer than `limit` (each request reads a bounded stretch of the events) and still have a `nextCursor`.",
   ),
   SummaryPage: closed({
     items: { type: "array", items: ref("Summary") },
@@ -292,6 +351,20 @@ const answerSchemas: Record<string, Json> = {
     oneOf: [closed({ ok: { const: true } }), closed({ ok: { const: false }, detail: { type: "string" } })],
   },
 };
+
+function listPage(items: Json, description: string): Json {
+  return closed(
+    {
+      items: { type: "array", maxItems: 100, items },
+      nextCursor: nullable({
+        type: "string",
+        description: "Pass as `cursor` for the next page; null on the last.",
+      }),
+    },
+    [],
+    { description },
+  );
+}
 
 export function coreSchemas(): Record<string, Json> {
   const requests = requestSchemas();

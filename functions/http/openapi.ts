@@ -251,6 +251,7 @@ function corePaths(): Record<string, Json> {
         },
       },
     },
+    ...incidentListPaths(),
     "/incidents/{incidentId}/verify": {
       get: {
         operationId: "verifyIncident",
@@ -343,14 +344,30 @@ function corePaths(): Record<string, Json> {
           "For people: the same data as GET /incidents, with a filter form. Bad filters answer a page that says what to fix.",
         ...read,
         parameters: [
-          query("kind", { type: "string" }, "Only this kind."),
-          query("country", { type: "string" }, "Only this country."),
-          query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
+          // The rules the page checks: a form's empty field means "any", surrounding blanks are ignored.
+          query(
+            "kind",
+            { type: "string", pattern: `^\\s*(?:${KIND_SLUG_PATTERN.source.slice(1, -1)})?\\s*$` },
+            "Only this kind (empty: any).",
+          ),
+          query(
+            "country",
+            { type: "string", pattern: "^\\s*(?:[A-Za-z]{2})?\\s*$" },
+            "Only this ISO 3166-1 alpha-2 country (empty: any).",
+          ),
+          query(
+            "contested",
+            { type: "string", enum: ["true", "false", ""] },
+            "`true`, `false` or empty (either).",
+          ),
           query("cursor", { type: "string" }, "The next page's cursor."),
         ],
         responses: {
           "200": text("text/html", "The page."),
-          "400": text("text/html", "A page that says which filter to fix."),
+          "400": {
+            description: `A page that says which filter to fix; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
+          },
         },
       },
     },
@@ -364,21 +381,98 @@ function corePaths(): Record<string, Json> {
         ...read,
         parameters: [
           { ...readIncident, schema: { type: "string" } },
-          query("asOf", { type: "string" }, "As known at this instant (UTC)."),
-          query("version", { type: "string" }, "As known at this version."),
+          query(
+            "asOf",
+            {
+              type: "string",
+              pattern:
+                "^\\s*(?:\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:\\d{2})?)?\\s*$",
+            },
+            "As known at this instant: a datetime-local value (read as UTC) or an ISO 8601 time with its zone; an impossible date (2022-02-31) is a 400. Not with version.",
+          ),
+          query(
+            "version",
+            { type: "string", pattern: "^\\s*(?:[1-9][0-9]{0,14})?\\s*$" },
+            "As known at this version. Not with asOf.",
+          ),
+          query(
+            "before",
+            { type: "string", pattern: "^\\s*(?:[2-9]|[1-9][0-9]{1,14})?\\s*$" },
+            "The timeline page of the events before this version.",
+          ),
         ],
         responses: {
           "200": text("text/html", "The page."),
-          "400": text("text/html", "A page that says which moment cannot be read."),
+          "400": {
+            description: `A page that says which moment cannot be read; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
+          },
           "401": {
             description:
               "An Authorization header that names no user (a restricted-reader's page is `Cache-Control: private, no-store`).",
-            content: { "application/problem+json": { schema: ref("Problem") } },
+            content: { [PROBLEM]: { schema: ref("Problem") } },
           },
           "404": text("text/html", "A page that says there is no such incident (at that moment)."),
         },
       },
     },
+  };
+}
+
+const CURSOR = query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged.");
+
+/** The lists a summary bounds to 100 entries (and 256 KB), whole, a page at a time. */
+function incidentListPaths(): Record<string, Json> {
+  const list = (operationId: string, summary: string, schema: string, what: string, extra: Json[] = []) => ({
+    get: {
+      operationId,
+      tags: ["incidents"],
+      summary,
+      description: `${what} Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
+      ...read,
+      parameters: [readIncident, ...extra, limit(100, 100), CURSOR],
+      responses: {
+        "200": json(ref(schema), "A page."),
+        "400": badRequest("A query parameter is malformed, or the cursor is not one this archive gave out."),
+        "404": problem("Unknown incident (or category)."),
+        "500": internal,
+      },
+    },
+  });
+  return {
+    "/incidents/{incidentId}/casualties/{category}/sources": list(
+      "listCategorySources",
+      "Every live source of one casualty category",
+      "SourcePage",
+      "Each live source's latest report of the category, the most recent first: the whole of the summary's `bySource`.",
+      [
+        {
+          name: "category",
+          in: "path",
+          required: true,
+          description: "A casualty category of the incident.",
+          schema: { type: "string", pattern: "^[a-z][A-Za-z]{0,63}$" },
+        },
+      ],
+    ),
+    "/incidents/{incidentId}/denials": list(
+      "listDenials",
+      "Every live denial",
+      "DenialPage",
+      "The live denials in version order, with their status: the whole of the summary's `denials`.",
+    ),
+    "/incidents/{incidentId}/retractions": list(
+      "listRetractions",
+      "Every retracted event id",
+      "RetractionPage",
+      "The ids of retracted events, in the order retracted: the whole of the summary's `retractedEventIds`.",
+    ),
+    "/incidents/{incidentId}/statements": list(
+      "listStatements",
+      "Every live statement, newest first",
+      "StatementPage",
+      "Live statements, newest first. Each request reads a bounded stretch of the events, so a page may hold fewer than `limit` and still have a `nextCursor`.",
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { IncidentId } from "../../events/schemas.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../errors.js";
+import { parseInstant } from "./instant.js";
 
 function badQuery(name: string, message: string): MalformedRequestError {
   return new MalformedRequestError(`query parameter ${name} ${message}`, [
@@ -44,25 +45,15 @@ export function intQuery(
   return value;
 }
 
-/**
- * An RFC 3339 instant with its zone (`Z` or `±hh:mm`). A bare date or a zoneless time would be
- * read in some server's zone, and "what was known then" must not depend on where it is asked.
- */
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
+/** An RFC 3339 instant with its zone (functions/http/instant.ts): what was known then must not depend on where it is asked. */
 export function instantQuery(c: Context, name: string): string | undefined {
   const raw = c.req.query(name);
   if (raw === undefined) return undefined;
-  const match = INSTANT.exec(raw);
-  const time = match ? Date.parse(raw) : Number.NaN;
-  // Date.parse rolls 2022-02-30 over into March: the calendar fields must survive the trip.
-  const [, y, mo, d] = match ?? [];
-  const local = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  const real = match && local.getUTCMonth() === Number(mo) - 1 && local.getUTCDate() === Number(d);
-  if (Number.isNaN(time) || !real) {
+  const instant = parseInstant(raw);
+  if (instant === null) {
     throw badQuery(name, "must be an ISO 8601 time with its zone, e.g. 2022-04-08T12:00:00Z");
   }
-  return new Date(time).toISOString();
+  return instant;
 }
 
 export function boolQuery(c: Context, name: string): boolean | undefined {

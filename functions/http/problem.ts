@@ -6,6 +6,14 @@ import type { Logger } from "../logger.js";
 
 export const PROBLEM_JSON = "application/problem+json";
 
+/** A problem document lists at most this many failing fields, and says how many more there were. */
+export const MAX_PROBLEM_ERRORS = 100;
+
+function listed(errors: FieldError[]): { errors: FieldError[]; errorsOmitted?: number } {
+  if (errors.length <= MAX_PROBLEM_ERRORS) return { errors };
+  return { errors: errors.slice(0, MAX_PROBLEM_ERRORS), errorsOmitted: errors.length - MAX_PROBLEM_ERRORS };
+}
+
 export interface Problem {
   type: string;
   title: string;
@@ -26,13 +34,16 @@ export function problemResponse(c: Context, problem: Problem): Response {
 export function createErrorHandler(log: Logger) {
   return (error: Error, c: Context): Response => {
     if (error instanceof LedgerError) {
+      // Nobody is left to read the answer; one line says what happened, without a stack.
+      if (error.slug === "client-closed")
+        log.info("client closed the connection", { path: c.req.path, method: c.req.method });
       return problemResponse(c, {
         type: `/docs#problem-${error.slug}`,
         title: error.title,
         status: error.status,
         detail: error.message,
         instance: c.req.path,
-        ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.errors ? listed(error.errors) : {}),
         ...error.extra,
       });
     }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { MalformedRequestError, PayloadTooLargeError } from "../errors.js";
+import { ClientClosedError, LedgerError, MalformedRequestError, PayloadTooLargeError } from "../errors.js";
+import { parseBodyJson } from "./strict-json.js";
 
 /** Past this, an oversized body is no longer drained but cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
@@ -26,6 +27,33 @@ async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
  * makes most HTTP clients report a broken connection instead of the 413.
  */
 export async function readBodyText(c: Context, max: number): Promise<string> {
+  try {
+    return await readWithin(c, max);
+  } catch (error) {
+    if (error instanceof LedgerError || !closedByClient(c, error)) throw error;
+    throw new ClientClosedError(
+      "the client closed the connection before its body was read; nothing was stored",
+    );
+  }
+}
+
+/** Whether a failed read of the body was the client going away (locally: its socket closed mid-body). */
+function closedByClient(c: Context, error: unknown): boolean {
+  const incoming = (
+    c.env as { incoming?: { destroyed?: boolean; readableAborted?: boolean; complete?: boolean } }
+  )?.incoming;
+  if (incoming && (incoming.readableAborted || (incoming.destroyed && incoming.complete === false)))
+    return true;
+  const e = error as { code?: string; message?: string; cause?: { code?: string } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return (
+    code === "ECONNRESET" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    /^(aborted|terminated)$/i.test(e?.message ?? "")
+  );
+}
+
+async function readWithin(c: Context, max: number): Promise<string> {
   const declared = Number(c.req.header("content-length") ?? Number.NaN);
   const tooLarge = () => new PayloadTooLargeError(`the body is over ${max / 1024} KiB; nothing was stored`);
   if (declared > DRAIN_LIMIT) throw tooLarge();
@@ -42,16 +70,12 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
   return decodeUtf8(Buffer.concat(chunks));
 }
 
-/** The body as JSON, up to `max` bytes: 413 over it, 400 when it is not UTF-8 or not JSON. */
+/**
+ * The body as JSON, up to `max` bytes: 413 over it, 400 when it is not UTF-8, not JSON, or
+ * repeats a member name (strict-json.ts).
+ */
 export async function readJsonBody(c: Context, max: number): Promise<unknown> {
-  const text = await readBodyText(c, max);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-      { path: "(body)", message: "is not valid JSON" },
-    ]);
-  }
+  return parseBodyJson(await readBodyText(c, max));
 }
 
 /** Invalid UTF-8 is refused, not silently replaced by U+FFFD in the record. */

@@ -18,6 +18,8 @@ const ledger = createLedger({
   db: createDynamoClient(),
   tables: tableNamesFromEnv(process.env),
   log: createLogger(),
+  // Release links and citations: the stack's URL (infra/ledger-stack.ts), never a request's Host.
+  ...(process.env.LEDGER_PUBLIC_URL ? { publicUrl: process.env.LEDGER_PUBLIC_URL } : {}),
   // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
   proofWaitMs: 8_000,
   // Exports outgrow API Gateway (6 MB, 30 s): they are redirected to the streaming function.

@@ -9,7 +9,13 @@ import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
 // Wiring only: the dashboard and /docs behind the HTTP API's page routes, read-only.
 const log = createLogger();
-const ledger = createLedger({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env), log });
+const ledger = createLedger({
+  db: createDynamoClient(),
+  tables: tableNamesFromEnv(process.env),
+  log,
+  // Citations: the stack's URL (infra/ledger-stack.ts), never a request's Host.
+  ...(process.env.LEDGER_PUBLIC_URL ? { publicUrl: process.env.LEDGER_PUBLIC_URL } : {}),
+});
 // No authorizer runs on the pages: a restricted-reader's bearer token is verified here.
 const readers = process.env.READER_JWT_ISSUER
   ? bearerJwt({

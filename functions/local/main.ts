@@ -26,6 +26,7 @@ const server = await startLocalServer({
   // Named users with their own roles: a file of one JSON object a line (CONTRACT.md "Roles").
   ...(env.LEDGER_USERS ? { users: parseUsersFile(readFileSync(env.LEDGER_USERS, "utf8")) } : {}),
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
+  ...(env.LEDGER_PUBLIC_URL ? { publicUrl: env.LEDGER_PUBLIC_URL } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
   // RFC 3161 tokens over checkpoints (CONTRACT.md "Trusted time").

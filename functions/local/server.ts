@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
+import { answerClientError } from "../http/client-error.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
@@ -41,6 +42,8 @@ export interface LocalOptions {
   witnesses?: readonly WitnessConfig[];
   /** An RFC 3161 time-stamping authority asked for a token over each new checkpoint (LEDGER_TSA_URL). */
   tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
+  /** The public origin of absolute links (LEDGER_PUBLIC_URL); default http://localhost:<port>. */
+  publicUrl?: string;
 }
 
 export interface LocalServer {
@@ -90,6 +93,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const named = options.tables ?? tableNamesFromEnv(process.env);
   const tables = { ...named, log: named.log ?? "incident-ledger-log" };
   const createdTables = await createTables(db, tables);
+  // Known once the server listens (port 0 picks one): absolute links are never built from a request's Host.
+  let publicDefault = `http://localhost:${options.port}`;
 
   const logSigner = localSigner({
     origin: options.logOrigin ?? DEFAULT_LOG_ORIGIN,
@@ -108,6 +113,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       sequencing?.notify(item.incidentId?.S ?? "", item);
     },
     logVerifierKey: async () => logSigner.vkey,
+    publicUrl: () => options.publicUrl ?? publicDefault,
     // Reads wait for the projection of the writes before them: a write is read back at once.
     pendingProjections: {
       of: (id) => stream?.projected(id) ?? Promise.resolve(),
@@ -150,7 +156,9 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  server.on("clientError", answerClientError);
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${(server.address() as AddressInfo).port}`;
+  publicDefault = `http://localhost:${(server.address() as AddressInfo).port}`;
   options.log.info("started", { url, dynamoEndpoint, tables, createdTables, caughtUp });
 
   const passes = sequencing;

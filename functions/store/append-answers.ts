@@ -178,6 +178,7 @@ export function breachError(breach: RuleBreach): Error {
     case "incident-missing":
       return new IncidentMissingError(breach.detail);
     case "bad-target":
+    case "too-many-categories":
       return new ValidationError(breach.detail, breach.errors);
   }
 }

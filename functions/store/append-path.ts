@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
-import { checkAppend, needsTargets, targetOf } from "../../events/append-rules.js";
+import {
+  categoriesOf,
+  checkAppend,
+  checkCategories,
+  needsTargets,
+  type RuleBreach,
+  targetOf,
+} from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
 import { serverEventId } from "../../events/server-ids.js";
@@ -37,7 +44,11 @@ export interface AppendPathOptions {
   maxAttempts: number;
   /** Told of every commit that may have been stored (a stream would see it), replays included. */
   onCommit: ((item: Item) => void) | undefined;
+  /** The incident's casualty categories at a version, for the cap on them (append-rules.ts). */
+  categoriesAt?: CategoriesAt | undefined;
 }
+
+export type CategoriesAt = (incidentId: string, version: number) => Promise<ReadonlySet<string>>;
 
 /** One attempt's end: an answer, or a lost race to retry from a fresh head. */
 type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
@@ -124,7 +135,9 @@ export class AppendPath {
       };
     }
     const known = needsTargets(envelopes) ? await this.targetTypes(incidentId, envelopes) : undefined;
-    const breach = checkAppend(head.version, envelopes, request.batched, known);
+    const breach =
+      checkAppend(head.version, envelopes, request.batched, known) ??
+      (await this.categoryBreach(incidentId, head.version, envelopes, request.batched));
     if (breach) return { done: await this.replayOrThrow(request, fingerprints, breachError(breach)) };
 
     const slot = head.version + 1;
@@ -175,6 +188,17 @@ export class AppendPath {
         new VersionConflictError(expectedVersion, current),
       ),
     };
+  }
+
+  /** A report that would take the incident past its cap on casualty categories (append-rules.ts). */
+  private async categoryBreach(
+    incidentId: string,
+    version: number,
+    envelopes: readonly Envelope[],
+    batched: boolean,
+  ): Promise<RuleBreach | null> {
+    if (!this.o.categoriesAt || categoriesOf(envelopes).length === 0) return null;
+    return checkCategories(new Set(await this.o.categoriesAt(incidentId, version)), envelopes, batched);
   }
 
   /** true: the commit is stored (by this put, or by an earlier delivery of it); false: the slot was taken. */

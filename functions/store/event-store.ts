@@ -2,7 +2,7 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { ChainHead } from "../../events/stored-event.js";
 import { BoundedLru } from "../bounded-lru.js";
 import type { AppendResult } from "./append-answers.js";
-import { AppendPath, type AppendRequest } from "./append-path.js";
+import { AppendPath, type AppendRequest, type CategoriesAt } from "./append-path.js";
 import { ClaimTable } from "./claims.js";
 import type { Item } from "./commit-item.js";
 import { CommitReader } from "./commit-reader.js";
@@ -22,6 +22,8 @@ export interface EventStoreOptions {
    * stream stand-in): new commits, puts whose answer was lost, and the commits a replay names.
    */
   onCommit?: (item: Item) => void;
+  /** The incident's casualty categories at a version: appends over the cap on them are refused. */
+  categoriesAt?: CategoriesAt;
 }
 
 const nowIso = () => new Date().toISOString();
@@ -46,6 +48,7 @@ export class EventStore extends CommitReader {
       now,
       maxAttempts: options.maxAttempts ?? 50,
       onCommit: options.onCommit,
+      categoriesAt: options.categoriesAt,
     });
   }
 

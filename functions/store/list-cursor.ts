@@ -41,3 +41,12 @@ export function decodeCursor(cursor: string): Key | null {
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(fields.activity.slice(0, 24));
   return valid ? (key as Key) : null;
 }
+
+/** The listing key of an incident whose summary was last recorded at `lastRecordedAt`: a cursor that resumes after it. */
+export function listKeyAfter(incidentId: string, lastRecordedAt: string | null): Key {
+  return {
+    incidentId: { S: incidentId },
+    listPk: { S: LIST_PARTITION },
+    activity: { S: `${lastRecordedAt ?? ""}#${incidentId}` },
+  };
+}

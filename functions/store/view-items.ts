@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
+import { compactState, expandState } from "../../events/state-pack.js";
 import { summarize } from "../../events/summarize.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { LIST_PARTITION } from "./table-design.js";
@@ -21,13 +22,13 @@ export const SNAPSHOT_EVERY = 100;
  */
 export function unpack(packed: Uint8Array | undefined): IncidentState | null {
   if (!packed) return null;
-  const state = JSON.parse(gunzipSync(packed).toString("utf8")) as IncidentState;
+  const state = expandState(JSON.parse(gunzipSync(packed).toString("utf8")));
   return Array.isArray(state.statements) || !state.denialAssessments ? null : state;
 }
 
 /** A stored state never carries unsaved pieces: they are written as their own items first. */
 function pack(state: IncidentState): Uint8Array {
-  return gzipSync(JSON.stringify(withoutUnsaved(state)), { level: 1 });
+  return gzipSync(JSON.stringify(compactState(withoutUnsaved(state))), { level: 1 });
 }
 
 export const snapshotKey = (incidentId: string, version: number) => `${incidentId}#snapshot#${version}`;

@@ -25,14 +25,23 @@ import {
 
 export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY } from "./view-items.js";
 
-/** A full re-check of a chain that passed: how far, to which hash, and when. */
+/**
+ * The last full re-check of a chain: how far, to which hash, and when; a failed one (`ok`
+ * false) names where the chain broke, and stands until a full check passes again.
+ */
 export interface ChainCheckRecord {
   version: number;
   headHash: string;
   checkedAt: string;
+  ok?: boolean;
+  firstBadVersion?: number;
+  reason?: string;
 }
 
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
+
+/** Index items one listing request examines at most, whatever its filters match. */
+export const LISTING_READ_MAX = 500;
 export interface ListQuery {
   kind?: string;
   country?: string;
@@ -40,6 +49,8 @@ export interface ListQuery {
   limit: number;
   /** The opaque cursor of the previous page. */
   cursor?: Record<string, AttributeValue>;
+  /** Index items examined at most (default LISTING_READ_MAX). */
+  readMax?: number;
 }
 
 /** A listed view saved without its summary (it outgrew the item limit): the reader folds it. */
@@ -173,10 +184,21 @@ export class ViewStore {
     );
     const item = out.Item;
     if (!item?.version?.N || !item.headHash?.S || !item.checkedAt?.S) return null;
-    return { version: Number(item.version.N), headHash: item.headHash.S, checkedAt: item.checkedAt.S };
+    const record = {
+      version: Number(item.version.N),
+      headHash: item.headHash.S,
+      checkedAt: item.checkedAt.S,
+    };
+    if (item.ok?.BOOL !== false) return record;
+    return {
+      ...record,
+      ok: false,
+      firstBadVersion: Number(item.firstBadVersion?.N),
+      reason: item.reason?.S ?? "",
+    };
   }
 
-  /** Records a passed full check; an older one never replaces a newer. */
+  /** Records a full check, passed or failed; an older one never replaces a newer. */
   async saveCheck(incidentId: string, check: ChainCheckRecord): Promise<void> {
     await conditionally(
       this.db.send(
@@ -188,6 +210,13 @@ export class ViewStore {
             itemType: { S: "chain-check" },
             headHash: { S: check.headHash },
             checkedAt: { S: check.checkedAt },
+            ...(check.ok === false
+              ? {
+                  ok: { BOOL: false },
+                  firstBadVersion: { N: String(check.firstBadVersion ?? 0) },
+                  reason: { S: check.reason ?? "" },
+                }
+              : {}),
           },
           ConditionExpression: "attribute_not_exists(incidentId) OR version <= :v",
           ExpressionAttributeValues: { ":v": { N: String(check.version) } },
@@ -257,7 +286,10 @@ export class ViewStore {
     );
   }
 
-  /** Newest activity first, filtered; pages until `limit` matches are found or the index ends. */
+  /**
+   * Newest activity first, filtered; pages until `limit` matches are found, the index ends, or
+   * LISTING_READ_MAX index items were examined (then the page may be short, with a cursor).
+   */
   async list(query: ListQuery): Promise<ListPage> {
     const filters: string[] = [];
     const values: Record<string, AttributeValue> = { ":p": { S: LIST_PARTITION } };
@@ -287,9 +319,13 @@ export class ViewStore {
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
         ScanIndexForward: false,
-        Limit: filters.length > 0 ? Math.max(50, query.limit * 2) : query.limit,
+        Limit:
+          filters.length > 0
+            ? Math.min(query.readMax ?? LISTING_READ_MAX, Math.max(50, query.limit * 2))
+            : query.limit,
       },
     );
+    let examined = 0;
     reading: for await (const out of pages) {
       for (const item of out.Items ?? []) {
         ids.push(item.incidentId?.S ?? "");
@@ -299,6 +335,12 @@ export class ViewStore {
           if (more) next = { incidentId, listPk, activity } as Record<string, AttributeValue>;
           break reading;
         }
+      }
+      // A filter that matches few: the page comes back short, with where to go on.
+      examined += out.ScannedCount ?? out.Items?.length ?? 0;
+      if (examined >= (query.readMax ?? LISTING_READ_MAX) && out.LastEvaluatedKey) {
+        next = out.LastEvaluatedKey;
+        break;
       }
     }
     const texts = await this.summaryTexts(ids);

@@ -273,7 +273,7 @@ describe("private sources", () => {
     expect(JSON.stringify(summary.body)).not.toContain("Kovalenko");
     const page = await (await fetch(`${archive.url}/view/${id}`)).text();
     expect(page).not.toContain("Kovalenko");
-    expect(page).toContain("private source witness-7 denies");
+    expect(page).toContain("<bdi>private source witness-7</bdi> denies");
     expect(page).not.toContain("[object Object]");
     for (const path of ["/export/events.ndjson", "/feed?limit=1000"]) {
       expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");

@@ -49,7 +49,7 @@ async function everyPage(limit?: number) {
     expect(page.status).toBe(200);
     if (page.body.nextCursor) {
       expect(page.headers.get("link")).toBe(
-        `<${base}/releases?${limit ? `limit=${limit}&` : ""}cursor=${page.body.nextCursor}>; rel="next"`,
+        `<${base.replace("127.0.0.1", "localhost")}/releases?${limit ? `limit=${limit}&` : ""}cursor=${page.body.nextCursor}>; rel="next"`,
       );
     } else {
       expect(page.body).not.toHaveProperty("nextCursor");

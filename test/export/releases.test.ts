@@ -8,10 +8,13 @@ import { loadSample, SAMPLE, text, waitForCheckpoint } from "./export-kit.js";
 
 let archive: LocalServer;
 let base: string;
+/** The archive's public origin (LEDGER_PUBLIC_URL's local default): links are built on it, not on Host. */
+let origin: string;
 
 beforeAll(async () => {
   archive = await startArchive();
   base = archive.url;
+  origin = base.replace("127.0.0.1", "localhost");
 });
 afterAll(() => archive?.close());
 
@@ -41,11 +44,11 @@ describe("releases", () => {
       checkpoint: checkpoint.text,
       createdBy: "test-writer",
     });
-    expect(created.headers.get("location")).toBe(`${base}/releases/2026-11-sample`);
-    expect(r.links.incidentsCsv).toBe(`${base}/export/incidents.csv?treeSize=${checkpoint.size}`);
-    expect(r.links.eventsNdjson).toBe(`${base}/export/events.ndjson?treeSize=${checkpoint.size}`);
+    expect(created.headers.get("location")).toBe(`${origin}/releases/2026-11-sample`);
+    expect(r.links.incidentsCsv).toBe(`${origin}/export/incidents.csv?treeSize=${checkpoint.size}`);
+    expect(r.links.eventsNdjson).toBe(`${origin}/export/events.ndjson?treeSize=${checkpoint.size}`);
     expect(r.citation).toBe(
-      `incident-ledger release 2026-11-sample, tree size ${checkpoint.size}, root ${checkpoint.root}, ${base}/releases/2026-11-sample`,
+      `incident-ledger release 2026-11-sample, tree size ${checkpoint.size}, root ${checkpoint.root}, ${origin}/releases/2026-11-sample`,
     );
     expect(Date.parse(r.createdAt)).not.toBeNaN();
 
@@ -101,7 +104,7 @@ describe("releases", () => {
     const page = await text(base, "/view/kramatorsk-station-2022-04-08");
     const release = (await call(base, "GET", "/releases/2026-11-sample")).body;
     expect(page.body).toContain(
-      `Cite: Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 14), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${base}/view/kramatorsk-station-2022-04-08?version=14`,
+      `Cite: <bdi>Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 14), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${origin}/view/kramatorsk-station-2022-04-08?version=14</bdi>`,
     );
   });
 

@@ -268,6 +268,18 @@ describe("functions", () => {
   });
 });
 
+describe("public origin", () => {
+  it("gives the data and pages functions the API's own URL (no Host header decides a link), and no other", () => {
+    const resources: Json = template.toJSON().Resources;
+    const envOf = (fn: () => { function: IConstruct }) =>
+      resources[id(fn().function)].Properties.Environment.Variables as Json;
+    const apiId = id(stack.httpApi);
+    for (const fn of [() => stack.data, () => stack.pages])
+      expect(envOf(fn).LEDGER_PUBLIC_URL).toEqual({ "Fn::GetAtt": [apiId, "ApiEndpoint"] });
+    expect(envOf(() => stack.api).LEDGER_PUBLIC_URL).toBeUndefined();
+  });
+});
+
 describe("stream: events → projector", () => {
   it("bisects, reports item failures, bounds retries and age, and parks failures in SQS", () => {
     // Two consumers read the stream: the projector, and the log's sequencer (test/log/infra).

@@ -16,13 +16,26 @@ export interface ContractView {
   title: string | null;
   casualties: Record<
     string,
-    { low: number | null; high: number | null; latest: string | null; bySource: string[]; reports: number }
+    {
+      low: number | null;
+      high: number | null;
+      latest: string | null;
+      bySource: string[];
+      sourceCount: number;
+      reports: number;
+    }
   >;
   statements: number;
   denials: { eventId: string; status: string; assessments: string[] }[];
+  denialCount: number;
   contested: boolean;
   retractedEventIds: string[];
+  retractedCount: number;
 }
+
+/** "A list in the summary that can grow without bound carries at most 100 entries and a count." */
+const LIST_MAX = 100;
+const newest = <T>(rows: readonly T[]): T[] => rows.slice(Math.max(0, rows.length - LIST_MAX));
 
 /** The contract's Figure table: a lower bound, and an upper bound or none. */
 function bounds(figure: Json): [number, number | null] {
@@ -70,12 +83,16 @@ export function oracleSummary(incidentId: string, events: readonly StoredEvent[]
       else high = Math.max(high ?? 0, h);
     }
     if (open) high = null;
-    const newest = rows.reduce<StoredEvent | null>((a, e) => (a && a.version > e.version ? a : e), null);
+    const latest = rows.reduce<StoredEvent | null>((a, e) => (a && a.version > e.version ? a : e), null);
+    const byVersion = [...rows].sort((a, b) => a.version - b.version);
     casualties[category] = {
       low: rows.length === 0 ? null : low,
       high: rows.length === 0 ? null : high,
-      latest: newest?.eventId ?? null,
-      bySource: rows.map((e) => e.eventId).sort(),
+      latest: latest?.eventId ?? null,
+      bySource: newest(byVersion)
+        .map((e) => e.eventId)
+        .sort(),
+      sourceCount: rows.length,
       reports: reports.length,
     };
   }
@@ -85,11 +102,11 @@ export function oracleSummary(incidentId: string, events: readonly StoredEvent[]
     .filter((e) => e.type === "DenialIssued" && live(e))
     .map((d) => {
       const mine = assessments.filter((a) => (a.data as Json).targetEventId === d.eventId);
-      const newest = mine[mine.length - 1];
+      const lastOne = mine[mine.length - 1];
       return {
         eventId: d.eventId,
-        status: newest ? String((newest.data as Json).verdict) : "unassessed",
-        assessments: mine.map((a) => a.eventId),
+        status: lastOne ? String((lastOne.data as Json).verdict) : "unassessed",
+        assessments: newest(mine).map((a) => a.eventId),
       };
     });
   const opened = events.find((e) => e.type === "IncidentOpened");
@@ -100,9 +117,11 @@ export function oracleSummary(incidentId: string, events: readonly StoredEvent[]
     title: opened ? String((opened.data as Json).title) : null,
     casualties,
     statements: events.filter((e) => e.type === "StatementMade" && live(e)).length,
-    denials,
+    denials: newest(denials),
+    denialCount: denials.length,
     contested: denials.length > 0,
-    retractedEventIds: retracted,
+    retractedEventIds: newest(retracted),
+    retractedCount: retracted.length,
   };
 }
 
@@ -116,6 +135,7 @@ export function contractView(summary: Json): ContractView {
       high: c.high as number | null,
       latest: latest ? String(latest.eventId) : null,
       bySource: (c.bySource as Json[]).map((row) => String(row.eventId)).sort(),
+      sourceCount: c.sourceCount as number,
       reports: c.reports as number,
     };
   }
@@ -132,8 +152,10 @@ export function contractView(summary: Json): ContractView {
       status: String(d.status),
       assessments: (d.assessments as Json[]).map((a) => String(a.eventId)),
     })),
+    denialCount: summary.denialCount as number,
     contested: summary.contested as boolean,
     retractedEventIds: summary.retractedEventIds as string[],
+    retractedCount: summary.retractedCount as number,
   };
 }
 

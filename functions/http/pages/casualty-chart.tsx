@@ -243,7 +243,7 @@ const ChartLegend: FC<{ chart: CategoryChart }> = ({ chart }) => (
   <ul class="legend" aria-label="Legend">
     {chart.sources.map((source, i) => (
       <li>
-        <Swatch index={i} /> {source}
+        <Swatch index={i} /> <bdi>{source}</bdi>
       </li>
     ))}
     <li>
@@ -285,7 +285,7 @@ const ReportsTable: FC<{ chart: CategoryChart }> = ({ chart }) => (
               <td>
                 <time datetime={p.recordedAt}>{formatInstant(p.recordedAt)}</time>
               </td>
-              <td>{p.source}</td>
+              <td dir="auto">{p.source}</td>
               <td>
                 {p.retracted ? (
                   <>
@@ -296,8 +296,8 @@ const ReportsTable: FC<{ chart: CategoryChart }> = ({ chart }) => (
                 )}
               </td>
               <td>{describeRange(p.low, p.high)}</td>
-              <td>{p.figure.text ?? "—"}</td>
-              <td>{p.publisher}</td>
+              <td dir="auto">{p.figure.text ?? "—"}</td>
+              <td dir="auto">{p.publisher}</td>
             </tr>
           ))}
         </tbody>
@@ -307,12 +307,17 @@ const ReportsTable: FC<{ chart: CategoryChart }> = ({ chart }) => (
 );
 
 /** Heading, "according to whom", chart with legend, and the table fallback for one category. */
-export const CasualtyCategory: FC<{ chart: CategoryChart; lastVersion: number }> = ({
-  chart,
-  lastVersion,
-}) => {
+export const CasualtyCategory: FC<{
+  chart: CategoryChart;
+  lastVersion: number;
+  incidentId: string;
+  /** Rows of "who reported it" drawn at most (the page's budget); the rest are linked. */
+  maxRows: number;
+}> = ({ chart, lastVersion, incidentId, maxRows }) => {
   const id = `chart-${chart.category}`;
   const label = categoryLabel(chart.category);
+  const count = chart.summary.sourceCount ?? chart.summary.bySource.length;
+  const rows = chart.summary.bySource.slice(0, maxRows);
   return (
     <section class="category" aria-labelledby={`${id}-h`} data-category={chart.category}>
       <h3 id={`${id}-h`}>
@@ -320,16 +325,30 @@ export const CasualtyCategory: FC<{ chart: CategoryChart; lastVersion: number }>
         <span class="range">{headline(chart.summary)}</span>
       </h3>
       <p class="range-note">
-        {`Combined range ${describeRange(chart.summary.low, chart.summary.high)}, from ${chart.summary.bySource.length} live source(s); ${chart.summary.reports} report(s) recorded in all.`}
+        {`Combined range ${describeRange(chart.summary.low, chart.summary.high)}, from ${count} live source(s); ${chart.summary.reports} report(s) recorded in all.`}
       </p>
       <ul class="by-source" aria-label={`Who reported ${label}`}>
-        {chart.summary.bySource.map((row) => (
+        {rows.map((row) => (
           <li>
-            <strong>{describeFigure(row.figure)}</strong> according to {attributionText(row.attributedTo)}{" "}
-            <span class="muted">{`(v${row.version}, ${row.publisher})`}</span>
+            <strong>{describeFigure(row.figure)}</strong> according to{" "}
+            <bdi>{attributionText(row.attributedTo)}</bdi>{" "}
+            <span class="muted">
+              (v{row.version}, <bdi>{row.publisher}</bdi>)
+            </span>
           </li>
         ))}
       </ul>
+      {count > rows.length ? (
+        <p class="muted">
+          {rows.length > 0 ? `The ${rows.length} most recent of ${count} sources; ` : `${count} sources; `}
+          <a
+            href={`/incidents/${encodeURIComponent(incidentId)}/casualties/${encodeURIComponent(chart.category)}/sources`}
+          >
+            every source (JSON)
+          </a>
+          .
+        </p>
+      ) : null}
       <figure class="chart-figure">
         <CasualtyChart chart={chart} lastVersion={lastVersion} id={id} />
         <figcaption>

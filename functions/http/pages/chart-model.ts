@@ -2,8 +2,14 @@ import { describeFigure, figureBounds } from "../../../events/figures.js";
 import { ownValue } from "../../../events/own-keys.js";
 import type { Figure } from "../../../events/schemas.js";
 import type { CasualtySummary, Summary } from "../../../events/summarize.js";
-import type { BandStep, IncidentState } from "../../../events/summary.js";
-import { orderCategories } from "./format.js";
+import {
+  BAND_STEPS_KEPT,
+  type BandStep,
+  type IncidentState,
+  type SourceReports,
+} from "../../../events/summary.js";
+import { orderCategories, sourceName } from "./format.js";
+import { PAGE_BAND_STEPS, PAGE_CHART_POINTS, share } from "./page-budget.js";
 
 /**
  * What the casualty charts draw, computed from the events alone (no SVG here), so the
@@ -40,6 +46,15 @@ export interface CategoryChart {
   band: readonly BandStep[];
 }
 
+/** Names on a chart (legend, labels, table) are cut to this many characters: the JSON has them whole. */
+export const CHART_NAME_MAX = 80;
+
+function clipName(name: string): string {
+  if (name.length <= CHART_NAME_MAX) return name;
+  const points = Array.from(name);
+  return points.length <= CHART_NAME_MAX ? name : `${points.slice(0, CHART_NAME_MAX - 1).join("")}…`;
+}
+
 /** Points drawn per chart at most, whatever the number of sources (page weight). */
 export const MAX_CHART_POINTS = 48;
 
@@ -47,13 +62,13 @@ export const MAX_CHART_POINTS = 48;
  * At most MAX_CHART_POINTS of a chart's points, in version order: first each source's latest
  * (the most recent sources first), then the reports that moved the range, newest first.
  */
-function pickPoints(points: ChartPoint[]): ChartPoint[] {
+function pickPoints(points: ChartPoint[], max: number): ChartPoint[] {
   const newestFirst = [...points].sort((a, b) => b.version - a.version);
   const latest = new Map<string, ChartPoint>();
   for (const p of newestFirst) if (!latest.has(p.source)) latest.set(p.source, p);
-  const picked = new Set([...latest.values()].slice(0, MAX_CHART_POINTS));
+  const picked = new Set([...latest.values()].slice(0, max));
   for (const p of newestFirst) {
-    if (picked.size >= MAX_CHART_POINTS) break;
+    if (picked.size >= max) break;
     picked.add(p);
   }
   return [...picked].sort((a, b) => a.version - b.version);
@@ -65,13 +80,27 @@ function pickPoints(points: ChartPoint[]): ChartPoint[] {
  * the summary's range and its latest one, at most CHART_MARKS_KEPT; the latest steps of the
  * range itself. `state` is the fold state the summary was made from.
  */
-export function casualtyCharts(state: IncidentState, summary: Summary): CategoryChart[] {
-  const retracted = new Set(summary.retractedEventIds);
-  return orderCategories(Object.keys(summary.casualties)).map((category) => {
+export function casualtyCharts(
+  state: IncidentState,
+  summary: Summary,
+  retracted: ReadonlySet<string> = new Set(summary.retractedEventIds),
+): CategoryChart[] {
+  const categories = orderCategories(Object.keys(summary.casualties));
+  // The page's budget, shared by its charts: a few categories get up to MAX_CHART_POINTS each.
+  const maxPoints = share(PAGE_CHART_POINTS, categories.length, MAX_CHART_POINTS, 2);
+  const maxSteps = share(PAGE_BAND_STEPS, categories.length, BAND_STEPS_KEPT, 2);
+  return categories.map((category) => {
     const entry = ownValue(state.casualties, category);
-    const sources = Object.keys(entry?.sources ?? {});
+    // Sources are keyed by sourceKey (events/source-key.ts); shown by the name their latest report gave.
+    // A private person is shown by their pseudonym: their name is sealed.
+    const nameOf = (key: string, kept: SourceReports) => {
+      const top = kept.recent[kept.recent.length - 1];
+      return top ? sourceName(top.attributedTo) : key;
+    };
+    const names = Object.entries(entry?.sources ?? {}).map(([key, kept]) => nameOf(key, kept));
     const points: ChartPoint[] = [];
-    for (const [source, kept] of Object.entries(entry?.sources ?? {}))
+    for (const [key, kept] of Object.entries(entry?.sources ?? {})) {
+      const source = nameOf(key, kept);
       for (const mark of kept.marks) {
         const bounds = figureBounds(mark.figure);
         points.push({
@@ -81,21 +110,30 @@ export function casualtyCharts(state: IncidentState, summary: Summary): Category
           source,
           publisher: mark.publisher,
           figure: mark.figure,
-          words: describeFigure(mark.figure),
+          words: "",
           at: "value" in mark.figure ? mark.figure.value : bounds.low,
           low: bounds.low,
           high: bounds.high,
           retracted: retracted.has(mark.eventId),
         });
       }
-    const drawn = pickPoints(points);
-    const shownSources = new Set(drawn.map((p) => p.source));
+    }
+    // Only the points drawn are worded, and their names cut to CHART_NAME_MAX.
+    const picked = pickPoints(points, maxPoints);
+    const shownNames = new Set(picked.map((p) => p.source));
+    const drawn = picked.map((p) => ({
+      ...p,
+      source: clipName(p.source),
+      publisher: clipName(p.publisher),
+      words: describeFigure(p.figure),
+    }));
+    const band = entry?.band ?? [];
     return {
       category,
-      summary: summary.casualties[category] as CasualtySummary,
+      summary: ownValue(summary.casualties, category) as CasualtySummary,
       points: drawn,
-      sources: sources.filter((s) => shownSources.has(s)),
-      band: entry?.band ?? [],
+      sources: names.filter((s) => shownNames.has(s)).map(clipName),
+      band: band.slice(Math.max(0, band.length - maxSteps)),
     };
   });
 }

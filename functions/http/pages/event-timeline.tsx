@@ -20,41 +20,72 @@ const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
   const d = e.data;
   switch (e.type) {
     case "IncidentOpened":
-      return <p class="ev-body">{`${d.title} (${d.kind}) at ${d.location.name}, ${d.location.country}`}</p>;
+      return (
+        <p class="ev-body">
+          <bdi>{d.title}</bdi> ({d.kind}) at <bdi>{d.location.name}</bdi>, {d.location.country}
+        </p>
+      );
     case "CasualtiesReported":
       return (
         <p class="ev-body">
-          {Object.entries(d.figures as Record<string, Figure>)
-            .map(([c, f]) => `${categoryLabel(c)}: ${describeFigure(f)}${f.text ? ` (“${f.text}”)` : ""}`)
-            .join("; ")}
+          {Object.entries(d.figures as Record<string, Figure>).map(([c, f], i) => (
+            <>
+              {`${i > 0 ? "; " : ""}${categoryLabel(c)}: ${describeFigure(f)}`}
+              {f.text ? (
+                <>
+                  {" (“"}
+                  <bdi>{f.text}</bdi>
+                  {"”)"}
+                </>
+              ) : null}
+            </>
+          ))}
         </p>
       );
     case "StatementMade":
       return (
         <div class="ev-body">
-          <blockquote class="quote">{d.quote}</blockquote>
-          <p>{`Stance: ${d.stance}${d.accuses ? `, accuses ${d.accuses}` : ""}${d.channel ? `, via ${d.channel}` : ""}`}</p>
+          <blockquote class="quote" dir="auto">
+            {d.quote}
+          </blockquote>
+          <p>
+            {`Stance: ${d.stance}`}
+            {d.accuses ? ", accuses " : ""}
+            {d.accuses ? <bdi>{d.accuses}</bdi> : null}
+            {d.channel ? ", via " : ""}
+            {d.channel ? <bdi>{d.channel}</bdi> : null}
+          </p>
         </div>
       );
     case "DenialIssued":
       return (
         <div class="ev-body">
-          <p>{`Denies ${d.claim}${d.counterClaim ? `. Counter-claim: ${d.counterClaim}` : ""}`}</p>
-          {d.quote ? <blockquote class="quote">{d.quote}</blockquote> : null}
+          <p>
+            Denies <bdi>{d.claim}</bdi>
+            {d.counterClaim ? ". Counter-claim: " : ""}
+            {d.counterClaim ? <bdi>{d.counterClaim}</bdi> : null}
+          </p>
+          {d.quote ? (
+            <blockquote class="quote" dir="auto">
+              {d.quote}
+            </blockquote>
+          ) : null}
         </div>
       );
     case "ClaimAssessed":
       return (
         <p class="ev-body">
           <VerdictTag verdict={d.verdict} /> <a href={`#ev-${d.targetEventId}`}>{d.targetEventId}</a>
-          {d.reasoning ? `: ${d.reasoning}` : ""}
+          {d.reasoning ? ": " : ""}
+          {d.reasoning ? <bdi>{d.reasoning}</bdi> : null}
         </p>
       );
     case "ReportRetracted":
       return (
         <p class="ev-body">
           Retracts <a href={`#ev-${d.targetEventId}`}>{d.targetEventId}</a>
-          {`: ${d.reason}`}
+          {": "}
+          <bdi>{d.reason}</bdi>
         </p>
       );
   }
@@ -66,12 +97,14 @@ const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {
     <>
       {href ? (
         <a href={href} rel="noopener noreferrer nofollow external">
-          {source.publisher}
+          <bdi>{source.publisher}</bdi>
         </a>
       ) : (
-        source.publisher
+        <bdi>{source.publisher}</bdi>
       )}
-      {source.title ? `, “${source.title}”` : ""}
+      {source.title ? ", “" : ""}
+      {source.title ? <bdi>{source.title}</bdi> : null}
+      {source.title ? "”" : ""}
       {source.publishedAt ? `, published ${source.publishedAt}` : ""}
     </>
   );
@@ -107,13 +140,14 @@ const TimelineEvent: FC<{
         <Source event={e} />
       </dd>
       <dt>Attributed to</dt>
-      <dd>{e.attributedTo ? attributionText(e.attributedTo) : "— (the source itself)"}</dd>
+      <dd>{e.attributedTo ? <bdi>{attributionText(e.attributedTo)}</bdi> : "— (the source itself)"}</dd>
       <dt>Occurred</dt>
       <dd>{e.occurredAt ? <time datetime={e.occurredAt}>{e.occurredAt}</time> : "not stated"}</dd>
       <dt>Recorded</dt>
       <dd>
         <time datetime={e.recordedAt}>{formatInstant(e.recordedAt)}</time>
-        {` by ${e.recordedBy}`}
+        {" by "}
+        <bdi>{e.recordedBy}</bdi>
       </dd>
       <dt>Event id</dt>
       <dd>
@@ -149,7 +183,7 @@ export interface TimelinePage {
 export const EventTimeline: FC<{
   incidentId: string;
   page: TimelinePage;
-  retracted: Set<string>;
+  retracted: ReadonlySet<string>;
   /** Each event's place in the transparency log, when the page knows it. */
   log?: LogView;
 }> = ({ incidentId, page, retracted, log }) => {

@@ -1,4 +1,5 @@
 import { describeFigure } from "../../../events/figures.js";
+import { ownLabel } from "../../../events/own-keys.js";
 import type { Attribution, EventType } from "../../../events/schemas.js";
 import { WELL_KNOWN_CATEGORIES } from "../../../events/schemas.js";
 import type { CasualtySummary } from "../../../events/summarize.js";
@@ -19,7 +20,7 @@ const CATEGORY_LABELS: Record<string, string> = {
 
 /** "childrenKilled" → "children killed"; categories beyond the well-known ones are camelCase words. */
 export function categoryLabel(category: string): string {
-  return CATEGORY_LABELS[category] ?? category.replace(/([A-Z])/g, " $1").toLowerCase();
+  return ownLabel(CATEGORY_LABELS, category, (c) => c.replace(/([A-Z])/g, " $1").toLowerCase());
 }
 
 /** Well-known categories in the contract's order first (killed leads), then the rest by name. */
@@ -89,7 +90,7 @@ const TYPE_LABELS: Record<EventType, string> = {
   RedactionApplied: "Redaction applied",
 };
 
-export const typeLabel = (type: EventType): string => TYPE_LABELS[type] ?? type;
+export const typeLabel = (type: EventType): string => ownLabel(TYPE_LABELS, type);
 
 /** Only http(s) links are rendered as links: a stored URL must never become a `javascript:` href. */
 export function safeHref(url: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import type { FC } from "hono/jsx";
+import { ownValue } from "../../../events/own-keys.js";
 import type { Summary } from "../../../events/summarize.js";
 import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
@@ -31,7 +32,9 @@ const HeadlineFigures: FC<{ summary: Summary }> = ({ summary }) => {
       {categories.map((c) => (
         <>
           <dt>{categoryLabel(c)}</dt>
-          <dd data-headline={c}>{headline(summary.casualties[c] as Summary["casualties"][string])}</dd>
+          <dd data-headline={c}>
+            {headline(ownValue(summary.casualties, c) as Summary["casualties"][string])}
+          </dd>
         </>
       ))}
     </dl>
@@ -44,15 +47,17 @@ const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
     <li>
       <article class="card" data-incident={s.incidentId} aria-labelledby={`card-${s.incidentId}`}>
         <h2 id={`card-${s.incidentId}`}>
-          <a href={viewPath(s.incidentId)}>{s.title ?? s.incidentId}</a>
+          <a href={viewPath(s.incidentId)}>
+            <bdi>{s.title ?? s.incidentId}</bdi>
+          </a>
         </h2>
         <p class="muted">
-          {s.kind ?? "unknown kind"} · {place || "unknown place"}
+          {s.kind ?? "unknown kind"} · <bdi>{place || "unknown place"}</bdi>
           {s.occurredOn || s.occurredAt ? ` · ${s.occurredOn ?? s.occurredAt}` : ""}
         </p>
         {s.contested ? (
           <p>
-            <span class="tag tag-contested">{`contested: ${s.denials.length} denial(s)`}</span>
+            <span class="tag tag-contested">{`contested: ${s.denialCount ?? s.denials.length} denial(s)`}</span>
           </p>
         ) : null}
         <HeadlineFigures summary={s} />

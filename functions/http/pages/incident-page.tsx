@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx";
-import type { Summary } from "../../../events/summarize.js";
+import { ownValue } from "../../../events/own-keys.js";
+import { SUMMARY_LIST_MAX, type Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
 import { CasualtyCategory } from "./casualty-chart.js";
@@ -10,6 +11,7 @@ import { categoryLabel, formatInstant, headline, orderCategories } from "./forma
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
+import { PAGE_SOURCE_ROWS, share } from "./page-budget.js";
 import { VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
@@ -26,8 +28,10 @@ export interface IncidentPageProps {
   citation?: string | null;
   /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
   log?: LogView;
-  /** The victims: counts, and the latest lists with what this reader may see of them (issue 22). */
+  /** The victims: counts, and the latest lists with what this reader may see of them. */
   victims?: VictimsView;
+  /** Every retracted id (the summary lists only the latest): the charts and timeline mark them. */
+  retracted?: ReadonlySet<string>;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -35,18 +39,23 @@ const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
   const categories = orderCategories(Object.keys(s.casualties));
   return (
     <header>
-      <h1>{s.title ?? s.incidentId}</h1>
+      <h1 dir="auto">{s.title ?? s.incidentId}</h1>
       <p class="head-meta">
         <span>{`Kind: ${s.kind ?? "unknown"}`}</span>
-        <span>{`Where: ${place || "unknown"}`}</span>
+        <span>
+          Where: <bdi>{place || "unknown"}</bdi>
+        </span>
         <span>{`When: ${s.occurredAt ?? s.occurredOn ?? "not stated"}`}</span>
         {s.contested ? <span class="tag tag-contested">contested</span> : null}
       </p>
-      {s.description ? <p>{s.description}</p> : null}
+      {s.description ? <p dir="auto">{s.description}</p> : null}
       {categories.length ? (
         <p class="headlines" data-headlines="">
           {categories
-            .map((c) => `${categoryLabel(c)}: ${headline(s.casualties[c] as Summary["casualties"][string])}`)
+            .map(
+              (c) =>
+                `${categoryLabel(c)}: ${headline(ownValue(s.casualties, c) as Summary["casualties"][string])}`,
+            )
             .join(" · ")}
         </p>
       ) : null}
@@ -83,10 +92,12 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   citation,
   log,
   victims,
+  retracted = new Set(summary.retractedEventIds),
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
-  const charts = casualtyCharts(state, summary);
+  const charts = casualtyCharts(state, summary, retracted);
+  const maxRows = share(PAGE_SOURCE_ROWS, charts.length, SUMMARY_LIST_MAX);
   return (
     <Layout title={title} past={past}>
       <p class="crumbs">
@@ -102,7 +113,11 @@ export const IncidentPage: FC<IncidentPageProps> = ({
         />
       ) : null}
       <IncidentHeader summary={summary} />
-      {citation ? <p class="muted" data-citation="">{`Cite: ${citation}`}</p> : null}
+      {citation ? (
+        <p class="muted" data-citation="">
+          Cite: <bdi>{citation}</bdi>
+        </p>
+      ) : null}
       <Contents />
       <div class="tools">
         <KnownAtPanel
@@ -129,18 +144,18 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           </p>
         )}
         {charts.map((chart) => (
-          <CasualtyCategory chart={chart} lastVersion={summary.version} />
+          <CasualtyCategory
+            chart={chart}
+            lastVersion={summary.version}
+            incidentId={summary.incidentId}
+            maxRows={maxRows}
+          />
         ))}
       </section>
       {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
-      <EventTimeline
-        incidentId={summary.incidentId}
-        page={timeline}
-        retracted={new Set(summary.retractedEventIds)}
-        log={log}
-      />
+      <EventTimeline incidentId={summary.incidentId} page={timeline} retracted={retracted} log={log} />
     </Layout>
   );
 };

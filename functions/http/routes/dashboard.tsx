@@ -4,7 +4,7 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
-import type { Summary } from "../../../events/summarize.js";
+import { type Summary, utf8Length } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
@@ -15,6 +15,7 @@ import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { hasRole, type Principal } from "../auth.js";
+import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
@@ -24,17 +25,20 @@ import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
+import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import type { VictimsView } from "../pages/victims-section.js";
+import { acceptQuery } from "../params.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
   events: EventStore;
   views: ViewStore;
   /** The citation line of an incident by the latest release (functions/export); none: no line. */
-  citation?: (
-    incident: { incidentId: string; title: string | null; version: number },
-    origin: string,
-  ) => Promise<string | null>;
+  citation?: (incident: {
+    incidentId: string;
+    title: string | null;
+    version: number;
+  }) => Promise<string | null>;
   /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
   logStore?: LogStore;
   /** The victims' disclosures (functions/people), and who reads: restricted ones for a restricted-reader. */
@@ -43,6 +47,9 @@ export interface DashboardDeps {
 }
 
 const PAGE_SIZE = 20;
+/** The query parameters each page reads; any other is refused, as the API refuses them. */
+export const LIST_QUERY = ["kind", "country", "contested", "cursor"];
+export const VIEW_QUERY = ["asOf", "version", "before"];
 /** Offered in the kind field besides the kinds on the page (the contract's examples). */
 const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
 
@@ -63,7 +70,7 @@ export function dashboardRoutes({
 }: DashboardDeps): Hono {
   const app = new Hono();
 
-  app.get("/", async (c) => {
+  app.get("/", acceptQuery(...LIST_QUERY), async (c) => {
     const { filters, values, errors, cursor } = readListQuery(c);
     if (Object.keys(errors).length > 0) {
       return render(
@@ -100,7 +107,7 @@ export function dashboardRoutes({
     );
   });
 
-  app.get("/view/:incidentId", async (c) => {
+  app.get("/view/:incidentId", acceptQuery(...VIEW_QUERY), async (c) => {
     const incidentId = c.req.param("incidentId");
     if (!IncidentId.safeParse(incidentId).success) return notFound(c, incidentId);
     const moment = readMoment(c);
@@ -141,18 +148,21 @@ export function dashboardRoutes({
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
     const who = readerAuth ? await readerOf(readerAuth, c) : null;
-    const summary = await reader.summarize(state);
+    const [summary, retracted] = await Promise.all([reader.summarize(state), reader.retracted(state)]);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
-    const startAfter = Math.max(0, end - TIMELINE_PAGE);
-    const [pageEvents, integrity, log, cite, victims] = await Promise.all([
-      events.eventsBetween(incidentId, startAfter, end),
+    const readFrom = Math.max(0, end - TIMELINE_PAGE);
+    const [read, integrity, log, cite, victims] = await Promise.all([
+      timelineEvents(events, incidentId, readFrom, end),
       integrityReport(events, views, incidentId, latest),
-      logStore ? readLogView(logStore, incidentId, { after: startAfter, last: end }) : undefined,
-      citation ? citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null,
+      logStore ? readLogView(logStore, incidentId, { after: readFrom, last: end }) : undefined,
+      citation ? citation({ ...summary, version: latest }) : null,
       victimsView(events, disclosures, state, summary, who),
     ]);
+    // The newest events of the stretch, as many as fit the page's budget (at least one).
+    const pageEvents = withinBytes(read, TIMELINE_BYTES);
+    const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
       if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
@@ -177,6 +187,7 @@ export function dashboardRoutes({
         citation={cite}
         log={log}
         victims={victims}
+        retracted={new Set(retracted)}
       />,
     );
     // A page that may show restricted values is this reader's alone, never a shared cache's.
@@ -210,6 +221,34 @@ async function victimsView(
     lists: lists.filter((l) => l !== null),
     restrictedReader: hasRole(who, "restricted-reader") ? (who?.name ?? null) : null,
   };
+}
+
+/**
+ * The events of a timeline page, newest first in chunks, until the page's byte budget is spent:
+ * a page of long events reads little more than it shows.
+ */
+async function timelineEvents(events: EventStore, incidentId: string, after: number, last: number) {
+  const chunks: StoredEvent[][] = [];
+  let used = 0;
+  for (let to = last; to > after && used <= TIMELINE_BYTES; to -= TIMELINE_CHUNK) {
+    const chunk = await events.eventsBetween(incidentId, Math.max(after, to - TIMELINE_CHUNK), to);
+    chunks.unshift(chunk);
+    for (const e of chunk) used += utf8Length(JSON.stringify(e));
+  }
+  return chunks.flat();
+}
+const TIMELINE_CHUNK = 10;
+
+/** The newest of `events` (in version order) whose JSON fits `budget` bytes, at least the newest one. */
+function withinBytes(events: readonly StoredEvent[], budget: number): StoredEvent[] {
+  let used = 0;
+  let from = events.length;
+  while (from > 0) {
+    used += utf8Length(JSON.stringify(events[from - 1]));
+    if (used > budget && from < events.length) break;
+    from--;
+  }
+  return events.slice(from);
 }
 
 /** What the page shows of the transparency log: the latest checkpoint and the shown events' leaves. */
@@ -272,7 +311,9 @@ function notAtThatMoment(
 }
 
 /** How many events the page re-hashes at most: since the last full check, or all of a short incident. */
-const CHECK_ON_VIEW = 500;
+const CHECK_ON_VIEW = 100;
+/** Far from any full check: how many of the latest links the page checks. */
+const LATEST_LINKS = 10;
 
 /**
  * The integrity badge's check, bounded: the events since the last full check, continuing its
@@ -286,6 +327,18 @@ async function integrityReport(
   latest: number,
 ): Promise<IntegrityReport> {
   const full = await views.getCheck(incidentId);
+  if (full?.ok === false) {
+    // A failed full check stands until one passes again: the links since it cannot vouch for
+    // the events it found broken.
+    const firstBadVersion = full.firstBadVersion ?? 1;
+    const check: ChainCheck = {
+      ok: false,
+      firstBadVersion,
+      reason: `the last full re-check, at ${formatInstant(full.checkedAt)}, failed: ${full.reason ?? "the chain does not recompute"}`,
+      version: firstBadVersion - 1,
+    };
+    return { check, since: 0, full: null, partial: false };
+  }
   try {
     if (full && full.version <= latest && latest - full.version <= CHECK_ON_VIEW) {
       const since = await events.eventsBetween(incidentId, full.version, latest);
@@ -294,7 +347,17 @@ async function integrityReport(
     }
     if (latest <= CHECK_ON_VIEW) {
       const { check } = await events.readVerified(incidentId);
-      if (!check.ok) return { check, since: 0, full: null, partial: false };
+      if (!check.ok) {
+        await views.saveCheck(incidentId, {
+          version: latest,
+          headHash: "-",
+          checkedAt: new Date().toISOString(),
+          ok: false,
+          firstBadVersion: check.firstBadVersion,
+          reason: check.reason,
+        });
+        return { check, since: 0, full: null, partial: false };
+      }
       const record = {
         version: check.version,
         headHash: check.headHash,
@@ -303,7 +366,7 @@ async function integrityReport(
       await views.saveCheck(incidentId, record);
       return { check, since: check.version, full: record, partial: false };
     }
-    const from = latest - CHECK_ON_VIEW;
+    const from = latest - LATEST_LINKS;
     const tail = await events.eventsBetween(incidentId, from, latest);
     const check = verifyChain(tail, { version: from, hash: tail[0]?.prevHash ?? "" });
     return { check, since: from, full, partial: true };
@@ -383,11 +446,10 @@ function readMoment(c: Context): Moment | string {
     return { at: "version", version: Number(version) };
   }
   if (asOf !== undefined) {
-    const match = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(asOf);
-    const time = match ? Date.parse(match[3] ? asOf : `${asOf}Z`) : Number.NaN;
-    if (Number.isNaN(time))
+    const instant = parseInstant(asOf, { zoneless: true });
+    if (instant === null)
       return `“${asOf}” is not a date and time; use the picker, or e.g. 2022-04-08T12:00:00Z.`;
-    return { at: "asOf", asOf: new Date(time).toISOString() };
+    return { at: "asOf", asOf: instant };
   }
   return { at: "current" };
 }

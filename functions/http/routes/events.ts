@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
 import type { AppendRequest, AppendResult, EventStore } from "../../store/event-store.js";
+import { byteBudget } from "../answer-budget.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { credentialsFirst } from "../credentials-first.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readJsonBody } from "../read-body.js";
 
@@ -20,37 +22,41 @@ export function eventRoutes({ events, authenticate, append }: EventRoutesDeps) {
   const app = new Hono();
   const appendEvents = append ?? ((request: AppendRequest) => events.append(request));
 
-  app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
-    // Credentials first: an unauthenticated caller learns nothing about its payload.
-    const writer = requireRole(authenticate, c, "writer", "a write");
-    const recordedBy = writer.name;
-    const incidentId = incidentToWrite(c);
-    const ifMatch = expectedVersion(c);
-    const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
-    if (!parsed.ok) {
-      throw new ValidationError(
-        `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
-          .slice(0, 3)
-          .map((e) => `${e.path} ${e.message}`)
-          .join("; ")}; nothing was stored`,
-        parsed.errors,
-      );
-    }
-    // The editors' types are the archive's own judgements (CONTRACT.md "Roles").
-    if (parsed.value.some((e) => e.type === "RedactionApplied"))
-      requireRole(authenticate, c, "editor", "a RedactionApplied");
-    const result = await appendEvents({
-      incidentId,
-      envelopes: parsed.value,
-      recordedBy,
-      batched: parsed.batched,
-      ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
-    });
-    c.header("ETag", `"${result.version}"`);
-    c.header("Location", `/incidents/${incidentId}`);
-    const { created: _created, ...answer } = result;
-    return c.json(answer, result.created ? 201 : 200);
-  });
+  app.post(
+    "/incidents/:incidentId/events",
+    // Credentials first: an unauthenticated caller learns nothing about its payload or query.
+    credentialsFirst(authenticate, "writer", "a write"),
+    acceptQuery(),
+    async (c) => {
+      const recordedBy = requireRole(authenticate, c, "writer", "a write").name;
+      const incidentId = incidentToWrite(c);
+      const ifMatch = expectedVersion(c);
+      const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
+      if (!parsed.ok) {
+        throw new ValidationError(
+          `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
+            .slice(0, 3)
+            .map((e) => `${e.path} ${e.message}`)
+            .join("; ")}; nothing was stored`,
+          parsed.errors,
+        );
+      }
+      // The editors' types are the archive's own judgements (CONTRACT.md "Roles").
+      if (parsed.value.some((e) => e.type === "RedactionApplied"))
+        requireRole(authenticate, c, "editor", "a RedactionApplied");
+      const result = await appendEvents({
+        incidentId,
+        envelopes: parsed.value,
+        recordedBy,
+        batched: parsed.batched,
+        ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
+      });
+      c.header("ETag", `"${result.version}"`);
+      c.header("Location", `/incidents/${incidentId}`);
+      const { created: _created, ...answer } = result;
+      return c.json(answer, result.created ? 201 : 200);
+    },
+  );
 
   app.get("/incidents/:incidentId/events", acceptQuery("after", "limit"), async (c) => {
     const incidentId = incidentToRead(c);
@@ -60,7 +66,13 @@ export function eventRoutes({ events, authenticate, append }: EventRoutesDeps) {
     if (page.items.length === 0 && (await events.readHead(incidentId)).version === 0) {
       throw new NotFoundError(`no incident ${incidentId}`);
     }
-    return c.json(page);
+    // Within the page's byte budget (answer-budget.ts): a page cut short says where to go on.
+    const budget = byteBudget();
+    let n = 0;
+    while (n < page.items.length && budget.add(page.items[n])) n++;
+    if (n === page.items.length) return c.json(page);
+    const shown = page.items.slice(0, n);
+    return c.json({ items: shown, next: (shown[n - 1] as { version: number }).version });
   });
 
   return app;

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { FeedReader } from "../../export/feed-reader.js";
 import type { LogReader } from "../../export/log-reader.js";
 import { integerQuery } from "../../export/query-rules.js";
+import { byteBudget } from "../answer-budget.js";
 import { acceptQuery } from "../params.js";
 
 export interface FeedRoutesDeps {
@@ -23,7 +24,12 @@ export function feedRoutes({ feed, logReader }: FeedRoutesDeps) {
     const size = (await logReader.latestCheckpoint())?.size ?? 0;
     const to = Math.min(size, after + 1 + limit);
     const items = [];
-    if (after + 1 < to) for await (const entry of feed.entries(after + 1, to)) items.push(entry);
+    const budget = byteBudget();
+    if (after + 1 < to)
+      for await (const entry of feed.entries(after + 1, to)) {
+        if (!budget.add(entry)) break;
+        items.push(entry);
+      }
     const last = items[items.length - 1];
     return c.json({ items, next: last && last.index + 1 < size ? last.index : null });
   });

@@ -74,11 +74,19 @@ export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
     const incidentId = incidentToRead(c);
     const result = await events.verify(incidentId);
     if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);
+    const checkedAt = new Date().toISOString();
     if (result.ok)
+      await views?.saveCheck(incidentId, { version: result.version, headHash: result.headHash, checkedAt });
+    // Recorded at the head's version, so it stands (on the page's badge) until a full check of
+    // that head or a later one passes.
+    else
       await views?.saveCheck(incidentId, {
-        version: result.version,
-        headHash: result.headHash,
-        checkedAt: new Date().toISOString(),
+        version: Math.max((await events.readHead(incidentId)).version, result.version),
+        headHash: "-",
+        checkedAt,
+        ok: false,
+        firstBadVersion: result.firstBadVersion,
+        reason: result.reason,
       });
     return c.json(result);
   });

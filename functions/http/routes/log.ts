@@ -61,7 +61,8 @@ export function logRoutes(deps: LogRouteDeps) {
   });
 
   app.get("/log/tile/*", acceptQuery(), async (c) => {
-    const path = c.req.path.slice("/log/".length);
+    // A client that follows the document sends the index as one path parameter, its `/` encoded.
+    const path = c.req.path.slice("/log/".length).replace(/%2F/gi, "/");
     const tile = parseTilePath(path);
     if (!tile) {
       const message = "must be tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>], N in x001/x234/067 form";

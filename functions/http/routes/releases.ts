@@ -3,9 +3,11 @@ import { MalformedRequestError, NotFoundError, ValidationError } from "../../err
 import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
+import { NOTE_MAX, validNote } from "../../export/release-note.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
 import type { Logger } from "../../logger.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { credentialsFirst } from "../credentials-first.js";
 import { acceptQuery, intQuery } from "../params.js";
 import { readJsonBody } from "../read-body.js";
 
@@ -16,12 +18,11 @@ export interface ReleaseRoutesDeps {
   /** Builds a new release's exports ahead of the downloads (AWS: into the exports bucket). */
   builds?: ExportBuilds;
   log?: Logger;
+  /** The archive's public origin (LEDGER_PUBLIC_URL): every absolute link is built on it, never on a request's Host. */
+  publicUrl: () => string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-const NOTE_MAX = 2000;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** A release as the API shows it: the stored record, its export links and a citation line. */
 export function releaseView(release: Release, origin: string) {
@@ -46,8 +47,6 @@ export function citationLine(release: Pick<Release, "name" | "treeSize" | "root"
   return `incident-ledger release ${release.name}, tree size ${release.treeSize}, root ${release.root}, ${url}`;
 }
 
-const originOf = (c: Context) => new URL(c.req.url).origin;
-
 export const RELEASES_MAX_LIMIT = 100;
 
 /** The cursor is the number of the last release the previous page held. */
@@ -60,8 +59,16 @@ function releaseCursor(c: Context): number {
 }
 
 /** POST /releases (writers) names the latest checkpoint; GET /releases lists them. */
-export function releaseRoutes({ releases, logReader, authenticate, builds, log }: ReleaseRoutesDeps) {
+export function releaseRoutes({
+  releases,
+  logReader,
+  authenticate,
+  builds,
+  log,
+  publicUrl,
+}: ReleaseRoutesDeps) {
   const app = new Hono();
+  const originOf = (_c: Context) => publicUrl();
 
   // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
   // that `nextCursor` is only present while another page follows: a client that reads only
@@ -77,7 +84,9 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
     const items = page.items.map((r) => releaseView(r, origin));
     if (page.after === null) return c.json({ items });
     const nextCursor = String(page.after);
-    const next = new URL(c.req.url);
+    const next = new URL(`${origin}${c.req.path}`);
+    const given = c.req.query("limit");
+    if (given !== undefined) next.searchParams.set("limit", given);
     next.searchParams.set("cursor", nextCursor);
     c.header("Link", `<${next.href}>; rel="next"`);
     return c.json({ items, nextCursor });
@@ -90,7 +99,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
     return c.json(releaseView(release, originOf(c)));
   });
 
-  app.post("/releases", acceptQuery(), async (c) => {
+  app.post("/releases", credentialsFirst(authenticate, "editor", "a release"), acceptQuery(), async (c) => {
     const createdBy = requireRole(authenticate, c, "editor", "a release").name;
     const { name, note } = parseReleaseBody(await readJsonBody(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
@@ -141,12 +150,12 @@ function parseReleaseBody(body: unknown): { name: string; note: string } {
             message: "must be 1–100 characters of A-Z, a-z, 0-9, . _ and -, starting with a letter or digit",
           },
         ]),
-    ...(typeof note === "string" && note.length <= NOTE_MAX && !CONTROL.test(note)
+    ...(typeof note === "string" && validNote(note)
       ? []
       : [
           {
             path: "note",
-            message: `must be text of at most ${NOTE_MAX} characters without control characters`,
+            message: `must be empty or text of at most ${NOTE_MAX} characters (code points), not blank, without control characters or lone surrogates`,
           },
         ]),
     ...Object.keys(rest).map((key) => ({ path: key, message: "is not a field of a release (name, note)" })),

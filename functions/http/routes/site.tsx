@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Logger } from "../../logger.js";
+import { answerHeaders } from "../answer-headers.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
@@ -25,6 +26,7 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
 export function pagesApp(deps: PageRoutesDeps & { log: Logger }): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
+  app.use(answerHeaders());
   app.notFound(notFoundHandler);
   app.route("/", pageRoutes(deps));
   return app;

@@ -1,0 +1,23 @@
+import { utf8Length } from "../../events/summarize.js";
+
+/**
+ * A page of stored events (…/events, /feed) is at most this many bytes of JSON, whatever its
+ * `limit`: events are up to 256 KiB each, and an answer must stay within what a reader (and
+ * Lambda's 6 MB) takes. A page cut short still says where the next one starts.
+ */
+export const EVENT_PAGE_BYTES = 1000 * 1024;
+
+/** Counts what a page holds, item by item: `add` is false once an item would pass the budget (never for the first). */
+export function byteBudget(max = EVENT_PAGE_BYTES) {
+  let used = 0;
+  let items = 0;
+  return {
+    add(item: unknown): boolean {
+      const size = utf8Length(JSON.stringify(item)) + 1;
+      if (items > 0 && used + size > max) return false;
+      used += size;
+      items++;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { type Context, Hono } from "hono";
+import { ownValue } from "../../../events/own-keys.js";
+import { SUMMARY_LIST_MAX } from "../../../events/summarize.js";
+import { statementRow } from "../../../events/summary.js";
+import { MalformedRequestError, NotFoundError } from "../../errors.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import type { EventStore } from "../../store/event-store.js";
+import { acceptQuery, incidentToRead, intQuery } from "../params.js";
+
+export interface IncidentListRoutesDeps {
+  events: EventStore;
+  reader: IncidentReader;
+}
+
+/** Events read per page of …/statements at most: a page may come back short, with a cursor. */
+export const STATEMENT_WINDOW = 200;
+
+/** `{ items, nextCursor }` of one page of a whole list, the cursor being the next offset. */
+function page<T>(c: Context, rows: readonly T[]) {
+  const limit = intQuery(c, "limit", { min: 1, max: SUMMARY_LIST_MAX, fallback: SUMMARY_LIST_MAX }) as number;
+  const offset = cursorOf(c, "offset");
+  const items = rows.slice(offset, offset + limit);
+  const next = offset + limit < rows.length ? String(offset + limit) : null;
+  return c.json({ items, nextCursor: next });
+}
+
+function cursorOf(c: Context, what: string): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined) return 0;
+  if (/^[1-9]\d{0,14}$/.test(raw)) return Number(raw);
+  const message = `is not a cursor this archive gave out (${what}); pass nextCursor from the previous page unchanged`;
+  throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
+}
+
+/**
+ * The lists a summary bounds (events/summarize.ts), whole, a page at a time: each category's
+ * sources, the denials, the retractions, the statements. The first three come from the
+ * incident's projected state (bounded by what it keeps); statements, of which the state keeps
+ * only the latest, are read from the events, at most STATEMENT_WINDOW of them per request.
+ */
+export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
+  const app = new Hono();
+  const current = async (c: Context) => {
+    const incidentId = incidentToRead(c);
+    const state = await reader.stateAt(incidentId, { at: "current" });
+    if (!state) throw new NotFoundError(`no incident ${incidentId}`);
+    return state;
+  };
+
+  app.get(
+    "/incidents/:incidentId/casualties/:category/sources",
+    acceptQuery("cursor", "limit"),
+    async (c) => {
+      const state = await current(c);
+      const category = c.req.param("category");
+      const rows = (await reader.lists(state)).sources.get(category);
+      if (!rows || !ownValue(state.casualties, category))
+        throw new NotFoundError(`incident ${state.incidentId} has no casualty category ${category}`);
+      return page(c, rows);
+    },
+  );
+
+  app.get("/incidents/:incidentId/denials", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    return page(c, (await reader.lists(state)).denials);
+  });
+
+  app.get("/incidents/:incidentId/retractions", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    return page(c, (await reader.lists(state)).retracted);
+  });
+
+  // Newest first; the cursor is the version the next page reads below.
+  app.get("/incidents/:incidentId/statements", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    const limit = intQuery(c, "limit", {
+      min: 1,
+      max: SUMMARY_LIST_MAX,
+      fallback: SUMMARY_LIST_MAX,
+    }) as number;
+    const below = Math.min(cursorOf(c, "version") || state.version + 1, state.version + 1);
+    const retracted = new Set((await reader.lists(state)).retracted);
+    const from = Math.max(0, below - 1 - STATEMENT_WINDOW);
+    const window = await events.eventsBetween(state.incidentId, from, below - 1);
+    const items = [];
+    let lowest = below;
+    for (const event of window.reverse()) {
+      if (items.length === limit) break;
+      lowest = event.version;
+      if (event.type === "StatementMade" && !retracted.has(event.eventId)) items.push(statementRow(event));
+    }
+    return c.json({ items, nextCursor: lowest > 1 ? String(lowest) : null });
+  });
+
+  return app;
+}

@@ -1,0 +1,359 @@
+import { request } from "node:http";
+import { connect } from "node:net";
+import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+import type { Logger } from "../../functions/logger.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { call, casualties, opened, post, TOKEN } from "../support/archive.js";
+
+/** What a security review broke (issue 20), one test per finding, on one archive. */
+
+let archive: LocalServer;
+const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+  lines.push({ level, message, ...(fields ? { fields } : {}) });
+const log: Logger = { debug() {}, info: record("info"), warn: record("warn"), error: record("error") };
+
+beforeAll(async () => {
+  archive = await startLocalServer({ port: 0, dynamoPort: 0, token: TOKEN, log, writer: "test-writer" });
+});
+afterAll(() => archive?.close());
+
+const page = async (path: string) => {
+  const response = await fetch(`${archive.url}${path}`);
+  return { status: response.status, headers: response.headers, html: await response.text() };
+};
+
+describe("1. keys from client text", () => {
+  it("a category named like a built-in property leaves the incident page readable, now and as it stood", async () => {
+    const id = "prototype-categories";
+    await post(archive.url, id, opened());
+    const names = ["constructor", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "toLocaleString"];
+    const answer = await post(
+      archive.url,
+      id,
+      casualties(Object.fromEntries(names.map((n) => [n, { value: 3, qualifier: "exact" }])), "Ministry"),
+    );
+    expect(answer.status).toBe(201);
+    const summary = await call(archive.url, "GET", `/incidents/${id}`);
+    expect(Object.keys(summary.body.casualties).sort()).toEqual([...names].sort());
+    for (const path of [`/view/${id}`, `/view/${id}?version=2`]) {
+      const shown = await page(path);
+      expect(shown.status, path).toBe(200);
+      expect(shown.html).toContain('data-category="constructor"');
+    }
+    expect((await page("/")).status).toBe(200);
+    const sources = await call(archive.url, "GET", `/incidents/${id}/casualties/constructor/sources`);
+    expect(sources.body.items).toHaveLength(1);
+    expect((await call(archive.url, "GET", `/incidents/${id}/casualties/__proto__/sources`)).status).toBe(
+      404,
+    );
+  });
+});
+
+describe("3. the integrity badge", () => {
+  it("shows a failed full check until a full check passes again", async () => {
+    const id = "badge-after-tamper";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, casualties({ killed: { value: 60, qualifier: "exact" } }, "A"));
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
+    expect((await page(`/view/${id}`)).html).toContain('data-integrity="ok"');
+
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const key = { incidentId: { S: id }, version: { N: "2" } };
+    const item =
+      (await db.send(new GetItemCommand({ TableName: archive.tables.events, Key: key }))).Item ?? {};
+    const original = structuredClone(item);
+    const events = item.events?.L ?? [];
+    events[0] = { S: (events[0]?.S ?? "").replace('"value":60', '"value":6') };
+    await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: item }));
+
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toMatchObject({
+      ok: false,
+      firstBadVersion: 2,
+    });
+    const broken = await page(`/view/${id}`);
+    expect(broken.html).toContain('data-integrity="broken"');
+    expect(broken.html).not.toContain("Hash chain intact");
+
+    await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: original }));
+    expect((await page(`/view/${id}`)).html).toContain('data-integrity="broken"');
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
+    expect((await page(`/view/${id}`)).html).toContain('data-integrity="ok"');
+    db.destroy();
+  });
+});
+
+describe("4. one key per source", () => {
+  it("counts José in NFC, in NFD and with stray spaces as one source, whose correction replaces its figure", async () => {
+    const id = "one-source-many-spellings";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, casualties({ killed: { value: 10, qualifier: "exact" } }, "José Pérez"));
+    await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 5, qualifier: "exact" } }, " Jose\u0301  Pe\u0301rez ".normalize("NFD")),
+    );
+    const killed = (await call(archive.url, "GET", `/incidents/${id}`)).body.casualties.killed;
+    expect(killed).toMatchObject({ low: 5, high: 5, sourceCount: 1, reports: 2 });
+    // The name is kept as the latest report sent it.
+    expect(killed.bySource[0].attributedTo.name).toBe(" Jose\u0301  Pe\u0301rez ".normalize("NFD"));
+  });
+});
+
+describe("5. bounded error lists", () => {
+  it("lists at most 100 errors and says how many more were left out, quickly", async () => {
+    const id = "many-errors";
+    const events = Array.from({ length: 25 }, (_, i) =>
+      casualties(
+        Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`c${"a".repeat(k + 1)}`, { value: -1 }])),
+        `S${i}`,
+      ),
+    );
+    const started = performance.now();
+    const answer = await post(archive.url, id, { events });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toHaveLength(100);
+    expect(answer.body.errorsOmitted).toBeGreaterThan(1000);
+    // A report with thousands of figures is refused whole, not figure by figure.
+    const crowded = casualties(
+      Object.fromEntries(
+        Array.from({ length: 10_000 }, (_, k) => [`c${k.toString(36).replace(/\d/g, "x")}`, { value: -1 }]),
+      ),
+    );
+    const one = await post(archive.url, id, crowded);
+    expect(one.status).toBe(422);
+    expect(one.body.errors).toEqual([expect.objectContaining({ path: "data.figures" })]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("6. filters that match nothing", () => {
+  it("read a bounded stretch of the listing per request, and a short page says where to go on", async () => {
+    for (let i = 0; i < 12; i++) await post(archive.url, `listed-${i}`, opened());
+    const first = await archive.ledger.views.list({ kind: "zz", limit: 20, readMax: 5 });
+    expect(first.items).toEqual([]);
+    expect(first.next).not.toBeNull();
+    let pages = 1;
+    let next = first.next;
+    while (next && pages < 100) {
+      next = (await archive.ledger.views.list({ kind: "zz", limit: 20, readMax: 5, cursor: next })).next;
+      pages++;
+    }
+    expect(next).toBeNull();
+    expect(pages).toBeGreaterThan(2);
+    const answer = await call(archive.url, "GET", "/incidents?kind=zz");
+    expect(answer.status).toBe(200);
+    expect(answer.body.items).toEqual([]);
+  });
+});
+
+describe("7. a configured public origin", () => {
+  it("builds release links and citations on it, never on the request's Host", async () => {
+    await archive.logWriter.pass();
+    const body = JSON.stringify({ name: "hostile-origin", note: "" });
+    const answer = await new Promise<{ status: number; location: string; body: string }>(
+      (resolve, reject) => {
+        const req = request(`${archive.url}/releases`, {
+          method: "POST",
+          headers: {
+            host: "attacker.example",
+            authorization: `Bearer ${TOKEN}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        });
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, location: String(res.headers.location), body: text }),
+          );
+        });
+        req.on("error", reject);
+        req.end(body);
+      },
+    );
+    expect(answer.status).toBe(201);
+    const origin = archive.url.replace("127.0.0.1", "localhost");
+    expect(answer.location).toBe(`${origin}/releases/hostile-origin`);
+    expect(answer.body).not.toContain("attacker.example");
+  });
+});
+
+describe("8. the small ones", () => {
+  it("logs a dropped upload as the client closing the connection, not as an error", async () => {
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(new URL(archive.url).port), "127.0.0.1", () => {
+        socket.write(
+          `POST /incidents/dropped-upload/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"type":`,
+        );
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lines.filter((l) => l.level === "error")).toEqual([]);
+    expect(lines.some((l) => l.message === "client closed the connection")).toBe(true);
+  });
+
+  it("refuses duplicate member names with 400, at any depth, escaped or not", async () => {
+    for (const body of [
+      '{"type":"IncidentOpened","type":"IncidentOpened","source":{"publisher":"AP"},"data":{}}',
+      '{"events":[{"type":"IncidentOpened","source":{"publisher":"AP","publisher":"BBC"},"data":{}}]}',
+      '{"type":"IncidentOpened","source":{"publisher":"AP"},"data":{"title":"t","\\u0074itle":"u"}}',
+    ]) {
+      const answer = await post(archive.url, "duplicate-names", body);
+      expect(answer.status, body).toBe(400);
+      expect(answer.body.errors[0].message).toMatch(/repeats the member name/);
+    }
+    // The same name in two different objects is fine.
+    expect(
+      (await post(archive.url, "duplicate-names", opened("dup-names-open", { description: "t" }))).status,
+    ).toBe(201);
+  });
+
+  it("answers an unauthenticated write 401 before looking at its query", async () => {
+    const answer = await call(archive.url, "POST", "/incidents/whatever/events?bogus=1", opened(), {
+      authorization: "",
+    });
+    expect(answer.status).toBe(401);
+    const release = await call(
+      archive.url,
+      "POST",
+      "/releases?bogus=1",
+      { name: "x" },
+      { authorization: "" },
+    );
+    expect(release.status).toBe(401);
+  });
+
+  it("sends nosniff with every answer: JSON, pages, /docs, problems and 405s", async () => {
+    for (const [method, path] of [
+      ["GET", "/health"],
+      ["GET", "/incidents"],
+      ["GET", "/openapi.json"],
+      ["GET", "/docs"],
+      ["GET", "/"],
+      ["GET", "/nowhere"],
+      ["DELETE", "/incidents"],
+      ["GET", "/incidents?bogus=1"],
+    ] as const) {
+      const response = await fetch(`${archive.url}${path}`, { method });
+      await response.arrayBuffer();
+      expect(response.headers.get("x-content-type-options"), `${method} ${path}`).toBe("nosniff");
+    }
+  });
+
+  it("refuses an impossible date on the dashboard, as the API does", async () => {
+    const id = "impossible-dates";
+    await post(archive.url, id, opened());
+    expect((await page(`/view/${id}?asOf=2099-02-31T00:00`)).status).toBe(400);
+    expect((await page(`/view/${id}?asOf=2099-02-31T00:00:00Z`)).status).toBe(400);
+    expect((await call(archive.url, "GET", `/incidents/${id}?asOf=2099-02-31T00:00:00Z`)).status).toBe(400);
+    expect((await page(`/view/${id}?asOf=2099-02-28T00:00`)).status).toBe(200);
+  });
+
+  it("isolates every client text on pages, bidi overrides included", async () => {
+    const id = "bidi-isolation";
+    const name = "Evil\u202Egnissim";
+    await post(archive.url, id, opened(undefined, { title: "Title\u202Eeltit" }));
+    await post(archive.url, id, {
+      type: "StatementMade",
+      source: { publisher: "Pub\u202Ebup" },
+      attributedTo: { name },
+      data: { quote: "Quote\u202Eetouq", stance: "condemns" },
+    });
+    await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 1, qualifier: "exact", text: "one\u202Eeno" } }, name),
+    );
+    const { html } = await page(`/view/${id}`);
+    const occurrences = html.split("\u202E").length - 1;
+    // Each one inside an element that isolates it: <bdi> or an element with dir="auto".
+    const isolated =
+      (html.match(/<bdi>[^<]*\u202E[^<]*<\/bdi>/g) ?? []).length +
+      (html.match(/dir="auto"[^>]*>[^<]*\u202E[^<]*</g) ?? []).length;
+    const inAttributesOrTitles =
+      (html.match(/="[^"]*\u202E[^"]*"/g) ?? []).length +
+      (html.match(/<(?:title|desc)[^>]*>[^<]*\u202E/g) ?? []).length;
+    expect(occurrences).toBeGreaterThan(0);
+    expect(isolated + inAttributesOrTitles).toBe(occurrences);
+  });
+});
+
+describe("9. what the fuzzer found in the document", () => {
+  it("declares the dashboard's filters as the page checks them", async () => {
+    const doc = (await call(archive.url, "GET", "/openapi.json")).body;
+    const parameters = doc.paths["/"].get.parameters as { name: string; schema: Record<string, unknown> }[];
+    const of = (name: string) => parameters.find((p) => p.name === name)?.schema;
+    expect(of("contested")?.enum).toEqual(["true", "false", ""]);
+    expect(new RegExp(of("kind")?.pattern as string).test("zz z")).toBe(false);
+    expect(new RegExp(of("country")?.pattern as string).test("UKR")).toBe(false);
+  });
+
+  it("reaches a tile whose index a client sends as one encoded path parameter, and refuses what the pattern refuses", async () => {
+    await archive.logWriter.pass();
+    const plain = await fetch(`${archive.url}/log/tile/0/000.p/1`);
+    const encoded = await fetch(`${archive.url}/log/tile/0/000.p%2F1`);
+    expect(plain.status).toBe(200);
+    expect(encoded.status).toBe(200);
+    expect(Buffer.from(await encoded.arrayBuffer())).toEqual(Buffer.from(await plain.arrayBuffer()));
+    const doc = (await call(archive.url, "GET", "/openapi.json")).body;
+    const pattern = new RegExp(
+      doc.paths["/log/tile/{L}/{N}"].get.parameters.find((p: { name: string }) => p.name === "N").schema
+        .pattern,
+    );
+    for (const refused of ["x000/000", "000.p/300", "000.p/0", "000.p/256"]) {
+      expect(pattern.test(refused), refused).toBe(false);
+      expect((await fetch(`${archive.url}/log/tile/0/${refused}`)).status, refused).toBe(400);
+    }
+    for (const taken of ["000", "x001/234", "000.p/255"]) expect(pattern.test(taken), taken).toBe(true);
+  });
+
+  it("takes a release note as events' text: counted in code points, lone surrogates refused", async () => {
+    await archive.logWriter.pass();
+    const emoji = "😀".repeat(1001);
+    expect((await call(archive.url, "POST", "/releases", { name: "note-emoji", note: emoji })).status).toBe(
+      201,
+    );
+    const lone = await call(archive.url, "POST", "/releases", '{"name":"note-lone","note":"a\\ud800b"}');
+    expect(lone.status).toBe(422);
+    expect(lone.body.errors[0].path).toBe("note");
+    expect((await call(archive.url, "POST", "/releases", { name: "note-blank", note: "   " })).status).toBe(
+      422,
+    );
+  });
+
+  it("answers a header with a control character with a problem document", async () => {
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(archive.url).port), "127.0.0.1", () => {
+        socket.write("GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n");
+      });
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk;
+      });
+      socket.on("close", () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/Content-Type: application\/problem\+json/i);
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(body).toMatchObject({ status: 400, errors: [expect.objectContaining({ path: "headers" })] });
+  });
+
+  it("refuses unknown query parameters on / and /view/{id}, as the API does", async () => {
+    await post(archive.url, "query-pages", opened());
+    for (const path of ["/?bogus=1", "/view/query-pages?bogus=1"]) {
+      const answer = await call(archive.url, "GET", path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.errors[0].path).toBe("query.bogus");
+    }
+  });
+});
