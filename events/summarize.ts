@@ -1,3 +1,4 @@
+import { evidenceSummary } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
 import { piecesNeeded, type SpillLog, type SpillPiece, type SpillRows } from "./spill.js";
@@ -66,6 +67,7 @@ export interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  evidence: ReturnType<typeof evidenceSummary>;
   headHash: string;
 }
 
@@ -182,6 +184,7 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
     denials,
     contested: denials.length > 0,
     retractedEventIds: lists.retracted,
+    evidence: evidenceSummary(state.evidence),
     headHash: state.headHash,
   };
 }

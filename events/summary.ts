@@ -1,3 +1,4 @@
+import { addCapture, type EvidenceRow } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
@@ -143,6 +144,8 @@ export interface IncidentState {
    * (ViewStore), and a stored state never carries them.
    */
   unsaved?: SpillPiece[];
+  /** Captures (EvidenceCaptured): how many, and the newest (events/evidence.ts). */
+  evidence?: { count: number; latest: EvidenceRow[] };
 }
 
 /**
@@ -488,6 +491,9 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
     }
     case "ReportRetracted":
       yield* retract(draft, d.targetEventId);
+      break;
+    case "EvidenceCaptured":
+      draft.evidence = addCapture(draft.evidence, event);
       break;
   }
 }

@@ -1,4 +1,7 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import type { BlobStore } from "./evidence/blob-store.js";
+import { evidenceChecks } from "./evidence/evidence-checks.js";
+import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
@@ -16,6 +19,8 @@ export interface LedgerCoreOptions {
   settle?: Settle;
   /** Another view store (the local feed thread's GroupedViewStore, kept out of the API bundle). */
   views?: (db: DynamoDBClient, table: string) => ViewStore;
+  /** The evidence blob store and its routes' settings (functions/evidence); none: no evidence routes. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
 /**
@@ -41,7 +46,10 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       }),
     );
   };
+  const evidence = options.evidence
+    ? { routes: options.evidence, checks: evidenceChecks(options.evidence.store, events) }
+    : undefined;
   const routes = (authenticate: Authenticator) =>
-    apiRoutes({ events, views, reader, authenticate, checkStore });
-  return { events, views, reader, checkStore, routes };
+    apiRoutes({ events, views, reader, authenticate, checkStore, ...(evidence ? { evidence } : {}) });
+  return { events, views, reader, checkStore, routes, blobs: options.evidence?.store };
 }

@@ -245,6 +245,24 @@ const answerSchemas: Record<string, Json> = {
       denials: { type: "array", items: ref("DenialSummary") },
       contested: { type: "boolean", description: "The incident has a denial that is not retracted." },
       retractedEventIds: { type: "array", items: ref("EventId") },
+      evidence: closed({
+        count: integer(0, "Captures (EvidenceCaptured events) of this incident."),
+        latest: {
+          type: "array",
+          maxItems: 100,
+          description: "The 100 latest captures, newest first.",
+          items: closed(
+            {
+              eventId: ref("EventId"),
+              sha256: HASH,
+              kind: { type: "string" },
+              title: { type: "string" },
+              access: { type: "string", enum: ["public", "restricted"] },
+            },
+            ["title"],
+          ),
+        },
+      }),
       headHash: HASH,
     },
     [],

@@ -1,5 +1,6 @@
 import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as feedApi from "./openapi-feed.js";
+import * as evidenceApi from "./openapi-evidence.js";
 import * as logApi from "./openapi-log.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 
@@ -402,6 +403,7 @@ const CORE_TAGS = [
 export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
+  { paths: evidenceApi.paths, schemas: evidenceApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {

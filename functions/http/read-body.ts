@@ -9,7 +9,7 @@ const DRAIN_LIMIT = 32 * 1024 * 1024;
  * directly: asking Hono for `c.req.raw.body` makes @hono/node-server build a whole WHATWG
  * Request per POST (≈ 90 µs measured). Elsewhere (Lambda) the standard stream is read.
  */
-async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
+export async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
   const incoming = (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
   if (incoming && Symbol.asyncIterator in incoming) {
     yield* incoming;

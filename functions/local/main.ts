@@ -28,6 +28,7 @@ const server = await startLocalServer({
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
+  ...(env.LEDGER_EVIDENCE_MAX ? { evidenceMax: Number(env.LEDGER_EVIDENCE_MAX) } : {}),
   // Nothing would be stored or projected any more: no half-alive server answering 500s.
   onThreadDeath: (error) => {
     log.error("a thread of the archive died; stopping", { error: String(error) });

@@ -1,7 +1,10 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
@@ -41,6 +44,8 @@ export interface LocalOptions {
   sequenceLog?: boolean;
   /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
   onThreadDeath?: (error: Error) => void;
+  /** LEDGER_EVIDENCE_MAX: the largest evidence upload in bytes (default 256 MiB). */
+  evidenceMax?: number;
 }
 
 /** The local commit feed, across the thread boundary: what tests and tools wait on. */
@@ -141,6 +146,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     throw error;
   });
   const db = createDynamoClient(dynamoEndpoint);
+  // Evidence bytes (functions/evidence): DATA_DIR/evidence, or a temporary directory in memory.
+  const evidenceDir = options.dataDir
+    ? join(options.dataDir, "evidence")
+    : mkdtempSync(join(tmpdir(), "ledger-evidence-"));
+  const blobs = await LocalBlobStore.open(evidenceDir);
 
   const ledger = createLedger({
     db,
@@ -149,6 +159,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     onCommit: (item) => thread.commit(item),
     views: (client, table) => views.store(client, table),
     logVerifierKey: async () => logSigner.vkey,
+    evidence: {
+      store: blobs,
+      log: options.log,
+      ...(options.evidenceMax ? { maxBytes: options.evidenceMax } : {}),
+    },
     // Reads wait for the feed thread's pending projections: a write is read back at once.
     settle: {
       incident: (id) => thread.settled(id),
@@ -213,6 +228,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       // Projections and log passes in flight finish, then LevelDB is flushed and closed.
       await thread.close();
       await storeThread.close();
+      if (!options.dataDir) rmSync(evidenceDir, { recursive: true, force: true });
     },
   };
 }

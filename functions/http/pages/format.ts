@@ -77,6 +77,7 @@ const TYPE_LABELS: Record<EventType, string> = {
   DenialIssued: "Denial issued",
   ClaimAssessed: "Claim assessed",
   ReportRetracted: "Report retracted",
+  EvidenceCaptured: "Evidence captured",
 };
 
 export const typeLabel = (type: EventType): string => TYPE_LABELS[type] ?? type;

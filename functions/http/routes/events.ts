@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
+import type { EvidenceChecks } from "../../evidence/evidence-checks.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
@@ -11,10 +12,12 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export interface EventRoutesDeps {
   events: EventStore;
   authenticate: Authenticator;
+  /** Captures' bytes and evidence lists checked against the blob store (functions/evidence). */
+  evidence?: EvidenceChecks;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, evidence }: EventRoutesDeps) {
   const app = new Hono();
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
@@ -42,6 +45,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
         parsed.errors,
       );
     }
+    await evidence?.before(incidentId, parsed.value, parsed.batched);
     const result = await events.append({
       incidentId,
       envelopes: parsed.value,
@@ -49,6 +53,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
       batched: parsed.batched,
       ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
     });
+    await evidence?.after(parsed.value);
     c.header("ETag", `"${result.version}"`);
     c.header("Location", `/incidents/${incidentId}`);
     const { created: _created, ...answer } = result;
