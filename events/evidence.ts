@@ -57,7 +57,10 @@ export function checkCapturesHeld(
     const blob = held[i];
     if (!blob)
       return [
-        { path: capture.path, message: `no evidence ${capture.sha256} is held: upload the bytes first (POST /evidence)` },
+        {
+          path: capture.path,
+          message: `no evidence ${capture.sha256} is held: upload the bytes first (POST /evidence)`,
+        },
       ];
     if (blob.size !== capture.size)
       return [

@@ -58,7 +58,8 @@ export function evidenceChecks(
       for (const c of captures) if (c.access === "restricted") await store.setAccess(c.sha256, "restricted");
     },
     async after(envelopes) {
-      for (const c of capturesOf(envelopes, false)) if (c.access === "public") await store.setAccess(c.sha256, "public");
+      for (const c of capturesOf(envelopes, false))
+        if (c.access === "public") await store.setAccess(c.sha256, "public");
     },
   };
 }

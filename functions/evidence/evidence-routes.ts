@@ -2,17 +2,23 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { toFieldErrors } from "../../events/validate.js";
-import { ForbiddenError, MalformedRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.js";
-import { type Authenticator, requireRole } from "../http/auth.js";
+import {
+  ForbiddenError,
+  MalformedRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+} from "../errors.js";
 import { type AsyncAuthenticator, asAsync, requireRoleAsync } from "../http/async-auth.js";
+import { type Authenticator, requireRole } from "../http/auth.js";
 import { acceptQuery } from "../http/params.js";
 import { bodyChunks } from "../http/read-body.js";
 import type { Logger } from "../log.js";
 import {
-  base64ToHex,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
+  base64ToHex,
   reprDigest,
   SHA256_HEX,
   UnsupportedMediaTypeError,
@@ -43,7 +49,8 @@ export interface EvidenceRouteDeps {
 }
 
 /** `type/subtype` with optional parameters (RFC 9110 §8.3.1). */
-const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/;
+const MEDIA_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/;
 /** Bodies these types announce are not raw evidence bytes (a form, or an HTML form's default). */
 const NOT_RAW = /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i;
 
@@ -52,13 +59,15 @@ export function evidenceMediaType(raw: string | undefined): string {
   const value = raw?.trim() ?? "";
   const path = "Content-Type";
   if (value === "")
-    throw new UnsupportedMediaTypeError("Content-Type is required: the media type of the bytes; nothing was kept", [
-      { path, message: "is required (the media type of the bytes, e.g. image/jpeg)" },
-    ]);
+    throw new UnsupportedMediaTypeError(
+      "Content-Type is required: the media type of the bytes; nothing was kept",
+      [{ path, message: "is required (the media type of the bytes, e.g. image/jpeg)" }],
+    );
   if (value.length > 255 || !MEDIA_TYPE.test(value))
-    throw new UnsupportedMediaTypeError(`Content-Type ${JSON.stringify(value.slice(0, 100))} is not a media type`, [
-      { path, message: "must be a media type: type/subtype" },
-    ]);
+    throw new UnsupportedMediaTypeError(
+      `Content-Type ${JSON.stringify(value.slice(0, 100))} is not a media type`,
+      [{ path, message: "must be a media type: type/subtype" }],
+    );
   if (NOT_RAW.test(value))
     throw new UnsupportedMediaTypeError(
       "POST /evidence takes the raw bytes with their own media type, not a form; nothing was kept",
@@ -76,7 +85,10 @@ export function declaredDigest(header: string | undefined): string | undefined {
     const match = /^sha-256=:([A-Za-z0-9+/]{43}=):$/.exec(member);
     if (match?.[1]) return base64ToHex(match[1]);
   }
-  if (members.some((m) => /^sha-256=/i.test(m)) || !members.every((m) => /^[a-z0-9-]+=:[A-Za-z0-9+/=]*:$/.test(m)))
+  if (
+    members.some((m) => /^sha-256=/i.test(m)) ||
+    !members.every((m) => /^[a-z0-9-]+=:[A-Za-z0-9+/=]*:$/.test(m))
+  )
     throw new MalformedRequestError("Repr-Digest must be sha-256=:<base64 of 32 bytes>: (RFC 9530)", [
       { path: "Repr-Digest", message: "must be sha-256=:<base64 of the 32-byte SHA-256>:" },
     ]);
@@ -188,7 +200,10 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
   const secret = deps.uploadSecret ?? randomBytes(32);
   const app = new Hono();
 
-  const stored = (c: Context, result: { sha256: string; size: number; mediaType: string; created: boolean }) => {
+  const stored = (
+    c: Context,
+    result: { sha256: string; size: number; mediaType: string; created: boolean },
+  ) => {
     const href = `/evidence/${result.sha256}`;
     if (result.created) c.header("Location", href);
     return c.json(
@@ -206,7 +221,12 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       max,
       ...(sha256 ? { sha256 } : {}),
     });
-    log.info("evidence stored", { sha256: result.sha256, size: result.size, created: result.created, by: writer.name });
+    log.info("evidence stored", {
+      sha256: result.sha256,
+      size: result.size,
+      created: result.created,
+      by: writer.name,
+    });
     return stored(c, result);
   });
 
@@ -219,12 +239,17 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     try {
       body = await c.req.json();
     } catch {
-      throw new MalformedRequestError("the body is not valid JSON", [{ path: "(body)", message: "is not valid JSON" }]);
+      throw new MalformedRequestError("the body is not valid JSON", [
+        { path: "(body)", message: "is not valid JSON" },
+      ]);
     }
     const parsed = UploadRequest.safeParse(body);
     if (!parsed.success) {
       const errors = toFieldErrors(parsed.error);
-      throw new ValidationError(`${errors.map((e) => `${e.path} ${e.message}`).join("; ")}; nothing was kept`, errors);
+      throw new ValidationError(
+        `${errors.map((e) => `${e.path} ${e.message}`).join("; ")}; nothing was kept`,
+        errors,
+      );
     }
     const { sha256, size } = parsed.data;
     let mediaType: string;
@@ -262,17 +287,32 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     const expires = Number(c.req.query("expires"));
     const given = Buffer.from(c.req.query("sig") ?? "", "base64url");
     const expected = uploadSignature(sha256, size, mediaType, expires);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected) || !Number.isSafeInteger(size)) {
+    if (
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected) ||
+      !Number.isSafeInteger(size)
+    ) {
       throw new ForbiddenError("this upload URL is not one this server made; nothing was kept");
     }
-    if (expires * 1000 < Date.now()) throw new ForbiddenError("this upload URL has expired; ask for another; nothing was kept");
+    if (expires * 1000 < Date.now())
+      throw new ForbiddenError("this upload URL has expired; ask for another; nothing was kept");
     const sent = evidenceMediaType(c.req.header("content-type"));
     if (sent !== mediaType)
       throw new UnsupportedMediaTypeError(`Content-Type must be ${mediaType}, as the upload was asked for`, [
         { path: "Content-Type", message: `must be ${mediaType}` },
       ]);
-    const result = await store.put(boundedBody(c, Math.min(max, size), log), { mediaType, max, sha256, size });
-    log.info("evidence stored", { sha256: result.sha256, size: result.size, created: result.created, direct: true });
+    const result = await store.put(boundedBody(c, Math.min(max, size), log), {
+      mediaType,
+      max,
+      sha256,
+      size,
+    });
+    log.info("evidence stored", {
+      sha256: result.sha256,
+      size: result.size,
+      created: result.created,
+      direct: true,
+    });
     return stored(c, result);
   });
 
@@ -315,7 +355,12 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     if (elsewhere) {
       return c.body(null, 307, { ...common, Location: elsewhere, "Cache-Control": "private, no-store" });
     }
-    if (c.req.header("if-none-match")?.split(",").some((t) => t.trim() === etag)) {
+    if (
+      c.req
+        .header("if-none-match")
+        ?.split(",")
+        .some((t) => t.trim() === etag)
+    ) {
       return c.body(null, 304, common);
     }
     const range = parseRange(c.req.header("range"), info.size);

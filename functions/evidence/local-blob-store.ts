@@ -71,11 +71,13 @@ export class LocalBlobStore implements BlobStore {
         await file.close();
       }
       const sha256 = hash.digest("hex");
-      if (options.sha256 !== undefined && options.sha256 !== sha256) throw mismatch("sha256", options.sha256, sha256);
+      if (options.sha256 !== undefined && options.sha256 !== sha256)
+        throw mismatch("sha256", options.sha256, sha256);
       if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
       const real = this.path(sha256);
       // The media type first: a blob under its real name always has it beside it.
-      if (!(await exists(`${real}.json`))) await this.writeMeta(sha256, { mediaType: options.mediaType, size });
+      if (!(await exists(`${real}.json`)))
+        await this.writeMeta(sha256, { mediaType: options.mediaType, size });
       let created = true;
       try {
         await link(temp, real);

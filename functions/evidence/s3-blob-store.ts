@@ -85,7 +85,8 @@ export class S3BlobStore implements BlobStore {
       pipe.end();
       await uploaded;
       const sha256 = hash.digest("hex");
-      if (options.sha256 !== undefined && options.sha256 !== sha256) throw mismatch("sha256", options.sha256, sha256);
+      if (options.sha256 !== undefined && options.sha256 !== sha256)
+        throw mismatch("sha256", options.sha256, sha256);
       if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
       const held = await this.head(sha256);
       if (held) return { sha256, size, mediaType: held.mediaType, created: false };
@@ -101,7 +102,9 @@ export class S3BlobStore implements BlobStore {
       );
       return { sha256, size, mediaType: options.mediaType, created: true };
     } finally {
-      await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: incoming })).catch(() => undefined);
+      await this.s3
+        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: incoming }))
+        .catch(() => undefined);
     }
   }
 

@@ -34,7 +34,7 @@ const REPR_DIGEST = header("RFC 9530: `sha-256=:<base64>:` of the whole represen
 const BYTES_HEADERS = {
   ETag: header("Strong: the SHA-256 in quotes.", { type: "string", pattern: '^"[0-9a-f]{64}"$' }, true),
   "Repr-Digest": { ...REPR_DIGEST, required: true },
-  "Content-Disposition": header("`attachment; filename=\"<sha256>[.ext]\"`.", { type: "string" }, true),
+  "Content-Disposition": header('`attachment; filename="<sha256>[.ext]"`.', { type: "string" }, true),
   "Accept-Ranges": header("`bytes`."),
 };
 
@@ -97,7 +97,9 @@ export const paths: Record<string, Json> = {
           headers: { Location: header("`/evidence/<sha256>`.") },
         },
         "200": stored("These bytes were already held: nothing new was kept."),
-        "400": problem("An empty body, a malformed Repr-Digest, or the upload ended early; nothing was kept."),
+        "400": problem(
+          "An empty body, a malformed Repr-Digest, or the upload ended early; nothing was kept.",
+        ),
         "401": problem("Missing or wrong credentials; nothing was kept."),
         "403": problem("The caller is not a writer; nothing was kept."),
         "413": problem("Over LEDGER_EVIDENCE_MAX; nothing was kept."),

@@ -72,14 +72,19 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
 
   it("refuses a missing, malformed or form Content-Type (415)", async () => {
     const before = archive.files();
-    for (const type of ["", "not a type", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded"]) {
+    for (const type of [
+      "",
+      "not a type",
+      "multipart/form-data; boundary=x",
+      "application/x-www-form-urlencoded",
+    ]) {
       const answer = await fetch(`${base}/evidence`, {
         method: "POST",
         headers: { authorization: `Bearer ${TOKEN}`, ...(type ? { "content-type": type } : {}) },
         body: type === "" ? new Blob(["bytes"]) : "bytes",
       });
       expect(answer.status, type).toBe(415);
-      expect((await answer.json()).errors[0].path).toBe("Content-Type");
+      expect(((await answer.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe("Content-Type");
     }
     expect(archive.files()).toEqual(before);
   });
@@ -106,7 +111,9 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
 
   it("refuses bytes whose Repr-Digest lies (422), keeping nothing", async () => {
     const before = archive.files();
-    const answer = await upload(base, "some other bytes", { "repr-digest": digestHeader("what was promised") });
+    const answer = await upload(base, "some other bytes", {
+      "repr-digest": digestHeader("what was promised"),
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].path).toBe("Repr-Digest");
     expect(archive.files()).toEqual(before);
@@ -132,7 +139,8 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
       }, 200);
     });
     // The server notices the reset and removes its temporary file.
-    for (let i = 0; i < 50 && archive.files().length !== before.length; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && archive.files().length !== before.length; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(archive.files()).toEqual(before);
   });
 
@@ -149,7 +157,11 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
   });
 
   it("needs a writer to upload", async () => {
-    const none = await fetch(`${base}/evidence`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" });
+    const none = await fetch(`${base}/evidence`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "x",
+    });
     expect(none.status).toBe(401);
   });
 });
@@ -164,7 +176,11 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     });
     expect(asked.status).toBe(201);
     const { uploadUrl, headers } = asked.body;
-    const wrong = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: "another video, in spirit" });
+    const wrong = await fetch(`${base}${uploadUrl}`, {
+      method: "PUT",
+      headers,
+      body: "another video, in spirit",
+    });
     expect(wrong.status).toBe(422);
     expect((await call(base, "GET", `/evidence/${sha256Of("another video, in spirit")}`)).status).toBe(404);
     const forged = await fetch(`${base}${uploadUrl.replace(/sig=[^&]+/, "sig=AAAA")}`, {
@@ -175,7 +191,7 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     expect(forged.status).toBe(403);
     const put = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: bytes });
     expect(put.status).toBe(201);
-    expect((await put.json()).sha256).toBe(sha256Of(bytes));
+    expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
   });
 });
 
@@ -203,14 +219,23 @@ describe("EvidenceCaptured and evidence lists", () => {
     expect(summary.body.evidence).toEqual({
       count: 1,
       latest: [
-        { eventId: "ev-capture-1", sha256: sha256Of(bytes), kind: "web-page", title: "The article as published", access: "public" },
+        {
+          eventId: "ev-capture-1",
+          sha256: sha256Of(bytes),
+          kind: "web-page",
+          title: "The article as published",
+          access: "public",
+        },
       ],
     });
     expect((await fetch(`${base}/evidence/${sha256Of(bytes)}`)).status).toBe(200);
   });
 
   it("takes an evidence list naming this incident's captures, and refuses another incident's (422)", async () => {
-    const report = { ...casualties({ killed: { value: 50, qualifier: "at-least" } }), evidence: [sha256Of(bytes)] };
+    const report = {
+      ...casualties({ killed: { value: 50, qualifier: "at-least" } }),
+      evidence: [sha256Of(bytes)],
+    };
     const ok = await post(base, "evidence-one", report);
     expect(ok.status).toBe(201);
     const events = (await call(base, "GET", "/incidents/evidence-one/events")).body.items;
@@ -219,7 +244,9 @@ describe("EvidenceCaptured and evidence lists", () => {
     expect((await post(base, "evidence-two", opened())).status).toBe(201);
     const other = await post(base, "evidence-two", report);
     expect(other.status).toBe(422);
-    expect(other.body.errors).toEqual([{ path: "evidence[0]", message: expect.stringContaining(sha256Of(bytes)) }]);
+    expect(other.body.errors).toEqual([
+      { path: "evidence[0]", message: expect.stringContaining(sha256Of(bytes)) },
+    ]);
     // In one batch with its capture: accepted.
     const both = await post(base, "evidence-two", { events: [capture(bytes), report] });
     expect(both.status).toBe(201);
@@ -228,10 +255,14 @@ describe("EvidenceCaptured and evidence lists", () => {
   it("keeps restricted bytes from readers without the role (401/403) and records each read", async () => {
     const secret = "<html>an image of a person</html>";
     await upload(base, secret);
-    expect((await post(base, "evidence-one", capture(secret, { access: "restricted", kind: "image" }))).status).toBe(201);
+    expect(
+      (await post(base, "evidence-one", capture(secret, { access: "restricted", kind: "image" }))).status,
+    ).toBe(201);
     const href = `${base}/evidence/${sha256Of(secret)}`;
     expect((await fetch(href)).status).toBe(401);
-    expect((await fetch(href, { headers: { authorization: "Bearer plain-writer-token-0123" } })).status).toBe(403);
+    expect((await fetch(href, { headers: { authorization: "Bearer plain-writer-token-0123" } })).status).toBe(
+      403,
+    );
     const read = await fetch(href, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(read.status).toBe(200);
     expect(read.headers.get("cache-control")).toContain("no-store");

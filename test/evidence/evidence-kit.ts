@@ -47,7 +47,11 @@ export async function upload(base: string, bytes: Uint8Array | string, headers: 
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
 }
 
-export const capture = (bytes: Uint8Array | string, extra: Record<string, unknown> = {}, eventId?: string) => ({
+export const capture = (
+  bytes: Uint8Array | string,
+  extra: Record<string, unknown> = {},
+  eventId?: string,
+) => ({
   ...(eventId ? { eventId } : {}),
   type: "EvidenceCaptured",
   source: AP,
