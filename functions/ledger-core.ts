@@ -1,5 +1,4 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
-import type { BlobStore } from "./evidence/blob-store.js";
 import { evidenceChecks } from "./evidence/evidence-checks.js";
 import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
 import { apiRoutes } from "./http/api-routes.js";

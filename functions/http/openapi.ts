@@ -1,6 +1,6 @@
 import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
-import * as feedApi from "./openapi-feed.js";
 import * as evidenceApi from "./openapi-evidence.js";
+import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 

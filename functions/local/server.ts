@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
