@@ -5,6 +5,7 @@ import type { ExportBuilds, StoredExports } from "./export/export-files.js";
 import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
+import { asAsync } from "./http/async-auth.js";
 import type { Authenticator } from "./http/auth.js";
 import { dataRoutes } from "./http/data-routes.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
@@ -37,6 +38,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
   storedExports?: StoredExports;
   /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
   exportBuilds?: ExportBuilds;
+  /** The DER RFC 3161 response over the checkpoint of a tree size (proof bundles), or null. */
+  timestampFor?: (treeSize: number) => Promise<Uint8Array | null>;
 }
 
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
@@ -99,7 +102,20 @@ export function createLedger(options: LedgerOptions) {
       routes: [
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
-          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log })]
+          ? [
+              dataRoutes({
+                exports: exportParts,
+                transparency,
+                authenticate,
+                openApi: extras.openApi,
+                log,
+                bundle: {
+                  ...(core.blobs ? { blobs: core.blobs } : {}),
+                  ...(options.timestampFor ? { timestampFor: options.timestampFor } : {}),
+                  readers: options.evidence?.readers ?? asAsync(authenticate),
+                },
+              }),
+            ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
       ],

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { type ProofBundleDeps, proofBundleRoutes } from "../evidence/proof-bundle.js";
 import type { ExportParts } from "../export/export-parts.js";
 import type { Logger } from "../log.js";
 import type { Authenticator } from "./auth.js";
@@ -18,6 +19,8 @@ export interface DataRoutesDeps {
   openApi: Record<string, unknown>;
   /** Where a failed look-up of a built export, or a failed start of a build, is reported. */
   log?: Logger;
+  /** The proof bundle's evidence, time-stamps and readers (functions/evidence/proof-bundle.ts). */
+  bundle?: Pick<ProofBundleDeps, "blobs" | "timestampFor" | "readers">;
 }
 
 /**
@@ -28,6 +31,10 @@ export function dataRoutes(deps: DataRoutesDeps): Hono {
   const app = new Hono();
   app.route("/", openApiRoute(deps.openApi));
   app.route("/", logRoutes(deps.transparency));
+  app.route(
+    "/",
+    proofBundleRoutes({ ...deps.transparency, ...deps.bundle, ...(deps.log ? { log: deps.log } : {}) }),
+  );
   app.route("/", feedRoutes(deps.exports));
   const log = deps.log ? { log: deps.log } : {};
   app.route("/", exportRoutes({ ...deps.exports, ...log }));

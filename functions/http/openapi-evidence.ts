@@ -201,4 +201,27 @@ export const paths: Record<string, Json> = {
       },
     },
   },
+  "/incidents/{incidentId}/events/{eventId}/bundle": {
+    get: {
+      operationId: "getEventProofBundle",
+      tags,
+      summary: "A proof bundle of one event: a zip a court can keep",
+      description:
+        "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own). Restricted bytes only for a restricted-reader. Takes no query parameters.",
+      security: [{}, { bearer: [] }],
+      parameters: [
+        { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
+        { name: "eventId", in: "path", required: true, schema: { type: "string" } },
+      ],
+      responses: {
+        "200": {
+          description: "The zip.",
+          headers: { "Content-Disposition": header("`attachment; filename=…-bundle.zip`.") },
+          content: { "application/zip": { schema: { type: "string", format: "binary" } } },
+        },
+        "400": problem("A query parameter, or a malformed incident id."),
+        "404": problem("No such event, or it is not in a signed checkpoint yet."),
+      },
+    },
+  },
 };

@@ -110,7 +110,9 @@ describe("npm run capture", () => {
     zip.addBuffer(Buffer.from(await warcOf(true)), "archive/data.warc.gz");
     zip.addBuffer(Buffer.from('{"profile":"data-package"}'), "datapackage.json");
     zip.end();
-    await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on("close", resolve));
+    await new Promise((resolve) =>
+      zip.outputStream.pipe(createWriteStream(file)).on("close", () => resolve(undefined)),
+    );
     const line = JSON.parse((await capture(file, "--incident", "capture-cli")).stdout);
     const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
     const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
