@@ -7,6 +7,7 @@ import { VerificationError } from "./checks.js";
 import { describeRebuild, rebuildRelease } from "./rebuild-exports.js";
 import { httpSource } from "./source.js";
 import { readState, writeState } from "./state.js";
+import { verifyEvidence } from "./verify-evidence.js";
 import { verifyLog } from "./verify-log.js";
 import { verifyEventProof } from "./verify-proof.js";
 
@@ -19,7 +20,8 @@ import { verifyEventProof } from "./verify-proof.js";
 const USAGE = `usage:
   npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
-  npm run verify -- --url <base URL> --release <name>`;
+  npm run verify -- --url <base URL> --release <name>
+  npm run verify -- --url <base URL> --evidence [--vkey <verifier key or file> …]`;
 
 class UsageError extends Error {}
 
@@ -54,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       event: { type: "string" },
       release: { type: "string" },
       incremental: { type: "boolean", default: false },
+      evidence: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -89,6 +92,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (!values.url) throw new UsageError("--url is needed");
+  if (values.evidence) {
+    // Every public blob an EvidenceCaptured event names, fetched and hashed; then the log, if a key is given.
+    const report = await verifyEvidence(values.url, progress);
+    console.log(
+      `OK evidence: ${report.checked} captures match their bytes (${report.bytes} bytes fetched), ${report.restricted} restricted not fetched`,
+    );
+    if (!values.vkey && !policy) return 0;
+  }
   const state = values.state ? await readState(values.state) : null;
   if (values.incremental && !state?.heads) {
     throw new UsageError("--incremental needs a --state file written by an earlier run");
