@@ -5,10 +5,16 @@ import { createLedgerCore } from "../ledger-core.js";
 import { createLogger } from "../log.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
+import { evidenceFromEnv } from "./evidence-wiring.js";
 
 // Wiring only: the API Lambda behind the HTTP API (incidents, events, the append, /health, and
 // the problem+json 404 for unknown paths). Writers were checked by the JWT authorizer. The pages
 // (pages.ts) and the log, feed, exports, releases and /openapi.json (data.ts) are other Lambdas.
 const log = createLogger();
-const core = createLedgerCore({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env) });
+const evidence = evidenceFromEnv(process.env, log);
+const core = createLedgerCore({
+  db: createDynamoClient(),
+  tables: tableNamesFromEnv(process.env),
+  ...(evidence ? { evidence } : {}),
+});
 export const handler = handle(createApp({ log, routes: [core.routes(jwtAuthorizerClaims())] }));
