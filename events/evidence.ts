@@ -14,7 +14,17 @@ export interface EvidenceRow {
   kind: string;
   title?: string;
   access: "public" | "restricted";
+  sourceUrl?: string;
+  capturedAt?: string;
+  /** The capturing tool, with its version when given. */
+  tool?: string;
+  /** How many reports name these bytes in their evidence list, and the first CITED_KEPT of them. */
+  cited?: number;
+  citedBy?: { eventId: string; version: number; type: string }[];
 }
+
+/** Reports kept per capture as resting on it; `cited` counts them all. */
+export const CITED_KEPT = 20;
 
 /** The summary's `evidence.latest` carries at most this many captures; `count` counts them all. */
 export const EVIDENCE_LATEST = 100;
@@ -118,7 +128,30 @@ export function evidenceRow(event: StoredEvent): EvidenceRow {
     kind: d.kind,
     ...(d.title ? { title: d.title } : {}),
     access: accessOf(d),
+    ...(d.sourceUrl ? { sourceUrl: d.sourceUrl } : {}),
+    ...(d.capturedAt ? { capturedAt: d.capturedAt } : {}),
+    ...(d.capturedBy
+      ? { tool: d.capturedBy.version ? `${d.capturedBy.tool} ${d.capturedBy.version}` : d.capturedBy.tool }
+      : {}),
   };
+}
+
+/** A report naming evidence: noted on each kept capture of those bytes. */
+export function citeEvidence(
+  state: { count: number; latest: EvidenceRow[] } | undefined,
+  event: StoredEvent,
+): { count: number; latest: EvidenceRow[] } | undefined {
+  if (!state || !event.evidence) return state;
+  const named = new Set(event.evidence);
+  for (const row of state.latest) {
+    if (!named.has(row.sha256)) continue;
+    row.cited = (row.cited ?? 0) + 1;
+    const citedBy = row.citedBy ?? [];
+    if (citedBy.length < CITED_KEPT)
+      citedBy.push({ eventId: event.eventId, version: event.version, type: event.type });
+    row.citedBy = citedBy;
+  }
+  return state;
 }
 
 /** The fold's evidence state after one more capture: counted, and kept among the latest. */

@@ -1,4 +1,4 @@
-import { addCapture, type EvidenceRow } from "./evidence.js";
+import { addCapture, citeEvidence, type EvidenceRow } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
@@ -435,6 +435,7 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
   draft.firstRecordedAt ??= event.recordedAt;
   draft.lastRecordedAt = event.recordedAt;
   const d = event.data;
+  if (event.evidence) draft.evidence = citeEvidence(draft.evidence, event);
   switch (event.type) {
     case "IncidentOpened":
       draft.opened = {

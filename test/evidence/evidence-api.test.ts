@@ -271,3 +271,20 @@ describe("EvidenceCaptured and evidence lists", () => {
     expect((await fetch(href)).status).toBe(401);
   });
 });
+
+describe("the incident page", () => {
+  it("lists each capture with its hash, size, source, capture time and tool, links to the bytes and bundle, and the reports resting on it", async () => {
+    const bytes = "<html>a photo page</html>";
+    const page = await fetch(`${base}/view/evidence-one`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const section = html.slice(html.indexOf('id="evidence"'));
+    expect(section).toContain(sha256Of(bytes));
+    expect(section).toContain(`(${bytes.length} bytes), text/html`);
+    expect(section).toContain('href="https://example.org/article"');
+    expect(section).toContain(`href="/evidence/${sha256Of(bytes)}"`);
+    expect(section).toContain('href="/incidents/evidence-one/events/ev-capture-1/bundle"');
+    expect(section).toMatch(/Reports resting on it<\/dt><dd><a href="#ev-[^"]+">v3 Casualties reported<\/a>/);
+    expect(section).toContain("download (restricted readers only)");
+  });
+});
