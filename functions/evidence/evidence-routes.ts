@@ -279,8 +279,10 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     );
   });
 
-  // This server's direct upload: the signed URL is the authority (as a presigned S3 PUT is).
+  // This server's direct upload: the signed URL says what may be put (as a presigned S3 PUT does).
   app.put("/evidence/uploads/:sha256", acceptQuery("size", "type", "expires", "sig"), async (c) => {
+    // Locally a writer's token too: the URL is this server's, handed to a writer.
+    requireRole(deps.authenticate, c, "writer", "an upload of evidence");
     const sha256 = sha256Param(c);
     const size = Number(c.req.query("size"));
     const mediaType = c.req.query("type") ?? "";
@@ -316,7 +318,8 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     return stored(c, result);
   });
 
-  app.get("/evidence/:sha256", acceptQuery(), async (c) => {
+  // `/evidence/uploads` is the POST route's path, not a hash: no GET there (a 405 says so).
+  app.get("/evidence/:sha256{(?!uploads$)[^/]+}", acceptQuery(), async (c) => {
     const sha256 = sha256Param(c);
     const info = await store.head(sha256);
     if (!info) throw new NotFoundError(`no evidence ${sha256} is held`);

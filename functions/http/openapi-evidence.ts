@@ -139,8 +139,8 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "This server's direct upload (the URL POST /evidence/uploads gave)",
       description:
-        "The signed query (`size`, `type`, `expires`, `sig`) is the authority, as a presigned S3 URL's is. The bytes must have the SHA-256 and size asked for.",
-      security: [],
+        "A writer's token, and the signed query (`size`, `type`, `expires`, `sig`) saying what may be put, as a presigned S3 URL does. The bytes must have the SHA-256 and size asked for.",
+      security: writers,
       parameters: [
         sha256Path,
         ...["size", "type", "expires", "sig"].map((name) => ({
@@ -154,8 +154,11 @@ export const paths: Record<string, Json> = {
       responses: {
         "201": stored("The bytes, now held."),
         "200": stored("These bytes were already held."),
-        "400": problem("Empty body, a malformed path, or the upload ended early; nothing was kept."),
-        "403": problem("The URL is not one this server made, or it expired; nothing was kept."),
+        "400": problem("Not a SHA-256, an empty body, or the upload ended early; nothing was kept."),
+        "401": problem("Missing or wrong credentials; nothing was kept."),
+        "403": problem(
+          "Not a writer, or the URL is not one this server made, or it expired; nothing was kept.",
+        ),
         "413": problem("More bytes than asked for; nothing was kept."),
         "415": problem("Content-Type is not the one asked for; nothing was kept."),
         "422": problem("The bytes' SHA-256 or size is not the one asked for; nothing was kept."),
@@ -169,7 +172,7 @@ export const paths: Record<string, Json> = {
       summary: "The evidence bytes",
       description:
         "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end). Restricted evidence — and bytes no capture names yet — need a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
-      security: [{}, { bearer: [] }],
+      security: [],
       parameters: [sha256Path, { name: "Range", in: "header", required: false, schema: { type: "string" } }],
       responses: {
         "200": {
@@ -190,7 +193,7 @@ export const paths: Record<string, Json> = {
           description: "AWS: a short-lived presigned URL of the bytes.",
           headers: { Location: header("The presigned URL.", { type: "string" }, true) },
         },
-        "400": problem("Not a SHA-256, or a query parameter; `errors` names it."),
+        "400": problem("Not a SHA-256 (64 lowercase hex digits), or a query parameter; `errors` names it."),
         "401": problem("Restricted evidence, and no or wrong credentials."),
         "403": problem("Restricted evidence, and the caller is not a restricted-reader."),
         "404": problem("No such bytes are held."),
@@ -208,7 +211,7 @@ export const paths: Record<string, Json> = {
       summary: "A proof bundle of one event: a zip a court can keep",
       description:
         "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own). Restricted bytes only for a restricted-reader. Takes no query parameters.",
-      security: [{}, { bearer: [] }],
+      security: [],
       parameters: [
         { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
         { name: "eventId", in: "path", required: true, schema: { type: "string" } },

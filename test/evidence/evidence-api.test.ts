@@ -175,7 +175,8 @@ describe("direct uploads (POST /evidence/uploads)", () => {
       mediaType: "video/mp4",
     });
     expect(asked.status).toBe(201);
-    const { uploadUrl, headers } = asked.body;
+    const { uploadUrl } = asked.body;
+    const headers = { ...asked.body.headers, authorization: `Bearer ${TOKEN}` };
     const wrong = await fetch(`${base}${uploadUrl}`, {
       method: "PUT",
       headers,
@@ -189,6 +190,12 @@ describe("direct uploads (POST /evidence/uploads)", () => {
       body: bytes,
     });
     expect(forged.status).toBe(403);
+    const anonymous = await fetch(`${base}${uploadUrl}`, {
+      method: "PUT",
+      headers: asked.body.headers,
+      body: bytes,
+    });
+    expect(anonymous.status).toBe(401);
     const put = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: bytes });
     expect(put.status).toBe(201);
     expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
