@@ -12,8 +12,8 @@ export interface BlobInfo {
   size: number;
   mediaType: string;
   /**
-   * Who may read the bytes: set by the captures naming them (restricted wins once set). null
-   * until a capture names them: such bytes are served to restricted readers only.
+   * `restricted` once a capture with `access: restricted` names the bytes (set before that
+   * capture is stored, never undone here); else null or `public`: anyone may read them.
    */
   access: Access | null;
 }

@@ -13,8 +13,6 @@ import type { BlobStore } from "./blob-store.js";
 export interface EvidenceChecks {
   /** Before an append: its captures' bytes held, its evidence lists naming this incident's captures. */
   before(incidentId: string, envelopes: readonly Envelope[], batched: boolean): Promise<void>;
-  /** After it is stored: its captures' bytes readable as the captures say. */
-  after(envelopes: readonly Envelope[]): Promise<void>;
 }
 
 /**
@@ -54,12 +52,11 @@ export function evidenceChecks(
           errors,
         );
       }
-      // Restricted before the capture is stored: a crash in between leaves the bytes stricter.
+      // Restricted before the capture is stored, and only ever tightened: a crash or a refusal
+      // after this leaves the bytes stricter, never looser, than the chain says. Nothing is
+      // marked public (bytes are public unless marked), so no crash leaves a public capture's
+      // bytes unreadable.
       for (const c of captures) if (c.access === "restricted") await store.setAccess(c.sha256, "restricted");
-    },
-    async after(envelopes) {
-      for (const c of capturesOf(envelopes, false))
-        if (c.access === "public") await store.setAccess(c.sha256, "public");
     },
   };
 }

@@ -323,7 +323,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     const sha256 = sha256Param(c);
     const info = await store.head(sha256);
     if (!info) throw new NotFoundError(`no evidence ${sha256} is held`);
-    const restricted = info.access !== "public";
+    const restricted = info.access === "restricted";
     if (restricted) {
       const who = await requireRoleAsync(readers, c, "restricted-reader", "restricted evidence");
       // The record of who read what when: a structured line in the archive's own log (in AWS

@@ -127,8 +127,8 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
     const evidence = await Promise.all(
       evidenceOfEvent(event).map(async (sha256) => {
         const info = await deps.blobs?.head(sha256);
-        const allowed = info && (info.access === "public" || hasRole(reader, "restricted-reader"));
-        if (info && allowed && info.access !== "public") {
+        const allowed = info && (info.access !== "restricted" || hasRole(reader, "restricted-reader"));
+        if (info && allowed && info.access === "restricted") {
           deps.log?.info("restricted evidence read", {
             audit: "restricted-evidence-read",
             reader: reader?.name,

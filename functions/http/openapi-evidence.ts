@@ -171,7 +171,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "The evidence bytes",
       description:
-        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end). Restricted evidence — and bytes no capture names yet — need a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
+        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end). Restricted evidence (bytes a capture with `access: restricted` names) needs a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
       security: [],
       parameters: [sha256Path, { name: "Range", in: "header", required: false, schema: { type: "string" } }],
       responses: {

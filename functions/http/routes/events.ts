@@ -53,7 +53,6 @@ export function eventRoutes({ events, authenticate, evidence }: EventRoutesDeps)
       batched: parsed.batched,
       ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
     });
-    await evidence?.after(parsed.value);
     c.header("ETag", `"${result.version}"`);
     c.header("Location", `/incidents/${incidentId}`);
     const { created: _created, ...answer } = result;
