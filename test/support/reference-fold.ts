@@ -77,6 +77,8 @@ interface IncidentState {
   denials: DenialRow[];
   assessments: AssessmentRow[];
   retractedEventIds: string[];
+  /** Every capture (EvidenceCaptured), in version order. */
+  captures: { eventId: string; sha256: string; kind: string; title?: string; access: "public" | "restricted" }[];
 }
 
 function emptyState(incidentId: string): IncidentState {
@@ -93,6 +95,7 @@ function emptyState(incidentId: string): IncidentState {
     denials: [],
     assessments: [],
     retractedEventIds: [],
+    captures: [],
   };
 }
 
@@ -125,6 +128,15 @@ function apply(draft: IncidentState, event: StoredEvent): void {
   draft.lastRecordedAt = event.recordedAt;
   setOwn(draft.types, event.eventId, event.type);
   const d = event.data;
+  if (event.type === "EvidenceCaptured") {
+    draft.captures.push({
+      eventId: event.eventId,
+      sha256: d.sha256,
+      kind: d.kind,
+      ...(d.title ? { title: d.title } : {}),
+      access: d.access ?? "public",
+    });
+  }
   switch (event.type) {
     case "IncidentOpened":
       draft.opened = {
@@ -253,6 +265,7 @@ interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  evidence: { count: number; latest: IncidentState["captures"] };
   headHash: string;
 }
 
@@ -331,6 +344,8 @@ export function referenceSummarize(state: IncidentState): Summary {
     denials,
     contested: denials.length > 0,
     retractedEventIds: state.retractedEventIds,
+    // Every capture counted; the newest 100, newest first.
+    evidence: { count: state.captures.length, latest: state.captures.slice(-100).reverse() },
     headHash: state.headHash,
   };
 }
