@@ -78,7 +78,13 @@ interface IncidentState {
   assessments: AssessmentRow[];
   retractedEventIds: string[];
   /** Every capture (EvidenceCaptured), in version order. */
-  captures: { eventId: string; sha256: string; kind: string; title?: string; access: "public" | "restricted" }[];
+  captures: {
+    eventId: string;
+    sha256: string;
+    kind: string;
+    title?: string;
+    access: "public" | "restricted";
+  }[];
 }
 
 function emptyState(incidentId: string): IncidentState {
