@@ -9,14 +9,14 @@ import { readWarcFacts } from "./warc.js";
 /**
  * `npm run capture -- <file> --incident <id> [--source-url …] [--kind …] [--title …]
  * [--access public|restricted] [--publisher …] [--media-type …] [--metadata <auto-archiver.json>]`:
- * uploads the file (a direct upload past 8 MiB), then records its EvidenceCaptured event
+ * uploads the file (a direct upload past 4 MiB: API Gateway and Lambda take no larger body), then records its EvidenceCaptured event
  * through the HTTP API (LEDGER_URL, LEDGER_TOKEN). The eventId comes from the incident and the
  * hash, so running it again stores nothing new.
  */
 const USAGE =
   "usage: npm run capture -- <file> --incident <id> [--source-url <url>] [--kind <kind>] [--title <text>] [--access public|restricted] [--publisher <name>] [--media-type <type>] [--captured-at <ISO instant>] [--metadata <auto-archiver.json>]";
 /** Past this, the bytes go by a direct upload (POST /evidence/uploads), not in one POST. */
-const DIRECT_FROM = 8 * 1024 * 1024;
+const DIRECT_FROM = 4 * 1024 * 1024;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`${message}\n`);

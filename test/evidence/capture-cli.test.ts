@@ -87,6 +87,18 @@ describe("npm run capture", () => {
     });
   });
 
+  it("sends a large file by the direct upload, with progress lines off a terminal", async () => {
+    const file = join(work, "video.mp4");
+    const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
+    writeFileSync(file, bytes);
+    const run = await capture(file, "--incident", "capture-cli", "--publisher", "A channel");
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: "recorded", sha256: sha256Of(bytes), size: bytes.length });
+    expect(run.stderr).toContain("uploading video.mp4: 50%");
+    expect(run.stderr).toContain("uploading video.mp4: 100%");
+    const held = await fetch(`${archive.server.url}/evidence/${sha256Of(bytes)}`, { method: "HEAD" });
+    expect(held.headers.get("content-length")).toBe(String(bytes.length));
+  });
+
   for (const gzip of [false, true]) {
     it(`recognises a WARC${gzip ? ".gz" : ""}: the container and its main response's payload digest`, async () => {
       const file = join(work, gzip ? "page.warc.gz" : "page.warc");
