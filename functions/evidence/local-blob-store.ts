@@ -54,15 +54,20 @@ export class LocalBlobStore implements BlobStore {
     const file = await open(temp, "wx");
     const hash = createHash("sha256");
     let size = 0;
-    // The socket's small chunks go out in one write per WRITE_BATCH: a bounded buffer, fewer calls.
+    // The socket's small chunks go out in one write per WRITE_BATCH, one write in flight while
+    // the next batch is read: at most two batches held, and the disk and the socket overlap.
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
+    let writing: Promise<unknown> = Promise.resolve();
     const flush = async () => {
+      await writing;
       if (pendingBytes === 0) return;
       const batch = pending;
       pending = [];
       pendingBytes = 0;
-      await file.writev(batch);
+      writing = file.writev(batch);
+      // Its failure is met at the next flush (or the last one).
+      writing.catch(() => undefined);
     };
     try {
       try {
@@ -80,8 +85,10 @@ export class LocalBlobStore implements BlobStore {
           if (pendingBytes >= WRITE_BATCH) await flush();
         }
         await flush();
+        await writing;
         await file.sync();
       } finally {
+        await writing.catch(() => undefined);
         await file.close();
       }
       const sha256 = hash.digest("hex");
