@@ -7,6 +7,7 @@ import {
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  UnauthorizedError,
   ValidationError,
 } from "../errors.js";
 import { type AsyncAuthenticator, asAsync, requireRoleAsync } from "../http/async-auth.js";
@@ -32,6 +33,8 @@ const UPLOAD_SECONDS = 3600;
 const READ_SECONDS = 300;
 /** Past the limit, this much more is read and dropped so the client sees the 413, then it is cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
+/** Marks this server's one-upload bearer tokens apart from users' tokens. */
+const UPLOAD_TOKEN_PREFIX = "upload.";
 
 export interface EvidenceRouteDeps {
   store: BlobStore;
@@ -268,26 +271,33 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     }
     const expires = Math.floor(Date.now() / 1000) + UPLOAD_SECONDS;
     const sig = uploadSignature(sha256, size, mediaType, expires).toString("base64url");
-    const query = new URLSearchParams({ size: String(size), type: mediaType, expires: String(expires), sig });
+    const query = new URLSearchParams({ size: String(size), type: mediaType, expires: String(expires) });
     return c.json(
       {
         uploadUrl: `${deps.publicUrl ?? ""}/evidence/uploads/${sha256}?${query}`,
-        headers: { "content-type": mediaType },
+        // A bearer token good for this one upload: the client PUTs with these headers alone.
+        headers: { "content-type": mediaType, authorization: `Bearer ${UPLOAD_TOKEN_PREFIX}${sig}` },
         expiresAt: new Date(expires * 1000).toISOString(),
       },
       201,
     );
   });
 
-  // This server's direct upload: the signed URL says what may be put (as a presigned S3 PUT does).
-  app.put("/evidence/uploads/:sha256", acceptQuery("size", "type", "expires", "sig"), async (c) => {
-    // Locally a writer's token too: the URL is this server's, handed to a writer.
-    requireRole(deps.authenticate, c, "writer", "an upload of evidence");
+  // This server's direct upload. Its bearer token is an HMAC of what may be put (hash, size, media
+  // type, expiry), made by POST /evidence/uploads for a writer: as a presigned S3 PUT's signature is.
+  app.put("/evidence/uploads/:sha256", acceptQuery("size", "type", "expires"), async (c) => {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+    if (!bearer.startsWith(UPLOAD_TOKEN_PREFIX)) {
+      c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
+      throw new UnauthorizedError(
+        "this upload needs the Authorization header POST /evidence/uploads gave; nothing was kept",
+      );
+    }
     const sha256 = sha256Param(c);
     const size = Number(c.req.query("size"));
     const mediaType = c.req.query("type") ?? "";
     const expires = Number(c.req.query("expires"));
-    const given = Buffer.from(c.req.query("sig") ?? "", "base64url");
+    const given = Buffer.from(bearer.slice(UPLOAD_TOKEN_PREFIX.length), "base64url");
     const expected = uploadSignature(sha256, size, mediaType, expires);
     if (
       given.length !== expected.length ||

@@ -139,11 +139,11 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "This server's direct upload (the URL POST /evidence/uploads gave)",
       description:
-        "A writer's token, and the signed query (`size`, `type`, `expires`, `sig`) saying what may be put, as a presigned S3 URL does. The bytes must have the SHA-256 and size asked for.",
+        "Sent with the `headers` POST /evidence/uploads gave: their bearer token is good for this one upload (an HMAC of the hash, size, media type and expiry in the query), as a presigned S3 URL's signature is. The bytes must have the SHA-256 and size asked for.",
       security: writers,
       parameters: [
         sha256Path,
-        ...["size", "type", "expires", "sig"].map((name) => ({
+        ...["size", "type", "expires"].map((name) => ({
           name,
           in: "query",
           required: true,
@@ -155,10 +155,8 @@ export const paths: Record<string, Json> = {
         "201": stored("The bytes, now held."),
         "200": stored("These bytes were already held."),
         "400": problem("Not a SHA-256, an empty body, or the upload ended early; nothing was kept."),
-        "401": problem("Missing or wrong credentials; nothing was kept."),
-        "403": problem(
-          "Not a writer, or the URL is not one this server made, or it expired; nothing was kept.",
-        ),
+        "401": problem("Without the upload's bearer token; nothing was kept."),
+        "403": problem("A token or URL this server did not make, or an expired one; nothing was kept."),
         "413": problem("More bytes than asked for; nothing was kept."),
         "415": problem("Content-Type is not the one asked for; nothing was kept."),
         "422": problem("The bytes' SHA-256 or size is not the one asked for; nothing was kept."),

@@ -118,10 +118,9 @@ try {
     if (asked.status !== 201)
       fail(`POST /evidence/uploads answered ${asked.status}: ${asked.body.detail}`, 1);
     const { uploadUrl, headers } = asked.body as { uploadUrl: string; headers: Record<string, string> };
-    const target = new URL(uploadUrl, `${base}/`);
-    // This server's own upload URL takes the writer's token too; a presigned S3 URL never gets it.
-    const own = target.origin === new URL(base).origin;
-    const sent = await sendFile(target, "PUT", { ...headers, ...(own ? auth : {}) }, file, size, bar.tick);
+    // The headers as given: they carry what the upload needs (S3's checksum, or this server's
+    // one-upload token); the writer's own token never goes to a presigned URL.
+    const sent = await sendFile(new URL(uploadUrl, `${base}/`), "PUT", headers, file, size, bar.tick);
     // S3 answers a PUT with an empty 200; this server with the stored blob.
     uploaded = sent.status === 200 && sent.text === "" ? { status: 200, body: {} } : await answerOf(sent);
   }

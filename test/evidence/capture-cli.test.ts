@@ -92,7 +92,11 @@ describe("npm run capture", () => {
     const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
     writeFileSync(file, bytes);
     const run = await capture(file, "--incident", "capture-cli", "--publisher", "A channel");
-    expect(JSON.parse(run.stdout)).toMatchObject({ status: "recorded", sha256: sha256Of(bytes), size: bytes.length });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: "recorded",
+      sha256: sha256Of(bytes),
+      size: bytes.length,
+    });
     expect(run.stderr).toContain("uploading video.mp4: 50%");
     expect(run.stderr).toContain("uploading video.mp4: 100%");
     const held = await fetch(`${archive.server.url}/evidence/${sha256Of(bytes)}`, { method: "HEAD" });

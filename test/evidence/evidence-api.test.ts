@@ -175,8 +175,8 @@ describe("direct uploads (POST /evidence/uploads)", () => {
       mediaType: "video/mp4",
     });
     expect(asked.status).toBe(201);
-    const { uploadUrl } = asked.body;
-    const headers = { ...asked.body.headers, authorization: `Bearer ${TOKEN}` };
+    const { uploadUrl, headers } = asked.body;
+    expect(headers.authorization).toMatch(/^Bearer upload\./);
     const wrong = await fetch(`${base}${uploadUrl}`, {
       method: "PUT",
       headers,
@@ -184,7 +184,8 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     });
     expect(wrong.status).toBe(422);
     expect((await call(base, "GET", `/evidence/${sha256Of("another video, in spirit")}`)).status).toBe(404);
-    const forged = await fetch(`${base}${uploadUrl.replace(/sig=[^&]+/, "sig=AAAA")}`, {
+    // Another size in the URL than the token was made for; a user's token instead of the upload's.
+    const forged = await fetch(`${base}${uploadUrl.replace(/size=\d+/, "size=3")}`, {
       method: "PUT",
       headers,
       body: bytes,
@@ -192,7 +193,7 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     expect(forged.status).toBe(403);
     const anonymous = await fetch(`${base}${uploadUrl}`, {
       method: "PUT",
-      headers: asked.body.headers,
+      headers: { ...headers, authorization: `Bearer ${TOKEN}` },
       body: bytes,
     });
     expect(anonymous.status).toBe(401);
