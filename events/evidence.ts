@@ -24,7 +24,18 @@ export interface EvidenceRow {
 }
 
 /** Reports kept per capture as resting on it; `cited` counts them all. */
-export const CITED_KEPT = 20;
+export const CITED_KEPT = 5;
+/**
+ * A row keeps a source URL up to this long, and the tool's name clipped to it: 100 rows stay
+ * small in the stored view whatever was posted (the event itself holds the whole of both).
+ */
+export const ROW_TEXT_LIMIT = 200;
+const clipped = (text: string) =>
+  text.length <= ROW_TEXT_LIMIT
+    ? text
+    : `${Array.from(text)
+        .slice(0, ROW_TEXT_LIMIT - 1)
+        .join("")}…`;
 
 /** The summary's `evidence.latest` carries at most this many captures; `count` counts them all. */
 export const EVIDENCE_LATEST = 100;
@@ -128,10 +139,14 @@ export function evidenceRow(event: StoredEvent): EvidenceRow {
     kind: d.kind,
     ...(d.title ? { title: d.title } : {}),
     access: accessOf(d),
-    ...(d.sourceUrl ? { sourceUrl: d.sourceUrl } : {}),
+    ...(d.sourceUrl && d.sourceUrl.length <= ROW_TEXT_LIMIT ? { sourceUrl: d.sourceUrl } : {}),
     ...(d.capturedAt ? { capturedAt: d.capturedAt } : {}),
     ...(d.capturedBy
-      ? { tool: d.capturedBy.version ? `${d.capturedBy.tool} ${d.capturedBy.version}` : d.capturedBy.tool }
+      ? {
+          tool: clipped(
+            d.capturedBy.version ? `${d.capturedBy.tool} ${d.capturedBy.version}` : d.capturedBy.tool,
+          ),
+        }
       : {}),
   };
 }

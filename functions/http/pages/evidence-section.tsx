@@ -35,7 +35,7 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow }> = ({ incidentId, row
               <bdi>{row.sourceUrl}</bdi>
             </a>
           ) : (
-            "not stated"
+            <a href={`#ev-${row.eventId}`}>see the event</a>
           )}
         </dd>
         <dt>Captured</dt>
