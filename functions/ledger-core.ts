@@ -46,7 +46,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     );
   };
   const evidence = options.evidence
-    ? { routes: options.evidence, checks: evidenceChecks(options.evidence.store, events) }
+    ? { routes: options.evidence, checks: evidenceChecks(options.evidence.store, events, views) }
     : undefined;
   const routes = (authenticate: Authenticator) =>
     apiRoutes({ events, views, reader, authenticate, checkStore, ...(evidence ? { evidence } : {}) });

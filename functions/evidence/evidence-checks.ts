@@ -7,6 +7,7 @@ import {
 } from "../../events/evidence.js";
 import type { Envelope } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
+import type { IncidentState } from "../../events/summary.js";
 import { ValidationError } from "../errors.js";
 import type { BlobStore } from "./blob-store.js";
 
@@ -22,8 +23,31 @@ export interface EvidenceChecks {
  */
 export function evidenceChecks(
   store: BlobStore,
-  events: { events(incidentId: string): AsyncGenerator<StoredEvent> },
+  events: { events(incidentId: string, after?: number): AsyncGenerator<StoredEvent> },
+  views?: { getState(incidentId: string): Promise<IncidentState | null> },
 ): EvidenceChecks {
+  /**
+   * Which of `wanted` are captured in the incident. The stored view first (it may lag, but what
+   * it holds is stored): its newest captures, then the events after it; the events it covers are
+   * read only when it has older captures than it keeps and one is still missing.
+   */
+  const capturedAmong = async (incidentId: string, wanted: ReadonlySet<string>): Promise<Set<string>> => {
+    const captured = new Set<string>();
+    const scan = async (from: number, to: number) => {
+      for await (const event of events.events(incidentId, from)) {
+        if (event.version > to || captured.size === wanted.size) return;
+        const sha256 = capturedSha256(event);
+        if (sha256 && wanted.has(sha256)) captured.add(sha256);
+      }
+    };
+    const state = await views?.getState(incidentId);
+    const kept = state?.evidence?.latest ?? [];
+    for (const row of kept) if (wanted.has(row.sha256)) captured.add(row.sha256);
+    const seen = state?.version ?? 0;
+    if (captured.size < wanted.size) await scan(seen, Number.MAX_SAFE_INTEGER);
+    if (captured.size < wanted.size && (state?.evidence?.count ?? 0) > kept.length) await scan(0, seen);
+    return captured;
+  };
   return {
     async before(incidentId, envelopes, batched) {
       const captures = capturesOf(envelopes, batched);
@@ -31,16 +55,7 @@ export function evidenceChecks(
       const errors = checkCapturesHeld(captures, held);
       const named = evidenceNamed(envelopes, batched);
       if (named.length > 0) {
-        const wanted = new Set(named.map((n) => n.sha256));
-        const captured = new Set<string>();
-        // The incident's events in order, until every piece named is found among its captures.
-        for await (const event of events.events(incidentId)) {
-          const sha256 = capturedSha256(event);
-          if (sha256 && wanted.has(sha256)) {
-            captured.add(sha256);
-            if (captured.size === wanted.size) break;
-          }
-        }
+        const captured = await capturedAmong(incidentId, new Set(named.map((n) => n.sha256)));
         errors.push(...checkEvidenceNamed(named, captured));
       }
       if (errors.length > 0) {

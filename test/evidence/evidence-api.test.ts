@@ -260,6 +260,26 @@ describe("EvidenceCaptured and evidence lists", () => {
     expect(both.status).toBe(201);
   });
 
+  it("finds a capture older than the summary's 100 newest, and still refuses one never captured", async () => {
+    expect((await post(base, "evidence-many", opened())).status).toBe(201);
+    const pieces = Array.from({ length: 105 }, (_, i) => `<html>piece ${i}</html>`);
+    for (const bytes of pieces) expect((await upload(base, bytes)).status).toBeLessThan(300);
+    for (let i = 0; i < pieces.length; i += 25) {
+      const events = pieces.slice(i, i + 25).map((bytes) => capture(bytes));
+      expect((await post(base, "evidence-many", { events })).status).toBe(201);
+    }
+    const summary = await call(base, "GET", "/incidents/evidence-many?minVersion=106");
+    expect(summary.body.evidence.count).toBe(105);
+    expect(summary.body.evidence.latest).toHaveLength(100);
+    const oldest = {
+      ...casualties({ killed: { value: 1, qualifier: "exact" } }),
+      evidence: [sha256Of(pieces[0] as string)],
+    };
+    expect((await post(base, "evidence-many", oldest)).status).toBe(201);
+    const never = { ...oldest, evidence: [sha256Of("never captured here")] };
+    expect((await post(base, "evidence-many", never)).status).toBe(422);
+  });
+
   it("keeps restricted bytes from readers without the role (401/403) and records each read", async () => {
     const secret = "<html>an image of a person</html>";
     await upload(base, secret);
