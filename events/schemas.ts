@@ -334,10 +334,71 @@ export const RedactionAppliedData = z
   })
   .check(z.meta({ id: "RedactionAppliedData", description: "Names pointers, never values." }));
 
+export const EVIDENCE_KINDS = ["web-page", "image", "video", "audio", "document", "post", "archive"] as const;
+export const Sha256Hex = z
+  .string()
+  .check(
+    z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (a SHA-256)"),
+    z.meta({ id: "Sha256Hex" }),
+  );
+const httpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2000), z.refine(wellFormed, WELL_FORMED));
+
+export const EvidenceCapturedData = z
+  .strictObject({
+    sha256: Sha256Hex,
+    size: z.int().check(z.gte(1, "must be at least 1 byte"), z.lte(Number.MAX_SAFE_INTEGER)),
+    mediaType: z
+      .string()
+      .check(
+        z.regex(
+          /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/,
+          "must be a media type: type/subtype",
+        ),
+        z.maxLength(255),
+      ),
+    kind: z.enum(EVIDENCE_KINDS),
+    sourceUrl: opt(httpUrl),
+    capturedAt: opt(isoInstant),
+    capturedBy: opt(z.strictObject({ tool: text(200), version: opt(text(100)) })),
+    container: opt(
+      z.strictObject({
+        format: z.enum(["warc", "wacz"]),
+        payloadDigest: opt(
+          z
+            .string()
+            .check(
+              z.regex(/^sha(1|256|512):[A-Za-z0-9+/=]+$/, "must be <algorithm>:<digest>, e.g. sha256:…"),
+              z.maxLength(200),
+            ),
+        ),
+      }),
+    ),
+    archives: opt(
+      z
+        .array(z.strictObject({ service: text(200), url: httpUrl, capturedAt: opt(isoInstant) }))
+        .check(z.maxLength(50)),
+    ),
+    title: opt(text(500)),
+    access: opt(z.enum(["public", "restricted"])),
+  })
+  .check(
+    z.meta({ id: "EvidenceCapturedData", description: "Bytes the archive holds, named by their SHA-256." }),
+  );
+
+/** The evidence a report rests on: captures of the same incident, by SHA-256. */
+const EvidenceList = z
+  .array(Sha256Hex)
+  .check(
+    z.minLength(1),
+    z.maxLength(100),
+    z.meta({ description: "SHA-256s of EvidenceCaptured events of this incident." }),
+  );
+
 const common = {
   eventId: opt(EventId),
   occurredAt: opt(isoInstant),
   source: Source,
+  evidence: opt(EvidenceList),
 };
 const attributed = { ...common, attributedTo: Attribution };
 
@@ -394,6 +455,16 @@ export const VictimsLinked = z
 export const RedactionApplied = z
   .strictObject({ ...attributed, type: z.literal("RedactionApplied"), data: RedactionAppliedData })
   .check(z.meta({ id: "RedactionApplied" }));
+export const EvidenceCaptured = z
+  .strictObject({
+    eventId: opt(EventId),
+    occurredAt: opt(isoInstant),
+    source: Source,
+    type: z.literal("EvidenceCaptured"),
+    attributedTo: opt(Attribution),
+    data: EvidenceCapturedData,
+  })
+  .check(z.meta({ id: "EvidenceCaptured" }));
 
 export const EVENT_TYPES = [
   "IncidentOpened",
@@ -405,6 +476,7 @@ export const EVENT_TYPES = [
   "VictimsRecorded",
   "VictimsLinked",
   "RedactionApplied",
+  "EvidenceCaptured",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -419,6 +491,7 @@ export const Envelope = z
     VictimsRecorded,
     VictimsLinked,
     RedactionApplied,
+    EvidenceCaptured,
   ])
   .check(z.meta({ id: "EventEnvelope", description: "One report event as a client posts it." }));
 

@@ -11,6 +11,8 @@ export interface StoredEvent {
   occurredAt?: string;
   source: Source;
   attributedTo?: Attribution;
+  /** The SHA-256s of the incident's evidence this report rests on (EvidenceCaptured events). */
+  evidence?: string[];
   // biome-ignore lint/suspicious/noExplicitAny: the shape depends on `type`; the schemas checked it at the door.
   data: any;
   recordedAt: string;
@@ -44,7 +46,8 @@ export function hashEvent(event: Omit<StoredEvent, "hash"> | StoredEvent): strin
  */
 export function contentFingerprint(incidentId: string, envelope: Envelope | StoredEvent): string {
   const { type, occurredAt, source, attributedTo, data } = envelope;
-  return sha256Hex(canonicalJson({ incidentId, type, occurredAt, source, attributedTo, data }));
+  const evidence = "evidence" in envelope ? envelope.evidence : undefined;
+  return sha256Hex(canonicalJson({ incidentId, type, occurredAt, source, attributedTo, evidence, data }));
 }
 
 export interface ChainHead {
@@ -78,6 +81,7 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
       ...(envelope.occurredAt === undefined ? {} : { occurredAt: envelope.occurredAt }),
       source: envelope.source,
       ...(envelope.attributedTo === undefined ? {} : { attributedTo: envelope.attributedTo }),
+      ...("evidence" in envelope && envelope.evidence !== undefined ? { evidence: envelope.evidence } : {}),
       data: envelope.data,
       recordedAt,
       recordedBy: ctx.recordedBy,

@@ -1,3 +1,4 @@
+import { evidenceSummary } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
@@ -87,6 +88,7 @@ export interface Summary {
   retractedEventIds: string[];
   retractedCount: number;
   victims: VictimsSummary;
+  evidence: ReturnType<typeof evidenceSummary>;
   headHash: string;
 }
 
@@ -294,6 +296,7 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
       retractedEventIds: last(lists.retracted, cap),
       retractedCount: lists.retracted.length,
       victims: summarizeVictims(state.victims),
+      evidence: evidenceSummary(state.evidence),
       headHash: state.headHash,
     };
   };

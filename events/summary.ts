@@ -1,3 +1,4 @@
+import { addCapture, citeEvidence, type EvidenceRow } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
@@ -147,6 +148,8 @@ export interface IncidentState {
    * (ViewStore), and a stored state never carries them.
    */
   unsaved?: SpillPiece[];
+  /** Captures (EvidenceCaptured): how many, and the newest (events/evidence.ts). */
+  evidence?: { count: number; latest: EvidenceRow[] };
 }
 
 /**
@@ -446,6 +449,7 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
   draft.firstRecordedAt ??= event.recordedAt;
   draft.lastRecordedAt = event.recordedAt;
   const d = event.data;
+  if (event.evidence) draft.evidence = citeEvidence(draft.evidence, event);
   switch (event.type) {
     case "IncidentOpened":
       draft.opened = {
@@ -510,6 +514,9 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
     case "VictimsLinked":
       draft.victims ??= emptyVictims();
       linkVictims(draft.victims, event);
+      break;
+    case "EvidenceCaptured":
+      draft.evidence = addCapture(draft.evidence, event);
       break;
   }
 }

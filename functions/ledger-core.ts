@@ -1,4 +1,6 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import { evidenceChecks } from "./evidence/evidence-checks.js";
+import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import { incidentCategories } from "./incident-categories.js";
@@ -22,6 +24,8 @@ export interface LedgerCoreOptions {
   pendingProjections?: PendingProjections;
   /** Salts for sealed values (default: 16 random bytes each); tests may fix them. */
   salt?: () => string;
+  /** The evidence blob store and its routes' settings (functions/evidence); none: no evidence routes. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
 /**
@@ -48,6 +52,9 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       }),
     );
   };
+  const evidence = options.evidence
+    ? { routes: options.evidence, checks: evidenceChecks(options.evidence.store, events, views) }
+    : undefined;
   // Sealed values beside the chain (functions/people): written before the event that commits to them.
   const people = peopleTables(tables);
   const disclosures = new DisclosureStore(db, people.disclosures);
@@ -64,6 +71,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       authenticate,
       checkStore,
       append,
+      ...(evidence ? { evidence } : {}),
       extra: [
         disclosureRoutes({
           events,
@@ -72,5 +80,16 @@ export function createLedgerCore(options: LedgerCoreOptions) {
         }),
       ],
     });
-  return { events, views, reader, checkStore, routes, disclosures, disclosureReader, audit, append };
+  return {
+    events,
+    views,
+    reader,
+    checkStore,
+    routes,
+    disclosures,
+    disclosureReader,
+    audit,
+    append,
+    blobs: options.evidence?.store,
+  };
 }

@@ -4,12 +4,14 @@ import type { ExportBuilds, StoredExports } from "./export/export-files.js";
 import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
 import { createApp } from "./http/app.js";
+import { asAsync } from "./http/async-auth.js";
 import type { Authenticator } from "./http/auth.js";
 import { dataRoutes } from "./http/data-routes.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
 import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
+import { timestampsOf } from "./log/timestamp-store.js";
 import type { Logger } from "./logger.js";
 import { disclosureExportRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
@@ -35,6 +37,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
    * function where it is known only once the server listens (a local port 0).
    */
   publicUrl?: string | (() => string);
+  /** The DER RFC 3161 response over the checkpoint of a tree size (proof bundles), or null. */
+  timestampFor?: (treeSize: number) => Promise<Uint8Array | null>;
 }
 
 /** The origin of a configured public URL, without a trailing slash. */
@@ -111,6 +115,11 @@ export function createLedger(options: LedgerOptions) {
                 openApi: extras.openApi,
                 log,
                 publicUrl,
+                bundle: {
+                  ...(core.blobs ? { blobs: core.blobs } : {}),
+                  timestampFor: options.timestampFor ?? exactTimestamp(logStore),
+                  readers: options.evidence?.readers ?? asAsync(authenticate),
+                },
               }),
               disclosureExportRoutes({
                 events,
@@ -145,3 +154,13 @@ export function createLedger(options: LedgerOptions) {
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
+
+/**
+ * The RFC 3161 response over exactly the checkpoint of this tree size, if the log holds one
+ * (functions/log/timestamp-store.ts): a proof bundle's token must be over the checkpoint it
+ * carries, so that `openssl ts -verify` checks the bytes in the bundle.
+ */
+function exactTimestamp(logStore: LogStore) {
+  const timestamps = timestampsOf(logStore);
+  return async (treeSize: number) => (await timestamps.at(treeSize))?.token ?? null;
+}

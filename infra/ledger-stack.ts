@@ -29,6 +29,7 @@ import {
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
+import { EvidenceBucket } from "./evidence-bucket.js";
 import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
@@ -107,6 +108,7 @@ export class LedgerStack extends Stack {
   readonly exportStreaming: ExportStreaming;
   readonly exportHandOff: ExportHandOff;
   readonly people: PeopleTables;
+  readonly evidence: EvidenceBucket;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -422,6 +424,19 @@ export class LedgerStack extends Stack {
     });
     this.exportHandOff.grantServe(this.data);
 
+    // ── Evidence: the bytes reports rest on (functions/evidence), in a bucket of their own ──
+    this.evidence = new EvidenceBucket(this, "Evidence");
+    this.evidence.grantWrite(this.api);
+    this.evidence.grantRead(this.data);
+    this.evidence.addRoutes({
+      httpApi: this.httpApi,
+      api: integration,
+      data: dataIntegration,
+      writerAuthorizer,
+      writers,
+      readers: [this.api, this.data],
+    });
+
     // ── Alarms ────────────────────────────────────────────────────────────────────────────
     const alarmTopic = new sns.Topic(this, "AlarmTopic", {
       displayName: "incident-ledger alarms",
@@ -513,6 +528,7 @@ export class LedgerStack extends Stack {
     );
     // The log sequencer: errors, stream iterator age, events left unsigned (its EMF metrics).
     this.transparencyLog.addAlarms(notify);
+    this.evidence.addAlarms(notify, [this.api, this.data]);
 
     // ── Outputs ───────────────────────────────────────────────────────────────────────────
     new CfnOutput(this, "ApiUrl", { value: stage.url, description: "Base URL of the archive's HTTP API" });
@@ -523,6 +539,7 @@ export class LedgerStack extends Stack {
     new CfnOutput(this, "LogSigningKeyArn", { value: this.transparencyLog.signingKey.keyArn });
     new CfnOutput(this, "ProjectorFailureQueueUrl", { value: this.failureQueue.queueUrl });
     new CfnOutput(this, "AlarmTopicArn", { value: alarmTopic.topicArn });
+    new CfnOutput(this, "EvidenceBucketName", { value: this.evidence.bucket.bucketName });
     if (writers.created) {
       new CfnOutput(this, "UserPoolId", { value: writers.created.userPool.userPoolId });
       new CfnOutput(this, "UserPoolClientId", { value: writers.created.client.userPoolClientId });

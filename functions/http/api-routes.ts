@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import type { EvidenceChecks } from "../evidence/evidence-checks.js";
+import { type EvidenceRouteDeps, evidenceRoutes } from "../evidence/evidence-routes.js";
 import type { IncidentReader } from "../incident-reader.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
@@ -18,13 +20,17 @@ export interface ApiRoutesDeps {
   append?: (request: AppendRequest) => Promise<AppendResult>;
   /** More routes of the API Lambda (the people's disclosures: functions/people/people-routes.ts). */
   extra?: readonly Hono[];
+  /** The evidence routes and the append's evidence checks, when the archive keeps evidence. */
+  evidence?: { routes: Omit<EvidenceRouteDeps, "authenticate">; checks: EvidenceChecks };
 }
 
 /** The API Lambda's routes: /health, the incidents, their events and the append. */
 export function apiRoutes(deps: ApiRoutesDeps): Hono {
   const app = new Hono();
   app.route("/", metaRoutes(deps));
-  app.route("/", eventRoutes(deps));
+  const { evidence, ...rest } = deps;
+  app.route("/", eventRoutes({ ...rest, ...(evidence ? { evidence: evidence.checks } : {}) }));
+  if (evidence) app.route("/", evidenceRoutes({ ...evidence.routes, authenticate: deps.authenticate }));
   app.route("/", incidentRoutes(deps));
   app.route("/", incidentListRoutes(deps));
   for (const routes of deps.extra ?? []) app.route("/", routes);

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { type ProofBundleDeps, proofBundleRoutes } from "../evidence/proof-bundle.js";
 import type { ExportParts } from "../export/export-parts.js";
 import type { Logger } from "../logger.js";
 import type { Authenticator } from "./auth.js";
@@ -21,6 +22,8 @@ export interface DataRoutesDeps {
   log?: Logger;
   /** The archive's public origin, for release links and citations. */
   publicUrl: () => string;
+  /** The proof bundle's evidence, time-stamps and readers (functions/evidence/proof-bundle.ts). */
+  bundle?: Pick<ProofBundleDeps, "blobs" | "timestampFor" | "readers">;
 }
 
 /**
@@ -32,6 +35,10 @@ export function dataRoutes(deps: DataRoutesDeps): Hono {
   app.route("/", openApiRoute(deps.openApi));
   app.route("/", logRoutes(deps.transparency));
   app.route("/", timestampRoutes({ logStore: deps.transparency.logStore }));
+  app.route(
+    "/",
+    proofBundleRoutes({ ...deps.transparency, ...deps.bundle, ...(deps.log ? { log: deps.log } : {}) }),
+  );
   app.route("/", feedRoutes(deps.exports));
   const log = deps.log ? { log: deps.log } : {};
   app.route("/", exportRoutes({ ...deps.exports, ...log }));

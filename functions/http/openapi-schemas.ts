@@ -301,6 +301,24 @@ const answerSchemas: Record<string, Json> = {
       },
       retractedCount: integer(0, "Retracted events in all."),
       victims: ref("VictimsSummary"),
+      evidence: closed({
+        count: integer(0, "Captures (EvidenceCaptured events) of this incident."),
+        latest: {
+          type: "array",
+          maxItems: 100,
+          description: "The 100 latest captures, newest first.",
+          items: closed(
+            {
+              eventId: ref("EventId"),
+              sha256: HASH,
+              kind: { type: "string" },
+              title: { type: "string" },
+              access: { type: "string", enum: ["public", "restricted"] },
+            },
+            ["title"],
+          ),
+        },
+      }),
       headHash: HASH,
     },
     [],

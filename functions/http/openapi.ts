@@ -1,4 +1,5 @@
 import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
+import * as evidenceApi from "./openapi-evidence.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
 import * as peopleApi from "./openapi-people.js";
@@ -508,6 +509,7 @@ export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
   { paths: peopleApi.paths, schemas: peopleApi.schemas },
+  { paths: evidenceApi.paths, schemas: evidenceApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {

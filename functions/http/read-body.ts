@@ -6,7 +6,7 @@ import { parseBodyJson } from "./strict-json.js";
 const DRAIN_LIMIT = 32 * 1024 * 1024;
 
 /** The body's bytes, as the standard stream gives them (locally and in Lambda alike). */
-async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
+export async function* bodyChunks(c: Context): AsyncGenerator<Uint8Array> {
   const stream = c.req.raw.body;
   if (!stream) return;
   const reader = stream.getReader();

@@ -6,12 +6,18 @@ import { createLedgerCore } from "../ledger-core.js";
 import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
+import { evidenceFromEnv } from "./evidence-wiring.js";
 
 // Wiring only: the API Lambda behind the HTTP API (incidents, events, the append, /health, and
 // the problem+json 404 for unknown paths). Writers were checked by the JWT authorizer. The pages
 // (pages.ts) and the log, feed, exports, releases and /openapi.json (data.ts) are other Lambdas.
 const log = createLogger();
-const core = createLedgerCore({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env) });
+const evidence = evidenceFromEnv(process.env, log);
+const core = createLedgerCore({
+  db: createDynamoClient(),
+  tables: tableNamesFromEnv(process.env),
+  ...(evidence ? { evidence } : {}),
+});
 const groupsClaim = process.env.GROUPS_CLAIM ?? "cognito:groups";
 // Public GETs pass no authorizer: a restricted read verifies its bearer token here.
 const readers = process.env.READER_JWT_ISSUER

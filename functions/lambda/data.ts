@@ -8,18 +8,23 @@ import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
 import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
+import { evidenceFromEnv } from "./evidence-wiring.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
 // Wiring only: the data Lambda behind the HTTP API: the transparency log's routes, /feed,
 // /export/... (redirected to the built object or the streaming function), /releases and /openapi.json. POST
 // /releases' writers were checked by the JWT authorizer; the OpenAPI document was built at
 // bundle time.
+const log = createLogger();
+// Proof bundles carry the evidence bytes an event names (functions/evidence/proof-bundle.ts).
+const evidence = evidenceFromEnv(process.env, log);
 const ledger = createLedger({
   db: createDynamoClient(),
   tables: tableNamesFromEnv(process.env),
-  log: createLogger(),
+  log,
   // Release links and citations: the stack's URL (infra/ledger-stack.ts), never a request's Host.
   ...(process.env.LEDGER_PUBLIC_URL ? { publicUrl: process.env.LEDGER_PUBLIC_URL } : {}),
+  ...(evidence ? { evidence } : {}),
   // Under the function's 10 s timeout: a proof that is not ready by then answers 202, not a 5xx.
   proofWaitMs: 8_000,
   // Exports outgrow API Gateway (6 MB, 30 s): they are redirected to the streaming function.

@@ -31,6 +31,9 @@ const server = await startLocalServer({
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
   // RFC 3161 tokens over checkpoints (CONTRACT.md "Trusted time").
   ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL } } : {}),
+  ...(env.LEDGER_EVIDENCE_MAX
+    ? { evidenceMax: byteCount("LEDGER_EVIDENCE_MAX", env.LEDGER_EVIDENCE_MAX) }
+    : {}),
 });
 
 const tokenLine = env.LEDGER_TOKEN
@@ -65,4 +68,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     log.info("stopped");
     process.exit(0);
   });
+}
+
+/** A size in bytes from the environment: a positive whole number, or npm start stops saying which variable is wrong. */
+function byteCount(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    process.stderr.write(`${name} must be a positive whole number of bytes, not ${JSON.stringify(text)}\n`);
+    process.exit(2);
+  }
+  return value;
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
+import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { answerClientError } from "../http/client-error.js";
 import { openApiDocument } from "../http/openapi.js";
@@ -44,6 +47,8 @@ export interface LocalOptions {
   tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
   /** The public origin of absolute links (LEDGER_PUBLIC_URL); default http://localhost:<port>. */
   publicUrl?: string;
+  /** LEDGER_EVIDENCE_MAX: the largest evidence upload in bytes (default 256 MiB). */
+  evidenceMax?: number;
 }
 
 export interface LocalServer {
@@ -95,6 +100,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const createdTables = await createTables(db, tables);
   // Known once the server listens (port 0 picks one): absolute links are never built from a request's Host.
   let publicDefault = `http://localhost:${options.port}`;
+  // Evidence bytes (functions/evidence): DATA_DIR/evidence, or a temporary directory in memory.
+  const evidenceDir = options.dataDir
+    ? join(options.dataDir, "evidence")
+    : mkdtempSync(join(tmpdir(), "ledger-evidence-"));
+  const blobs = await LocalBlobStore.open(evidenceDir);
 
   const logSigner = localSigner({
     origin: options.logOrigin ?? DEFAULT_LOG_ORIGIN,
@@ -113,6 +123,11 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       sequencing?.notify(item.incidentId?.S ?? "", item);
     },
     logVerifierKey: async () => logSigner.vkey,
+    evidence: {
+      store: blobs,
+      log: options.log,
+      ...(options.evidenceMax ? { maxBytes: options.evidenceMax } : {}),
+    },
     publicUrl: () => options.publicUrl ?? publicDefault,
     // Reads wait for the projection of the writes before them: a write is read back at once.
     pendingProjections: {
@@ -181,6 +196,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       await passes.close();
       db.destroy();
       await new Promise<void>((resolve) => store.close(() => resolve()));
+      if (!options.dataDir) rmSync(evidenceDir, { recursive: true, force: true });
     },
   };
 }

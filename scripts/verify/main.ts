@@ -8,6 +8,7 @@ import { describeRebuild, rebuildRelease } from "./rebuild-exports.js";
 import { httpSource } from "./source.js";
 import { readState, writeState } from "./state.js";
 import { verifyDisclosures } from "./verify-disclosures.js";
+import { verifyEvidence } from "./verify-evidence.js";
 import { verifyLog } from "./verify-log.js";
 import { verifyEventProof } from "./verify-proof.js";
 import { verifyTimestamps } from "./verify-timestamps.js";
@@ -23,7 +24,8 @@ const USAGE = `usage:
   npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <CA PEM file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
   npm run verify -- --url <base URL> --release <name>
-  npm run verify -- --url <base URL> --disclosures <disclosures.ndjson> [--vkey <verifier key or file> …]`;
+  npm run verify -- --url <base URL> --disclosures <disclosures.ndjson> [--vkey <verifier key or file> …]
+  npm run verify -- --url <base URL> --evidence [--vkey <verifier key or file> …]`;
 
 class UsageError extends Error {}
 
@@ -60,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
       disclosures: { type: "string" },
       incremental: { type: "boolean", default: false },
       "tsa-ca": { type: "string" },
+      evidence: { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -95,6 +98,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (!values.url) throw new UsageError("--url is needed");
+  if (values.evidence) {
+    // Every public blob an EvidenceCaptured event names, fetched and hashed; then the log, if a key is given.
+    const report = await verifyEvidence(values.url, progress);
+    console.log(
+      `OK evidence: ${report.checked} captures match their bytes (${report.bytes} bytes fetched), ${report.restricted} restricted not fetched`,
+    );
+    if (!values.vkey && !policy && values.disclosures === undefined) return 0;
+  }
   if (values.disclosures !== undefined) {
     // Each disclosure against the commitment at its pointer; with --vkey the log is checked too.
     const report = await verifyDisclosures(httpSource(values.url), readFileSync(values.disclosures, "utf8"));

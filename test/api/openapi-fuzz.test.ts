@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { call, opened, post, startArchive } from "../support/archive.js";
+import { call, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import { DocumentSampler } from "../support/openapi-sampler.js";
 
 /**
@@ -18,6 +19,9 @@ type Drawn = any;
 const BASE = "fuzz-base-incident";
 const TARGET = "fuzz-target-statement";
 const VICTIMS = "fuzz-target-victims";
+/** Evidence bytes held, and captured in BASE: what a drawn capture or evidence list is fitted to. */
+const EVIDENCE = "<html>fuzz evidence</html>";
+const EVIDENCE_SHA256 = createHash("sha256").update(EVIDENCE).digest("hex");
 const ENVELOPE = { $ref: "#/components/schemas/EventEnvelope" };
 const BODY = { oneOf: [ENVELOPE, { $ref: "#/components/schemas/EventBatch" }] };
 
@@ -45,6 +49,18 @@ beforeAll(async () => {
     data: { victims: [{ name: "A" }, { name: "B" }] },
   };
   expect((await post(archive.url, BASE, victims)).status).toBe(201);
+  const held = await fetch(`${archive.url}/evidence`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/html" },
+    body: EVIDENCE,
+  });
+  expect(held.status).toBe(201);
+  const captured = {
+    type: "EvidenceCaptured",
+    source: { publisher: "Fuzz Wire" },
+    data: { sha256: EVIDENCE_SHA256, size: EVIDENCE.length, mediaType: "text/html", kind: "web-page" },
+  };
+  expect((await post(archive.url, BASE, captured)).status).toBe(201);
 });
 afterAll(async () => {
   await archive?.close();
@@ -67,6 +83,11 @@ function fitToArchive(event: Drawn, n: number): Drawn {
   if (event?.type === "VictimsRecorded" && event.data?.disclose) delete event.data.disclose;
   if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined)
     event.attributedTo.ref = "fuzz-ref";
+  // Bytes must be held, and an evidence list must name this incident's captures.
+  if (event?.type === "EvidenceCaptured" && typeof event.data === "object" && event.data !== null) {
+    Object.assign(event.data, { sha256: EVIDENCE_SHA256, size: EVIDENCE.length });
+  }
+  if (Array.isArray(event?.evidence)) event.evidence = [EVIDENCE_SHA256];
   for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
     if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
       [figure.min, figure.max] = [figure.max, figure.min];

@@ -205,10 +205,11 @@ describe("the bundled Lambdas, end to end", () => {
     expect(api).not.toContain("GetPublicKey");
     expect(api).not.toContain("An evidence-grade, event-sourced archive of reports");
     expect(readFileSync(bundles.data, "utf8")).toContain("/log/checkpoint");
-    // The S3 hand-off (exports bucket, builder invokes) is the data Lambda's alone.
-    expect(api).not.toContain("AmazonS3");
-    expect(api).not.toContain("HeadObject");
+    // The S3 hand-off (exports bucket, builder invokes) is the data Lambda's alone; the API's S3
+    // client is the evidence bucket's (uploads, and the append's check that captured bytes are held).
+    expect(api).not.toContain("EXPORTS_BUCKET");
     expect(api).not.toContain("X-Amz-Invocation-Type");
+    expect(api).toContain("EVIDENCE_BUCKET");
     const dataText = readFileSync(bundles.data, "utf8");
     expect(dataText).toContain("HeadObject");
     expect(dataText).toContain("X-Amz-Invocation-Type");

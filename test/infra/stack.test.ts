@@ -355,6 +355,10 @@ describe("HTTP API", () => {
         "GET /releases/{name}",
         "GET /view/{incidentId}",
         "GET /{proxy+}",
+        "POST /evidence",
+        "POST /evidence/uploads",
+        "GET /evidence/{sha256}",
+        "GET /incidents/{incidentId}/events/{eventId}/bundle",
       ].sort(),
     );
   });
@@ -379,6 +383,7 @@ describe("HTTP API", () => {
       [
         "GET /export/{name}",
         "GET /feed",
+        "GET /incidents/{incidentId}/events/{eventId}/bundle",
         "GET /incidents/{incidentId}/events/{eventId}/proof",
         "GET /log/{proxy+}",
         "GET /openapi.json",
@@ -396,6 +401,9 @@ describe("HTTP API", () => {
         "GET /incidents/{incidentId}/verify",
         "GET /{proxy+}",
         "POST /incidents/{incidentId}/events",
+        "GET /evidence/{sha256}",
+        "POST /evidence",
+        "POST /evidence/uploads",
       ].sort(),
     );
     expect(byFunction.size).toBe(3);
@@ -514,8 +522,9 @@ describe("alarms", () => {
 
   it("sends every alarm to the alarm topic", () => {
     // Five here, four of the transparency log's (test/log/transparency-stack.test.ts), three on
-    // the view-repair sweep (test/infra/view-repair.test.ts).
-    expect(alarms()).toHaveLength(12);
+    // the view-repair sweep (test/infra/view-repair.test.ts), two on evidence
+    // (test/infra/evidence-bucket.test.ts).
+    expect(alarms()).toHaveLength(14);
     for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic() }]);
   });
 });

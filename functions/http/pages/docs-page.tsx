@@ -26,6 +26,12 @@ const PROBLEMS: [string, number, string][] = [
   ["event-id-conflict", 409, "The eventId is stored with other content, or on another incident."],
   ["payload-too-large", 413, "The body is over 256 KiB."],
   ["validation", 422, "Valid JSON, invalid event; `errors` lists each failing field."],
+  ["digest-mismatch", 422, "Evidence bytes whose SHA-256 or size is not the one declared; nothing was kept."],
+  [
+    "unsupported-media-type",
+    415,
+    "Evidence posted without its own media type in Content-Type; nothing was kept.",
+  ],
   [
     "method-not-allowed",
     405,

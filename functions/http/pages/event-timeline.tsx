@@ -88,6 +88,15 @@ const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
           <bdi>{d.reason}</bdi>
         </p>
       );
+    case "EvidenceCaptured":
+      return (
+        <p class="ev-body">
+          {`${d.kind}, ${d.size} bytes (${d.mediaType}): `}
+          <a href={`#evidence-${d.sha256}`}>
+            <code>{d.sha256}</code>
+          </a>
+        </p>
+      );
   }
 };
 
@@ -152,7 +161,29 @@ const TimelineEvent: FC<{
       <dt>Event id</dt>
       <dd>
         <code>{e.eventId}</code>
+        {" · "}
+        <a
+          href={`/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(e.eventId)}/bundle`}
+          download=""
+        >
+          proof bundle
+        </a>
       </dd>
+      {e.evidence ? (
+        <>
+          <dt>Rests on</dt>
+          <dd>
+            {e.evidence.map((sha, i) => (
+              <>
+                {i > 0 ? ", " : ""}
+                <a href={`#evidence-${sha}`}>
+                  <code>{sha.slice(0, 12)}…</code>
+                </a>
+              </>
+            ))}
+          </dd>
+        </>
+      ) : null}
       {log ? (
         <>
           <dt>In the log</dt>

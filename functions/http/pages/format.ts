@@ -88,6 +88,7 @@ const TYPE_LABELS: Record<EventType, string> = {
   VictimsRecorded: "Victims recorded",
   VictimsLinked: "Victims linked",
   RedactionApplied: "Redaction applied",
+  EvidenceCaptured: "Evidence captured",
 };
 
 export const typeLabel = (type: EventType): string => ownLabel(TYPE_LABELS, type);

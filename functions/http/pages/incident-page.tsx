@@ -7,6 +7,7 @@ import { CasualtyCategory } from "./casualty-chart.js";
 import { casualtyCharts } from "./chart-model.js";
 import { DenialsSection, StatementsSection } from "./claims-sections.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
+import { EvidenceSection } from "./evidence-section.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
@@ -74,6 +75,9 @@ const Contents: FC = () => (
       </li>
       <li>
         <a href="#statements">Statements</a>
+      </li>
+      <li>
+        <a href="#evidence">Evidence</a>
       </li>
       <li>
         <a href="#timeline">Timeline</a>
@@ -155,6 +159,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
       {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
+      <EvidenceSection incidentId={summary.incidentId} state={state} />
       <EventTimeline incidentId={summary.incidentId} page={timeline} retracted={retracted} log={log} />
     </Layout>
   );

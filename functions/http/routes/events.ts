@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
+import type { EvidenceChecks } from "../../evidence/evidence-checks.js";
 import type { AppendRequest, AppendResult, EventStore } from "../../store/event-store.js";
 import { byteBudget } from "../answer-budget.js";
 import { type Authenticator, requireRole } from "../auth.js";
@@ -15,10 +16,12 @@ export interface EventRoutesDeps {
   authenticate: Authenticator;
   /** The append path (default the event store's): the sealing one (functions/people/sealed-append.ts). */
   append?: (request: AppendRequest) => Promise<AppendResult>;
+  /** Captures' bytes and evidence lists checked against the blob store (functions/evidence). */
+  evidence?: EvidenceChecks;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate, append }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, append, evidence }: EventRoutesDeps) {
   const app = new Hono();
   const appendEvents = append ?? ((request: AppendRequest) => events.append(request));
 
@@ -44,6 +47,7 @@ export function eventRoutes({ events, authenticate, append }: EventRoutesDeps) {
       // The editors' types are the archive's own judgements (CONTRACT.md "Roles").
       if (parsed.value.some((e) => e.type === "RedactionApplied"))
         requireRole(authenticate, c, "editor", "a RedactionApplied");
+      await evidence?.before(incidentId, parsed.value, parsed.batched);
       const result = await appendEvents({
         incidentId,
         envelopes: parsed.value,

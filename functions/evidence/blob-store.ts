@@ -1,0 +1,105 @@
+import { LedgerError } from "../errors.js";
+
+/**
+ * Evidence bytes, content-addressed by SHA-256 (lowercase hex). One interface, two homes:
+ * a directory (local-blob-store.ts) and an S3 bucket (s3-blob-store.ts). A blob is *held* only
+ * once its bytes are whole under their real name; nothing half-written is ever under it.
+ */
+export type Access = "public" | "restricted";
+
+export interface BlobInfo {
+  sha256: string;
+  size: number;
+  mediaType: string;
+  /**
+   * `restricted` once a capture with `access: restricted` names the bytes (set before that
+   * capture is stored, never undone here); else null or `public`: anyone may read them.
+   */
+  access: Access | null;
+}
+
+export interface PutOptions {
+  mediaType: string;
+  /** Bytes beyond this are refused (PayloadTooLargeError), and nothing is kept. */
+  max: number;
+  /** The digest the client declared (Repr-Digest, or an upload's sha256): another is refused. */
+  sha256?: string;
+  /** The size the client declared (an upload's size): another is refused. */
+  size?: number;
+}
+
+export interface PutResult {
+  sha256: string;
+  size: number;
+  mediaType: string;
+  /** false: the bytes were already held (the first upload's media type stands). */
+  created: boolean;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive. */
+  end: number;
+}
+
+/** A direct upload the client makes elsewhere (AWS: a presigned S3 PUT). */
+export interface DirectUpload {
+  uploadUrl: string;
+  headers: Record<string, string>;
+  expiresAt: string;
+}
+
+export interface BlobStore {
+  /** Streams `body` into the store while hashing it: never the whole body in memory. */
+  put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult>;
+  head(sha256: string): Promise<BlobInfo | null>;
+  /** The bytes (or a range of them) of a held blob. */
+  read(sha256: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Marks who may read the bytes; `restricted` once set is never undone here. */
+  setAccess(sha256: string, access: Access): Promise<void>;
+  /** A direct upload elsewhere, or null: the client then PUTs to this server's upload route. */
+  directUpload(upload: {
+    sha256: string;
+    size: number;
+    mediaType: string;
+    expiresInSeconds: number;
+  }): Promise<DirectUpload | null>;
+  /** A short-lived URL serving the bytes elsewhere (AWS: a presigned GET), or null: served here. */
+  readUrl(
+    sha256: string,
+    answer: { mediaType: string; disposition: string; expiresInSeconds: number },
+  ): Promise<string | null>;
+}
+
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export const hexToBase64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
+export const base64ToHex = (b64: string) => Buffer.from(b64, "base64").toString("hex");
+
+/** The RFC 9530 `Repr-Digest` value of these bytes. */
+export const reprDigest = (sha256: string) => `sha-256=:${hexToBase64(sha256)}:`;
+
+/** The restricted of two accesses: once restricted, bytes stay restricted. */
+export const stricter = (a: Access | null, b: Access): Access =>
+  a === "restricted" || b === "restricted" ? "restricted" : "public";
+
+export class DigestMismatchError extends LedgerError {
+  readonly slug = "digest-mismatch";
+  readonly status = 422;
+  readonly title = "The bytes are not the ones declared";
+}
+
+export class UnsupportedMediaTypeError extends LedgerError {
+  readonly slug = "unsupported-media-type";
+  readonly status = 415;
+  readonly title = "Missing or unusable Content-Type";
+}
+
+/** The declared bytes and the received ones differ: said the same way by every store. */
+export function mismatch(what: "sha256" | "size", declared: string | number, got: string | number) {
+  const path = what === "sha256" ? "Repr-Digest" : "size";
+  return new DigestMismatchError(
+    `the bytes received have ${what} ${got}, not the declared ${declared}; nothing was kept`,
+    [{ path, message: `declared ${declared}, received ${got}` }],
+  );
+}

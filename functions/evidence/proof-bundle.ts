@@ -1,0 +1,173 @@
+import { Readable } from "node:stream";
+import { Hono } from "hono";
+import yazl from "yazl";
+import type { StoredEvent } from "../../events/stored-event.js";
+import { leafText } from "../../events/transparency/leaf.js";
+import { inclusionProof } from "../../events/transparency/merkle.js";
+import { formatProofFile } from "../../events/transparency/proof-file.js";
+import { NotFoundError } from "../errors.js";
+import type { AsyncAuthenticator } from "../http/async-auth.js";
+import { hasRole } from "../http/auth.js";
+import { acceptQuery, incidentToRead } from "../http/params.js";
+import type { LogStore } from "../log/log-store.js";
+import type { LogTiles } from "../log/log-tiles.js";
+import type { Logger } from "../logger.js";
+import type { BlobStore } from "./blob-store.js";
+
+export interface ProofBundleDeps {
+  logStore: LogStore;
+  logTiles: LogTiles;
+  findEvent: (incidentId: string, eventId: string) => Promise<StoredEvent | null>;
+  verifierKey: () => Promise<string>;
+  /** The evidence bytes; without a store the bundle carries none. */
+  blobs?: BlobStore;
+  /**
+   * The DER RFC 3161 time-stamp response over the checkpoint of this tree size, null when
+   * there is none (the timestamps store of the trusted-time part, when it is wired).
+   */
+  timestampFor?: (treeSize: number) => Promise<Uint8Array | null>;
+  /** Who may have restricted evidence put in a bundle (restricted readers); else it is left out. */
+  readers?: AsyncAuthenticator;
+  log?: Logger;
+}
+
+const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The note text of a checkpoint, the body an RFC 3161 token's imprint covers. */
+export const checkpointBody = (text: string) => `${text.split("\n\n")[0]}\n`;
+
+/** The evidence an event rests on: its own bytes for a capture, else its evidence list. */
+export function evidenceOfEvent(event: StoredEvent): string[] {
+  if (event.type === "EvidenceCaptured") return [event.data.sha256 as string];
+  return [...new Set(event.evidence ?? [])];
+}
+
+function readme(o: {
+  event: StoredEvent;
+  index: number;
+  size: number;
+  token: boolean;
+  evidence: { sha256: string; included: boolean }[];
+}): string {
+  const lines = [
+    `Proof bundle for event ${o.event.eventId}: version ${o.event.version} of incident ${o.event.incidentId}.`,
+    `It is leaf ${o.index} of the archive's transparency log, in the tree of size ${o.size}.`,
+    "",
+    "Files",
+    "  event.json            the event exactly as the archive stores and serves it",
+    "  event.tlog-proof      its inclusion proof in that tree (c2sp.org/tlog-proof@v1)",
+    "  checkpoint.txt        the signed checkpoint of that tree, with any witness cosignatures",
+    "  checkpoint-body.txt   the checkpoint's note text (origin, size, root): what a time-stamp covers",
+    "  vkey.txt              the log's verifier key",
+    ...(o.token ? ["  checkpoint.tsr        an RFC 3161 time-stamp response over checkpoint-body.txt"] : []),
+    ...(o.evidence.some((e) => e.included)
+      ? [
+          "  evidence/<sha256>     the evidence bytes, each file named by its SHA-256",
+          "  SHA256SUMS            those names, for sha256sum",
+        ]
+      : []),
+    "",
+    "How to check each piece",
+    "",
+    "1. The evidence bytes are the ones the event names:",
+    "     sha256sum -c SHA256SUMS",
+    "   and each hash is the event's data.sha256 (a capture) or in its evidence list.",
+    "",
+    "2. The event is in the signed log (offline; needs the project's verifier, no server):",
+    '     npm run verify -- --proof event.tlog-proof --event event.json --vkey "$(cat vkey.txt)"',
+    "   The verifier recomputes the event's hash from event.json, its leaf, the inclusion proof",
+    "   and the checkpoint's signature. Compare vkey.txt with the key the archive publishes",
+    "   (GET /log/vkey) or a witness holds: the bundle alone cannot vouch for its own key.",
+    "",
+  ];
+  if (o.token) {
+    lines.push(
+      "3. The checkpoint existed at the time the authority states:",
+      "     openssl ts -reply -in checkpoint.tsr -text",
+      "     openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt -CAfile <the TSA's CA certificate>",
+      "",
+    );
+  } else {
+    lines.push(
+      "3. No RFC 3161 time-stamp over this checkpoint was held when the bundle was made: a later",
+      "   one over a larger tree is listed at GET /log/timestamps, and GET /log/consistency shows",
+      "   that tree extends this one.",
+      "",
+    );
+  }
+  const left = o.evidence.filter((e) => !e.included);
+  if (left.length > 0) {
+    lines.push("Left out (restricted, or not held): the bytes of", ...left.map((e) => `  ${e.sha256}`), "");
+  }
+  return lines.join("\n");
+}
+
+/** GET /incidents/{incidentId}/events/{eventId}/bundle: a zip a court can keep. */
+export function proofBundleRoutes(deps: ProofBundleDeps) {
+  const app = new Hono();
+  app.get("/incidents/:incidentId/events/:eventId/bundle", acceptQuery(), async (c) => {
+    const incidentId = incidentToRead(c);
+    const eventId = c.req.param("eventId");
+    const event = EVENT_ID.test(eventId) ? await deps.findEvent(incidentId, eventId) : null;
+    if (!event) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
+    const index = await deps.logStore.indexOf(incidentId, event.version);
+    const checkpoint = await deps.logStore.latestCheckpoint();
+    if (index === null || !checkpoint || index >= checkpoint.size) {
+      throw new NotFoundError(
+        `event ${eventId} is not in a signed checkpoint yet; ask again in a few seconds (GET …/proof?wait=true waits)`,
+      );
+    }
+    const leaf = { incidentId, version: event.version, eventId: event.eventId, hash: event.hash, index };
+    const inclusion = await inclusionProof(index, checkpoint.size, deps.logTiles.nodeReader(checkpoint.size));
+    const proof = formatProofFile({ extra: leafText(leaf), index, inclusion, checkpoint: checkpoint.text });
+    const token = (await deps.timestampFor?.(checkpoint.size)) ?? null;
+    const vkey = await deps.verifierKey().catch(() => null);
+
+    const reader = deps.readers ? await deps.readers(c) : null;
+    const evidence = await Promise.all(
+      evidenceOfEvent(event).map(async (sha256) => {
+        const info = await deps.blobs?.head(sha256);
+        const allowed = info && (info.access !== "restricted" || hasRole(reader, "restricted-reader"));
+        if (info && allowed && info.access === "restricted") {
+          deps.log?.info("restricted evidence read", {
+            audit: "restricted-evidence-read",
+            reader: reader?.name,
+            sha256,
+            via: "bundle",
+            at: new Date().toISOString(),
+          });
+        }
+        return { sha256, included: Boolean(allowed) };
+      }),
+    );
+
+    const zip = new yazl.ZipFile();
+    const mtime = new Date(event.recordedAt);
+    const add = (name: string, text: string | Uint8Array) =>
+      zip.addBuffer(Buffer.from(text), name, { mtime, mode: 0o100644 });
+    add("README.txt", readme({ event, index, size: checkpoint.size, token: token !== null, evidence }));
+    add("event.json", JSON.stringify(event));
+    add("event.tlog-proof", proof);
+    add("checkpoint.txt", checkpoint.text);
+    add("checkpoint-body.txt", checkpointBody(checkpoint.text));
+    if (vkey) add("vkey.txt", `${vkey}\n`);
+    if (token) add("checkpoint.tsr", token);
+    const included = evidence.filter((e) => e.included);
+    if (included.length > 0 && deps.blobs) {
+      add("SHA256SUMS", included.map((e) => `${e.sha256}  evidence/${e.sha256}\n`).join(""));
+      for (const e of included) {
+        const bytes = Readable.fromWeb(
+          (await deps.blobs.read(e.sha256)) as import("node:stream/web").ReadableStream,
+        );
+        zip.addReadStream(bytes, `evidence/${e.sha256}`, { mtime, mode: 0o100644, compress: false });
+      }
+    }
+    zip.end();
+    return c.body(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, 200, {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${incidentId}-v${event.version}-bundle.zip"`,
+      "Cache-Control": "no-store, no-transform",
+    });
+  });
+  return app;
+}

@@ -1,0 +1,187 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WARCRecord, WARCSerializer } from "warcio";
+import yazl from "yazl";
+import { call, opened, post, TOKEN } from "../support/archive.js";
+import { sha256Of, startEvidenceArchive } from "./evidence-kit.js";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "ledger-capture-"));
+let archive: Awaited<ReturnType<typeof startEvidenceArchive>>;
+beforeAll(async () => {
+  archive = await startEvidenceArchive();
+  expect((await post(archive.server.url, "capture-cli", opened())).status).toBe(201);
+});
+afterAll(async () => {
+  await archive.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const capture = (...args: string[]) =>
+  run(process.execPath, ["--import", "tsx", "scripts/capture/main.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, LEDGER_URL: archive.server.url, LEDGER_TOKEN: TOKEN },
+  });
+
+const PAGE = "<html><body>The station, 8 April 2022</body></html>";
+
+async function warcOf(gzip: boolean): Promise<Uint8Array> {
+  const content = async function* () {
+    yield new TextEncoder().encode(PAGE);
+  };
+  const records = [
+    await WARCRecord.createWARCInfo({ filename: "page.warc", warcVersion: "WARC/1.1" }, { software: "test" }),
+    await WARCRecord.create(
+      {
+        url: "https://news.example.org/kramatorsk",
+        date: "2022-04-08T18:00:00Z",
+        type: "response",
+        warcVersion: "WARC/1.1",
+        httpHeaders: { "Content-Type": "text/html" },
+      },
+      content(),
+    ),
+  ];
+  const parts = await Promise.all(records.map((r) => WARCSerializer.serialize(r, { gzip })));
+  return Buffer.concat(parts);
+}
+
+const payloadDigest = `sha256:${createHash("sha256").update(PAGE).digest("hex")}`;
+
+describe("npm run capture", () => {
+  it("uploads a file and records its capture; a rerun stores nothing new", async () => {
+    const file = join(work, "photo.jpg");
+    writeFileSync(file, "not really a jpeg, but bytes");
+    const args = [
+      file,
+      "--incident",
+      "capture-cli",
+      "--source-url",
+      "https://t.me/channel/1",
+      "--title",
+      "A photo",
+    ];
+    const first = await capture(...args);
+    const line = JSON.parse(first.stdout);
+    expect(line).toMatchObject({
+      status: "recorded",
+      sha256: sha256Of("not really a jpeg, but bytes"),
+      mediaType: "image/jpeg",
+    });
+    expect(first.stderr).toContain("uploading photo.jpg: 100%");
+    const again = JSON.parse((await capture(...args)).stdout);
+    expect(again).toMatchObject({ status: "already recorded", eventId: line.eventId });
+    const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+    expect(events.filter((e: { type: string }) => e.type === "EvidenceCaptured")).toHaveLength(1);
+    expect(events[1].data).toMatchObject({
+      kind: "image",
+      sourceUrl: "https://t.me/channel/1",
+      title: "A photo",
+    });
+  });
+
+  it("sends a large file by the direct upload, with progress lines off a terminal", async () => {
+    const file = join(work, "video.mp4");
+    const bytes = Buffer.alloc(5 * 1024 * 1024, 7);
+    writeFileSync(file, bytes);
+    const run = await capture(file, "--incident", "capture-cli", "--publisher", "A channel");
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: "recorded",
+      sha256: sha256Of(bytes),
+      size: bytes.length,
+    });
+    expect(run.stderr).toContain("uploading video.mp4: 50%");
+    expect(run.stderr).toContain("uploading video.mp4: 100%");
+    const held = await fetch(`${archive.server.url}/evidence/${sha256Of(bytes)}`, { method: "HEAD" });
+    expect(held.headers.get("content-length")).toBe(String(bytes.length));
+  });
+
+  for (const gzip of [false, true]) {
+    it(`recognises a WARC${gzip ? ".gz" : ""}: the container and its main response's payload digest`, async () => {
+      const file = join(work, gzip ? "page.warc.gz" : "page.warc");
+      writeFileSync(file, await warcOf(gzip));
+      const line = JSON.parse((await capture(file, "--incident", "capture-cli")).stdout);
+      const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+      const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
+      expect(event.data).toMatchObject({
+        kind: "archive",
+        sourceUrl: "https://news.example.org/kramatorsk",
+        capturedAt: "2022-04-08T18:00:00.000Z",
+        container: { format: "warc", payloadDigest },
+      });
+      expect(event.source.publisher).toBe("news.example.org");
+    });
+  }
+
+  it("recognises a WACZ (a zip of WARCs, read with the system's unzip)", async () => {
+    const file = join(work, "page.wacz");
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from(await warcOf(true)), "archive/data.warc.gz");
+    zip.addBuffer(Buffer.from('{"profile":"data-package"}'), "datapackage.json");
+    zip.end();
+    await new Promise((resolve) =>
+      zip.outputStream.pipe(createWriteStream(file)).on("close", () => resolve(undefined)),
+    );
+    const line = JSON.parse((await capture(file, "--incident", "capture-cli")).stdout);
+    const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+    const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
+    expect(event.data.container).toEqual({ format: "wacz", payloadDigest });
+    expect(event.data.mediaType).toBe("application/wacz");
+  });
+
+  it("checks auto-archiver metadata against the file, and records what it says", async () => {
+    const file = join(work, "screenshot.png");
+    writeFileSync(file, "png bytes of a screenshot");
+    const sha = sha256Of("png bytes of a screenshot");
+    const metadata = {
+      status: "telegram: success",
+      metadata: {
+        url: "https://t.me/some_channel/1234",
+        title: "Post about the strike",
+        timestamp: "2022-04-08T09:45:00+00:00",
+        _processed_at: "2022-04-08T10:00:00.123456+00:00",
+      },
+      media: [
+        {
+          filename: "local_archive/abc.png",
+          key: "abc.png",
+          urls: ["https://storage.example.org/abc.png"],
+          properties: { hash: `SHA-256:${sha}`, id: "_final_media" },
+          _mimetype: "image/png",
+        },
+      ],
+    };
+    const good = join(work, "good.json");
+    writeFileSync(good, JSON.stringify(metadata));
+    const line = JSON.parse((await capture(file, "--incident", "capture-cli", "--metadata", good)).stdout);
+    const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+    const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
+    expect(event.data).toMatchObject({
+      sourceUrl: "https://t.me/some_channel/1234",
+      title: "Post about the strike",
+      capturedAt: "2022-04-08T10:00:00.123Z",
+      capturedBy: { tool: "auto-archiver" },
+      archives: [{ service: "auto-archiver", url: "https://storage.example.org/abc.png" }],
+      mediaType: "image/png",
+    });
+
+    const other = join(work, "other.json");
+    writeFileSync(
+      other,
+      JSON.stringify({
+        ...metadata,
+        media: [{ ...metadata.media[0], properties: { hash: `SHA-256:${"ab".repeat(32)}` } }],
+      }),
+    );
+    const refused = await capture(file, "--incident", "capture-cli", "--metadata", other).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`names no file with SHA-256 ${sha}`);
+  });
+});

@@ -1,0 +1,115 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, casualties, opened, post } from "../support/archive.js";
+import { runVerify } from "../support/run-verify.js";
+import { capture, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
+
+const work = mkdtempSync(join(tmpdir(), "ledger-bundle-"));
+let archive: Awaited<ReturnType<typeof startEvidenceArchive>>;
+let base: string;
+beforeAll(async () => {
+  archive = await startEvidenceArchive();
+  base = archive.server.url;
+});
+afterAll(async () => {
+  await archive.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function bundle(incidentId: string, eventId: string, into: string): Promise<string> {
+  const proof = await fetch(`${base}/incidents/${incidentId}/events/${eventId}/proof?wait=true`);
+  expect(proof.status).toBe(200);
+  const answer = await fetch(`${base}/incidents/${incidentId}/events/${eventId}/bundle`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get("content-type")).toBe("application/zip");
+  const zip = join(work, `${into}.zip`);
+  writeFileSync(zip, Buffer.from(await answer.arrayBuffer()));
+  const dir = join(work, into);
+  execFileSync("unzip", ["-q", zip, "-d", dir]);
+  return dir;
+}
+
+const PAGE = "<html>the page, as captured</html>";
+
+describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
+  it("holds what sha256sum and the verifier accept, offline", async () => {
+    expect((await post(base, "bundle-one", opened("bundle-opened"))).status).toBe(201);
+    expect((await upload(base, PAGE)).status).toBe(201);
+    expect((await post(base, "bundle-one", capture(PAGE, {}, "bundle-capture"))).status).toBe(201);
+    const report = {
+      ...casualties({ killed: { value: 12, qualifier: "exact" } }, "X", "bundle-report"),
+      evidence: [sha256Of(PAGE)],
+    };
+    expect((await post(base, "bundle-one", report)).status).toBe(201);
+
+    for (const eventId of ["bundle-capture", "bundle-report"]) {
+      const dir = await bundle("bundle-one", eventId, eventId);
+      expect(readdirSync(dir).sort()).toEqual([
+        "README.txt",
+        "SHA256SUMS",
+        "checkpoint-body.txt",
+        "checkpoint.txt",
+        "event.json",
+        "event.tlog-proof",
+        "evidence",
+        "vkey.txt",
+      ]);
+      expect(readFileSync(join(dir, "evidence", sha256Of(PAGE)), "utf8")).toBe(PAGE);
+      expect(execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir, encoding: "utf8" })).toContain(
+        ": OK",
+      );
+      const stored = (await call(base, "GET", "/incidents/bundle-one/events")).body.items.find(
+        (e: { eventId: string }) => e.eventId === eventId,
+      );
+      expect(JSON.parse(readFileSync(join(dir, "event.json"), "utf8"))).toEqual(stored);
+      const verified = await runVerify([
+        "--proof",
+        join(dir, "event.tlog-proof"),
+        "--event",
+        join(dir, "event.json"),
+        "--vkey",
+        readFileSync(join(dir, "vkey.txt"), "utf8").trim(),
+      ]);
+      expect(verified.stderr).toBe("");
+      expect(verified.code).toBe(0);
+      expect(readFileSync(join(dir, "README.txt"), "utf8")).toContain("sha256sum -c SHA256SUMS");
+    }
+  });
+
+  it("fails the verifier when the event in the bundle is changed, and sha256sum when the bytes are", async () => {
+    const dir = join(work, "bundle-capture");
+    const event = JSON.parse(readFileSync(join(dir, "event.json"), "utf8"));
+    writeFileSync(
+      join(dir, "event.json"),
+      JSON.stringify({ ...event, data: { ...event.data, title: "edited" } }),
+    );
+    const verified = await runVerify([
+      "--proof",
+      join(dir, "event.tlog-proof"),
+      "--event",
+      join(dir, "event.json"),
+      "--vkey",
+      readFileSync(join(dir, "vkey.txt"), "utf8").trim(),
+    ]);
+    expect(verified.code).toBe(1);
+    writeFileSync(join(dir, "evidence", sha256Of(PAGE)), "other bytes");
+    expect(() => execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir, stdio: "pipe" })).toThrow();
+  });
+
+  it("leaves restricted bytes out for a reader without the role, and says so", async () => {
+    const secret = "<html>a face</html>";
+    await upload(base, secret);
+    expect(
+      (await post(base, "bundle-one", capture(secret, { access: "restricted" }, "bundle-restricted"))).status,
+    ).toBe(201);
+    const dir = await bundle("bundle-one", "bundle-restricted", "restricted");
+    expect(readdirSync(dir)).not.toContain("evidence");
+    expect(readFileSync(join(dir, "README.txt"), "utf8")).toContain(
+      `Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`,
+    );
+    expect((await call(base, "GET", "/incidents/bundle-one/events/nope-nope-nope/bundle")).status).toBe(404);
+  });
+});

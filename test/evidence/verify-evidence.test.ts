@@ -1,0 +1,38 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opened, post } from "../support/archive.js";
+import { runVerify } from "../support/run-verify.js";
+import { capture, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
+
+let archive: Awaited<ReturnType<typeof startEvidenceArchive>>;
+beforeAll(async () => {
+  archive = await startEvidenceArchive();
+});
+afterAll(() => archive.close());
+
+describe("npm run verify -- --url … --evidence", () => {
+  it("passes when every public capture's bytes are served as recorded, and names the first that is not", async () => {
+    const base = archive.server.url;
+    expect((await post(base, "verify-evidence", opened())).status).toBe(201);
+    for (const bytes of ["<html>one</html>", "<html>two</html>", "<html>secret</html>"]) {
+      expect((await upload(base, bytes)).status).toBe(201);
+      const access = bytes.includes("secret") ? { access: "restricted" } : {};
+      expect((await post(base, "verify-evidence", capture(bytes, access))).status).toBe(201);
+    }
+    const ok = await runVerify(["--url", base, "--evidence", "--quiet"]);
+    expect(ok.stderr).toBe("");
+    expect(ok.stdout).toContain("OK evidence: 2 captures match their bytes");
+    expect(ok.stdout).toContain("1 restricted not fetched");
+    expect(ok.code).toBe(0);
+
+    // Someone with access to the disk changes the bytes of one capture.
+    writeFileSync(join(archive.dir, sha256Of("<html>two</html>")), "<html>TWO</html>");
+    const bad = await runVerify(["--url", base, "--evidence", "--quiet"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`FAIL: incident verify-evidence version 3`);
+    expect(bad.stderr).toContain(
+      `the bytes served for ${sha256Of("<html>two</html>")} have SHA-256 ${sha256Of("<html>TWO</html>")}`,
+    );
+  });
+});

@@ -1,0 +1,101 @@
+import type { CfnElement } from "aws-cdk-lib";
+import type { Template } from "aws-cdk-lib/assertions";
+import type { IConstruct } from "constructs";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { LedgerStack } from "../../infra/ledger-stack.js";
+import { actionsByResource, type Json, synthLedger } from "./synth.js";
+
+let stack: LedgerStack;
+let template: Template;
+let resources: Record<string, Json>;
+const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const bucketId = () => id(stack.evidence.bucket);
+/** A role's grants on the evidence bucket's objects, by prefix. */
+const evidenceGrants = (role: IConstruct): Record<string, string[]> =>
+  Object.fromEntries(
+    [...actionsByResource(template, id(role)).entries()]
+      .filter(([resource]) => resource.startsWith(bucketId()))
+      .map(([resource, actions]) => [resource.slice(bucketId().length), [...actions].sort()]),
+  );
+
+beforeAll(() => {
+  ({ stack, template } = synthLedger());
+  resources = template.toJSON().Resources;
+});
+
+describe("the evidence bucket", () => {
+  it("is private, encrypted, versioned, TLS-only, kept on destroy, and has no Object Lock", () => {
+    const bucket = resources[bucketId()];
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      VersioningConfiguration: { Status: "Enabled" },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+    });
+    // Erasure of images of people must stay possible: no Object Lock, compliance mode or other.
+    expect(bucket.Properties.ObjectLockEnabled).toBeFalsy();
+    expect(bucket.Properties.ObjectLockConfiguration).toBeUndefined();
+    expect(bucket.DeletionPolicy).toBe("Retain");
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Json[];
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "incoming/", ExpirationInDays: 1 }));
+    const policy = (Object.values(template.findResources("AWS::S3::BucketPolicy")) as Json[]).find(
+      (p) => p.Properties.Bucket.Ref === bucketId(),
+    );
+    expect(policy?.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: "Deny",
+        Action: "s3:*",
+        Condition: { Bool: { "aws:SecureTransport": "false" } },
+      }),
+    );
+  });
+
+  it("lets the API put and read evidence, delete only its own incoming copies, and the data Lambda only read", () => {
+    expect(evidenceGrants(stack.api.role)).toEqual({
+      "/blobs/*": ["s3:GetObject", "s3:PutObject"],
+      "/access/*": ["s3:GetObject", "s3:PutObject"],
+      "/incoming/*": ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
+    });
+    expect(evidenceGrants(stack.data.role)).toEqual({
+      "/blobs/*": ["s3:GetObject"],
+      "/access/*": ["s3:GetObject"],
+    });
+    expect(evidenceGrants(stack.pages.role)).toEqual({});
+    expect(evidenceGrants(stack.projector.role)).toEqual({});
+    for (const fn of [stack.api, stack.data]) {
+      expect(resources[id(fn.function)].Properties.Environment.Variables).toMatchObject({
+        EVIDENCE_BUCKET: { Ref: bucketId() },
+        JWT_ISSUER: expect.anything(),
+        JWT_AUDIENCE: expect.anything(),
+      });
+    }
+  });
+
+  it("routes uploads through the writers' authorizer and the reads without one", () => {
+    const routes = Object.values(template.findResources("AWS::ApiGatewayV2::Route")) as Json[];
+    const route = (key: string) => routes.find((r) => r.Properties.RouteKey === key)?.Properties;
+    for (const key of ["POST /evidence", "POST /evidence/uploads"])
+      expect(route(key)?.AuthorizationType).toBe("JWT");
+    for (const key of ["GET /evidence/{sha256}", "GET /incidents/{incidentId}/events/{eventId}/bundle"])
+      expect(route(key)?.AuthorizationType).toBe("NONE");
+  });
+
+  it("alarms on the bucket's 5xx and on a burst of restricted reads, counted from the audit lines", () => {
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Json[];
+    expect(
+      alarms.some((a) => a.Properties.MetricName === "5xxErrors" && a.Properties.Namespace === "AWS/S3"),
+    ).toBe(true);
+    expect(alarms.some((a) => a.Properties.MetricName === "RestrictedEvidenceReads")).toBe(true);
+    const filters = Object.values(template.findResources("AWS::Logs::MetricFilter")) as Json[];
+    expect(filters.map((f) => f.Properties.FilterPattern)).toContain(
+      '{ $.audit = "restricted-evidence-read" }',
+    );
+  });
+});
