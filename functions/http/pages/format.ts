@@ -77,6 +77,10 @@ const TYPE_LABELS: Record<EventType, string> = {
   DenialIssued: "Denial issued",
   ClaimAssessed: "Claim assessed",
   ReportRetracted: "Report retracted",
+  IncidentRevised: "Incident revised",
+  IncidentGraded: "Incident graded",
+  AttributionAssessed: "Attribution assessed",
+  IncidentsLinked: "Incidents linked",
 };
 
 export const typeLabel = (type: EventType): string => TYPE_LABELS[type] ?? type;
