@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Attribution, Envelope, EventType, Source } from "./schemas.js";
+import { SCHEMA_VERSIONS } from "./upcast.js";
 
 /** An event as the archive stores and returns it: the client's envelope plus what the server adds. */
 export interface StoredEvent {
@@ -11,6 +12,8 @@ export interface StoredEvent {
   occurredAt?: string;
   source: Source;
   attributedTo?: Attribution;
+  /** The version of its type's data schema it was written in; absent: version 1 (events/upcast.ts). */
+  schemaVersion?: number;
   // biome-ignore lint/suspicious/noExplicitAny: the shape depends on `type`; the schemas checked it at the door.
   data: any;
   recordedAt: string;
@@ -79,6 +82,7 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
       source: envelope.source,
       ...(envelope.attributedTo === undefined ? {} : { attributedTo: envelope.attributedTo }),
       data: envelope.data,
+      schemaVersion: SCHEMA_VERSIONS[envelope.type],
       recordedAt,
       recordedBy: ctx.recordedBy,
       prevHash,

@@ -1,5 +1,8 @@
+import type { AttributionRow, GradeRow, LinkRow } from "./editorial.js";
+import { estimate } from "./estimates.js";
 import { combineBounds } from "./figures.js";
-import type { Attribution, Figure, Location } from "./schemas.js";
+import type { Attribution, Figure, Grade, Location } from "./schemas.js";
+import { sourceKey } from "./source-key.js";
 import { piecesNeeded, type SpillLog, type SpillPiece, type SpillRows } from "./spill.js";
 import {
   type AssessmentRow,
@@ -7,6 +10,7 @@ import {
   type CategoryState,
   type IncidentState,
   LATEST_STATEMENTS,
+  latestVerdict,
   type StatementRow,
 } from "./summary.js";
 
@@ -22,6 +26,10 @@ export interface SourcedFigure {
 export interface CasualtySummary {
   low: number | null;
   high: number | null;
+  /** docs/codebook.md "Best estimates": the lower median of the eligible sources' best values. */
+  best: number | null;
+  /** docs/codebook.md "Best estimates": the smallest of their ACLED-style values. */
+  acled: number | null;
   latest: SourcedFigure | null;
   bySource: SourcedFigure[];
   reports: number;
@@ -37,6 +45,18 @@ export interface AssessmentSummary {
 
 export type DenialStatus = "unassessed" | AssessmentRow["verdict"];
 
+/** A link as either incident's summary shows it: `incidentId` is the other incident. */
+export interface LinkSummary {
+  incidentId: string;
+  relation: LinkRow["relation"];
+  /** outgoing: posted on this incident; incoming: posted on the other one, naming this. */
+  direction: "outgoing" | "incoming";
+  eventId: string;
+  version: number;
+  recordedAt: string;
+  attributedTo: Attribution;
+}
+
 export interface Summary {
   incidentId: string;
   version: number;
@@ -45,7 +65,12 @@ export interface Summary {
   location: Location | null;
   occurredAt: string | null;
   occurredOn: string | null;
+  occurredUntil: string | null;
+  timePrecision: string | null;
   description: string | null;
+  /** The version of the last IncidentRevised (null: never revised), and how many there were. */
+  revisedInVersion: number | null;
+  revisions: number;
   firstRecordedAt: string | null;
   lastRecordedAt: string | null;
   casualties: Record<string, CasualtySummary>;
@@ -66,8 +91,33 @@ export interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  /** The grade an editor gave (the latest), and the one the ledger suggests from its events. */
+  grade: { given: GradeRow | null; suggested: Grade; count: number };
+  /** Each perpetrator's latest assessment, the most recent first. */
+  attributions: { count: number; latest: AttributionRow[] };
+  /** Links posted on this incident and on others naming it, the most recent first. */
+  links: { count: number; items: LinkSummary[] };
   headHash: string;
 }
+
+/**
+ * docs/codebook.md "Suggested grade": contested while a denial is live, else corroborated when
+ * eligible casualty figures come from two sources of different publishers, else single-source.
+ */
+export function suggestedGrade(contested: boolean, eligible: readonly CasualtyReport[]): Grade {
+  if (contested) return "contested";
+  for (const a of eligible)
+    for (const b of eligible)
+      if (
+        sourceKey(a.attributedTo) !== sourceKey(b.attributedTo) &&
+        sourceKey({ name: a.publisher }) !== sourceKey({ name: b.publisher })
+      )
+        return "corroborated";
+  return "single-source";
+}
+
+/** docs/codebook.md "Best estimates", eligible: a source's latest live report not assessed `false`. */
+const isEligible = (r: CasualtyReport) => latestVerdict(r) !== "false";
 
 function sourced(r: CasualtyReport): SourcedFigure {
   return {
@@ -142,12 +192,16 @@ function spilledLists(state: IncidentState, stored: readonly SpillPiece[]) {
  */
 export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = []): Summary {
   const casualties: Record<string, CasualtySummary> = {};
+  const eligible: CasualtyReport[] = [];
   for (const [category, entry] of Object.entries(state.casualties)) {
     const rows = latestBySource(entry);
     const { low, high } = combineBounds(rows.map((r) => r.figure));
+    const counted = rows.filter(isEligible);
+    eligible.push(...counted);
     casualties[category] = {
       low,
       high,
+      ...estimate(counted.map((r) => r.figure)),
       latest: rows[0] ? sourced(rows[0]) : null,
       bySource: rows.map(sourced),
       reports: entry.total,
@@ -160,6 +214,8 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
     return { ...d, assessments, status: (last ? last.verdict : "unassessed") as DenialStatus };
   });
   const o = state.opened;
+  const ed = state.editorial;
+  const contested = denials.length > 0;
   return {
     incidentId: state.incidentId,
     version: state.version,
@@ -168,7 +224,11 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
     location: o?.location ?? null,
     occurredAt: o?.occurredAt ?? null,
     occurredOn: o?.occurredOn ?? null,
+    occurredUntil: o?.occurredUntil ?? null,
+    timePrecision: o?.timePrecision ?? null,
     description: o?.description ?? null,
+    revisedInVersion: ed?.revisedIn?.version ?? null,
+    revisions: ed?.revisions ?? 0,
     firstRecordedAt: state.firstRecordedAt,
     lastRecordedAt: state.lastRecordedAt,
     casualties,
@@ -180,8 +240,24 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
         .map((s) => ({ ...s, assessments: assessmentsOf(state.assessments, s.eventId) })),
     },
     denials,
-    contested: denials.length > 0,
+    contested,
     retractedEventIds: lists.retracted,
+    grade: { given: ed?.grade ?? null, suggested: suggestedGrade(contested, eligible), count: ed?.grades ?? 0 },
+    attributions: { count: ed?.attributionCount ?? 0, latest: [...(ed?.attributions ?? [])].reverse() },
+    links: {
+      count: ed?.linkCount ?? 0,
+      items: [...(ed?.links ?? [])].reverse().map(
+        (l): LinkSummary => ({
+          incidentId: l.otherIncidentId,
+          relation: l.relation,
+          direction: "outgoing",
+          eventId: l.eventId,
+          version: l.version,
+          recordedAt: l.recordedAt,
+          attributedTo: l.attributedTo,
+        }),
+      ),
+    },
     headHash: state.headHash,
   };
 }
