@@ -14,7 +14,12 @@ export type RuleBreach =
 /** Event types a retraction may not name: the opening defines the incident; un-retracting is not a thing. */
 const UNRETRACTABLE: readonly EventType[] = ["IncidentOpened", "ReportRetracted"];
 /** The archive's own judgements are superseded by newer ones (events/editorial.ts), never retracted. */
-const SUPERSEDED: readonly EventType[] = ["IncidentRevised", "IncidentGraded", "AttributionAssessed", "IncidentsLinked"];
+const SUPERSEDED: readonly EventType[] = [
+  "IncidentRevised",
+  "IncidentGraded",
+  "AttributionAssessed",
+  "IncidentsLinked",
+];
 
 export function fieldPath(batched: boolean, index: number, field: string): string {
   return batched ? `events[${index}].${field}` : field;

@@ -1,4 +1,10 @@
-import { type Attribution, type Grade, type Location, REVISABLE_FIELDS, type RevisableField } from "./schemas.js";
+import {
+  type Attribution,
+  type Grade,
+  type Location,
+  REVISABLE_FIELDS,
+  type RevisableField,
+} from "./schemas.js";
 import { sourceKey } from "./source-key.js";
 import type { StoredEvent } from "./stored-event.js";
 
@@ -114,7 +120,9 @@ function made(event: StoredEvent): Made {
 const clip = (text: string) =>
   Array.from(text).length <= REASONING_LIMIT
     ? text
-    : `${Array.from(text).slice(0, REASONING_LIMIT - 1).join("")}…`;
+    : `${Array.from(text)
+        .slice(0, REASONING_LIMIT - 1)
+        .join("")}…`;
 
 /** What a revision changes: each field given, and the start it clears (occurredAt ↔ occurredOn). */
 export type ChangedDetails = Partial<Record<RevisableField, unknown>>;
@@ -142,7 +150,8 @@ export function foldRevision(ed: EditorialState, details: Details, opened: Made,
     }
     kept.changes += 1;
     kept.recent.push({ ...made(event), value });
-    if (kept.recent.length > FIELD_HISTORY_KEPT) kept.recent.splice(0, kept.recent.length - FIELD_HISTORY_KEPT);
+    if (kept.recent.length > FIELD_HISTORY_KEPT)
+      kept.recent.splice(0, kept.recent.length - FIELD_HISTORY_KEPT);
     (details as unknown as Record<string, unknown>)[field] = value;
   }
 }

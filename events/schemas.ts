@@ -125,7 +125,15 @@ const Category = z
 
 /** How exactly the date and the place are known (docs/codebook.md, "Precision"). */
 export const TIME_PRECISIONS = ["day", "days", "week", "month", "year"] as const;
-export const LOCATION_PRECISIONS = ["exact", "near", "adm2", "adm1", "subnational", "country", "water"] as const;
+export const LOCATION_PRECISIONS = [
+  "exact",
+  "near",
+  "adm2",
+  "adm1",
+  "subnational",
+  "country",
+  "water",
+] as const;
 export const TimePrecision = z.enum(TIME_PRECISIONS).check(
   z.meta({
     id: "TimePrecision",
@@ -157,9 +165,9 @@ export const Location = z
   .check(z.meta({ id: "Location" }));
 
 /** `occurredUntil` is an instant or a date; a date runs to the end of its day. */
-const occurredUntil = z.union([isoInstant, isoDate]).check(
-  z.describe("When it ended: an instant, or a date (the end of that day); not before the start."),
-);
+const occurredUntil = z
+  .union([isoInstant, isoDate])
+  .check(z.describe("When it ended: an instant, or a date (the end of that day); not before the start."));
 
 /** Whether `until` ends before `start` begins (a date as the whole of its day, UTC). */
 export function endsBeforeStart(start: string | undefined, until: string | undefined): boolean {

@@ -242,7 +242,11 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
     denials,
     contested,
     retractedEventIds: lists.retracted,
-    grade: { given: ed?.grade ?? null, suggested: suggestedGrade(contested, eligible), count: ed?.grades ?? 0 },
+    grade: {
+      given: ed?.grade ?? null,
+      suggested: suggestedGrade(contested, eligible),
+      count: ed?.grades ?? 0,
+    },
     attributions: { count: ed?.attributionCount ?? 0, latest: [...(ed?.attributions ?? [])].reverse() },
     links: {
       count: ed?.linkCount ?? 0,

@@ -1,7 +1,4 @@
-import { combineBounds } from "./figures.js";
-import { ownValue, setOwn } from "./own-keys.js";
 import {
-  type ChangedDetails,
   type Details,
   detailsOf,
   type EditorialState,
@@ -11,6 +8,8 @@ import {
   foldLink,
   foldRevision,
 } from "./editorial.js";
+import { combineBounds } from "./figures.js";
+import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure } from "./schemas.js";
 import { sourceKey } from "./source-key.js";
 import {
@@ -440,7 +439,8 @@ function* retract(draft: IncidentState, target: string): FoldStep {
   // An assessment of a report, older than the ones its row keeps: one fewer live.
   if (event?.type === "ClaimAssessed") {
     for (const row of keptReports(draft, event.data.targetEventId))
-      if (!row.verdicts?.some((v) => v.eventId === target)) row.assessed = Math.max(0, (row.assessed ?? 1) - 1);
+      if (!row.verdicts?.some((v) => v.eventId === target))
+        row.assessed = Math.max(0, (row.assessed ?? 1) - 1);
     return;
   }
   // Not inline and not retracted before: a denial in a sealed piece.

@@ -1,8 +1,10 @@
+import { type IncomingLink, withIncoming } from "../events/links.js";
 import { piecesNeeded } from "../events/spill.js";
 import { type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
+import type { LinkIndex } from "./links/link-index.js";
 import type { EventStore } from "./store/event-store.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
 
@@ -42,21 +44,45 @@ export class IncidentReader {
     private readonly events: EventStore,
     private readonly views: ViewStore,
     private readonly settle: Settle = NOTHING_TO_WAIT_FOR,
+    /** Links other incidents posted naming one (functions/links/link-index.ts); none without it. */
+    private readonly links?: LinkIndex,
   ) {}
 
   async list(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
     await this.settle.all();
     const page = await this.views.list(query);
-    const items = await Promise.all(
-      page.items.map(async (item) =>
-        "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
+    const ids = page.items.map((item) => ("unprojected" in item ? item.unprojected : item.incidentId));
+    const [items, incoming] = await Promise.all([
+      Promise.all(
+        page.items.map(async (item) =>
+          "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
+        ),
       ),
-    );
-    return { items: items.filter((s): s is Summary => s !== null), next: page.next };
+      this.links?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
+    ]);
+    return {
+      items: items
+        .filter((s): s is Summary => s !== null)
+        .map((s) => withIncoming(s, incoming.get(s.incidentId) ?? [])),
+      next: page.next,
+    };
+  }
+
+  /** The links posted on other incidents naming this one (none where no index is kept). */
+  async incomingLinks(incidentId: string): Promise<IncomingLink[]> {
+    return (await this.links?.incoming(incidentId)) ?? [];
   }
 
   /** null: there is no such incident, or it had not reached that point. */
   async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
+    const [found, incoming] = await Promise.all([
+      this.ownSummary(incidentId, query),
+      this.incomingLinks(incidentId),
+    ]);
+    return found ? withIncoming(found, incoming, untilOf(found, query)) : null;
+  }
+
+  private async ownSummary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at !== "current") return this.folded(incidentId, query);
     const stored = await this.storedView(incidentId, query.minVersion);
     return stored ? (JSON.parse(stored.json) as Summary) : this.caughtUpSummary(incidentId, query.minVersion);
@@ -70,13 +96,20 @@ export class IncidentReader {
     incidentId: string,
     query: SummaryQuery,
   ): Promise<{ version: number; json: string } | null> {
-    const stored = query.at === "current" ? await this.storedView(incidentId, query.minVersion) : null;
-    if (stored) return stored;
-    const summary =
-      query.at === "current"
+    // The other incidents' links are read beside the view: with none, the stored text goes out as it is.
+    const [stored, incoming] = await Promise.all([
+      query.at === "current" ? this.storedView(incidentId, query.minVersion) : null,
+      this.incomingLinks(incidentId),
+    ]);
+    if (stored && incoming.length === 0) return stored;
+    const own = stored
+      ? (JSON.parse(stored.json) as Summary)
+      : query.at === "current"
         ? await this.caughtUpSummary(incidentId, query.minVersion)
         : await this.folded(incidentId, query);
-    return summary ? { version: summary.version, json: JSON.stringify(summary) } : null;
+    if (!own) return null;
+    const summary = withIncoming(own, incoming, untilOf(own, query));
+    return { version: summary.version, json: JSON.stringify(summary) };
   }
 
   /** The projected view, if it is at least `minVersion`. */
@@ -163,4 +196,11 @@ export class IncidentReader {
     const missed = this.events.events(incidentId, view?.version ?? 0, true);
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
+}
+
+/** A past view shows the links recorded by its point: `asOf`, or the time of its version. */
+function untilOf(summary: Summary, query: SummaryQuery): string | undefined {
+  if (query.at === "asOf") return query.asOf;
+  if (query.at === "version") return summary.lastRecordedAt ?? undefined;
+  return undefined;
 }

@@ -2,6 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
+import { LinkIndex } from "./links/link-index.js";
 import type { Item } from "./store/commit-item.js";
 import { EventStore } from "./store/event-store.js";
 import type { TableNames } from "./store/table-design.js";
@@ -31,7 +32,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.now ? { now: options.now } : {}),
   });
   const views = options.views?.(db, tables.views) ?? new ViewStore(db, tables.views);
-  const reader = new IncidentReader(events, views, options.settle);
+  const links = new LinkIndex(db, tables.views);
+  const reader = new IncidentReader(events, views, options.settle, links);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -43,5 +45,5 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   };
   const routes = (authenticate: Authenticator) =>
     apiRoutes({ events, views, reader, authenticate, checkStore });
-  return { events, views, reader, checkStore, routes };
+  return { events, views, reader, checkStore, routes, links };
 }

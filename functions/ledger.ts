@@ -48,8 +48,8 @@ export function createLedger(options: LedgerOptions) {
       ? { views: (db, table) => new GroupedViewStore(db, table, options.onViewSaved) }
       : {}),
   });
-  const { events, views, reader } = core;
-  const projector = new Projector(events, views);
+  const { events, views, reader, links } = core;
+  const projector = new Projector(events, views, links);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
     batchWrites: options.feedBatchWrites === true,
@@ -110,6 +110,7 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
+    links,
     log: logStore,
     exports: exportParts,
     app,

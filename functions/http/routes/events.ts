@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
+import type { IncidentReader } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
+import { checkEditorial, editorTypeIn } from "../editorial-checks.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 
@@ -11,10 +13,12 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export interface EventRoutesDeps {
   events: EventStore;
   authenticate: Authenticator;
+  /** The current summaries an editorial judgement is checked against (functions/http/editorial-checks.ts). */
+  reader?: IncidentReader;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, reader }: EventRoutesDeps) {
   const app = new Hono();
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
@@ -42,6 +46,13 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
         parsed.errors,
       );
     }
+    // The archive's own judgements need an editor (CONTRACT.md "Roles").
+    const judgement = editorTypeIn(parsed.value);
+    if (judgement) requireRole(authenticate, c, "editor", `posting ${judgement}`);
+    await checkEditorial(incidentId, parsed.value, parsed.batched, {
+      headVersion: async (id) => (await events.readHead(id)).version,
+      summary: async (id) => (reader ? reader.summary(id, { at: "current" }) : null),
+    });
     const result = await events.append({
       incidentId,
       envelopes: parsed.value,
