@@ -1,6 +1,7 @@
 import { type IncomingLink, withIncoming } from "../events/links.js";
+import type { Grade } from "../events/schemas.js";
 import { piecesNeeded } from "../events/spill.js";
-import { type Summary, summarize } from "../events/summarize.js";
+import { effectiveGrade, type Summary, summarize } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
@@ -30,6 +31,9 @@ export interface Settle {
   all(): Promise<void>;
 }
 
+/** Index pages one listing request with `grade` reads at most. */
+export const GRADE_PAGES = 5;
+
 const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
 
 export class IncidentReader {
@@ -48,7 +52,33 @@ export class IncidentReader {
     private readonly links?: LinkIndex,
   ) {}
 
-  async list(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
+  /**
+   * A page of the listing. With `grade`, the index pages are read and filtered here (at most
+   * GRADE_PAGES of them, each no longer than the matches still wanted, so no match is skipped):
+   * a bounded cost per request, and a page may come back short with a cursor.
+   */
+  async list(
+    query: ListQuery,
+    filter: { grade?: Grade } = {},
+  ): Promise<{ items: Summary[]; next: ListPage["next"] }> {
+    const { grade } = filter;
+    if (grade === undefined) return this.listPage(query);
+    const items: Summary[] = [];
+    let next: ListPage["next"] = query.cursor ?? null;
+    for (let round = 0; round < GRADE_PAGES; round++) {
+      const page = await this.listPage({
+        ...query,
+        limit: query.limit - items.length,
+        ...(next ? { cursor: next } : {}),
+      });
+      items.push(...page.items.filter((s) => effectiveGrade(s) === grade));
+      next = page.next;
+      if (!next || items.length >= query.limit) break;
+    }
+    return { items, next };
+  }
+
+  private async listPage(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
     await this.settle.all();
     const page = await this.views.list(query);
     const ids = page.items.map((item) => ("unprojected" in item ? item.unprojected : item.incidentId));

@@ -44,6 +44,13 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     );
   };
   const routes = (authenticate: Authenticator) =>
-    apiRoutes({ events, views, reader, authenticate, checkStore });
+    apiRoutes({
+      events,
+      views,
+      reader,
+      authenticate,
+      checkStore,
+      ...(options.settle ? { settle: options.settle } : {}),
+    });
   return { events, views, reader, checkStore, routes, links };
 }

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { IncidentReader } from "../incident-reader.js";
+import type { IncidentReader, Settle } from "../incident-reader.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
@@ -13,6 +13,8 @@ export interface ApiRoutesDeps {
   reader: IncidentReader;
   authenticate: Authenticator;
   checkStore: () => Promise<void>;
+  /** What an append of a link waits for where projection runs in this process (routes/events.ts). */
+  settle?: Settle;
 }
 
 /** The API Lambda's routes: /health, the incidents, their events and the append. */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
-import type { IncidentReader } from "../../incident-reader.js";
+import type { IncidentReader, Settle } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { checkEditorial, editorTypeIn } from "../editorial-checks.js";
@@ -15,10 +15,12 @@ export interface EventRoutesDeps {
   authenticate: Authenticator;
   /** The current summaries an editorial judgement is checked against (functions/http/editorial-checks.ts). */
   reader?: IncidentReader;
+  /** Where projection runs in this process (locally): what an append of a link waits for. */
+  settle?: Settle;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate, reader }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, reader, settle }: EventRoutesDeps) {
   const app = new Hono();
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
@@ -60,6 +62,9 @@ export function eventRoutes({ events, authenticate, reader }: EventRoutesDeps) {
       batched: parsed.batched,
       ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
     });
+    // The other incident learns of a link when this one is projected: where that happens in this
+    // process, the answer waits for it, so a read of the other incident right after shows it.
+    if (settle && parsed.value.some((e) => e.type === "IncidentsLinked")) await settle.incident(incidentId);
     c.header("ETag", `"${result.version}"`);
     c.header("Location", `/incidents/${incidentId}`);
     const { created: _created, ...answer } = result;
