@@ -112,7 +112,8 @@ export class IncidentReader {
     return found ? withIncoming(found, incoming, untilOf(found, query)) : null;
   }
 
-  private async ownSummary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
+  /** The summary without the links other incidents posted (what the exports read: a function of the tree size alone). */
+  async ownSummary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at !== "current") return this.folded(incidentId, query);
     const stored = await this.storedView(incidentId, query.minVersion);
     return stored ? (JSON.parse(stored.json) as Summary) : this.caughtUpSummary(incidentId, query.minVersion);

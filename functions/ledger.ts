@@ -69,7 +69,8 @@ export function createLedger(options: LedgerOptions) {
     eventsTable: tables.events,
     logTable: logStore.table,
     log: logStore,
-    reader,
+    // Exports are a function of the tree size alone: without the other incidents' links (current, not of the cut).
+    reader: { summary: (incidentId, query) => reader.ownSummary(incidentId, query) },
     ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
     ...(options.storedExports ? { stored: options.storedExports } : {}),
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
