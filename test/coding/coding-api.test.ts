@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
 import { startLocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/log.js";
 import { AP, call, casualties, opened, post, TOKEN } from "../support/archive.js";
 
 const WRITER_TOKEN = "writer-only-token-0123456789";
@@ -69,28 +69,51 @@ describe("precision and revision", () => {
       revisedInVersion: 2,
       revisions: 1,
     });
-    const switched = await post(archive.url, id, editor("IncidentRevised", { occurredAt: "2022-04-08T10:30:00+03:00" }));
+    const switched = await post(
+      archive.url,
+      id,
+      editor("IncidentRevised", { occurredAt: "2022-04-08T10:30:00+03:00" }),
+    );
     expect(switched.status).toBe(201);
-    expect(await summary(id)).toMatchObject({ occurredAt: "2022-04-08T10:30:00+03:00", occurredOn: null, revisedInVersion: 3 });
+    expect(await summary(id)).toMatchObject({
+      occurredAt: "2022-04-08T10:30:00+03:00",
+      occurredOn: null,
+      revisedInVersion: 3,
+    });
   });
 
   it.each([
     ["no field", {}, "data"],
-    ["occurredAt and occurredOn both", { occurredAt: "2022-04-08T10:00:00Z", occurredOn: "2022-04-08" }, "data.occurredOn"],
+    [
+      "occurredAt and occurredOn both",
+      { occurredAt: "2022-04-08T10:00:00Z", occurredOn: "2022-04-08" },
+      "data.occurredOn",
+    ],
     ["a time precision outside the list", { timePrecision: "hour" }, "data.timePrecision"],
-    ["a location precision outside the list", { location: { name: "X", country: "UA", precision: "street" } }, "data.location.precision"],
-    ["occurredUntil before its own start", { occurredOn: "2022-04-08", occurredUntil: "2022-04-07" }, "data.occurredUntil"],
+    [
+      "a location precision outside the list",
+      { location: { name: "X", country: "UA", precision: "street" } },
+      "data.location.precision",
+    ],
+    [
+      "occurredUntil before its own start",
+      { occurredOn: "2022-04-08", occurredUntil: "2022-04-07" },
+      "data.occurredUntil",
+    ],
     ["occurredUntil before the incident's start", { occurredUntil: "2022-04-01" }, "data.occurredUntil"],
-  ])("given an IncidentRevised with %s, then 422 naming the field and nothing stored", async (_what, data, path) => {
-    const id = "coding-revise-bad";
-    if ((await call(archive.url, "GET", `/incidents/${id}/events`)).status === 404)
-      await post(archive.url, id, opened("coding-revise-bad-open", { occurredOn: "2022-04-08" }));
-    const before = (await events(id)).length;
-    const answer = await post(archive.url, id, editor("IncidentRevised", data));
-    expect(answer.status).toBe(422);
-    expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
-    expect((await events(id)).length).toBe(before);
-  });
+  ])(
+    "given an IncidentRevised with %s, then 422 naming the field and nothing stored",
+    async (_what, data, path) => {
+      const id = "coding-revise-bad";
+      if ((await call(archive.url, "GET", `/incidents/${id}/events`)).status === 404)
+        await post(archive.url, id, opened("coding-revise-bad-open", { occurredOn: "2022-04-08" }));
+      const before = (await events(id)).length;
+      const answer = await post(archive.url, id, editor("IncidentRevised", data));
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+      expect((await events(id)).length).toBe(before);
+    },
+  );
 
   it("given an opening whose occurredUntil is before its start, then 422 and nothing stored", async () => {
     const answer = await post(
@@ -113,8 +136,11 @@ describe("precision and revision", () => {
     expect((await events(id)).length).toBe(before);
     // The writer may still post a report.
     expect(
-      (await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }), { authorization: `Bearer ${WRITER_TOKEN}` }))
-        .status,
+      (
+        await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }), {
+          authorization: `Bearer ${WRITER_TOKEN}`,
+        })
+      ).status,
     ).toBe(201);
   });
 });
@@ -135,14 +161,37 @@ describe("grades, attributions and links", () => {
       source: { publisher: "Reuters" },
     });
     expect((await summary(a)).grade.suggested).toBe("corroborated");
-    expect((await post(archive.url, a, editor("IncidentGraded", { scale: "ledger", grade: "confirmed", reasoning: "two wires" }))).status).toBe(201);
     expect(
-      (await post(archive.url, a, editor("AttributionAssessed", { perpetrator: { name: "Armed forces of X", side: "X" }, certainty: "medium" })))
-        .status,
+      (
+        await post(
+          archive.url,
+          a,
+          editor("IncidentGraded", { scale: "ledger", grade: "confirmed", reasoning: "two wires" }),
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post(
+          archive.url,
+          a,
+          editor("AttributionAssessed", {
+            perpetrator: { name: "Armed forces of X", side: "X" },
+            certainty: "medium",
+          }),
+        )
+      ).status,
     ).toBe(201);
     const s = await summary(a);
-    expect(s.grade).toMatchObject({ given: { grade: "confirmed", reasoning: "two wires" }, suggested: "corroborated", count: 1 });
-    expect(s.attributions).toMatchObject({ count: 1, latest: [{ perpetrator: { name: "Armed forces of X" }, certainty: "medium" }] });
+    expect(s.grade).toMatchObject({
+      given: { grade: "confirmed", reasoning: "two wires" },
+      suggested: "corroborated",
+      count: 1,
+    });
+    expect(s.attributions).toMatchObject({
+      count: 1,
+      latest: [{ perpetrator: { name: "Armed forces of X" }, certainty: "medium" }],
+    });
     const graded = await call(archive.url, "GET", "/incidents?grade=confirmed&limit=100");
     expect(graded.body.items.map((i: { incidentId: string }) => i.incidentId)).toContain(a);
     const single = await call(archive.url, "GET", "/incidents?grade=single-source&limit=100");
@@ -151,7 +200,11 @@ describe("grades, attributions and links", () => {
 
   it("given a grade outside the list, then 422 and nothing stored", async () => {
     const before = (await events(a)).length;
-    const answer = await post(archive.url, a, editor("IncidentGraded", { scale: "ledger", grade: "probable" }));
+    const answer = await post(
+      archive.url,
+      a,
+      editor("IncidentGraded", { scale: "ledger", grade: "probable" }),
+    );
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].path).toBe("data.grade");
     expect((await events(a)).length).toBe(before);
@@ -159,10 +212,17 @@ describe("grades, attributions and links", () => {
   });
 
   it("given a link posted on A, then it shows on A's summary and on B's", async () => {
-    const answer = await post(archive.url, a, editor("IncidentsLinked", { otherIncidentId: b, relation: "same-event" }, "coding-link-ab"));
+    const answer = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "same-event" }, "coding-link-ab"),
+    );
     expect(answer.status).toBe(201);
     const sa = await summary(a);
-    expect(sa.links).toMatchObject({ count: 1, items: [{ incidentId: b, relation: "same-event", direction: "outgoing" }] });
+    expect(sa.links).toMatchObject({
+      count: 1,
+      items: [{ incidentId: b, relation: "same-event", direction: "outgoing" }],
+    });
     // Read at once, without waiting for the stream: the append answered once A was projected.
     const sb = (await call(archive.url, "GET", `/incidents/${b}`)).body;
     expect(sb.links).toMatchObject({
