@@ -17,6 +17,9 @@ type Drawn = any;
 
 const BASE = "fuzz-base-incident";
 const TARGET = "fuzz-target-statement";
+/** Incidents a drawn IncidentsLinked may name (it must name an existing other one, and never the same link twice). */
+const OTHERS = Array.from({ length: 40 }, (_, i) => `fuzz-other-${i}`);
+const linksMade = new Set<string>();
 const ENVELOPE = { $ref: "#/components/schemas/EventEnvelope" };
 const BODY = { oneOf: [ENVELOPE, { $ref: "#/components/schemas/EventBatch" }] };
 
@@ -36,6 +39,7 @@ beforeAll(async () => {
     data: { quote: "Something was said.", stance: "neutral" },
   };
   expect((await post(archive.url, BASE, statement)).status).toBe(201);
+  for (const other of OTHERS) expect((await post(archive.url, other, opened())).status).toBe(201);
 });
 afterAll(async () => {
   await archive?.close();
@@ -45,6 +49,14 @@ afterAll(async () => {
 function fitToArchive(event: Drawn, n: number): Drawn {
   if (typeof event?.eventId === "string") event.eventId = `fz-${n}-${event.eventId}`.slice(0, 64);
   if (typeof event?.data?.targetEventId === "string") event.data.targetEventId = TARGET;
+  if (typeof event?.data?.otherIncidentId === "string") {
+    const relation = event.data.relation;
+    const other = OTHERS.find((o) => !linksMade.has(`${o} ${relation}`)) ?? (OTHERS[0] as string);
+    linksMade.add(`${other} ${relation}`);
+    event.data.otherIncidentId = other;
+  }
+  // An end never before any start the incident has or is given (the rule the document states in words).
+  if (typeof event?.data?.occurredUntil === "string") event.data.occurredUntil = "9999-12-31";
   for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
     if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
       [figure.min, figure.max] = [figure.max, figure.min];
