@@ -82,6 +82,16 @@ describe("precision and revision", () => {
     });
   });
 
+  it("given a revised incident, then its page shows each revised field's history", async () => {
+    const page = await (await fetch(`${archive.url}/view/coding-revise`)).text();
+    expect(page).toContain('data-field-history="title"');
+    expect(page).toContain("Missile strike on a station");
+    expect(page).toContain("Strike on the station");
+    expect(page).toMatch(/data-field-history="occurredOn"[\s\S]*2022-04-08[\s\S]*\(none\)/);
+    expect(page).toContain('data-time-precision="">day<');
+    expect(page).toContain('data-location-precision="">exact<');
+  });
+
   it.each([
     ["no field", {}, "data"],
     [
@@ -231,6 +241,9 @@ describe("grades, attributions and links", () => {
     });
     // B's own version did not move: the link is A's event.
     expect(sb.version).toBe(1);
+    const pageOfB = await (await fetch(`${archive.url}/view/${b}`)).text();
+    expect(pageOfB).toContain(`data-link="${a}" data-direction="incoming"`);
+    expect(pageOfB).toContain(`href="/view/${a}"`);
     const listed = await call(archive.url, "GET", "/incidents?limit=100");
     const bListed = listed.body.items.find((i: { incidentId: string }) => i.incidentId === b);
     expect(bListed.links.items[0]).toMatchObject({ incidentId: a, direction: "incoming" });

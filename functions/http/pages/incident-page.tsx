@@ -5,6 +5,7 @@ import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
 import { CasualtyCategory } from "./casualty-chart.js";
 import { casualtyCharts } from "./chart-model.js";
 import { DenialsSection, StatementsSection } from "./claims-sections.js";
+import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
@@ -56,6 +57,9 @@ const Contents: FC = () => (
     <ul>
       <li>
         <a href="#casualties">Casualties</a>
+      </li>
+      <li>
+        <a href="#coding">Coding</a>
       </li>
       <li>
         <a href="#denials">Denials</a>
@@ -128,6 +132,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           <CasualtyCategory chart={chart} lastVersion={summary.version} />
         ))}
       </section>
+      <CodingSection summary={summary} state={state} />
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
       <EventTimeline

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { withIncoming } from "../../../events/links.js";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
 import type { IncidentReader } from "../../incident-reader.js";
@@ -116,14 +117,21 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
 
     // Every read here is bounded: the projected state (or a snapshot and the events after it),
     // one page of the timeline, and the chain since its last full check.
-    const [state, head] = await Promise.all([
+    const [state, head, incoming] = await Promise.all([
       reader.stateAt(incidentId, moment),
       events.readHead(incidentId),
+      reader.incomingLinks(incidentId),
     ]);
     if (head.version === 0 && !state) return notFound(c, incidentId);
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
-    const summary = await reader.summarize(state);
+    // Links other incidents posted naming this one; a past view shows those recorded by its point.
+    const own = await reader.summarize(state);
+    const summary = withIncoming(
+      own,
+      incoming,
+      moment.at === "current" ? undefined : (own.lastRecordedAt ?? undefined),
+    );
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
