@@ -97,11 +97,11 @@ describe("releases", () => {
     await waitForCheckpoint(archive, SAMPLE.length + 1);
     const later = await rebuildRelease(base, "2026-11-sample");
     expect(later).toEqual(first);
-    // The incident page cites the version the release holds (14), not the newer one (15).
+    // The incident page cites the version the release holds (15), not the newer one (16).
     const page = await text(base, "/view/kramatorsk-station-2022-04-08");
     const release = (await call(base, "GET", "/releases/2026-11-sample")).body;
     expect(page.body).toContain(
-      `Cite: Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 14), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${base}/view/kramatorsk-station-2022-04-08?version=14`,
+      `Cite: Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 15), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${base}/view/kramatorsk-station-2022-04-08?version=15`,
     );
   });
 
