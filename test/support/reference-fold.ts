@@ -68,8 +68,24 @@ interface IncidentState {
     location: Location;
     occurredAt: string | null;
     occurredOn: string | null;
+    occurredUntil: string | null;
+    timePrecision: string | null;
     description: string | null;
   } | null;
+  revisedInVersion: number | null;
+  revisions: number;
+  grade: {
+    eventId: string;
+    version: number;
+    recordedAt: string;
+    attributedTo: Attribution;
+    grade: string;
+    reasoning?: string;
+  } | null;
+  grades: number;
+  /** Every editorial event of these kinds, in version order (the summary keeps the latest per key). */
+  attributions: StoredEvent[];
+  links: StoredEvent[];
   /** Every event of the incident by id: what a `targetEventId` may name. */
   types: Record<string, EventType>;
   casualties: Record<string, { reports: CasualtyReport[]; total: number }>;
@@ -87,6 +103,12 @@ function emptyState(incidentId: string): IncidentState {
     firstRecordedAt: null,
     lastRecordedAt: null,
     opened: null,
+    revisedInVersion: null,
+    revisions: 0,
+    grade: null,
+    grades: 0,
+    attributions: [],
+    links: [],
     types: {},
     casualties: {},
     statements: [],
@@ -134,8 +156,44 @@ function apply(draft: IncidentState, event: StoredEvent): void {
         location: d.location,
         occurredAt: d.occurredAt ?? event.occurredAt ?? null,
         occurredOn: d.occurredOn ?? null,
+        occurredUntil: d.occurredUntil ?? null,
+        timePrecision: d.timePrecision ?? null,
         description: d.description ?? null,
       };
+      break;
+    case "IncidentRevised":
+      if (draft.opened) {
+        const o = draft.opened as Record<string, unknown>;
+        for (const field of [
+          "title",
+          "kind",
+          "location",
+          "occurredAt",
+          "occurredOn",
+          "occurredUntil",
+          "timePrecision",
+          "description",
+        ])
+          if (d[field] !== undefined) o[field] = d[field];
+        if (d.occurredAt !== undefined && d.occurredOn === undefined) o.occurredOn = null;
+        if (d.occurredOn !== undefined && d.occurredAt === undefined) o.occurredAt = null;
+      }
+      draft.revisedInVersion = event.version;
+      draft.revisions += 1;
+      break;
+    case "IncidentGraded":
+      draft.grade = {
+        ...ref(event),
+        grade: d.grade,
+        ...(d.reasoning ? { reasoning: clip(d.reasoning) } : {}),
+      };
+      draft.grades += 1;
+      break;
+    case "AttributionAssessed":
+      draft.attributions.push(event);
+      break;
+    case "IncidentsLinked":
+      draft.links.push(event);
       break;
     case "CasualtiesReported":
       for (const [category, figure] of Object.entries(d.figures as Record<string, Figure>)) {
@@ -209,6 +267,8 @@ interface SourcedFigure {
 interface CasualtySummary {
   low: number | null;
   high: number | null;
+  best: number | null;
+  acled: number | null;
   latest: SourcedFigure | null;
   bySource: SourcedFigure[];
   reports: number;
@@ -232,7 +292,11 @@ interface Summary {
   location: Location | null;
   occurredAt: string | null;
   occurredOn: string | null;
+  occurredUntil: string | null;
+  timePrecision: string | null;
   description: string | null;
+  revisedInVersion: number | null;
+  revisions: number;
   firstRecordedAt: string | null;
   lastRecordedAt: string | null;
   casualties: Record<string, CasualtySummary>;
@@ -253,7 +317,17 @@ interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  grade: { given: IncidentState["grade"]; suggested: string; count: number };
+  attributions: { count: number; latest: unknown[] };
+  links: { count: number; items: unknown[] };
   headHash: string;
+}
+
+/** The codebook's "Best estimates", said once more, independently: one number per figure. */
+function pointOf(figure: Figure, acled: boolean): number {
+  if ("min" in figure) return figure.min;
+  if (!("value" in figure)) return figure.qualifier === "dozens" ? (acled ? 12 : 24) : acled ? 100 : 200;
+  return figure.qualifier === "at-most" ? 0 : figure.value;
 }
 
 function sourced(r: CasualtyReport): SourcedFigure {
@@ -292,12 +366,22 @@ function assessmentsOf(state: IncidentState, eventId: string): AssessmentSummary
 /** The public view of an incident, as the contract describes it. */
 export function referenceSummarize(state: IncidentState): Summary {
   const casualties: Record<string, CasualtySummary> = {};
+  const eligible: CasualtyReport[] = [];
   for (const [category, { reports, total }] of Object.entries(state.casualties)) {
     const rows = latestBySource(reports);
     const { low, high } = combineBounds(rows.map((r) => r.figure));
+    const counted = rows.filter((r) => {
+      const verdicts = state.assessments.filter((a) => a.targetEventId === r.eventId);
+      return verdicts[verdicts.length - 1]?.verdict !== "false";
+    });
+    eligible.push(...counted);
+    const best = counted.map((r) => pointOf(r.figure, false)).sort((a, b) => a - b);
+    const acled = counted.map((r) => pointOf(r.figure, true));
     casualties[category] = {
       low,
       high,
+      best: best.length > 0 ? (best[Math.floor((best.length - 1) / 2)] as number) : null,
+      acled: acled.length > 0 ? Math.min(...acled) : null,
       latest: rows[0] ? sourced(rows[0]) : null,
       bySource: rows.map(sourced),
       reports: total,
@@ -309,6 +393,18 @@ export function referenceSummarize(state: IncidentState): Summary {
     return { ...d, assessments, status: (last ? last.verdict : "unassessed") as DenialStatus };
   });
   const o = state.opened;
+  const contested = denials.length > 0;
+  const corroborated = eligible.some((a) =>
+    eligible.some((b) => a.attributedTo.name !== b.attributedTo.name && a.publisher !== b.publisher),
+  );
+  const latestBy = (events: StoredEvent[], key: (e: StoredEvent) => string) => {
+    const byKey = new Map<string, StoredEvent>();
+    for (const e of events) {
+      byKey.delete(key(e));
+      byKey.set(key(e), e);
+    }
+    return [...byKey.values()].reverse();
+  };
   return {
     incidentId: state.incidentId,
     version: state.version,
@@ -317,7 +413,11 @@ export function referenceSummarize(state: IncidentState): Summary {
     location: o?.location ?? null,
     occurredAt: o?.occurredAt ?? null,
     occurredOn: o?.occurredOn ?? null,
+    occurredUntil: o?.occurredUntil ?? null,
+    timePrecision: o?.timePrecision ?? null,
     description: o?.description ?? null,
+    revisedInVersion: state.revisedInVersion,
+    revisions: state.revisions,
     firstRecordedAt: state.firstRecordedAt,
     lastRecordedAt: state.lastRecordedAt,
     casualties,
@@ -329,8 +429,34 @@ export function referenceSummarize(state: IncidentState): Summary {
         .map((s) => ({ ...s, assessments: assessmentsOf(state, s.eventId) })),
     },
     denials,
-    contested: denials.length > 0,
+    contested,
     retractedEventIds: state.retractedEventIds,
+    grade: {
+      given: state.grade,
+      suggested: contested ? "contested" : corroborated ? "corroborated" : "single-source",
+      count: state.grades,
+    },
+    attributions: {
+      count: state.attributions.length,
+      latest: latestBy(state.attributions, (e) => e.data.perpetrator.name).map((e) => ({
+        ...ref(e),
+        perpetrator: e.data.perpetrator,
+        certainty: e.data.certainty,
+        ...(e.data.reasoning ? { reasoning: clip(e.data.reasoning) } : {}),
+      })),
+    },
+    links: {
+      count: new Set(state.links.map((e) => e.data.otherIncidentId)).size,
+      items: latestBy(state.links, (e) => e.data.otherIncidentId).map((e) => ({
+        incidentId: e.data.otherIncidentId,
+        relation: e.data.relation,
+        direction: "outgoing",
+        eventId: e.eventId,
+        version: e.version,
+        recordedAt: e.recordedAt,
+        attributedTo: ref(e).attributedTo,
+      })),
+    },
     headHash: state.headHash,
   };
 }
