@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GRADE_PAGES } from "../../functions/incident-reader.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { startLocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/log.js";
@@ -269,5 +270,33 @@ describe("grades, attributions and links", () => {
       data: { targetEventId: "coding-link-ab", reason: "oops" },
     });
     expect(answer.status).toBe(422);
+  });
+});
+
+describe("the listing's grade filter", () => {
+  it("given a graded incident behind many newer ones, then a page reads a bounded part of the index, short with a cursor, and the cursor finds it", async () => {
+    const old = "coding-graded-old";
+    await post(archive.url, old, opened());
+    expect(
+      (await post(archive.url, old, editor("IncidentGraded", { scale: "ledger", grade: "discounted" })))
+        .status,
+    ).toBe(201);
+    for (let i = 0; i < GRADE_PAGES + 1; i++) await post(archive.url, `coding-newer-${i}`, opened());
+    await archive.stream.idle();
+    const first = await call(archive.url, "GET", "/incidents?grade=discounted&limit=1");
+    expect(first.body.items).toEqual([]);
+    expect(first.body.nextCursor).not.toBeNull();
+    let cursor: string | null = first.body.nextCursor;
+    const found: string[] = [];
+    for (let pages = 0; cursor && pages < 20 && found.length === 0; pages++) {
+      const next = await call(
+        archive.url,
+        "GET",
+        `/incidents?grade=discounted&limit=1&cursor=${encodeURIComponent(cursor)}`,
+      );
+      found.push(...next.body.items.map((s: { incidentId: string }) => s.incidentId));
+      cursor = next.body.nextCursor;
+    }
+    expect(found).toEqual([old]);
   });
 });
