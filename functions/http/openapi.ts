@@ -171,7 +171,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getIncident",
         tags: ["incidents"],
         summary: "The incident's summary, now or as it stood then",
-        description: `At most one of \`asOf\`, \`version\` and \`minVersion\` (more is a 400). Without them: the current summary, with \`ETag: "N"\`; \`If-None-Match\` with that tag answers 304. ${UNKNOWN_QUERY}`,
+        description: `At most one of \`asOf\`, \`version\` and \`minVersion\` (more is a 400). Without them: the current summary, with \`ETag: "N"\`; \`If-None-Match\` with that tag answers 304. \`links\` also lists the links other incidents posted naming this one (read beside the view; they are the other incident's events, so they do not change this incident's version or ETag, and a past view lists those recorded by its point). ${UNKNOWN_QUERY}`,
         ...read,
         parameters: [
           readIncident,
