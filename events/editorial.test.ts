@@ -99,8 +99,9 @@ describe("IncidentRevised", () => {
 
   it("given an end on the day of an instant start, then it is not before the start (a date runs to its day's end)", () => {
     expect(
-      parseEnvelope(revised("revision-ok", { occurredAt: "2022-04-08T22:00:00Z", occurredUntil: "2022-04-08" }))
-        .ok,
+      parseEnvelope(
+        revised("revision-ok", { occurredAt: "2022-04-08T22:00:00Z", occurredUntil: "2022-04-08" }),
+      ).ok,
     ).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type StoredEvent, verifyChain } from "./stored-event.js";
-import { type Summary, summarize } from "./summarize.js";
-import { fold } from "./summary.js";
-import { SCHEMA_VERSIONS, schemaVersionOf, upcast } from "./upcast.js";
+import { type StoredEvent, verifyChain } from "../../events/stored-event.js";
+import { type Summary, summarize } from "../../events/summarize.js";
+import { fold } from "../../events/summary.js";
+import { SCHEMA_VERSIONS, schemaVersionOf, upcast } from "../../events/upcast.js";
 
 /**
  * Every shape of stored event this archive has written: the version-1 events (no
@@ -14,7 +14,7 @@ import { SCHEMA_VERSIONS, schemaVersionOf, upcast } from "./upcast.js";
  * regenerated to make a change pass.
  */
 const fixture = (name: string) =>
-  fileURLToPath(new URL(`../test/fixtures/stored-shapes/${name}`, import.meta.url));
+  fileURLToPath(new URL(`../fixtures/stored-shapes/${name}`, import.meta.url));
 const corpus: StoredEvent[] = readFileSync(fixture("events.ndjson"), "utf8")
   .split("\n")
   .filter((l) => l !== "")
