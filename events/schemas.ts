@@ -357,6 +357,11 @@ const common = {
   source: Source,
 };
 const attributed = { ...common, attributedTo: Attribution };
+/**
+ * The archive's own judgements: `attributedTo` is optional (the editor is `recordedBy`; a desk
+ * may still name itself), `source.publisher` still required (provenance on every event).
+ */
+const editorial = { ...common, attributedTo: opt(Attribution) };
 
 export const IncidentOpened = z
   .strictObject({
@@ -404,28 +409,28 @@ export const ReportRetracted = z
 
 export const IncidentRevised = z
   .strictObject({
-    ...attributed,
+    ...editorial,
     type: z.literal("IncidentRevised"),
     data: IncidentRevisedData,
   })
   .check(z.meta({ id: "IncidentRevised" }));
 export const IncidentGraded = z
   .strictObject({
-    ...attributed,
+    ...editorial,
     type: z.literal("IncidentGraded"),
     data: IncidentGradedData,
   })
   .check(z.meta({ id: "IncidentGraded" }));
 export const AttributionAssessed = z
   .strictObject({
-    ...attributed,
+    ...editorial,
     type: z.literal("AttributionAssessed"),
     data: AttributionAssessedData,
   })
   .check(z.meta({ id: "AttributionAssessed" }));
 export const IncidentsLinked = z
   .strictObject({
-    ...attributed,
+    ...editorial,
     type: z.literal("IncidentsLinked"),
     data: IncidentsLinkedData,
   })

@@ -209,6 +209,20 @@ describe("grades, attributions and links", () => {
     expect(single.body.items.map((i: { incidentId: string }) => i.incidentId)).not.toContain(a);
   });
 
+  it("given an editorial judgement without attributedTo, then it is stored (the editor is recordedBy)", async () => {
+    const answer = await post(archive.url, a, {
+      type: "AttributionAssessed",
+      source: { publisher: "incident-ledger" },
+      data: { perpetrator: { name: "Unit Y" }, certainty: "low" },
+    });
+    expect(answer.status).toBe(201);
+    const s = await summary(a);
+    expect(s.attributions.latest[0]).toMatchObject({
+      perpetrator: { name: "Unit Y" },
+      attributedTo: { name: "incident-ledger" },
+    });
+  });
+
   it("given a grade outside the list, then 422 and nothing stored", async () => {
     const before = (await events(a)).length;
     const answer = await post(
