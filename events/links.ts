@@ -55,6 +55,8 @@ export function withIncoming(summary: Summary, incoming: readonly IncomingLink[]
       }),
     );
   if (rows.length === 0) return summary;
-  const items = [...summary.links.items, ...rows].sort(newestFirst).slice(0, LINKS_LISTED);
-  return { ...summary, links: { count: summary.links.count + rows.length, items } };
+  // A view stored before links existed has none of its own: it is brought up to date by its next projection.
+  const own = summary.links ?? { count: 0, items: [] };
+  const items = [...own.items, ...rows].sort(newestFirst).slice(0, LINKS_LISTED);
+  return { ...summary, links: { count: own.count + rows.length, items } };
 }

@@ -117,7 +117,9 @@ export function suggestedGrade(contested: boolean, eligible: readonly CasualtyRe
 }
 
 /** The grade the listing filters on: the one an editor gave, else the one the ledger suggests. */
-export const effectiveGrade = (s: Pick<Summary, "grade">): Grade => s.grade.given?.grade ?? s.grade.suggested;
+export const effectiveGrade = (s: Pick<Summary, "grade">): Grade | undefined =>
+  // A view stored before grades existed has none (until its next projection): it matches no grade.
+  s.grade?.given?.grade ?? s.grade?.suggested;
 
 /** docs/codebook.md "Best estimates", eligible: a source's latest live report not assessed `false`. */
 const isEligible = (r: CasualtyReport) => latestVerdict(r) !== "false";

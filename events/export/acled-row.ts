@@ -61,7 +61,7 @@ export function acledCells(s: Summary): Cell[] {
     s.version,
     s.headHash,
     s.contested,
-    effectiveGrade(s),
+    effectiveGrade(s) ?? null,
   ];
 }
 

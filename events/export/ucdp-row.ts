@@ -76,7 +76,7 @@ export function ucdpCells(s: Summary): Cell[] {
     s.version,
     s.headHash,
     s.contested,
-    effectiveGrade(s),
+    effectiveGrade(s) ?? null,
   ];
 }
 

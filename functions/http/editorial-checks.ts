@@ -31,7 +31,7 @@ export async function checkEditorial(
   if (!envelopes.some((e) => e.type === "IncidentsLinked" || e.type === "IncidentRevised")) return;
   const current = await deps.summary(incidentId);
   const linked = new Map(
-    (current?.links.items ?? [])
+    (current?.links?.items ?? [])
       .filter((l) => l.direction === "outgoing")
       .map((l) => [l.incidentId, l.relation as string]),
   );
