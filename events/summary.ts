@@ -311,7 +311,7 @@ function* walkBack(version: number, visit: (event: StoredEvent) => boolean): Gen
     if (page.length === 0) return;
     for (const event of page) {
       cursor = event.version;
-      if (visit(event)) return;
+      if (visit(upcast(event))) return;
     }
   }
 }
