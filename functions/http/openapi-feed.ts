@@ -84,10 +84,16 @@ export const schemas: Record<string, Json> = {
       url: { type: "string", format: "uri" },
       links: {
         type: "object",
-        required: ["incidentsCsv", "eventsNdjson", "feed"],
+        required: ["incidentsCsv", "eventsNdjson", "feed", "ucdpGedCsv", "acledCsv"],
         properties: {
           incidentsCsv: { type: "string", format: "uri" },
           eventsNdjson: { type: "string", format: "uri" },
+          ucdpGedCsv: {
+            type: "string",
+            format: "uri",
+            description: "ucdp-ged.csv at the release's tree size.",
+          },
+          acledCsv: { type: "string", format: "uri", description: "acled.csv at the release's tree size." },
           feed: { type: "string", format: "uri" },
         },
       },

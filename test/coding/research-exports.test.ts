@@ -129,6 +129,19 @@ describe("ucdp-ged.csv and acled.csv", () => {
     expect(a).toMatchObject({ fatalities: BigInt(50), time_precision: BigInt(1), geo_precision: BigInt(1) });
   });
 
+  it("given a release, then it links both layouts at its tree size", async () => {
+    const release = await call(archive.url, "POST", "/releases", {
+      name: "coding-layouts",
+      note: "both layouts",
+    });
+    expect(release.status).toBe(201);
+    const size = release.body.treeSize;
+    expect(release.body.links).toMatchObject({
+      ucdpGedCsv: expect.stringMatching(new RegExp(`/export/ucdp-ged\\.csv\\?treeSize=${size}$`)),
+      acledCsv: expect.stringMatching(new RegExp(`/export/acled\\.csv\\?treeSize=${size}$`)),
+    });
+  });
+
   it("given more events after the cut, then both files at that tree size are the same bytes", async () => {
     await post(
       archive.url,

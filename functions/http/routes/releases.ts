@@ -33,6 +33,8 @@ export function releaseView(release: Release, origin: string) {
     links: {
       incidentsCsv: `${origin}/export/incidents.csv?treeSize=${size}`,
       eventsNdjson: `${origin}/export/events.ndjson?treeSize=${size}`,
+      ucdpGedCsv: `${origin}/export/ucdp-ged.csv?treeSize=${size}`,
+      acledCsv: `${origin}/export/acled.csv?treeSize=${size}`,
       feed: `${origin}/feed?after=-1`,
     },
     citation: citationLine(release, url),
