@@ -86,6 +86,8 @@ describe("releases", () => {
     expect(first.exports.map((e) => [e.file, e.ok])).toEqual([
       ["incidents.csv", true],
       ["events.ndjson", true],
+      ["ucdp-ged.csv", true],
+      ["acled.csv", true],
     ]);
     expect(first.exports[0]?.rebuiltBytes).toBeGreaterThan(500);
 
