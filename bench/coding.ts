@@ -4,7 +4,7 @@ import { type StoredEvent, sealEvents } from "../events/stored-event.js";
 import { summarize } from "../events/summarize.js";
 import { fold } from "../events/summary.js";
 import { startLocalServer } from "../functions/local/server.js";
-import { silentLogger } from "../functions/log.js";
+import { silentLogger } from "../functions/logger.js";
 
 /**
  * Coding for research (issue 23), measured:
@@ -191,7 +191,7 @@ try {
   // The exports are cut at a signed checkpoint: wait for one that holds every event.
   const total = LENGTHS.reduce((a, n) => a + n, 0) + 1 + INCIDENTS * 5;
   for (;;) {
-    const checkpoint = await server.ledger.log.latestCheckpoint();
+    const checkpoint = await server.ledger.logStore.latestCheckpoint();
     if (checkpoint && checkpoint.size >= total) break;
     await new Promise((r) => setTimeout(r, 100));
   }

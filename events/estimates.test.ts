@@ -3,7 +3,7 @@ import { acledValue, bestValue, estimate, lowerMedian } from "./estimates.js";
 import type { Figure } from "./schemas.js";
 import { about, assessment, atLeast, casualties, exact, given, opened, retraction } from "./test-kit.js";
 
-// docs/codebook.md "Best estimates": the per-figure rules, then how sources combine.
+// docs/reference/codebook.md "Best estimates": the per-figure rules, then how sources combine.
 describe("per-figure rules", () => {
   it.each<[string, Figure, number, number]>([
     ["exact", exact(50), 50, 50],

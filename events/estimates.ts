@@ -1,7 +1,7 @@
 import type { Figure } from "./schemas.js";
 
 /**
- * Point estimates of a casualty category, by the rules of docs/codebook.md, section
+ * Point estimates of a casualty category, by the rules of docs/reference/codebook.md, section
  * "Best estimates": each eligible source gives one value per rule, and the category's estimate
  * combines them. Eligible is decided by the caller (each source's latest live report whose
  * latest assessment is not `false`); here only numbers.

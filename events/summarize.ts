@@ -13,6 +13,7 @@ import {
   latestVerdict,
   type StatementRow,
 } from "./summary.js";
+import { summarizeVictims, type VictimsSummary } from "./victims.js";
 
 export interface SourcedFigure {
   figure: Figure;
@@ -26,9 +27,9 @@ export interface SourcedFigure {
 export interface CasualtySummary {
   low: number | null;
   high: number | null;
-  /** docs/codebook.md "Best estimates": the lower median of the eligible sources' best values. */
+  /** docs/reference/codebook.md "Best estimates": the lower median of the eligible sources' best values. */
   best: number | null;
-  /** docs/codebook.md "Best estimates": the smallest of their ACLED-style values. */
+  /** docs/reference/codebook.md "Best estimates": the smallest of their ACLED-style values. */
   acled: number | null;
   latest: SourcedFigure | null;
   bySource: SourcedFigure[];
@@ -97,11 +98,12 @@ export interface Summary {
   attributions: { count: number; latest: AttributionRow[] };
   /** Links posted on this incident and on others naming it, the most recent first. */
   links: { count: number; items: LinkSummary[] };
+  victims: VictimsSummary;
   headHash: string;
 }
 
 /**
- * docs/codebook.md "Suggested grade": contested while a denial is live, else corroborated when
+ * docs/reference/codebook.md "Suggested grade": contested while a denial is live, else corroborated when
  * eligible casualty figures come from two sources of different publishers, else single-source.
  */
 export function suggestedGrade(contested: boolean, eligible: readonly CasualtyReport[]): Grade {
@@ -121,7 +123,7 @@ export const effectiveGrade = (s: Pick<Summary, "grade">): Grade | undefined =>
   // A view stored before grades existed has none (until its next projection): it matches no grade.
   s.grade?.given?.grade ?? s.grade?.suggested;
 
-/** docs/codebook.md "Best estimates", eligible: a source's latest live report not assessed `false`. */
+/** docs/reference/codebook.md "Best estimates", eligible: a source's latest live report not assessed `false`. */
 const isEligible = (r: CasualtyReport) => latestVerdict(r) !== "false";
 
 function sourced(r: CasualtyReport): SourcedFigure {
@@ -267,6 +269,7 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
         }),
       ),
     },
+    victims: summarizeVictims(state.victims),
     headHash: state.headHash,
   };
 }

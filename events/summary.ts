@@ -23,6 +23,7 @@ import {
 } from "./spill.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
 import { upcast } from "./upcast.js";
+import { countVictims, emptyVictims, linkVictims, unlinkVictims, type VictimsState } from "./victims.js";
 
 /**
  * Summaries quote long texts up to this many characters, ending in "…"; the event itself,
@@ -152,6 +153,8 @@ export interface IncidentState {
   retractedEventIds: string[];
   /** What was sealed into pieces; null until anything was. */
   spilled: Spilled | null;
+  /** Victims' counts and same-person links (events/victims.ts); absent on states folded before. */
+  victims?: VictimsState;
   /**
    * Pieces sealed by this fold and not yet stored: whoever saves the state writes them first
    * (ViewStore), and a stored state never carries them.
@@ -200,9 +203,9 @@ function ref(event: StoredEvent): Ref {
   };
 }
 
-/** The source a report is counted under: its speaker (or publisher), compared by `sourceKey`. */
+// A private person is keyed on their pseudonym `ref` (their name is sealed): events/source-key.ts.
 const sourceOf = (event: StoredEvent) =>
-  event.attributedTo ? sourceKey(event.attributedTo) : sourceKey({ name: event.source.publisher });
+  event.attributedTo ? sourceKey(event.attributedTo) : event.source.publisher;
 
 function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
   return { ...ref(event), figure, publisher: event.source.publisher };
@@ -425,6 +428,7 @@ function* retract(draft: IncidentState, target: string): FoldStep {
     for (const row of assessed) yield* dropVerdict(draft, row, target);
     return;
   }
+  if (draft.victims && unlinkVictims(draft.victims, target)) return;
   const statement = draft.statements.recent.findIndex((s) => s.eventId === target);
   // Anything else may be a report or an older statement: which, only the event can say.
   const event = statement >= 0 ? null : ((yield { need: "event", eventId: target }) as StoredEvent | null);
@@ -447,6 +451,11 @@ function* retract(draft: IncidentState, target: string): FoldStep {
   if (event?.type === "DenialIssued" && draft.spilled) {
     draft.spilled.liveDenials -= 1;
     dropAssessmentsOf(draft, target);
+    return;
+  }
+  if (event?.type === "VictimsRecorded") {
+    draft.victims ??= emptyVictims();
+    countVictims(draft.victims, event, -1);
     return;
   }
   if (event?.type !== "CasualtiesReported") return;
@@ -544,6 +553,14 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
     }
     case "ReportRetracted":
       yield* retract(draft, d.targetEventId);
+      break;
+    case "VictimsRecorded":
+      draft.victims ??= emptyVictims();
+      countVictims(draft.victims, event, 1);
+      break;
+    case "VictimsLinked":
+      draft.victims ??= emptyVictims();
+      linkVictims(draft.victims, event);
       break;
   }
 }

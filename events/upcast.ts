@@ -6,7 +6,7 @@ import type { StoredEvent } from "./stored-event.js";
  * type's data schema has a version; a stored event names the version it was written in
  * (`schemaVersion`), and one written before versions were recorded is version 1. Upcasters bring
  * an older shape to the current one, one version at a time, before the fold sees it — so the
- * fold only ever knows the current shapes (docs/codebook.md, "Schema versions").
+ * fold only ever knows the current shapes (docs/reference/codebook.md, "Schema versions").
  */
 export const SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   // 2: `timePrecision`, `occurredUntil`, `location.precision`.
@@ -20,6 +20,9 @@ export const SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   IncidentGraded: 1,
   AttributionAssessed: 1,
   IncidentsLinked: 1,
+  VictimsRecorded: 1,
+  VictimsLinked: 1,
+  RedactionApplied: 1,
 };
 
 type Upcaster = (event: StoredEvent) => StoredEvent;

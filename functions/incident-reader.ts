@@ -26,15 +26,18 @@ export type SummaryQuery =
  */
 type PastQuery = Exclude<SummaryQuery, { at: "current" }>;
 
-export interface Settle {
-  incident(incidentId: string): Promise<void>;
+/** The projections still under way in this process, which a read waits for first. */
+export interface PendingProjections {
+  /** Resolves once every commit of this incident published so far is projected. */
+  of(incidentId: string): Promise<void>;
+  /** Resolves once every commit published so far is projected. */
   all(): Promise<void>;
 }
 
 /** Index pages one listing request with `grade` reads at most. */
 export const GRADE_PAGES = 5;
 
-const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
+const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async () => {} };
 
 export class IncidentReader {
   /**
@@ -47,7 +50,7 @@ export class IncidentReader {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
-    private readonly settle: Settle = NOTHING_TO_WAIT_FOR,
+    private readonly pending: PendingProjections = NOTHING_TO_WAIT_FOR,
     /** Links other incidents posted naming one (functions/links/link-index.ts); none without it. */
     private readonly links?: LinkIndex,
   ) {}
@@ -79,7 +82,7 @@ export class IncidentReader {
   }
 
   private async listPage(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
-    await this.settle.all();
+    await this.pending.all();
     const page = await this.views.list(query);
     const ids = page.items.map((item) => ("unprojected" in item ? item.unprojected : item.incidentId));
     const [items, incoming] = await Promise.all([
@@ -145,7 +148,7 @@ export class IncidentReader {
 
   /** The projected view, if it is at least `minVersion`. */
   private async storedView(incidentId: string, minVersion = 0) {
-    await this.settle.incident(incidentId);
+    await this.pending.of(incidentId);
     const view = await this.views.getSummaryJson(incidentId);
     return view && view.version >= minVersion ? view : null;
   }
@@ -177,7 +180,7 @@ export class IncidentReader {
    */
   async stateAt(incidentId: string, query: SummaryQuery): Promise<IncidentState | null> {
     if (query.at === "current") {
-      await this.settle.incident(incidentId);
+      await this.pending.of(incidentId);
       const state = await this.caughtUp(incidentId);
       return state.version === 0 || state.version < (query.minVersion ?? 0) ? null : state;
     }
@@ -189,7 +192,7 @@ export class IncidentReader {
       base > 0 ? this.snapshot(incidentId, base) : null,
       this.events.eventsBetween(incidentId, base, version),
     ]);
-    // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
+    // No snapshot (not projected that far yet, or never written): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
     const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
     const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
@@ -224,7 +227,7 @@ export class IncidentReader {
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
-    const missed = this.events.events(incidentId, view?.version ?? 0, true);
+    const missed = this.events.events(incidentId, { after: view?.version ?? 0, afterEndsCommit: true });
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
 }

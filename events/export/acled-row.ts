@@ -12,7 +12,7 @@ import {
 
 /**
  * The columns of acled.csv: ACLED's names, in ACLED's order, for every field that maps
- * (docs/codebook.md, "acled.csv"), then the ledger's own columns. Add at the end only.
+ * (docs/reference/codebook.md, "acled.csv"), then the ledger's own columns. Add at the end only.
  */
 export const ACLED_COLUMNS: readonly string[] = [
   "event_id_cnty",

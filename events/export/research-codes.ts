@@ -3,7 +3,7 @@ import type { Summary } from "../summarize.js";
 
 /**
  * What UCDP GED and ACLED layouts share: the codes our precision lists map to, the incident's
- * dates, its sources and its perpetrator. The rules are in docs/codebook.md ("ucdp-ged.csv",
+ * dates, its sources and its perpetrator. The rules are in docs/reference/codebook.md ("ucdp-ged.csv",
  * "acled.csv"); each function names the section it follows.
  */
 

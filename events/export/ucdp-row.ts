@@ -12,7 +12,7 @@ import {
 
 /**
  * The columns of ucdp-ged.csv: UCDP GED's names, in GED's order, for every field that maps
- * (docs/codebook.md, "ucdp-ged.csv"), then the ledger's own columns. Add at the end only.
+ * (docs/reference/codebook.md, "ucdp-ged.csv"), then the ledger's own columns. Add at the end only.
  */
 export const UCDP_COLUMNS: readonly string[] = [
   "id",

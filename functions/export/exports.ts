@@ -52,12 +52,12 @@ export class Exporter {
     return this.incidentRows(treeSize, INCIDENT_HEADER, incidentRecord);
   }
 
-  /** The same rows in UCDP GED's layout (docs/codebook.md, "ucdp-ged.csv"). */
+  /** The same rows in UCDP GED's layout (docs/reference/codebook.md, "ucdp-ged.csv"). */
   ucdpGedCsv(treeSize: number): AsyncGenerator<string> {
     return this.incidentRows(treeSize, UCDP_HEADER, ucdpRecord);
   }
 
-  /** The same rows in ACLED's layout (docs/codebook.md, "acled.csv"). */
+  /** The same rows in ACLED's layout (docs/reference/codebook.md, "acled.csv"). */
   acledCsv(treeSize: number): AsyncGenerator<string> {
     return this.incidentRows(treeSize, ACLED_HEADER, acledRecord);
   }

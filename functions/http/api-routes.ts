@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { IncidentReader, Settle } from "../incident-reader.js";
-import type { EventStore } from "../store/event-store.js";
+import type { IncidentReader, PendingProjections } from "../incident-reader.js";
+import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
 import { eventRoutes } from "./routes/events.js";
@@ -14,7 +14,11 @@ export interface ApiRoutesDeps {
   authenticate: Authenticator;
   checkStore: () => Promise<void>;
   /** What an append of a link waits for where projection runs in this process (routes/events.ts). */
-  settle?: Settle;
+  pending?: PendingProjections;
+  /** The sealing append path (functions/people/sealed-append.ts); default the event store's. */
+  append?: (request: AppendRequest) => Promise<AppendResult>;
+  /** More routes of the API Lambda (the people's disclosures: functions/people/people-routes.ts). */
+  extra?: readonly Hono[];
 }
 
 /** The API Lambda's routes: /health, the incidents, their events and the append. */
@@ -23,5 +27,6 @@ export function apiRoutes(deps: ApiRoutesDeps): Hono {
   app.route("/", metaRoutes(deps));
   app.route("/", eventRoutes(deps));
   app.route("/", incidentRoutes(deps));
+  for (const routes of deps.extra ?? []) app.route("/", routes);
   return app;
 }

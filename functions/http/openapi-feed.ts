@@ -94,6 +94,12 @@ export const schemas: Record<string, Json> = {
             description: "ucdp-ged.csv at the release's tree size.",
           },
           acledCsv: { type: "string", format: "uri", description: "acled.csv at the release's tree size." },
+          disclosuresNdjson: {
+            type: "string",
+            format: "uri",
+            description:
+              "The public disclosures of the events in the release's leaves (those still held: an erased one cannot be given again).",
+          },
           feed: { type: "string", format: "uri" },
         },
       },
@@ -157,7 +163,7 @@ export const paths: Record<string, Json> = {
     get: {
       operationId: "exportIncidents",
       tags,
-      summary: "One row per incident (RFC 4180, UTF-8, header row; columns in docs/codebook.md), streamed",
+      summary: "One row per incident (RFC 4180, UTF-8, header row; columns in the codebook), streamed",
       description:
         "Each incident's summary as of the latest checkpoint, or of the first `treeSize` leaves (never beyond the latest checkpoint). Cells a spreadsheet would run as a formula are written as text (see the codebook). `X-Tree-Size` names the cut. Takes only `treeSize`.",
       security: [],
@@ -179,7 +185,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "One row per incident in UCDP GED's layout (RFC 4180, UTF-8, header row), streamed",
       description:
-        "UCDP GED's column names for every field that maps (`best`, `low`, `high`, `date_prec`, `where_prec`, `latitude`, `longitude`, `country`, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/codebook.md. Takes only `treeSize`.",
+        "UCDP GED's column names for every field that maps (`best`, `low`, `high`, `date_prec`, `where_prec`, `latitude`, `longitude`, `country`, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/reference/codebook.md. Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {
@@ -198,7 +204,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "One row per incident in ACLED's layout (RFC 4180, UTF-8, header row), streamed",
       description:
-        "ACLED's column names for every field that maps (`event_date`, `time_precision`, `geo_precision`, `fatalities` — the most conservative estimate —, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/codebook.md. Takes only `treeSize`.",
+        "ACLED's column names for every field that maps (`event_date`, `time_precision`, `geo_precision`, `fatalities` — the most conservative estimate —, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/reference/codebook.md. Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {

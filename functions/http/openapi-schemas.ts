@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES, GRADES, LINK_RELATIONS, MAX_BATCH, REVISABLE_FIELDS } from "../../events/schemas.js";
+import { storedSealedSchemas } from "./openapi-people.js";
 
 /**
  * The document's schemas. Requests come from the very zod schemas that validate posts (every
@@ -73,7 +74,7 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
     recordedBy: { type: "string", description: "The writer's identity." },
     schemaVersion: integer(
       1,
-      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (docs/codebook.md, “Schema versions”).",
+      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (docs/reference/codebook.md, “Schema versions”).",
     ),
     prevHash: { ...HASH, description: "The previous event's hash; 64 zeros for version 1." },
     hash: {
@@ -86,6 +87,11 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
   for (const type of EVENT_TYPES) {
     const envelope = requests[type] as { properties: Record<string, Json>; required: string[] } | undefined;
     if (!envelope) throw new Error(`no request schema for ${type}`);
+    // Sealed values are commitments once stored (openapi-people.ts).
+    const sealed: Record<string, Json> = {
+      ...("attributedTo" in envelope.properties ? { attributedTo: ref("StoredAttribution") } : {}),
+      ...(type === "VictimsRecorded" ? { data: ref("StoredVictimsRecordedData") } : {}),
+    };
     stored[`Stored${type}`] = {
       type: "object",
       required: [
@@ -95,7 +101,7 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
           ...Object.keys(added).filter((k) => k !== "schemaVersion"),
         ]),
       ],
-      properties: { ...envelope.properties, ...added },
+      properties: { ...envelope.properties, ...sealed, ...added },
       additionalProperties: false,
     };
   }
@@ -108,14 +114,14 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
       mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/Stored${t}`])),
     },
   };
-  return stored;
+  return { ...stored, ...storedSealedSchemas(requests) };
 }
 
 const reference = {
   eventId: ref("EventId"),
   version: integer(1),
   recordedAt: instant("When the archive recorded the event."),
-  attributedTo: ref("Attribution"),
+  attributedTo: ref("StoredAttribution"),
 };
 
 const answerSchemas: Record<string, Json> = {
@@ -169,7 +175,7 @@ const answerSchemas: Record<string, Json> = {
   }),
   SourcedFigure: closed({
     figure: ref("Figure"),
-    attributedTo: ref("Attribution"),
+    attributedTo: ref("StoredAttribution"),
     publisher: { type: "string" },
     eventId: ref("EventId"),
     version: integer(1),
@@ -190,7 +196,7 @@ const answerSchemas: Record<string, Json> = {
     best: {
       ...nullable({ type: "integer", minimum: 0 }),
       description:
-        "The lower median of the eligible sources' best values (docs/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
+        "The lower median of the eligible sources' best values (docs/reference/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
     },
     acled: {
       ...nullable({ type: "integer", minimum: 0 }),
@@ -233,7 +239,7 @@ const answerSchemas: Record<string, Json> = {
     {
       eventId: ref("EventId"),
       version: integer(1),
-      attributedTo: ref("Attribution"),
+      attributedTo: ref("StoredAttribution"),
       verdict: ref("Verdict"),
       reasoning: { type: "string" },
     },
@@ -309,7 +315,7 @@ const answerSchemas: Record<string, Json> = {
           type: "string",
           enum: [...GRADES],
           description:
-            "What the ledger suggests from its events (docs/codebook.md “Suggested grade”): contested while a denial is live, else corroborated with eligible casualty figures from two sources of different publishers, else single-source.",
+            "What the ledger suggests from its events (docs/reference/codebook.md “Suggested grade”): contested while a denial is live, else corroborated with eligible casualty figures from two sources of different publishers, else single-source.",
         },
         count: integer(0, "How many IncidentGraded events there are."),
       }),
@@ -332,6 +338,7 @@ const answerSchemas: Record<string, Json> = {
             "Both directions, the most recently recorded first. A link posted on another incident appears here once that incident is projected; a past view shows those recorded by its point.",
         },
       }),
+      victims: ref("VictimsSummary"),
       headHash: HASH,
     },
     [],

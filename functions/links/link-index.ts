@@ -7,8 +7,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { LinkRow } from "../../events/editorial.js";
 import { type IncomingLink, incomingOf } from "../../events/links.js";
-import { backOff } from "../store/batch-writes.js";
-import { isConditionFailed } from "../store/dynamo-client.js";
+import { backOff, isConditionFailed } from "../store/dynamo-idioms.js";
 
 /** The index item of an incident: a key no incident id can take (ids are slugs, without `#`). */
 export const linksInKey = (incidentId: string) => `${incidentId}#links-in`;

@@ -47,7 +47,7 @@ export interface RebuildReport {
 
 export interface RebuiltExports {
   csv: string;
-  /** The same rows in the UCDP GED and ACLED layouts (docs/codebook.md). */
+  /** The same rows in the UCDP GED and ACLED layouts (docs/reference/codebook.md). */
   ucdpCsv: string;
   acledCsv: string;
   ndjsonSha256: string;
@@ -96,7 +96,7 @@ export async function rebuildExports(
   const encoder = new TextEncoder();
   // fold() copies the state it starts from: fold each incident's events a page at a time.
   let pending = new Map<string, StoredEvent[]>();
-  const settle = () => {
+  const foldPending = () => {
     for (const [id, events] of pending) states.set(id, fold(id, events, states.get(id)));
     pending = new Map();
   };
@@ -109,9 +109,9 @@ export async function rebuildExports(
     const list = pending.get(event.incidentId) ?? [];
     list.push(event);
     pending.set(event.incidentId, list);
-    if (++seen % FEED_PAGE === 0) settle();
+    if (++seen % FEED_PAGE === 0) foldPending();
   }
-  settle();
+  foldPending();
   const ids = [...states.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const summaries = ids.map((id) => summarize(states.get(id) as IncidentState));
   const csv = INCIDENT_HEADER + summaries.map(incidentRecord).join("");

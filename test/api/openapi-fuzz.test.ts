@@ -20,6 +20,7 @@ const TARGET = "fuzz-target-statement";
 /** Incidents a drawn IncidentsLinked may name (it must name an existing other one, and never the same link twice). */
 const OTHERS = Array.from({ length: 40 }, (_, i) => `fuzz-other-${i}`);
 const linksMade = new Set<string>();
+const VICTIMS = "fuzz-target-victims";
 const ENVELOPE = { $ref: "#/components/schemas/EventEnvelope" };
 const BODY = { oneOf: [ENVELOPE, { $ref: "#/components/schemas/EventBatch" }] };
 
@@ -40,6 +41,14 @@ beforeAll(async () => {
   };
   expect((await post(archive.url, BASE, statement)).status).toBe(201);
   for (const other of OTHERS) expect((await post(archive.url, other, opened())).status).toBe(201);
+  const victims = {
+    eventId: VICTIMS,
+    type: "VictimsRecorded",
+    source: { publisher: "Fuzz Wire" },
+    attributedTo: { name: "A registry" },
+    data: { victims: [{ name: "A" }, { name: "B" }] },
+  };
+  expect((await post(archive.url, BASE, victims)).status).toBe(201);
 });
 afterAll(async () => {
   await archive?.close();
@@ -57,6 +66,19 @@ function fitToArchive(event: Drawn, n: number): Drawn {
   }
   // An end never before any start the incident has or is given (the rule the document states in words).
   if (typeof event?.data?.occurredUntil === "string") event.data.occurredUntil = "9999-12-31";
+  // The people's rules in words (issue 22): links name existing entries, redactions pointers
+  // with a disclosure, disclose marks values the event seals, a private person has a ref.
+  if (event?.type === "VictimsLinked" && event.data?.a && event.data?.b) {
+    event.data.a = { eventId: VICTIMS, index: 0 };
+    event.data.b = { eventId: VICTIMS, index: 1 };
+  }
+  if (event?.type === "RedactionApplied" && event.data) {
+    event.data.targetEventId = VICTIMS;
+    if (Array.isArray(event.data.pointers)) event.data.pointers = ["/data/victims/0/name"];
+  }
+  if (event?.type === "VictimsRecorded" && event.data?.disclose) delete event.data.disclose;
+  if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined)
+    event.attributedTo.ref = "fuzz-ref";
   for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
     if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
       [figure.min, figure.max] = [figure.max, figure.min];

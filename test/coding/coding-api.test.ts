@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRADE_PAGES } from "../../functions/incident-reader.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { AP, call, casualties, opened, post, TOKEN } from "../support/archive.js";
 
 const WRITER_TOKEN = "writer-only-token-0123456789";

@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linksInKey } from "../../functions/links/link-index.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, opened, post, startArchive } from "../support/archive.js";

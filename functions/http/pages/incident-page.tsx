@@ -11,6 +11,7 @@ import { categoryLabel, formatInstant, headline, orderCategories } from "./forma
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
+import { VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -26,6 +27,8 @@ export interface IncidentPageProps {
   citation?: string | null;
   /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
   log?: LogView;
+  /** The victims: counts, and the latest lists with what this reader may see of them (issue 22). */
+  victims?: VictimsView;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -83,6 +86,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   moment,
   citation,
   log,
+  victims,
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -133,6 +137,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
         ))}
       </section>
       <CodingSection summary={summary} state={state} />
+      {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
       <EventTimeline

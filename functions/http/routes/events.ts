@@ -1,27 +1,30 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
-import type { IncidentReader, Settle } from "../../incident-reader.js";
-import type { EventStore } from "../../store/event-store.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
+import type { IncidentReader, PendingProjections } from "../../incident-reader.js";
+import type { AppendRequest, AppendResult, EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { checkEditorial, editorTypeIn } from "../editorial-checks.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
-import { readBodyText } from "../read-body.js";
+import { readJsonBody } from "../read-body.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface EventRoutesDeps {
   events: EventStore;
   authenticate: Authenticator;
+  /** The append path (default the event store's): the sealing one (functions/people/sealed-append.ts). */
+  append?: (request: AppendRequest) => Promise<AppendResult>;
   /** The current summaries an editorial judgement is checked against (functions/http/editorial-checks.ts). */
   reader?: IncidentReader;
   /** Where projection runs in this process (locally): what an append of a link waits for. */
-  settle?: Settle;
+  pending?: PendingProjections;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate, reader, settle }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, append, reader, pending }: EventRoutesDeps) {
   const app = new Hono();
+  const appendEvents = append ?? ((request: AppendRequest) => events.append(request));
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
     // Credentials first: an unauthenticated caller learns nothing about its payload.
@@ -29,16 +32,7 @@ export function eventRoutes({ events, authenticate, reader, settle }: EventRoute
     const recordedBy = writer.name;
     const incidentId = incidentToWrite(c);
     const ifMatch = expectedVersion(c);
-    const text = await readBodyText(c, MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-        { path: "(body)", message: "is not valid JSON" },
-      ]);
-    }
-    const parsed = parseAppendBody(body);
+    const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
     if (!parsed.ok) {
       throw new ValidationError(
         `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
@@ -50,12 +44,13 @@ export function eventRoutes({ events, authenticate, reader, settle }: EventRoute
     }
     // The archive's own judgements need an editor (CONTRACT.md "Roles").
     const judgement = editorTypeIn(parsed.value);
-    if (judgement) requireRole(authenticate, c, "editor", `posting ${judgement}`);
+    if (judgement)
+      requireRole(authenticate, c, "editor", `${/^[AEIOU]/.test(judgement) ? "an" : "a"} ${judgement}`);
     await checkEditorial(incidentId, parsed.value, parsed.batched, {
       headVersion: async (id) => (await events.readHead(id)).version,
       summary: async (id) => (reader ? reader.summary(id, { at: "current" }) : null),
     });
-    const result = await events.append({
+    const result = await appendEvents({
       incidentId,
       envelopes: parsed.value,
       recordedBy,
@@ -64,7 +59,7 @@ export function eventRoutes({ events, authenticate, reader, settle }: EventRoute
     });
     // The other incident learns of a link when this one is projected: where that happens in this
     // process, the answer waits for it, so a read of the other incident right after shows it.
-    if (settle && parsed.value.some((e) => e.type === "IncidentsLinked")) await settle.incident(incidentId);
+    if (pending && parsed.value.some((e) => e.type === "IncidentsLinked")) await pending.of(incidentId);
     c.header("ETag", `"${result.version}"`);
     c.header("Location", `/incidents/${incidentId}`);
     const { created: _created, ...answer } = result;
