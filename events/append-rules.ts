@@ -56,6 +56,13 @@ export function checkCategories(
 
 /** Event types a retraction may not name: the opening defines the incident; un-retracting is not a thing. */
 const UNRETRACTABLE: readonly EventType[] = ["IncidentOpened", "ReportRetracted"];
+/** The archive's own judgements are superseded by newer ones (events/editorial.ts), never retracted. */
+const SUPERSEDED: readonly EventType[] = [
+  "IncidentRevised",
+  "IncidentGraded",
+  "AttributionAssessed",
+  "IncidentsLinked",
+];
 
 export function fieldPath(batched: boolean, index: number, field: string): string {
   return batched ? `events[${index}].${field}` : field;
@@ -107,6 +114,11 @@ export function checkAppend(
       if (!targetType) errors.push({ path, message: `${target} is not an event of this incident` });
       else if (e.type === "ReportRetracted" && UNRETRACTABLE.includes(targetType)) {
         errors.push({ path, message: `a ${targetType} event cannot be retracted` });
+      } else if (e.type === "ReportRetracted" && SUPERSEDED.includes(targetType)) {
+        errors.push({
+          path,
+          message: `a ${targetType} event cannot be retracted: an editor supersedes it with a newer one`,
+        });
       }
     }
     if (e.eventId) setOwn(types, e.eventId, e.type);

@@ -142,6 +142,31 @@ const Category = z
   .string()
   .check(z.regex(/^[a-z][A-Za-z]{0,63}$/, "categories are camelCase words: [a-z][A-Za-z]*"));
 
+/** How exactly the date and the place are known (docs/reference/codebook.md, "Precision and revision"). */
+export const TIME_PRECISIONS = ["day", "days", "week", "month", "year"] as const;
+export const LOCATION_PRECISIONS = [
+  "exact",
+  "near",
+  "adm2",
+  "adm1",
+  "subnational",
+  "country",
+  "water",
+] as const;
+export const TimePrecision = z.enum(TIME_PRECISIONS).check(
+  z.meta({
+    id: "TimePrecision",
+    description: "How exactly the date is known: the day, a few days, the week, the month or the year.",
+  }),
+);
+export const LocationPrecision = z.enum(LOCATION_PRECISIONS).check(
+  z.meta({
+    id: "LocationPrecision",
+    description:
+      "How exactly the place is known: the spot, near it, its second- or first-level district, somewhere in the country below that, only the country, or at sea.",
+  }),
+);
+
 export const Location = z
   .strictObject({
     name: text(300),
@@ -154,8 +179,23 @@ export const Location = z
       ),
     lat: opt(z.number().check(z.gte(-90), z.lte(90))),
     lon: opt(z.number().check(z.gte(-180), z.lte(180))),
+    precision: opt(LocationPrecision),
   })
   .check(z.meta({ id: "Location" }));
+
+/** `occurredUntil` is an instant or a date; a date runs to the end of its day. */
+const occurredUntil = z
+  .union([isoInstant, isoDate])
+  .check(z.describe("When it ended: an instant, or a date (the end of that day); not before the start."));
+
+/** Whether `until` ends before `start` begins (a date as the whole of its day, UTC). */
+export function endsBeforeStart(start: string | undefined, until: string | undefined): boolean {
+  if (!start || !until) return false;
+  const first = Date.parse(start.length === 10 ? `${start}T00:00:00Z` : start);
+  const last = until.length === 10 ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until);
+  return last < first;
+}
+const UNTIL_BEFORE_START = "must not be before the start (occurredAt or occurredOn)";
 
 export const IncidentOpenedData = z
   .strictObject({
@@ -164,12 +204,18 @@ export const IncidentOpenedData = z
     location: Location,
     occurredAt: opt(isoInstant),
     occurredOn: opt(isoDate),
+    occurredUntil: opt(occurredUntil),
+    timePrecision: opt(TimePrecision),
     description: opt(text(20_000)),
   })
   .check(
     z.refine((d) => !(d.occurredAt && d.occurredOn), {
       message: "give occurredAt or occurredOn, not both",
       path: ["occurredOn"],
+    }),
+    z.refine((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
+      message: UNTIL_BEFORE_START,
+      path: ["occurredUntil"],
     }),
     z.meta({
       id: "IncidentOpenedData",
@@ -231,6 +277,98 @@ export const ReportRetractedData = z
     reason: text(5000),
   })
   .check(z.meta({ id: "ReportRetractedData" }));
+
+/** The fields an `IncidentRevised` may correct, each replacing the current value whole. */
+export const REVISABLE_FIELDS = [
+  "title",
+  "kind",
+  "location",
+  "occurredAt",
+  "occurredOn",
+  "occurredUntil",
+  "timePrecision",
+  "description",
+] as const;
+export type RevisableField = (typeof REVISABLE_FIELDS)[number];
+
+export const IncidentRevisedData = z
+  .strictObject({
+    title: opt(text(500)),
+    kind: opt(z.string().check(z.regex(KIND_SLUG_PATTERN, KIND_SLUG_RULE))),
+    location: opt(Location),
+    occurredAt: opt(isoInstant),
+    occurredOn: opt(isoDate),
+    occurredUntil: opt(occurredUntil),
+    timePrecision: opt(TimePrecision),
+    description: opt(text(20_000)),
+  })
+  .check(
+    z.refine((d) => REVISABLE_FIELDS.some((f) => d[f] !== undefined), {
+      message: `give at least one of ${REVISABLE_FIELDS.join(", ")}`,
+    }),
+    z.refine((d) => !(d.occurredAt && d.occurredOn), {
+      message: "give occurredAt or occurredOn, not both",
+      path: ["occurredOn"],
+    }),
+    z.refine((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
+      message: UNTIL_BEFORE_START,
+      path: ["occurredUntil"],
+    }),
+    z.meta({
+      id: "IncidentRevisedData",
+      description:
+        "Editors: corrects the incident's details. Each field given replaces the current value (a location whole); occurredAt replaces an occurredOn and the other way round. At least one field; not occurredAt and occurredOn both.",
+      minProperties: 1,
+      not: { properties: { occurredAt: {}, occurredOn: {} }, required: ["occurredAt", "occurredOn"] },
+    }),
+  );
+
+/** The ledger's grading scale (docs/reference/codebook.md, "Grades"). */
+export const GRADES = ["single-source", "corroborated", "contested", "confirmed", "discounted"] as const;
+export type Grade = (typeof GRADES)[number];
+export const GradeName = z.enum(GRADES).check(z.meta({ id: "Grade" }));
+
+export const IncidentGradedData = z
+  .strictObject({
+    scale: z.literal("ledger"),
+    grade: GradeName,
+    reasoning: opt(text(20_000)),
+  })
+  .check(z.meta({ id: "IncidentGradedData", description: "Editors: the archive's grade of the incident." }));
+
+export const Certainty = z.enum(["low", "medium", "high"]).check(z.meta({ id: "Certainty" }));
+
+export const AttributionAssessedData = z
+  .strictObject({
+    perpetrator: z.strictObject({
+      name: text(300),
+      side: opt(text(100)),
+      actorId: opt(text(200)),
+    }),
+    certainty: Certainty,
+    reasoning: opt(text(20_000)),
+  })
+  .check(
+    z.meta({
+      id: "AttributionAssessedData",
+      description:
+        "Editors: who the archive judges carried it out, and how certainly. A later assessment of the same perpetrator (by name) replaces the earlier.",
+    }),
+  );
+
+export const LINK_RELATIONS = ["duplicate-of", "same-event", "part-of", "related"] as const;
+export const IncidentsLinkedData = z
+  .strictObject({
+    otherIncidentId: IncidentId,
+    relation: z.enum(LINK_RELATIONS),
+  })
+  .check(
+    z.meta({
+      id: "IncidentsLinkedData",
+      description:
+        "Editors: links this incident to another existing one (not itself); shown on both. A later link to the same incident replaces the relation; the same link again is refused.",
+    }),
+  );
 
 export const AGE_GROUPS = ["child", "adult", "elderly", "unknown"] as const;
 export const SEXES = ["female", "male", "unknown"] as const;
@@ -401,6 +539,11 @@ const common = {
   evidence: opt(EvidenceList),
 };
 const attributed = { ...common, attributedTo: Attribution };
+/**
+ * The archive's own judgements: `attributedTo` is optional (the editor is `recordedBy`; a desk
+ * may still name itself), `source.publisher` still required (provenance on every event).
+ */
+const editorial = { ...common, attributedTo: opt(Attribution) };
 
 export const IncidentOpened = z
   .strictObject({
@@ -446,6 +589,34 @@ export const ReportRetracted = z
   })
   .check(z.meta({ id: "ReportRetracted" }));
 
+export const IncidentRevised = z
+  .strictObject({
+    ...editorial,
+    type: z.literal("IncidentRevised"),
+    data: IncidentRevisedData,
+  })
+  .check(z.meta({ id: "IncidentRevised" }));
+export const IncidentGraded = z
+  .strictObject({
+    ...editorial,
+    type: z.literal("IncidentGraded"),
+    data: IncidentGradedData,
+  })
+  .check(z.meta({ id: "IncidentGraded" }));
+export const AttributionAssessed = z
+  .strictObject({
+    ...editorial,
+    type: z.literal("AttributionAssessed"),
+    data: AttributionAssessedData,
+  })
+  .check(z.meta({ id: "AttributionAssessed" }));
+export const IncidentsLinked = z
+  .strictObject({
+    ...editorial,
+    type: z.literal("IncidentsLinked"),
+    data: IncidentsLinkedData,
+  })
+  .check(z.meta({ id: "IncidentsLinked" }));
 export const VictimsRecorded = z
   .strictObject({ ...attributed, type: z.literal("VictimsRecorded"), data: VictimsRecordedData })
   .check(z.meta({ id: "VictimsRecorded" }));
@@ -473,11 +644,23 @@ export const EVENT_TYPES = [
   "DenialIssued",
   "ClaimAssessed",
   "ReportRetracted",
+  "IncidentRevised",
+  "IncidentGraded",
+  "AttributionAssessed",
+  "IncidentsLinked",
   "VictimsRecorded",
   "VictimsLinked",
   "RedactionApplied",
   "EvidenceCaptured",
 ] as const;
+/** The archive's own judgements: only an editor may post them (CONTRACT.md "Roles"). */
+export const EDITOR_TYPES: readonly EventType[] = [
+  "RedactionApplied",
+  "IncidentRevised",
+  "IncidentGraded",
+  "AttributionAssessed",
+  "IncidentsLinked",
+];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const Envelope = z
@@ -488,6 +671,10 @@ export const Envelope = z
     DenialIssued,
     ClaimAssessed,
     ReportRetracted,
+    IncidentRevised,
+    IncidentGraded,
+    AttributionAssessed,
+    IncidentsLinked,
     VictimsRecorded,
     VictimsLinked,
     RedactionApplied,

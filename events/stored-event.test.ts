@@ -105,6 +105,8 @@ describe("sealEvents", () => {
       version: 1,
       recordedAt: "2022-04-08T18:00:00.000Z",
       recordedBy: "writer:alice",
+      // The version of its type's data schema (events/upcast.ts), so that readers know its shape.
+      schemaVersion: 1,
       prevHash: GENESIS_HASH,
       hash: expect.any(String),
     });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Attribution, Envelope, EventType, Source } from "./schemas.js";
+import { SCHEMA_VERSIONS } from "./upcast.js";
 
 /** An event as the archive stores and returns it: the client's envelope plus what the server adds. */
 export interface StoredEvent {
@@ -13,6 +14,8 @@ export interface StoredEvent {
   attributedTo?: Attribution;
   /** The SHA-256s of the incident's evidence this report rests on (EvidenceCaptured events). */
   evidence?: string[];
+  /** The version of its type's data schema it was written in; absent: version 1 (events/upcast.ts). */
+  schemaVersion?: number;
   // biome-ignore lint/suspicious/noExplicitAny: the shape depends on `type`; the schemas checked it at the door.
   data: any;
   recordedAt: string;
@@ -83,6 +86,7 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
       ...(envelope.attributedTo === undefined ? {} : { attributedTo: envelope.attributedTo }),
       ...("evidence" in envelope && envelope.evidence !== undefined ? { evidence: envelope.evidence } : {}),
       data: envelope.data,
+      schemaVersion: SCHEMA_VERSIONS[envelope.type],
       recordedAt,
       recordedBy: ctx.recordedBy,
       prevHash,

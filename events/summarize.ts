@@ -1,7 +1,10 @@
+import type { AttributionRow, GradeRow, LinkRow } from "./editorial.js";
+import { estimate } from "./estimates.js";
 import { evidenceSummary } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { setOwn } from "./own-keys.js";
-import type { Attribution, Figure, Location } from "./schemas.js";
+import type { Attribution, Figure, Grade, Location } from "./schemas.js";
+import { sourceKey } from "./source-key.js";
 import { piecesNeeded, type SpillLog, type SpillPiece, type SpillRows } from "./spill.js";
 import {
   type AssessmentRow,
@@ -9,6 +12,7 @@ import {
   type CategoryState,
   type IncidentState,
   LATEST_STATEMENTS,
+  latestVerdict,
   type StatementRow,
 } from "./summary.js";
 import { summarizeVictims, type VictimsSummary } from "./victims.js";
@@ -25,6 +29,10 @@ export interface SourcedFigure {
 export interface CasualtySummary {
   low: number | null;
   high: number | null;
+  /** docs/reference/codebook.md "Best estimates": the lower median of the eligible sources' best values. */
+  best: number | null;
+  /** docs/reference/codebook.md "Best estimates": the smallest of their ACLED-style values. */
+  acled: number | null;
   latest: SourcedFigure | null;
   /** The most recent sources first, at most SUMMARY_LIST_MAX (the rest: …/casualties/{category}/sources). */
   bySource: SourcedFigure[];
@@ -64,6 +72,18 @@ export type StatementSummary = Omit<StatementRow, "recordedAt"> & {
   assessmentCount: number;
 };
 
+/** A link as either incident's summary shows it: `incidentId` is the other incident. */
+export interface LinkSummary {
+  incidentId: string;
+  relation: LinkRow["relation"];
+  /** outgoing: posted on this incident; incoming: posted on the other one, naming this. */
+  direction: "outgoing" | "incoming";
+  eventId: string;
+  version: number;
+  recordedAt: string;
+  attributedTo: Attribution;
+}
+
 export interface Summary {
   incidentId: string;
   version: number;
@@ -72,7 +92,12 @@ export interface Summary {
   location: Location | null;
   occurredAt: string | null;
   occurredOn: string | null;
+  occurredUntil: string | null;
+  timePrecision: string | null;
   description: string | null;
+  /** The version of the last IncidentRevised (null: never revised), and how many there were. */
+  revisedInVersion: number | null;
+  revisions: number;
   firstRecordedAt: string | null;
   lastRecordedAt: string | null;
   casualties: Record<string, CasualtySummary>;
@@ -87,6 +112,12 @@ export interface Summary {
   /** The latest retracted ids, in the order retracted, at most SUMMARY_LIST_MAX (all: …/retractions). */
   retractedEventIds: string[];
   retractedCount: number;
+  /** The grade an editor gave (the latest), and the one the ledger suggests from its events. */
+  grade: { given: GradeRow | null; suggested: Grade; count: number };
+  /** Each perpetrator's latest assessment, the most recent first. */
+  attributions: { count: number; latest: AttributionRow[] };
+  /** Links posted on this incident and on others naming it, the most recent first. */
+  links: { count: number; items: LinkSummary[] };
   victims: VictimsSummary;
   evidence: ReturnType<typeof evidenceSummary>;
   headHash: string;
@@ -96,6 +127,30 @@ export interface Summary {
 export const SUMMARY_LIST_MAX = 100;
 /** A summary's JSON is at most this many bytes (UTF-8), whatever was posted. */
 export const SUMMARY_MAX_BYTES = 256 * 1024;
+
+/**
+ * docs/reference/codebook.md "Suggested grade": contested while a denial is live, else corroborated when
+ * eligible casualty figures come from two sources of different publishers, else single-source.
+ */
+export function suggestedGrade(contested: boolean, eligible: readonly CasualtyReport[]): Grade {
+  if (contested) return "contested";
+  for (const a of eligible)
+    for (const b of eligible)
+      if (
+        sourceKey(a.attributedTo) !== sourceKey(b.attributedTo) &&
+        sourceKey({ name: a.publisher }) !== sourceKey({ name: b.publisher })
+      )
+        return "corroborated";
+  return "single-source";
+}
+
+/** The grade the listing filters on: the one an editor gave, else the one the ledger suggests. */
+export const effectiveGrade = (s: Pick<Summary, "grade">): Grade | undefined =>
+  // A view stored before grades existed has none (until its next projection): it matches no grade.
+  s.grade?.given?.grade ?? s.grade?.suggested;
+
+/** docs/reference/codebook.md "Best estimates", eligible: a source's latest live report not assessed `false`. */
+const isEligible = (r: CasualtyReport) => latestVerdict(r) !== "false";
 
 function sourced(r: CasualtyReport): SourcedFigure {
   return {
@@ -249,23 +304,34 @@ const CAPS = [SUMMARY_LIST_MAX, 50, 20, 10, 5, 2, 1, 0];
  * shorter together, so the summary always fits a DynamoDB item and a reader's budget.
  */
 export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = []): Summary {
+  const eligible: CasualtyReport[] = [];
   const categories = Object.entries(state.casualties).map(([category, entry]) => {
     const rows = latestBySource(entry);
-    return { category, rows, total: entry.total, range: combineBounds(rows.map((r) => r.figure)) };
+    const counted = rows.filter(isEligible);
+    eligible.push(...counted);
+    return {
+      category,
+      rows,
+      total: entry.total,
+      range: combineBounds(rows.map((r) => r.figure)),
+      estimates: estimate(counted.map((r) => r.figure)),
+    };
   });
   const lists = spilledLists(state, pieces);
   const denials = denialSummaries(lists, SUMMARY_LIST_MAX);
   const o = state.opened;
+  const ed = state.editorial;
   const liveDenials = denials.length;
   const statements = state.statements.recent.slice(-LATEST_STATEMENTS).reverse();
   const statementAssessments = (eventId: string) =>
     state.assessments.filter((a) => a.targetEventId === eventId);
   const at = (cap: number): Summary => {
     const casualties: Record<string, CasualtySummary> = {};
-    for (const { category, rows, total, range } of categories)
+    for (const { category, rows, total, range, estimates } of categories)
       setOwn(casualties, category, {
         low: range.low,
         high: range.high,
+        ...estimates,
         latest: rows[0] ? sourced(rows[0]) : null,
         bySource: rows.slice(0, cap).map(sourced),
         sourceCount: rows.length,
@@ -279,7 +345,11 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
       location: o?.location ?? null,
       occurredAt: o?.occurredAt ?? null,
       occurredOn: o?.occurredOn ?? null,
+      occurredUntil: o?.occurredUntil ?? null,
+      timePrecision: o?.timePrecision ?? null,
       description: o?.description ?? null,
+      revisedInVersion: ed?.revisedIn?.version ?? null,
+      revisions: ed?.revisions ?? 0,
       firstRecordedAt: state.firstRecordedAt,
       lastRecordedAt: state.lastRecordedAt,
       casualties,
@@ -295,6 +365,32 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
       contested: liveDenials > 0,
       retractedEventIds: last(lists.retracted, cap),
       retractedCount: lists.retracted.length,
+      grade: {
+        given: ed?.grade ?? null,
+        suggested: suggestedGrade(liveDenials > 0, eligible),
+        count: ed?.grades ?? 0,
+      },
+      attributions: {
+        count: ed?.attributionCount ?? 0,
+        latest: [...(ed?.attributions ?? [])].reverse().slice(0, cap),
+      },
+      links: {
+        count: ed?.linkCount ?? 0,
+        items: [...(ed?.links ?? [])]
+          .reverse()
+          .slice(0, cap)
+          .map(
+            (l): LinkSummary => ({
+              incidentId: l.otherIncidentId,
+              relation: l.relation,
+              direction: "outgoing",
+              eventId: l.eventId,
+              version: l.version,
+              recordedAt: l.recordedAt,
+              attributedTo: l.attributedTo,
+            }),
+          ),
+      },
       victims: summarizeVictims(state.victims),
       evidence: evidenceSummary(state.evidence),
       headHash: state.headHash,

@@ -1,7 +1,17 @@
+import {
+  type Details,
+  detailsOf,
+  type EditorialState,
+  emptyEditorial,
+  foldAttribution,
+  foldGrade,
+  foldLink,
+  foldRevision,
+} from "./editorial.js";
 import { addCapture, citeEvidence, type EvidenceRow } from "./evidence.js";
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
-import type { Attribution, Figure, Location } from "./schemas.js";
+import type { Attribution, Figure } from "./schemas.js";
 import { sourceKey } from "./source-key.js";
 import {
   emptySpilled,
@@ -13,6 +23,7 @@ import {
   sealOldest,
 } from "./spill.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
+import { upcast } from "./upcast.js";
 import { countVictims, emptyVictims, linkVictims, unlinkVictims, type VictimsState } from "./victims.js";
 
 /**
@@ -56,7 +67,15 @@ interface Ref {
 export interface CasualtyReport extends Ref {
   figure: Figure;
   publisher: string;
+  /**
+   * Live assessments of this report, the newest last (at most VERDICTS_KEPT), and how many live
+   * ones there are: its latest verdict decides whether it counts in the best estimates.
+   */
+  verdicts?: { eventId: string; verdict: AssessmentRow["verdict"] }[];
+  assessed?: number;
 }
+/** Assessments kept per report: only the latest counts; the others spare a read on a retraction. */
+export const VERDICTS_KEPT = 3;
 export interface StatementRow extends Ref {
   quote: string;
   stance: string;
@@ -120,15 +139,9 @@ export interface IncidentState {
   headHash: string;
   firstRecordedAt: string | null;
   lastRecordedAt: string | null;
-  opened: {
-    eventId: string;
-    title: string;
-    kind: string;
-    location: Location;
-    occurredAt: string | null;
-    occurredOn: string | null;
-    description: string | null;
-  } | null;
+  opened: ({ eventId: string } & Details) | null;
+  /** Revisions, grades, attributions and links (events/editorial.ts); absent in states stored before them. */
+  editorial?: EditorialState;
   casualties: Record<string, CategoryState>;
   statements: { live: number; recent: StatementRow[] };
   /** The newest live denials, in version order; older ones are in sealed pieces. */
@@ -180,6 +193,7 @@ export function emptyState(incidentId: string): IncidentState {
     assessments: [],
     retractedEventIds: [],
     spilled: null,
+    editorial: emptyEditorial(),
   };
 }
 
@@ -305,7 +319,7 @@ function* walkBack(version: number, visit: (event: StoredEvent) => boolean): Gen
     if (page.length === 0) return;
     for (const event of page) {
       cursor = event.version;
-      if (visit(event)) return;
+      if (visit(upcast(event))) return;
     }
   }
 }
@@ -315,10 +329,27 @@ function* refillReports(draft: IncidentState, category: string, name: string, ke
   const retracted = new Set([...(yield* sealedRetracted(draft)), ...draft.retractedEventIds]);
   const want = Math.min(REPORTS_KEPT, kept.live);
   const found: CasualtyReport[] = [];
+  // Assessments come after what they assess, so walking back meets them first.
+  const verdicts = new Map<string, { eventId: string; verdict: AssessmentRow["verdict"] }[]>();
   yield* walkBack(draft.version, (e) => {
-    if (e.type !== "CasualtiesReported" || sourceOf(e) !== name || retracted.has(e.eventId)) return false;
+    if (retracted.has(e.eventId)) return false;
+    if (e.type === "ClaimAssessed") {
+      const list = verdicts.get(e.data.targetEventId) ?? [];
+      list.unshift({ eventId: e.eventId, verdict: e.data.verdict });
+      verdicts.set(e.data.targetEventId, list);
+      return false;
+    }
+    if (e.type !== "CasualtiesReported" || sourceOf(e) !== name) return false;
     const figure = ownValue(e.data.figures as Record<string, Figure>, category);
-    if (figure) found.unshift(reportRow(e, figure));
+    if (figure) {
+      const row = reportRow(e, figure);
+      const list = verdicts.get(e.eventId);
+      if (list) {
+        row.assessed = list.length;
+        row.verdicts = list.slice(-VERDICTS_KEPT);
+      }
+      found.unshift(row);
+    }
     return found.length >= want;
   });
   kept.recent = found;
@@ -397,6 +428,11 @@ function* retract(draft: IncidentState, target: string): FoldStep {
     }
   }
   if (draft.opened?.eventId === target) return;
+  const assessed = verdictRows(draft, target);
+  if (assessed.length > 0) {
+    for (const row of assessed) yield* dropVerdict(draft, row, target);
+    return;
+  }
   if (draft.victims && unlinkVictims(draft.victims, target)) return;
   const statement = draft.statements.recent.findIndex((s) => s.eventId === target);
   // Anything else may be a report or an older statement: which, only the event can say.
@@ -407,6 +443,13 @@ function* retract(draft: IncidentState, target: string): FoldStep {
     draft.statements.live -= 1;
     const { recent, live } = draft.statements;
     if (recent.length < LATEST_STATEMENTS && live > recent.length) yield* refillStatements(draft);
+    return;
+  }
+  // An assessment of a report, older than the ones its row keeps: one fewer live.
+  if (event?.type === "ClaimAssessed") {
+    for (const row of keptReports(draft, event.data.targetEventId))
+      if (!row.verdicts?.some((v) => v.eventId === target))
+        row.assessed = Math.max(0, (row.assessed ?? 1) - 1);
     return;
   }
   // Not inline and not retracted before: a denial in a sealed piece.
@@ -437,8 +480,9 @@ function* retract(draft: IncidentState, target: string): FoldStep {
  * Applies one event to a state the fold owns, asking (by yielding a `Need`) for what it no
  * longer keeps. Mutating a private draft keeps a fold of N events O(N).
  */
-function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
-  if (event.version <= draft.version) return;
+function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
+  if (stored.version <= draft.version) return;
+  const event = upcast(stored);
   if (event.version !== draft.version + 1) {
     throw new RangeError(
       `cannot fold version ${event.version} onto version ${draft.version} of ${draft.incidentId}`,
@@ -452,15 +496,19 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
   if (event.evidence) draft.evidence = citeEvidence(draft.evidence, event);
   switch (event.type) {
     case "IncidentOpened":
-      draft.opened = {
-        eventId: event.eventId,
-        title: d.title,
-        kind: d.kind,
-        location: d.location,
-        occurredAt: d.occurredAt ?? event.occurredAt ?? null,
-        occurredOn: d.occurredOn ?? null,
-        description: d.description ?? null,
-      };
+      draft.opened = { eventId: event.eventId, ...detailsOf(event) };
+      break;
+    case "IncidentRevised":
+      if (draft.opened) foldRevision(editorial(draft), draft.opened, openedRef(draft), event);
+      break;
+    case "IncidentGraded":
+      foldGrade(editorial(draft), event);
+      break;
+    case "AttributionAssessed":
+      foldAttribution(editorial(draft), event);
+      break;
+    case "IncidentsLinked":
+      foldLink(editorial(draft), event);
       break;
     case "CasualtiesReported":
       addReport(draft, event);
@@ -488,6 +536,11 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
       // Only an assessment the summary shows is kept: of a denial, or of a kept statement (an
       // older statement brought back by a retraction has its assessments read back with it).
       const target: string = d.targetEventId;
+      const report = keptReports(draft, target);
+      if (report.length > 0) {
+        for (const row of report) addVerdict(row, event.eventId, d.verdict);
+        break;
+      }
       let ofDenial = draft.denials.some((x) => x.eventId === target);
       if (!ofDenial && draft.statements.recent.some((x) => x.eventId === target)) {
         draft.assessments.push(assessmentRow(event));
@@ -519,6 +572,68 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
       draft.evidence = addCapture(draft.evidence, event);
       break;
   }
+}
+
+/** The editorial part of a state, made on first use (a state stored before it has none). */
+function editorial(draft: IncidentState): EditorialState {
+  draft.editorial ??= emptyEditorial();
+  return draft.editorial;
+}
+
+/** Who and when the incident was opened: the first entry of a revised field's history. */
+function openedRef(draft: IncidentState) {
+  return {
+    eventId: draft.opened?.eventId ?? "",
+    version: 1,
+    recordedAt: draft.firstRecordedAt ?? "",
+    attributedTo: { name: "IncidentOpened" },
+  };
+}
+
+/** Kept report rows of the event `eventId` (one per category it reported). */
+function keptReports(draft: IncidentState, eventId: string): CasualtyReport[] {
+  const rows: CasualtyReport[] = [];
+  for (const entry of Object.values(draft.casualties))
+    for (const kept of Object.values(entry.sources))
+      for (const r of kept.recent) if (r.eventId === eventId) rows.push(r);
+  return rows;
+}
+
+function addVerdict(row: CasualtyReport, eventId: string, verdict: AssessmentRow["verdict"]): void {
+  row.verdicts ??= [];
+  row.verdicts.push({ eventId, verdict });
+  row.assessed = (row.assessed ?? 0) + 1;
+  keepLast(row.verdicts, VERDICTS_KEPT);
+}
+
+/** Kept report rows holding the assessment `eventId` among their verdicts. */
+function verdictRows(draft: IncidentState, eventId: string): CasualtyReport[] {
+  const rows: CasualtyReport[] = [];
+  for (const entry of Object.values(draft.casualties))
+    for (const kept of Object.values(entry.sources))
+      for (const r of kept.recent) if (r.verdicts?.some((v) => v.eventId === eventId)) rows.push(r);
+  return rows;
+}
+
+/** A retracted assessment leaves its report's verdicts; the older ones are read back if none is kept. */
+function* dropVerdict(draft: IncidentState, row: CasualtyReport, assessment: string): FoldStep {
+  row.verdicts = (row.verdicts ?? []).filter((v) => v.eventId !== assessment);
+  row.assessed = Math.max(0, (row.assessed ?? 1) - 1);
+  if (row.verdicts.length > 0 || row.assessed === 0) return;
+  const retracted = new Set([...(yield* sealedRetracted(draft)), ...draft.retractedEventIds]);
+  const found: { eventId: string; verdict: AssessmentRow["verdict"] }[] = [];
+  yield* walkBack(draft.version, (e) => {
+    if (e.version <= row.version) return true;
+    if (e.type === "ClaimAssessed" && e.data.targetEventId === row.eventId && !retracted.has(e.eventId))
+      found.unshift({ eventId: e.eventId, verdict: e.data.verdict });
+    return found.length >= VERDICTS_KEPT;
+  });
+  row.verdicts = found;
+}
+
+/** The verdict that counts for a report: its latest live assessment's, if any. */
+export function latestVerdict(row: CasualtyReport): AssessmentRow["verdict"] | null {
+  return row.verdicts?.[row.verdicts.length - 1]?.verdict ?? null;
 }
 
 /** The state as it is stored: without the pieces its fold sealed (they are stored as their own items). */

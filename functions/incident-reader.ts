@@ -1,5 +1,8 @@
+import { type IncomingLink, withIncoming } from "../events/links.js";
+import type { Grade } from "../events/schemas.js";
 import { piecesNeeded } from "../events/spill.js";
 import {
+  effectiveGrade,
   type IncidentLists,
   incidentLists,
   retractedIds,
@@ -10,6 +13,7 @@ import {
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
+import type { LinkIndex } from "./links/link-index.js";
 import type { EventStore } from "./store/event-store.js";
 import { listKeyAfter } from "./store/list-cursor.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
@@ -38,6 +42,9 @@ export interface PendingProjections {
   /** Resolves once every commit published so far is projected. */
   all(): Promise<void>;
 }
+
+/** Index pages one listing request with `grade` reads at most. */
+export const GRADE_PAGES = 5;
 
 const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async () => {} };
 
@@ -69,25 +76,73 @@ export class IncidentReader {
     private readonly events: EventStore,
     private readonly views: ViewStore,
     private readonly pending: PendingProjections = NOTHING_TO_WAIT_FOR,
+    /** Links other incidents posted naming one (functions/links/link-index.ts); none without it. */
+    private readonly links?: LinkIndex,
   ) {}
 
-  async list(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
+  /**
+   * A page of the listing. With `grade`, the index pages are read and filtered here (at most
+   * GRADE_PAGES of them, each no longer than the matches still wanted, so no match is skipped):
+   * a bounded cost per request, and a page may come back short with a cursor.
+   */
+  async list(
+    query: ListQuery,
+    filter: { grade?: Grade } = {},
+  ): Promise<{ items: Summary[]; next: ListPage["next"] }> {
+    const { grade } = filter;
+    if (grade === undefined) return this.listPage(query);
+    const items: Summary[] = [];
+    let next: ListPage["next"] = query.cursor ?? null;
+    for (let round = 0; round < GRADE_PAGES; round++) {
+      const page = await this.listPage({
+        ...query,
+        limit: query.limit - items.length,
+        ...(next ? { cursor: next } : {}),
+      });
+      items.push(...page.items.filter((s) => effectiveGrade(s) === grade));
+      next = page.next;
+      if (!next || items.length >= query.limit) break;
+    }
+    return { items, next };
+  }
+
+  private async listPage(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
     await this.pending.all();
     const page = await this.views.list(query);
-    const items = await Promise.all(
-      page.items.map(async (item) =>
-        "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
+    const ids = page.items.map((item) => ("unprojected" in item ? item.unprojected : item.incidentId));
+    const [items, incoming] = await Promise.all([
+      Promise.all(
+        page.items.map(async (item) =>
+          "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
+        ),
       ),
-    );
+      this.links?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
+    ]);
     return pageWithin(
-      items.filter((s): s is Summary => s !== null),
+      items
+        .filter((s): s is Summary => s !== null)
+        .map((s) => withIncoming(s, incoming.get(s.incidentId) ?? [])),
       page.next,
       LISTING_PAGE_BYTES,
     );
   }
 
+  /** The links posted on other incidents naming this one (none where no index is kept). */
+  async incomingLinks(incidentId: string): Promise<IncomingLink[]> {
+    return (await this.links?.incoming(incidentId)) ?? [];
+  }
+
   /** null: there is no such incident, or it had not reached that point. */
   async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
+    const [found, incoming] = await Promise.all([
+      this.ownSummary(incidentId, query),
+      this.incomingLinks(incidentId),
+    ]);
+    return found ? withIncoming(found, incoming, untilOf(found, query)) : null;
+  }
+
+  /** The summary without the links other incidents posted (what the exports read: a function of the tree size alone). */
+  async ownSummary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at !== "current") return this.folded(incidentId, query);
     const stored = await this.storedView(incidentId, query.minVersion);
     return stored ? (JSON.parse(stored.json) as Summary) : this.caughtUpSummary(incidentId, query.minVersion);
@@ -101,13 +156,20 @@ export class IncidentReader {
     incidentId: string,
     query: SummaryQuery,
   ): Promise<{ version: number; json: string } | null> {
-    const stored = query.at === "current" ? await this.storedView(incidentId, query.minVersion) : null;
-    if (stored) return stored;
-    const summary =
-      query.at === "current"
+    // The other incidents' links are read beside the view: with none, the stored text goes out as it is.
+    const [stored, incoming] = await Promise.all([
+      query.at === "current" ? this.storedView(incidentId, query.minVersion) : null,
+      this.incomingLinks(incidentId),
+    ]);
+    if (stored && incoming.length === 0) return stored;
+    const own = stored
+      ? (JSON.parse(stored.json) as Summary)
+      : query.at === "current"
         ? await this.caughtUpSummary(incidentId, query.minVersion)
         : await this.folded(incidentId, query);
-    return summary ? { version: summary.version, json: JSON.stringify(summary) } : null;
+    if (!own) return null;
+    const summary = withIncoming(own, incoming, untilOf(own, query));
+    return { version: summary.version, json: JSON.stringify(summary) };
   }
 
   /** The projected view, if it is at least `minVersion`. */
@@ -231,4 +293,11 @@ export class IncidentReader {
     const missed = this.events.events(incidentId, { after: view?.version ?? 0, afterEndsCommit: true });
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
+}
+
+/** A past view shows the links recorded by its point: `asOf`, or the time of its version. */
+function untilOf(summary: Summary, query: SummaryQuery): string | undefined {
+  if (query.at === "asOf") return query.asOf;
+  if (query.at === "version") return summary.lastRecordedAt ?? undefined;
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import { incidentCategories } from "./incident-categories.js";
 import { IncidentReader, type PendingProjections } from "./incident-reader.js";
+import { LinkIndex } from "./links/link-index.js";
 import { AuditLog } from "./people/audit-log.js";
 import { DisclosureReader } from "./people/disclosure-reader.js";
 import { DisclosureStore } from "./people/disclosure-store.js";
@@ -42,7 +43,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.now ? { now: options.now } : {}),
     categoriesAt: incidentCategories(() => events, views),
   });
-  const reader = new IncidentReader(events, views, options.pendingProjections);
+  const links = new LinkIndex(db, tables.views);
+  const reader = new IncidentReader(events, views, options.pendingProjections, links);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -72,6 +74,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       checkStore,
       append,
       ...(evidence ? { evidence } : {}),
+      ...(options.pendingProjections ? { pending: options.pendingProjections } : {}),
       extra: [
         disclosureRoutes({
           events,
@@ -91,5 +94,6 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     audit,
     append,
     blobs: options.evidence?.store,
+    links,
   };
 }

@@ -57,8 +57,8 @@ export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
   const publicUrl = publicOrigin(options.publicUrl);
   const core = createLedgerCore(options);
-  const { events, views, reader } = core;
-  const projector = new Projector(events, views);
+  const { events, views, reader, links } = core;
+  const projector = new Projector(events, views, links);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const transparency = {
@@ -76,7 +76,8 @@ export function createLedger(options: LedgerOptions) {
     eventsTable: tables.events,
     logTable: logStore.table,
     log: logStore,
-    reader,
+    // Exports are a function of the tree size alone: without the other incidents' links (current, not of the cut).
+    reader: { summary: (incidentId, query) => reader.ownSummary(incidentId, query) },
     ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
     ...(options.storedExports ? { stored: options.storedExports } : {}),
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
@@ -141,6 +142,7 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
+    links,
     logStore,
     exports: exportParts,
     app,

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { type BundlingOptions, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
 import { openApiDocument } from "../functions/http/openapi.js";
 
@@ -28,8 +29,14 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
   // The OpenAPI document, built here from `openApiDocument()` and inlined where
   // functions/lambda/prebuilt-openapi.ts reads it: the data and pages Lambdas then carry the
   // JSON, not the builder and zod's JSON-Schema code, which every cold start would load.
-  // esbuild runs without a shell when bundling locally, so the JSON needs no quoting.
-  define: { LEDGER_OPENAPI_DOCUMENT: JSON.stringify(openApiDocument()) },
+  // esbuild runs without a shell when bundling locally, so the text needs no quoting. It goes
+  // gzipped (base64): a `--define` is one command-line argument, and Linux refuses one over
+  // 128 KiB (E2BIG), which the document outgrew.
+  define: {
+    LEDGER_OPENAPI_DOCUMENT_GZIP: JSON.stringify(
+      gzipSync(JSON.stringify(openApiDocument()), { level: 9 }).toString("base64"),
+    ),
+  },
   sourceMap: true,
   sourceMapMode: SourceMapMode.EXTERNAL,
   // Stack traces need the mappings, not our source text inside every upload.

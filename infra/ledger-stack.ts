@@ -34,7 +34,7 @@ import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { PeopleTables } from "./people-tables.js";
-import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
+import { grantChainCheckRecords, grantLinkIndex, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
@@ -221,6 +221,8 @@ export class LedgerStack extends Stack {
       "dynamodb:PutItem",
       "dynamodb:BatchGetItem",
     ]);
+    // The other incident's entry of each link it folds (functions/links/link-index.ts).
+    grantLinkIndex(this.projector.role, this.viewsTable);
     // The pages read summaries and the listing index, events for history and checks, and a claim
     // to find an event by its client id (a past view's read-back). Their one write is the record
     // of a full chain check of a short incident, and only under that key.

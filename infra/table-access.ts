@@ -50,3 +50,17 @@ export function grantChainCheckRecords(grantee: iam.IGrantable, views: dynamodb.
     conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#chain-check"] } },
   });
 }
+
+/**
+ * UpdateItem on the views table for the link index only (keys ending in `#links-in`,
+ * functions/links/link-index.ts): the projector sets one entry of another incident's index
+ * per link it folds, and may update no view or snapshot.
+ */
+export function grantLinkIndex(grantee: iam.IGrantable, views: dynamodb.ITable): iam.Grant {
+  return iam.Grant.addToPrincipal({
+    grantee,
+    actions: ["dynamodb:UpdateItem"],
+    resourceArns: [views.tableArn],
+    conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] } },
+  });
+}

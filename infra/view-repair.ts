@@ -5,7 +5,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import { Construct } from "constructs";
 import { LedgerFunction } from "./ledger-function.js";
-import { grantTableActions } from "./table-access.js";
+import { grantLinkIndex, grantTableActions } from "./table-access.js";
 
 /** How often the sweep runs: each run scans the events and views tables (projected) once. */
 export const VIEW_REPAIR_SCHEDULE = Duration.hours(1);
@@ -47,6 +47,8 @@ export class ViewRepair extends Construct {
       // The sealed pieces a lagging view's fold may need (ViewStore.getPieces).
       "dynamodb:BatchGetItem",
     ]);
+    // The other incidents' entries of the links it folds (functions/links/link-index.ts).
+    grantLinkIndex(this.fn.role, props.viewsTable);
     Validations.of(this.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:

@@ -1,7 +1,7 @@
 import type { Exporter } from "./exports.js";
 
 /**
- * The two export files: their media types, download names and bodies, in one place, so that the
+ * The export files: their media types, download names and bodies, in one place, so that the
  * local route and an object built into the exports bucket (functions/export/export-upload.ts)
  * carry the same headers and the same bytes for a tree size.
  */
@@ -15,6 +15,16 @@ export const EXPORT_FILES = {
     type: "text/csv; charset=utf-8; header=present",
     body: (exporter: Exporter, size: number) => exporter.incidentsCsv(size),
     file: (size: number) => `incidents-${size}.csv`,
+  },
+  "ucdp-ged.csv": {
+    type: "text/csv; charset=utf-8; header=present",
+    body: (exporter: Exporter, size: number) => exporter.ucdpGedCsv(size),
+    file: (size: number) => `ucdp-ged-${size}.csv`,
+  },
+  "acled.csv": {
+    type: "text/csv; charset=utf-8; header=present",
+    body: (exporter: Exporter, size: number) => exporter.acledCsv(size),
+    file: (size: number) => `acled-${size}.csv`,
   },
 } as const;
 

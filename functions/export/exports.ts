@@ -1,4 +1,6 @@
+import { ACLED_HEADER, acledRecord } from "../../events/export/acled-row.js";
 import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-row.js";
+import { UCDP_HEADER, ucdpRecord } from "../../events/export/ucdp-row.js";
 import type { Summary } from "../../events/summarize.js";
 import type { SummaryQuery } from "../incident-reader.js";
 import type { FeedReader } from "./feed-reader.js";
@@ -46,8 +48,26 @@ export class Exporter {
    * Memory: bounded by `lastVersionsById`'s run size (it spills sorted runs to disk past it),
    * never by the number of incidents or events.
    */
-  async *incidentsCsv(treeSize: number): AsyncGenerator<string> {
-    yield INCIDENT_HEADER;
+  incidentsCsv(treeSize: number): AsyncGenerator<string> {
+    return this.incidentRows(treeSize, INCIDENT_HEADER, incidentRecord);
+  }
+
+  /** The same rows in UCDP GED's layout (docs/reference/codebook.md, "ucdp-ged.csv"). */
+  ucdpGedCsv(treeSize: number): AsyncGenerator<string> {
+    return this.incidentRows(treeSize, UCDP_HEADER, ucdpRecord);
+  }
+
+  /** The same rows in ACLED's layout (docs/reference/codebook.md, "acled.csv"). */
+  acledCsv(treeSize: number): AsyncGenerator<string> {
+    return this.incidentRows(treeSize, ACLED_HEADER, acledRecord);
+  }
+
+  private async *incidentRows(
+    treeSize: number,
+    header: string,
+    incidentRecord: (summary: Summary) => string,
+  ): AsyncGenerator<string> {
+    yield header;
     const row = async ({ incidentId, version }: IncidentVersion) => {
       const summary = await this.reader.summary(incidentId, { at: "version", version });
       if (!summary) throw new Error(`incident ${incidentId} has no version ${version} in the events table`);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { EvidenceChecks } from "../evidence/evidence-checks.js";
 import { type EvidenceRouteDeps, evidenceRoutes } from "../evidence/evidence-routes.js";
-import type { IncidentReader } from "../incident-reader.js";
+import type { IncidentReader, PendingProjections } from "../incident-reader.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
@@ -16,6 +16,8 @@ export interface ApiRoutesDeps {
   reader: IncidentReader;
   authenticate: Authenticator;
   checkStore: () => Promise<void>;
+  /** What an append of a link waits for where projection runs in this process (routes/events.ts). */
+  pending?: PendingProjections;
   /** The sealing append path (functions/people/sealed-append.ts); default the event store's. */
   append?: (request: AppendRequest) => Promise<AppendResult>;
   /** More routes of the API Lambda (the people's disclosures: functions/people/people-routes.ts). */

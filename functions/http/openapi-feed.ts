@@ -86,10 +86,16 @@ export const schemas: Record<string, Json> = {
       url: { type: "string", format: "uri" },
       links: {
         type: "object",
-        required: ["incidentsCsv", "eventsNdjson", "feed"],
+        required: ["incidentsCsv", "eventsNdjson", "feed", "ucdpGedCsv", "acledCsv"],
         properties: {
           incidentsCsv: { type: "string", format: "uri" },
           eventsNdjson: { type: "string", format: "uri" },
+          ucdpGedCsv: {
+            type: "string",
+            format: "uri",
+            description: "ucdp-ged.csv at the release's tree size.",
+          },
+          acledCsv: { type: "string", format: "uri", description: "acled.csv at the release's tree size." },
           disclosuresNdjson: {
             type: "string",
             format: "uri",
@@ -174,6 +180,44 @@ export const paths: Record<string, Json> = {
         "200": {
           description:
             "Each incident as of its last version within the tree size, ordered by incident id. Same bytes for the same tree size.",
+          headers: treeSizeHeader,
+          content: { "text/csv": { schema: { type: "string" } } },
+        },
+        "400": badQuery,
+      },
+    },
+  },
+  "/export/ucdp-ged.csv": {
+    get: {
+      operationId: "exportUcdpGed",
+      tags,
+      summary: "One row per incident in UCDP GED's layout (RFC 4180, UTF-8, header row), streamed",
+      description:
+        "UCDP GED's column names for every field that maps (`best`, `low`, `high`, `date_prec`, `where_prec`, `latitude`, `longitude`, `country`, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/reference/codebook.md. Takes only `treeSize`.",
+      security: [],
+      parameters: [treeSize],
+      responses: {
+        "200": {
+          description: "Same bytes for the same tree size.",
+          headers: treeSizeHeader,
+          content: { "text/csv": { schema: { type: "string" } } },
+        },
+        "400": badQuery,
+      },
+    },
+  },
+  "/export/acled.csv": {
+    get: {
+      operationId: "exportAcled",
+      tags,
+      summary: "One row per incident in ACLED's layout (RFC 4180, UTF-8, header row), streamed",
+      description:
+        "ACLED's column names for every field that maps (`event_date`, `time_precision`, `geo_precision`, `fatalities` — the most conservative estimate —, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: docs/reference/codebook.md. Takes only `treeSize`.",
+      security: [],
+      parameters: [treeSize],
+      responses: {
+        "200": {
+          description: "Same bytes for the same tree size.",
           headers: treeSizeHeader,
           content: { "text/csv": { schema: { type: "string" } } },
         },

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { EVENT_TYPES, MAX_BATCH } from "../../events/schemas.js";
+import { EVENT_TYPES, GRADES, LINK_RELATIONS, MAX_BATCH, REVISABLE_FIELDS } from "../../events/schemas.js";
 import { storedSealedSchemas } from "./openapi-people.js";
 
 /**
@@ -72,6 +72,10 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
       "Server time, ISO 8601 UTC with milliseconds; never earlier than the previous version's.",
     ),
     recordedBy: { type: "string", description: "The writer's identity." },
+    schemaVersion: integer(
+      1,
+      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (docs/reference/codebook.md, “Schema versions”).",
+    ),
     prevHash: { ...HASH, description: "The previous event's hash; 64 zeros for version 1." },
     hash: {
       ...HASH,
@@ -90,7 +94,13 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
     };
     stored[`Stored${type}`] = {
       type: "object",
-      required: [...new Set([...envelope.required, "eventId", ...Object.keys(added)])],
+      required: [
+        ...new Set([
+          ...envelope.required,
+          "eventId",
+          ...Object.keys(added).filter((k) => k !== "schemaVersion"),
+        ]),
+      ],
       properties: { ...envelope.properties, ...sealed, ...added },
       additionalProperties: false,
     };
@@ -205,6 +215,47 @@ const answerSchemas: Record<string, Json> = {
     },
     sourceCount: integer(0, "How many live sources there are in all."),
     reports: integer(0, "Reports of this category ever recorded, retracted ones included."),
+    best: {
+      ...nullable({ type: "integer", minimum: 0 }),
+      description:
+        "The lower median of the eligible sources' best values (docs/reference/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
+    },
+    acled: {
+      ...nullable({ type: "integer", minimum: 0 }),
+      description:
+        "The smallest of the eligible sources' ACLED-style values (as `best`, but dozens 12 and hundreds 100): ACLED's most conservative estimate. null: no eligible source.",
+    },
+  }),
+  GradeGiven: closed(
+    {
+      ...reference,
+      grade: ref("Grade"),
+      reasoning: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
+    },
+    ["reasoning"],
+  ),
+  AttributionSummary: closed(
+    {
+      ...reference,
+      perpetrator: closed(
+        { name: { type: "string" }, side: { type: "string" }, actorId: { type: "string" } },
+        ["side", "actorId"],
+      ),
+      certainty: ref("Certainty"),
+      reasoning: { type: "string", description: "Up to 1,000 characters, ending in “…” when clipped." },
+    },
+    ["reasoning"],
+  ),
+  LinkSummary: closed({
+    ...reference,
+    incidentId: { ...ref("IncidentId"), description: "The other incident." },
+    relation: { type: "string", enum: [...LINK_RELATIONS] },
+    direction: {
+      type: "string",
+      enum: ["outgoing", "incoming"],
+      description:
+        "outgoing: posted on this incident (`duplicate-of`: this is a duplicate of the other); incoming: posted on the other incident, naming this one (read `<other> <relation> <this>`). `eventId` and `version` are of the incident that posted it.",
+    },
   }),
   AssessmentSummary: closed(
     {
@@ -263,7 +314,14 @@ const answerSchemas: Record<string, Json> = {
       location: nullable(ref("Location")),
       occurredAt: nullable({ type: "string" }),
       occurredOn: nullable({ type: "string" }),
+      occurredUntil: nullable({ type: "string", description: "When it ended (an instant or a date)." }),
+      timePrecision: nullable(ref("TimePrecision")),
       description: nullable({ type: "string" }),
+      revisedInVersion: {
+        ...nullable({ type: "integer", minimum: 2 }),
+        description: `The version of the last IncidentRevised (null: never revised). Revisable: ${REVISABLE_FIELDS.join(", ")}.`,
+      },
+      revisions: integer(0, "How many IncidentRevised events there are."),
       firstRecordedAt: nullable({ type: "string", format: "date-time" }),
       lastRecordedAt: nullable({ type: "string", format: "date-time" }),
       casualties: {
@@ -300,6 +358,35 @@ const answerSchemas: Record<string, Json> = {
           "The latest retracted ids, in the order retracted: at most 100; all at /incidents/{incidentId}/retractions.",
       },
       retractedCount: integer(0, "Retracted events in all."),
+      grade: closed({
+        given: { ...nullable(ref("GradeGiven")), description: "The latest IncidentGraded, if any." },
+        suggested: {
+          type: "string",
+          enum: [...GRADES],
+          description:
+            "What the ledger suggests from its events (docs/reference/codebook.md “Suggested grade”): contested while a denial is live, else corroborated with eligible casualty figures from two sources of different publishers, else single-source.",
+        },
+        count: integer(0, "How many IncidentGraded events there are."),
+      }),
+      attributions: closed({
+        count: integer(0, "How many AttributionAssessed events there are."),
+        latest: {
+          type: "array",
+          maxItems: 100,
+          items: ref("AttributionSummary"),
+          description: "Each perpetrator's latest assessment, the most recent first.",
+        },
+      }),
+      links: closed({
+        count: integer(0, "Incidents this one links to, plus links other incidents posted naming it."),
+        items: {
+          type: "array",
+          maxItems: 100,
+          items: ref("LinkSummary"),
+          description:
+            "Both directions, the most recently recorded first. A link posted on another incident appears here once that incident is projected; a past view shows those recorded by its point.",
+        },
+      }),
       victims: ref("VictimsSummary"),
       evidence: closed({
         count: integer(0, "Captures (EvidenceCaptured events) of this incident."),

@@ -1,4 +1,4 @@
-import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
+import { GRADES, KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as evidenceApi from "./openapi-evidence.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
@@ -79,6 +79,8 @@ const APPEND_DESCRIPTION = `Body: one EventEnvelope, or \`{ "events": [ … ] }\
 
 **If-Match: "N"** appends only if the incident is at version N (\`"0"\`: it must not exist yet); a mismatch is a 409 with \`currentVersion\`. Without it the events go after whatever is current: a race with another writer is retried by the server, never answered 409.
 
+**Editors only** (else 403): \`IncidentRevised\`, \`IncidentGraded\`, \`AttributionAssessed\`, \`IncidentsLinked\`. They are superseded by newer ones, never retracted (a \`ReportRetracted\` naming one is 422). An \`IncidentsLinked\` must name another incident that exists (422), and the same link (other incident and relation) again is refused (422): it is stored once. An opening's \`occurredUntil\` must not be before its start (a date runs to the end of its day), and a revision must not leave the incident ending before it starts, with its current details filling what the revision leaves out (422).
+
 Rules JSON Schema cannot say, checked by the server: \`IncidentOpened\` only as version 1 of an incident and every other type only on an incident that exists (else 409); a \`targetEventId\` must name an event of the same incident (else 422); a range figure's \`min\` must not exceed its \`max\`; no \`eventId\` twice in one batch; text is well-formed Unicode (no lone surrogates) and string lengths are counted in UTF-16 code units; an eventId of the server's own form (\`ev_<32 hex>_<N>\`) is only accepted where it names that very event; a \`VictimsLinked\` names two different entries of \`VictimsRecorded\` events of this incident (else 422); a \`RedactionApplied\` (editors only, else 403) names a stored event of this incident and pointers that hold a disclosure (else 422); \`data.disclose\` marks only values the event seals (else 422); a private person (\`attributedTo.kind: private\`) needs a \`ref\`; no client sends \`$sealed\` (422). Sealed values are stored as commitments: a batch that would then pass one commit item (DynamoDB's 400 KB) is a 413.
 
 **Retrying.** Give each event a client \`eventId\` (8–64 of A-Z a-z 0-9 _ -): the same eventId posted again with the same content answers the first answer again (200) and stores nothing, however long after and whatever happened in between, so a post whose answer was lost can be retried blindly. A post **without** eventId is not safe to retry blindly: if the answer is lost and the post is repeated, the event is stored twice (with If-Match the retry is refused with 409 instead, and \`GET …/events\` shows whether the first one landed). An eventId is unique across the archive: reusing it with other content or on another incident is a 409. After a crash mid-append, an eventId claimed for another incident stays reserved (409 naming that incident) until that claim is moved, at the latest by that incident's next append.`;
@@ -130,7 +132,7 @@ function corePaths(): Record<string, Json> {
             },
           }),
           "403": problem(
-            "The caller lacks the role an event type needs (`RedactionApplied`: editor); nothing stored.",
+            "The caller lacks the role an event type needs (editors: `RedactionApplied`, `IncidentRevised`, `IncidentGraded`, `AttributionAssessed`, `IncidentsLinked`); nothing stored.",
           ),
           "409": problem(
             "If-Match mismatch (with `currentVersion`), IncidentOpened on an existing incident or another type on a missing one, or an eventId taken by other content or another incident; nothing stored.",
@@ -173,7 +175,7 @@ function corePaths(): Record<string, Json> {
         operationId: "getIncident",
         tags: ["incidents"],
         summary: "The incident's summary, now or as it stood then",
-        description: `At most one of \`asOf\`, \`version\` and \`minVersion\` (more is a 400). Without them: the current summary, with \`ETag: "N"\`; \`If-None-Match\` with that tag answers 304. ${UNKNOWN_QUERY}`,
+        description: `At most one of \`asOf\`, \`version\` and \`minVersion\` (more is a 400). Without them: the current summary, with \`ETag: "N"\`; \`If-None-Match\` with that tag answers 304. \`links\` also lists the links other incidents posted naming this one (read beside the view; they are the other incident's events, so they do not change this incident's version or ETag, and a past view lists those recorded by its point). ${UNKNOWN_QUERY}`,
         ...read,
         parameters: [
           readIncident,
@@ -239,6 +241,11 @@ function corePaths(): Record<string, Json> {
             "contested",
             { type: "boolean" },
             "Only incidents with (true) or without (false) a live denial.",
+          ),
+          query(
+            "grade",
+            { type: "string", enum: [...GRADES] },
+            "Only incidents of this grade: the one an editor gave, else the one the ledger suggests. Read from at most 5 index pages per request: a page may come back short (even empty) with a `nextCursor`.",
           ),
           limit(100, 20),
           query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),

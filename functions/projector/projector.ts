@@ -2,6 +2,7 @@ import { GENESIS_HASH } from "../../events/stored-event.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { foldWithStore } from "../history-fold.js";
+import type { LinkIndex } from "../links/link-index.js";
 import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
@@ -37,6 +38,8 @@ export class Projector {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
+    /** Where the incidents this one links to learn of it (functions/links/link-index.ts). */
+    private readonly links?: LinkIndex,
   ) {}
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
@@ -64,6 +67,10 @@ export class Projector {
     await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
     const saved = await this.views.save(stored);
+    // Links folded in this pass, into the other incidents' index (idempotent: a replay rewrites
+    // the same entries). Before `recent` remembers the state, so a failure here is folded again.
+    const linked = (state.editorial?.links ?? []).filter((l) => l.version > from);
+    if (linked.length > 0) await this.links?.record(incidentId, linked);
     // A state at version N is the same whoever folded it, so a remembered one is as good as the
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.

@@ -1,3 +1,4 @@
+import type { LinkIndex } from "../links/link-index.js";
 import type { Logger } from "../logger.js";
 import { eachLimited } from "../store/dynamo-idioms.js";
 import type { EventStore } from "../store/event-store.js";
@@ -47,10 +48,12 @@ export interface RepairOptions {
  * Running it twice, or beside a live projector, is harmless: a projection is idempotent.
  */
 export async function repairViews(
-  parts: { events: EventStore; views: ViewStore; projector: Projector; log: Logger },
+  parts: { events: EventStore; views: ViewStore; projector: Projector; log: Logger; links?: LinkIndex },
   options: RepairOptions = {},
 ): Promise<RepairReport> {
   const { events, views, projector, log } = parts;
+  // Views built from nothing carry their links: the other incidents' index is written after them.
+  const linking: Promise<void>[] = [];
   const viewVersions = new Map<string, number>();
   for await (const [id, version] of views.versions()) {
     // Snapshots and chain checks share the table under keys with a `#`, which no incident id has.
@@ -70,6 +73,11 @@ export async function repairViews(
   const concurrency = options.concurrency ?? 8;
   const batches = new ViewBatches(views, {
     written: (views) => {
+      for (const view of views)
+        if (view.links && parts.links)
+          linking.push(
+            parts.links.record(view.incidentId, view.links).catch((e) => failed(view.incidentId, e)),
+          );
       report.built += views.length;
       progressed(views.length);
     },
@@ -126,6 +134,7 @@ export async function repairViews(
     }
     progressed(1);
   });
+  await Promise.all(linking);
   log.info("view repair done", { ...report, failed: report.failed.length });
   return report;
 }

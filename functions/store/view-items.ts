@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import type { LinkRow } from "../../events/editorial.js";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import { compactState, expandState } from "../../events/state-pack.js";
 import { summarize } from "../../events/summarize.js";
@@ -58,11 +59,20 @@ export interface PackedView {
   version: number;
   item: Record<string, AttributeValue>;
   pieces: readonly SpillPiece[];
+  /** Its links to other incidents, for their link index (functions/links/link-index.ts). */
+  links?: readonly LinkRow[];
 }
 
 export function packView(state: IncidentState): PackedView {
   const { incidentId, version } = state;
-  return { incidentId, version, item: viewItem(state), pieces: [...(state.unsaved ?? [])] };
+  const links = state.editorial?.links ?? [];
+  return {
+    incidentId,
+    version,
+    item: viewItem(state),
+    pieces: [...(state.unsaved ?? [])],
+    ...(links.length > 0 ? { links: [...links] } : {}),
+  };
 }
 
 export function snapshotItem(snapshot: PackedSnapshot): Record<string, AttributeValue> {

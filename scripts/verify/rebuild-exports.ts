@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { ACLED_HEADER, acledRecord } from "../../events/export/acled-row.js";
 import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-row.js";
+import { UCDP_HEADER, ucdpRecord } from "../../events/export/ucdp-row.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
 import { fold, type IncidentState } from "../../events/summary.js";
@@ -9,8 +11,8 @@ import { type Hash, rootOf } from "../../events/transparency/merkle.js";
 import { parseNote } from "../../events/transparency/note.js";
 
 /**
- * `npm run verify -- --url <base> --release <name>`: rebuilds a release's incidents.csv and
- * events.ndjson from the archive's public feed, with the pure domain code only (events/), and
+ * `npm run verify -- --url <base> --release <name>`: rebuilds a release's incidents.csv,
+ * events.ndjson, ucdp-ged.csv and acled.csv from the archive's public feed, with the pure domain code only (events/), and
  * compares their bytes with the server's exports at the release's tree size. It also recomputes
  * the Merkle root of the feed's leaves and compares it with the release's root, so the rebuilt
  * files are tied to the signed checkpoint the release names.
@@ -25,7 +27,7 @@ export interface ReleaseInfo {
 }
 
 export interface ExportComparison {
-  file: "incidents.csv" | "events.ndjson";
+  file: "incidents.csv" | "events.ndjson" | "ucdp-ged.csv" | "acled.csv";
   ok: boolean;
   rebuiltSha256: string;
   serverSha256: string;
@@ -45,6 +47,9 @@ export interface RebuildReport {
 
 export interface RebuiltExports {
   csv: string;
+  /** The same rows in the UCDP GED and ACLED layouts (docs/reference/codebook.md). */
+  ucdpCsv: string;
+  acledCsv: string;
   ndjsonSha256: string;
   ndjsonBytes: number;
   root: string;
@@ -108,10 +113,12 @@ export async function rebuildExports(
   }
   foldPending();
   const ids = [...states.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const csv =
-    INCIDENT_HEADER + ids.map((id) => incidentRecord(summarize(states.get(id) as IncidentState))).join("");
+  const summaries = ids.map((id) => summarize(states.get(id) as IncidentState));
+  const csv = INCIDENT_HEADER + summaries.map(incidentRecord).join("");
   return {
     csv,
+    ucdpCsv: UCDP_HEADER + summaries.map(ucdpRecord).join(""),
+    acledCsv: ACLED_HEADER + summaries.map(acledRecord).join(""),
     ndjsonSha256: ndjson.digest("hex"),
     ndjsonBytes,
     root: Buffer.from(rootOf(leafHashes)).toString("base64"),
@@ -167,6 +174,26 @@ export async function rebuildRelease(
       serverBytes: ndjsonServer.bytes,
     },
   ];
+  // The research layouts: the same rows, rebuilt from the same folds.
+  for (const [file, text] of [
+    ["ucdp-ged.csv", rebuilt.ucdpCsv],
+    ["acled.csv", rebuilt.acledCsv],
+  ] as const) {
+    const layoutAnswer = await get(`${base}/export/${file}?treeSize=${release.treeSize}`);
+    if (!layoutAnswer.ok)
+      throw new Error(`${file} at tree size ${release.treeSize} answered ${layoutAnswer.status}`);
+    const server = await digestOf(layoutAnswer);
+    const bytes = new TextEncoder().encode(text);
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    exports.push({
+      file,
+      ok: sha === server.sha256,
+      rebuiltSha256: sha,
+      serverSha256: server.sha256,
+      rebuiltBytes: bytes.length,
+      serverBytes: server.bytes,
+    });
+  }
   const rootOk = rebuilt.root === release.root;
   // The note's signature is checked by `npm run verify -- --vkey …` over the whole log; here the
   // release must at least state the size and root its own signed checkpoint states.

@@ -18,6 +18,9 @@ type Drawn = any;
 
 const BASE = "fuzz-base-incident";
 const TARGET = "fuzz-target-statement";
+/** Incidents a drawn IncidentsLinked may name (it must name an existing other one, and never the same link twice). */
+const OTHERS = Array.from({ length: 40 }, (_, i) => `fuzz-other-${i}`);
+const linksMade = new Set<string>();
 const VICTIMS = "fuzz-target-victims";
 /** Evidence bytes held, and captured in BASE: what a drawn capture or evidence list is fitted to. */
 const EVIDENCE = "<html>fuzz evidence</html>";
@@ -41,6 +44,7 @@ beforeAll(async () => {
     data: { quote: "Something was said.", stance: "neutral" },
   };
   expect((await post(archive.url, BASE, statement)).status).toBe(201);
+  for (const other of OTHERS) expect((await post(archive.url, other, opened())).status).toBe(201);
   const victims = {
     eventId: VICTIMS,
     type: "VictimsRecorded",
@@ -70,6 +74,14 @@ afterAll(async () => {
 function fitToArchive(event: Drawn, n: number): Drawn {
   if (typeof event?.eventId === "string") event.eventId = `fz-${n}-${event.eventId}`.slice(0, 64);
   if (typeof event?.data?.targetEventId === "string") event.data.targetEventId = TARGET;
+  if (typeof event?.data?.otherIncidentId === "string") {
+    const relation = event.data.relation;
+    const other = OTHERS.find((o) => !linksMade.has(`${o} ${relation}`)) ?? (OTHERS[0] as string);
+    linksMade.add(`${other} ${relation}`);
+    event.data.otherIncidentId = other;
+  }
+  // An end never before any start the incident has or is given (the rule the document states in words).
+  if (typeof event?.data?.occurredUntil === "string") event.data.occurredUntil = "9999-12-31";
   // The people's rules in words (issue 22): links name existing entries, redactions pointers
   // with a disclosure, disclose marks values the event seals, a private person has a ref.
   if (event?.type === "VictimsLinked" && event.data?.a && event.data?.b) {

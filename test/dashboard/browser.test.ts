@@ -220,7 +220,7 @@ describe("the dashboard in Chromium", () => {
     await Promise.all([page.waitForURL(/asOf=/), page.getByRole("button", { name: "Show then" }).click()]);
 
     const banner = page.getByRole("complementary", { name: "Past view" });
-    await expect(banner.textContent()).resolves.toContain("Showing version 5 of 14");
+    await expect(banner.textContent()).resolves.toContain("Showing version 5 of 15");
     expect((await points(page, "killed")).map((p) => p.source)).toEqual(["Ukrainian authorities"]);
     expect(await page.locator('svg[data-category="childrenKilled"]').count()).toBe(0);
     expect(await page.locator("#timeline li.event").count()).toBe(5);

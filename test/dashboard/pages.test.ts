@@ -217,7 +217,7 @@ describe("the incident page", () => {
     const { status, html } = await page(`/view/${KRAMATORSK}?asOf=${between}`);
     expect(status).toBe(200);
     expect(html).toContain("Past view: as the archive knew it at");
-    expect(html).toContain("Showing version 5 of 14");
+    expect(html).toContain("Showing version 5 of 15");
     expect(chartPoints(html, "killed").map((p) => p.source)).toEqual(["Ukrainian authorities"]);
     expect(html).not.toContain('data-category="childrenKilled"');
     expect(html).toContain("Denials (0)");
@@ -228,7 +228,7 @@ describe("the incident page", () => {
 
   it("links every version, and a version link shows the page as it stood after that event", async () => {
     const current = await page(`/view/${KRAMATORSK}`);
-    for (let v = 1; v <= 14; v++) expect(current.html).toContain(`href="/view/${KRAMATORSK}?version=${v}"`);
+    for (let v = 1; v <= 15; v++) expect(current.html).toContain(`href="/view/${KRAMATORSK}?version=${v}"`);
     const { html } = await page(`/view/${KRAMATORSK}?version=6`);
     expect(html).toContain("as the archive stood after version 6");
     expect(chartPoints(html, "killed").map((p) => p.source)).toEqual([

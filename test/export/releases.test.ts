@@ -89,6 +89,8 @@ describe("releases", () => {
     expect(first.exports.map((e) => [e.file, e.ok])).toEqual([
       ["incidents.csv", true],
       ["events.ndjson", true],
+      ["ucdp-ged.csv", true],
+      ["acled.csv", true],
     ]);
     expect(first.exports[0]?.rebuiltBytes).toBeGreaterThan(500);
 
@@ -100,11 +102,11 @@ describe("releases", () => {
     await waitForCheckpoint(archive, SAMPLE.length + 1);
     const later = await rebuildRelease(base, "2026-11-sample");
     expect(later).toEqual(first);
-    // The incident page cites the version the release holds (14), not the newer one (15).
+    // The incident page cites the version the release holds (15), not the newer one (16).
     const page = await text(base, "/view/kramatorsk-station-2022-04-08");
     const release = (await call(base, "GET", "/releases/2026-11-sample")).body;
     expect(page.body).toContain(
-      `Cite: <bdi>Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 14), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${origin}/view/kramatorsk-station-2022-04-08?version=14</bdi>`,
+      `Cite: <bdi>Missile strike on Kramatorsk railway station (incident kramatorsk-station-2022-04-08, version 15), incident-ledger release 2026-11-sample, tree size ${release.treeSize}, root ${release.root}, ${origin}/view/kramatorsk-station-2022-04-08?version=15</bdi>`,
     );
   });
 

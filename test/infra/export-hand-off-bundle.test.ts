@@ -32,6 +32,8 @@ const BUILDER = "IncidentLedger-ExportBuilder";
 const FILES = {
   "events.ndjson": "application/x-ndjson; charset=utf-8",
   "incidents.csv": "text/csv; charset=utf-8; header=present",
+  "ucdp-ged.csv": "text/csv; charset=utf-8; header=present",
+  "acled.csv": "text/csv; charset=utf-8; header=present",
 } as const;
 type File = keyof typeof FILES;
 
@@ -172,9 +174,11 @@ describe("the S3 hand-off, from the bundles", () => {
       expect.arrayContaining([
         [BUILDER, "Event", { treeSize: size, name: "events.ndjson" }],
         [BUILDER, "Event", { treeSize: size, name: "incidents.csv" }],
+        [BUILDER, "Event", { treeSize: size, name: "ucdp-ged.csv" }],
+        [BUILDER, "Event", { treeSize: size, name: "acled.csv" }],
       ]),
     );
-    expect(lambdaEndpoint.invocations).toHaveLength(2);
+    expect(lambdaEndpoint.invocations).toHaveLength(4);
     const runs = await Promise.all(lambdaEndpoint.invocations.map((i) => i.run));
     for (const run of runs) expect(run.error).toBeUndefined();
     const built = Object.fromEntries(

@@ -84,7 +84,19 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
     ]);
+    // Its one update: an entry of another incident's link index, by key, never a view.
+    template.hasResourceProperties("AWS::IAM::Policy", {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: "dynamodb:UpdateItem",
+            Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] } },
+          }),
+        ]),
+      },
+    });
     // Read-only: a claim names where a client id's event is (findEvent), never written here.
     expect([...(projector.get(id(stack.claimsTable)) ?? [])]).toEqual(["dynamodb:GetItem"]);
     expect([...(projector.get(`${id(stack.eventsTable)}.StreamArn`) ?? [])].sort()).toEqual([

@@ -6,6 +6,7 @@ import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
 import { CasualtyCategory } from "./casualty-chart.js";
 import { casualtyCharts } from "./chart-model.js";
 import { DenialsSection, StatementsSection } from "./claims-sections.js";
+import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { EvidenceSection } from "./evidence-section.js";
 import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
@@ -69,6 +70,9 @@ const Contents: FC = () => (
     <ul>
       <li>
         <a href="#casualties">Casualties</a>
+      </li>
+      <li>
+        <a href="#coding">Coding</a>
       </li>
       <li>
         <a href="#denials">Denials</a>
@@ -156,6 +160,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           />
         ))}
       </section>
+      <CodingSection summary={summary} state={state} />
       {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />

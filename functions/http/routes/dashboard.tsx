@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { withIncoming } from "../../../events/links.js";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
 import { type Summary, utf8Length } from "../../../events/summarize.js";
@@ -140,15 +141,23 @@ export function dashboardRoutes({
 
     // Every read here is bounded: the projected state (or a snapshot and the events after it),
     // one page of the timeline, and the chain since its last full check.
-    const [state, head] = await Promise.all([
+    const [state, head, incoming] = await Promise.all([
       reader.stateAt(incidentId, moment),
       events.readHead(incidentId),
+      reader.incomingLinks(incidentId),
     ]);
     if (head.version === 0 && !state) return notFound(c, incidentId);
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
+    // Links other incidents posted naming this one; a past view shows those recorded by its point.
+    const own = await reader.summarize(state);
+    const summary = withIncoming(
+      own,
+      incoming,
+      moment.at === "current" ? undefined : (own.lastRecordedAt ?? undefined),
+    );
     const who = readerAuth ? await readerOf(readerAuth, c) : null;
-    const [summary, retracted] = await Promise.all([reader.summarize(state), reader.retracted(state)]);
+    const retracted = await reader.retracted(state);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);

@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
 import type { EvidenceChecks } from "../../evidence/evidence-checks.js";
+import type { IncidentReader, PendingProjections } from "../../incident-reader.js";
 import type { AppendRequest, AppendResult, EventStore } from "../../store/event-store.js";
 import { byteBudget } from "../answer-budget.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { credentialsFirst } from "../credentials-first.js";
+import { checkEditorial, editorTypeIn } from "../editorial-checks.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
 import { readJsonBody } from "../read-body.js";
 
@@ -18,10 +20,14 @@ export interface EventRoutesDeps {
   append?: (request: AppendRequest) => Promise<AppendResult>;
   /** Captures' bytes and evidence lists checked against the blob store (functions/evidence). */
   evidence?: EvidenceChecks;
+  /** The current summaries an editorial judgement is checked against (functions/http/editorial-checks.ts). */
+  reader?: IncidentReader;
+  /** Where projection runs in this process (locally): what an append of a link waits for. */
+  pending?: PendingProjections;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate, append, evidence }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, append, evidence, reader, pending }: EventRoutesDeps) {
   const app = new Hono();
   const appendEvents = append ?? ((request: AppendRequest) => events.append(request));
 
@@ -44,9 +50,14 @@ export function eventRoutes({ events, authenticate, append, evidence }: EventRou
           parsed.errors,
         );
       }
-      // The editors' types are the archive's own judgements (CONTRACT.md "Roles").
-      if (parsed.value.some((e) => e.type === "RedactionApplied"))
-        requireRole(authenticate, c, "editor", "a RedactionApplied");
+      // The archive's own judgements need an editor (CONTRACT.md "Roles").
+      const judgement = editorTypeIn(parsed.value);
+      if (judgement)
+        requireRole(authenticate, c, "editor", `${/^[AEIOU]/.test(judgement) ? "an" : "a"} ${judgement}`);
+      await checkEditorial(incidentId, parsed.value, parsed.batched, {
+        headVersion: async (id) => (await events.readHead(id)).version,
+        summary: async (id) => (reader ? reader.summary(id, { at: "current" }) : null),
+      });
       await evidence?.before(incidentId, parsed.value, parsed.batched);
       const result = await appendEvents({
         incidentId,
@@ -55,6 +66,9 @@ export function eventRoutes({ events, authenticate, append, evidence }: EventRou
         batched: parsed.batched,
         ...(ifMatch === undefined ? {} : { expectedVersion: ifMatch }),
       });
+      // The other incident learns of a link when this one is projected: where that happens in this
+      // process, the answer waits for it, so a read of the other incident right after shows it.
+      if (pending && parsed.value.some((e) => e.type === "IncidentsLinked")) await pending.of(incidentId);
       c.header("ETag", `"${result.version}"`);
       c.header("Location", `/incidents/${incidentId}`);
       const { created: _created, ...answer } = result;

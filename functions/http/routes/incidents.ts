@@ -1,6 +1,6 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { Hono } from "hono";
-import { KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
+import { type Context, Hono } from "hono";
+import { GRADES, type Grade, KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -21,22 +21,35 @@ const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
   const app = new Hono();
 
-  app.get("/incidents", acceptQuery("kind", "country", "contested", "limit", "cursor"), async (c) => {
-    const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
-    const kind = stringQuery(c, "kind", KIND_SLUG_PATTERN, KIND_SLUG_RULE);
-    const country = stringQuery(c, "country", /^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code, e.g. UA");
-    const contested = boolQuery(c, "contested");
-    const page = await reader.list({
-      limit,
-      ...(kind === undefined ? {} : { kind }),
-      ...(country === undefined ? {} : { country: country.toUpperCase() }),
-      ...(contested === undefined ? {} : { contested }),
-      ...(c.req.query("cursor") === undefined
-        ? {}
-        : { cursor: cursorQuery(c.req.query("cursor") as string) }),
-    });
-    return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
-  });
+  app.get(
+    "/incidents",
+    acceptQuery("kind", "country", "contested", "grade", "limit", "cursor"),
+    async (c) => {
+      const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
+      const kind = stringQuery(c, "kind", KIND_SLUG_PATTERN, KIND_SLUG_RULE);
+      const country = stringQuery(
+        c,
+        "country",
+        /^[A-Za-z]{2}$/,
+        "must be an ISO 3166-1 alpha-2 code, e.g. UA",
+      );
+      const contested = boolQuery(c, "contested");
+      const grade = gradeQuery(c);
+      const page = await reader.list(
+        {
+          limit,
+          ...(kind === undefined ? {} : { kind }),
+          ...(country === undefined ? {} : { country: country.toUpperCase() }),
+          ...(contested === undefined ? {} : { contested }),
+          ...(c.req.query("cursor") === undefined
+            ? {}
+            : { cursor: cursorQuery(c.req.query("cursor") as string) }),
+        },
+        grade === undefined ? {} : { grade },
+      );
+      return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
+    },
+  );
 
   app.get("/incidents/:incidentId", acceptQuery("asOf", "version", "minVersion"), async (c) => {
     const incidentId = incidentToRead(c);
@@ -105,6 +118,15 @@ function notFoundDetail(incidentId: string, query: SummaryQuery): string {
         ? `incident ${incidentId} has not reached version ${query.minVersion}`
         : `no incident ${incidentId}`;
   }
+}
+
+/** `grade`: one of the ledger's grades (CONTRACT.md "Coding for research"). */
+function gradeQuery(c: Context): Grade | undefined {
+  const grade = c.req.query("grade");
+  if (grade === undefined) return undefined;
+  if ((GRADES as readonly string[]).includes(grade)) return grade as Grade;
+  const message = `must be one of ${GRADES.join(", ")}`;
+  throw new MalformedRequestError(`grade ${message}`, [{ path: "query.grade", message }]);
 }
 
 function cursorQuery(cursor: string): Record<string, AttributeValue> {

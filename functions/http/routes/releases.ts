@@ -34,6 +34,8 @@ export function releaseView(release: Release, origin: string) {
     links: {
       incidentsCsv: `${origin}/export/incidents.csv?treeSize=${size}`,
       eventsNdjson: `${origin}/export/events.ndjson?treeSize=${size}`,
+      ucdpGedCsv: `${origin}/export/ucdp-ged.csv?treeSize=${size}`,
+      acledCsv: `${origin}/export/acled.csv?treeSize=${size}`,
       // The public disclosures of the events in those leaves (functions/people/people-routes.ts).
       disclosuresNdjson: `${origin}/export/disclosures.ndjson?treeSize=${size}`,
       feed: `${origin}/feed?after=-1`,

@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { ATTRIBUTIONS_KEPT, FIELD_HISTORY_KEPT } from "./editorial.js";
+import type { Envelope } from "./schemas.js";
+import { AP, by, casualties, denial, exact, given, opened, retraction } from "./test-kit.js";
+import { parseEnvelope } from "./validate.js";
+
+const EDITORS = { publisher: "incident-ledger" };
+const revised = (eventId: string, data: Record<string, unknown>): Envelope =>
+  ({ eventId, type: "IncidentRevised", source: EDITORS, attributedTo: by("editors"), data }) as Envelope;
+const graded = (eventId: string, grade: string): Envelope =>
+  ({
+    eventId,
+    type: "IncidentGraded",
+    source: EDITORS,
+    attributedTo: by("editors"),
+    data: { scale: "ledger", grade },
+  }) as Envelope;
+const attributed = (eventId: string, name: string, certainty: string): Envelope =>
+  ({
+    eventId,
+    type: "AttributionAssessed",
+    source: EDITORS,
+    attributedTo: by("editors"),
+    data: { perpetrator: { name }, certainty },
+  }) as Envelope;
+const linked = (eventId: string, otherIncidentId: string, relation: string): Envelope =>
+  ({
+    eventId,
+    type: "IncidentsLinked",
+    source: EDITORS,
+    attributedTo: by("editors"),
+    data: { otherIncidentId, relation },
+  }) as Envelope;
+
+describe("IncidentRevised", () => {
+  it("given an opening, when a revision corrects the title and the place, then the summary shows them and the revising version", () => {
+    given(opened())
+      .when(
+        revised("rev-1", {
+          title: "Strike on the station",
+          location: { name: "Station", country: "UA", precision: "exact" },
+        }),
+      )
+      .then((s, state) => {
+        expect(s).toMatchObject({
+          title: "Strike on the station",
+          location: { precision: "exact" },
+          revisedInVersion: 2,
+          revisions: 1,
+        });
+        expect(state.editorial?.history.title?.recent.map((c) => [c.version, c.value])).toEqual([
+          [1, "Missile strike on Kramatorsk railway station"],
+          [2, "Strike on the station"],
+        ]);
+      });
+  });
+
+  it("given a day, when a revision gives a time, then the day is cleared and both fields' histories say so", () => {
+    given(opened())
+      .when(revised("rev-1", { occurredAt: "2022-04-08T10:30:00+03:00" }))
+      .then((s, state) => {
+        expect(s).toMatchObject({ occurredAt: "2022-04-08T10:30:00+03:00", occurredOn: null });
+        expect(state.editorial?.history.occurredOn?.recent.map((c) => c.value)).toEqual(["2022-04-08", null]);
+      });
+  });
+
+  it("given many revisions of one field, then its history keeps the newest ones and counts them all", () => {
+    const revisions = Array.from({ length: FIELD_HISTORY_KEPT + 5 }, (_, i) =>
+      revised(`rev-${i}`, { title: `Title ${i}` }),
+    );
+    given(opened())
+      .when(...revisions)
+      .then((s, state) => {
+        const h = state.editorial?.history.title;
+        expect(h?.changes).toBe(FIELD_HISTORY_KEPT + 5);
+        expect(h?.recent).toHaveLength(FIELD_HISTORY_KEPT);
+        expect(s.title).toBe(`Title ${FIELD_HISTORY_KEPT + 4}`);
+      });
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ["no field", {}, "data"],
+    [
+      "occurredAt and occurredOn both",
+      { occurredAt: "2022-04-08T10:00:00Z", occurredOn: "2022-04-08" },
+      "data.occurredOn",
+    ],
+    [
+      "an end before its start",
+      { occurredOn: "2022-04-08", occurredUntil: "2022-04-07T23:59:59Z" },
+      "data.occurredUntil",
+    ],
+    ["a precision outside the list", { timePrecision: "hour" }, "data.timePrecision"],
+  ])("given a revision with %s, then validation refuses it naming the field", (_what, data, path) => {
+    const parsed = parseEnvelope(revised("revision-bad", data));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.errors.map((e) => e.path)).toContain(path);
+  });
+
+  it("given an end on the day of an instant start, then it is not before the start (a date runs to its day's end)", () => {
+    expect(
+      parseEnvelope(
+        revised("revision-ok", { occurredAt: "2022-04-08T22:00:00Z", occurredUntil: "2022-04-08" }),
+      ).ok,
+    ).toBe(true);
+  });
+});
+
+describe("grades, attributions and links", () => {
+  it("given a live denial, then the suggested grade is contested; when it is retracted, single-source", () => {
+    given(opened(), casualties("c1", "Governor", { killed: exact(5) }), denial("d1"))
+      .when()
+      .then((s) => expect(s.grade).toEqual({ given: null, suggested: "contested", count: 0 }));
+    given(opened(), casualties("c1", "Governor", { killed: exact(5) }), denial("d1"))
+      .when(retraction("r1", "d1"))
+      .then((s) => expect(s.grade.suggested).toBe("single-source"));
+  });
+
+  it("given two sources of the same publisher, then it is not corroborated; of different publishers, it is", () => {
+    given(
+      opened(),
+      casualties("c1", "Governor", { killed: exact(5) }),
+      casualties("c2", "Police", { killed: exact(6) }),
+    )
+      .when()
+      .then((s) => expect(s.grade.suggested).toBe("single-source"));
+    given(opened(), casualties("c1", "Governor", { killed: exact(5) }))
+      .when({
+        ...casualties("c2", "Police", { killed: exact(6) }),
+        source: { publisher: "Reuters" },
+      } as Envelope)
+      .then((s) => expect(s.grade.suggested).toBe("corroborated"));
+  });
+
+  it("given two grades, then the latest is the one given", () => {
+    given(opened(), graded("g1", "single-source"))
+      .when(graded("g2", "confirmed"))
+      .then((s) => expect(s.grade).toMatchObject({ given: { grade: "confirmed", eventId: "g2" }, count: 2 }));
+  });
+
+  it("given a perpetrator assessed twice, then only the later assessment shows, beside other perpetrators", () => {
+    given(opened(), attributed("a1", "Force X", "low"), attributed("a2", "Force Y", "medium"))
+      .when(attributed("a3", " Force  X ", "high"))
+      .then((s) => {
+        expect(s.attributions.count).toBe(3);
+        expect(s.attributions.latest.map((a) => [a.perpetrator.name, a.certainty])).toEqual([
+          [" Force  X ", "high"],
+          ["Force Y", "medium"],
+        ]);
+      });
+  });
+
+  it("given more perpetrators than the summary keeps, then it keeps the most recent", () => {
+    const many = Array.from({ length: ATTRIBUTIONS_KEPT + 3 }, (_, i) =>
+      attributed(`a${i}`, `Group ${i}`, "low"),
+    );
+    given(opened())
+      .when(...many)
+      .then((s) => {
+        expect(s.attributions.latest).toHaveLength(ATTRIBUTIONS_KEPT);
+        expect(s.attributions.latest[0]?.perpetrator.name).toBe(`Group ${ATTRIBUTIONS_KEPT + 2}`);
+      });
+  });
+
+  it("given a link, when the same link comes again, then it is kept once; a new relation replaces it", () => {
+    given(opened(), linked("l1", "other-incident", "same-event"))
+      .when(linked("l2", "other-incident", "same-event"))
+      .then((s) =>
+        expect(s.links).toMatchObject({ count: 1, items: [{ eventId: "l1", relation: "same-event" }] }),
+      );
+    given(opened(), linked("l1", "other-incident", "same-event"))
+      .when(linked("l2", "other-incident", "duplicate-of"))
+      .then((s) =>
+        expect(s.links).toMatchObject({ count: 1, items: [{ eventId: "l2", relation: "duplicate-of" }] }),
+      );
+  });
+
+  it("given an editorial judgement, when a retraction names it, then the append rules refuse it", () => {
+    given(opened(), graded("g1", "confirmed"))
+      .whenAppending([{ ...retraction("r1", "g1"), source: AP }])
+      .then((breach) => expect(breach).toMatchObject({ kind: "bad-target" }));
+  });
+});

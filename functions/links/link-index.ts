@@ -1,0 +1,111 @@
+import {
+  BatchGetItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import type { LinkRow } from "../../events/editorial.js";
+import { type IncomingLink, incomingOf } from "../../events/links.js";
+import { backOff, isConditionFailed } from "../store/dynamo-idioms.js";
+
+/** The index item of an incident: a key no incident id can take (ids are slugs, without `#`). */
+export const linksInKey = (incidentId: string) => `${incidentId}#links-in`;
+
+function isTooLarge(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return e?.name === "ValidationException" && /size/i.test(e.message ?? "");
+}
+
+/**
+ * Which incidents link to an incident. A link is an event of the incident that posts it (A);
+ * the other one (B) learns of it from this index, one item per B in the views table holding a
+ * map from each A to A's current link to B. The projector writes it as it folds A's links, so
+ * it is derived like a view: idempotent (a map entry per A, replaced by A's newer link), the
+ * same whatever order and however often it is written, and rebuilt with the views (a rebuild
+ * folds every A and writes its links). B's summary reads it beside its view.
+ */
+export class LinkIndex {
+  constructor(
+    private readonly db: DynamoDBClient,
+    private readonly table: string,
+  ) {}
+
+  /** Records A's current links (A's latest link to each other incident). */
+  async record(fromIncidentId: string, links: readonly LinkRow[]): Promise<void> {
+    await Promise.all(links.map((link) => this.put(link.otherIncidentId, incomingOf(fromIncidentId, link))));
+  }
+
+  private async put(incidentId: string, link: IncomingLink): Promise<void> {
+    const Key = { incidentId: { S: linksInKey(incidentId) } };
+    const value = { S: JSON.stringify(link) };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await this.db.send(
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key,
+            UpdateExpression: "SET links.#from = :link",
+            ConditionExpression: "attribute_exists(links)",
+            ExpressionAttributeNames: { "#from": link.fromIncidentId },
+            ExpressionAttributeValues: { ":link": value },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (isTooLarge(error)) return; // Past 400 KB of links in: the link stays on A's own summary.
+        if (!isConditionFailed(error)) throw error;
+      }
+      try {
+        await this.db.send(
+          new PutItemCommand({
+            TableName: this.table,
+            Item: { ...Key, itemType: { S: "links-in" }, links: { M: { [link.fromIncidentId]: value } } },
+            ConditionExpression: "attribute_not_exists(incidentId)",
+          }),
+        );
+        return;
+      } catch (error) {
+        // Another writer made the item meanwhile: set the entry in it.
+        if (!isConditionFailed(error)) throw error;
+      }
+      await backOff(attempt);
+    }
+    throw new Error(`could not record the link from ${link.fromIncidentId} in the index of ${incidentId}`);
+  }
+
+  /** The links posted on other incidents naming `incidentId`. */
+  async incoming(incidentId: string): Promise<IncomingLink[]> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { incidentId: { S: linksInKey(incidentId) } },
+        ProjectionExpression: "links",
+      }),
+    );
+    return rowsOf(out.Item?.links?.M);
+  }
+
+  /** The same for a page of incidents (at most 100), by incident id. */
+  async incomingMany(ids: readonly string[]): Promise<Map<string, IncomingLink[]>> {
+    const found = new Map<string, IncomingLink[]>();
+    let keys = [...new Set(ids)].map((id) => ({ incidentId: { S: linksInKey(id) } }));
+    for (let attempt = 0; keys.length > 0; attempt++) {
+      const out = await this.db.send(
+        new BatchGetItemCommand({
+          RequestItems: { [this.table]: { Keys: keys, ProjectionExpression: "incidentId, links" } },
+        }),
+      );
+      for (const item of out.Responses?.[this.table] ?? [])
+        found.set((item.incidentId?.S ?? "").replace(/#links-in$/, ""), rowsOf(item.links?.M));
+      keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
+      if (keys.length > 0) await backOff(attempt);
+    }
+    return found;
+  }
+}
+
+function rowsOf(map: Record<string, { S?: string }> | undefined): IncomingLink[] {
+  if (!map) return [];
+  return Object.values(map).flatMap((v) => (v.S ? [JSON.parse(v.S) as IncomingLink] : []));
+}

@@ -1,0 +1,316 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GRADE_PAGES } from "../../functions/incident-reader.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { startLocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/logger.js";
+import { AP, call, casualties, opened, post, TOKEN } from "../support/archive.js";
+
+const WRITER_TOKEN = "writer-only-token-0123456789";
+let archive: LocalServer;
+
+beforeAll(async () => {
+  archive = await startLocalServer({
+    port: 0,
+    dynamoPort: 0,
+    token: TOKEN,
+    log: silentLogger,
+    writer: "test-editor",
+    users: [{ name: "wendy", token: WRITER_TOKEN, roles: ["writer"] }],
+  });
+});
+afterAll(() => archive.close());
+
+const editor = (type: string, data: Record<string, unknown>, eventId?: string) => ({
+  ...(eventId ? { eventId } : {}),
+  type,
+  source: { publisher: "incident-ledger" },
+  attributedTo: { name: "Editors' desk" },
+  data,
+});
+const events = async (id: string) => (await call(archive.url, "GET", `/incidents/${id}/events`)).body.items;
+const summary = async (id: string, query = "") => {
+  await archive.stream.idle();
+  return (await call(archive.url, "GET", `/incidents/${id}${query}`)).body;
+};
+
+describe("precision and revision", () => {
+  it("given an opening with precision, when it is revised by an editor, then the summary shows the current details and the revising version", async () => {
+    const id = "coding-revise";
+    expect(
+      (
+        await post(
+          archive.url,
+          id,
+          opened("coding-revise-open", {
+            occurredOn: "2022-04-08",
+            timePrecision: "week",
+            location: { name: "Kramatorsk", country: "UA", precision: "adm2" },
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    const revised = await post(
+      archive.url,
+      id,
+      editor("IncidentRevised", {
+        title: "Strike on the station",
+        timePrecision: "day",
+        occurredUntil: "2022-04-09",
+        location: { name: "Kramatorsk station", country: "UA", precision: "exact", lat: 48.73, lon: 37.58 },
+      }),
+    );
+    expect(revised.status).toBe(201);
+    const s = await summary(id);
+    expect(s).toMatchObject({
+      title: "Strike on the station",
+      timePrecision: "day",
+      occurredOn: "2022-04-08",
+      occurredUntil: "2022-04-09",
+      location: { precision: "exact" },
+      revisedInVersion: 2,
+      revisions: 1,
+    });
+    const switched = await post(
+      archive.url,
+      id,
+      editor("IncidentRevised", { occurredAt: "2022-04-08T10:30:00+03:00" }),
+    );
+    expect(switched.status).toBe(201);
+    expect(await summary(id)).toMatchObject({
+      occurredAt: "2022-04-08T10:30:00+03:00",
+      occurredOn: null,
+      revisedInVersion: 3,
+    });
+  });
+
+  it("given a revised incident, then its page shows each revised field's history", async () => {
+    const page = await (await fetch(`${archive.url}/view/coding-revise`)).text();
+    expect(page).toContain('data-field-history="title"');
+    expect(page).toContain("Missile strike on a station");
+    expect(page).toContain("Strike on the station");
+    expect(page).toMatch(/data-field-history="occurredOn"[\s\S]*2022-04-08[\s\S]*\(none\)/);
+    expect(page).toContain('data-time-precision="">day<');
+    expect(page).toContain('data-location-precision="">exact<');
+  });
+
+  it.each([
+    ["no field", {}, "data"],
+    [
+      "occurredAt and occurredOn both",
+      { occurredAt: "2022-04-08T10:00:00Z", occurredOn: "2022-04-08" },
+      "data.occurredOn",
+    ],
+    ["a time precision outside the list", { timePrecision: "hour" }, "data.timePrecision"],
+    [
+      "a location precision outside the list",
+      { location: { name: "X", country: "UA", precision: "street" } },
+      "data.location.precision",
+    ],
+    [
+      "occurredUntil before its own start",
+      { occurredOn: "2022-04-08", occurredUntil: "2022-04-07" },
+      "data.occurredUntil",
+    ],
+    ["occurredUntil before the incident's start", { occurredUntil: "2022-04-01" }, "data.occurredUntil"],
+  ])(
+    "given an IncidentRevised with %s, then 422 naming the field and nothing stored",
+    async (_what, data, path) => {
+      const id = "coding-revise-bad";
+      if ((await call(archive.url, "GET", `/incidents/${id}/events`)).status === 404)
+        await post(archive.url, id, opened("coding-revise-bad-open", { occurredOn: "2022-04-08" }));
+      const before = (await events(id)).length;
+      const answer = await post(archive.url, id, editor("IncidentRevised", data));
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+      expect((await events(id)).length).toBe(before);
+    },
+  );
+
+  it("given an opening whose occurredUntil is before its start, then 422 and nothing stored", async () => {
+    const answer = await post(
+      archive.url,
+      "coding-open-bad",
+      opened(undefined, { occurredAt: "2022-04-08T10:00:00Z", occurredUntil: "2022-04-07" }),
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].path).toBe("data.occurredUntil");
+    expect((await call(archive.url, "GET", "/incidents/coding-open-bad/events")).status).toBe(404);
+  });
+
+  it("given a writer who is not an editor, when they post an IncidentRevised, then 403 and nothing stored", async () => {
+    const id = "coding-revise-bad";
+    const before = (await events(id)).length;
+    const answer = await post(archive.url, id, editor("IncidentRevised", { title: "Renamed" }), {
+      authorization: `Bearer ${WRITER_TOKEN}`,
+    });
+    expect(answer.status).toBe(403);
+    expect((await events(id)).length).toBe(before);
+    // The writer may still post a report.
+    expect(
+      (
+        await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }), {
+          authorization: `Bearer ${WRITER_TOKEN}`,
+        })
+      ).status,
+    ).toBe(201);
+  });
+});
+
+describe("grades, attributions and links", () => {
+  const a = "coding-link-a";
+  const b = "coding-link-b";
+  beforeAll(async () => {
+    await post(archive.url, a, opened("coding-link-a-open"));
+    await post(archive.url, b, opened("coding-link-b-open"));
+  });
+
+  it("given a grade and an attribution, then the summary shows them beside the suggested grade", async () => {
+    await post(archive.url, a, casualties({ killed: { value: 10, qualifier: "exact" } }, "Governor"));
+    expect((await summary(a)).grade).toEqual({ given: null, suggested: "single-source", count: 0 });
+    await post(archive.url, a, {
+      ...casualties({ killed: { value: 12, qualifier: "exact" } }, "Police"),
+      source: { publisher: "Reuters" },
+    });
+    expect((await summary(a)).grade.suggested).toBe("corroborated");
+    expect(
+      (
+        await post(
+          archive.url,
+          a,
+          editor("IncidentGraded", { scale: "ledger", grade: "confirmed", reasoning: "two wires" }),
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post(
+          archive.url,
+          a,
+          editor("AttributionAssessed", {
+            perpetrator: { name: "Armed forces of X", side: "X" },
+            certainty: "medium",
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    const s = await summary(a);
+    expect(s.grade).toMatchObject({
+      given: { grade: "confirmed", reasoning: "two wires" },
+      suggested: "corroborated",
+      count: 1,
+    });
+    expect(s.attributions).toMatchObject({
+      count: 1,
+      latest: [{ perpetrator: { name: "Armed forces of X" }, certainty: "medium" }],
+    });
+    const graded = await call(archive.url, "GET", "/incidents?grade=confirmed&limit=100");
+    expect(graded.body.items.map((i: { incidentId: string }) => i.incidentId)).toContain(a);
+    const single = await call(archive.url, "GET", "/incidents?grade=single-source&limit=100");
+    expect(single.body.items.map((i: { incidentId: string }) => i.incidentId)).not.toContain(a);
+  });
+
+  it("given an editorial judgement without attributedTo, then it is stored (the editor is recordedBy)", async () => {
+    const answer = await post(archive.url, a, {
+      type: "AttributionAssessed",
+      source: { publisher: "incident-ledger" },
+      data: { perpetrator: { name: "Unit Y" }, certainty: "low" },
+    });
+    expect(answer.status).toBe(201);
+    const s = await summary(a);
+    expect(s.attributions.latest[0]).toMatchObject({
+      perpetrator: { name: "Unit Y" },
+      attributedTo: { name: "incident-ledger" },
+    });
+  });
+
+  it("given a grade outside the list, then 422 and nothing stored", async () => {
+    const before = (await events(a)).length;
+    const answer = await post(
+      archive.url,
+      a,
+      editor("IncidentGraded", { scale: "ledger", grade: "probable" }),
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].path).toBe("data.grade");
+    expect((await events(a)).length).toBe(before);
+    expect((await call(archive.url, "GET", "/incidents?grade=probable")).status).toBe(400);
+  });
+
+  it("given a link posted on A, then it shows on A's summary and on B's", async () => {
+    const answer = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "same-event" }, "coding-link-ab"),
+    );
+    expect(answer.status).toBe(201);
+    const sa = await summary(a);
+    expect(sa.links).toMatchObject({
+      count: 1,
+      items: [{ incidentId: b, relation: "same-event", direction: "outgoing" }],
+    });
+    // Read at once, without waiting for the stream: the append answered once A was projected.
+    const sb = (await call(archive.url, "GET", `/incidents/${b}`)).body;
+    expect(sb.links).toMatchObject({
+      count: 1,
+      items: [{ incidentId: a, relation: "same-event", direction: "incoming", eventId: "coding-link-ab" }],
+    });
+    // B's own version did not move: the link is A's event.
+    expect(sb.version).toBe(1);
+    const pageOfB = await (await fetch(`${archive.url}/view/${b}`)).text();
+    expect(pageOfB).toContain(`data-link="${a}" data-direction="incoming"`);
+    expect(pageOfB).toContain(`href="/view/${a}"`);
+    const listed = await call(archive.url, "GET", "/incidents?limit=100");
+    const bListed = listed.body.items.find((i: { incidentId: string }) => i.incidentId === b);
+    expect(bListed.links.items[0]).toMatchObject({ incidentId: a, direction: "incoming" });
+  });
+
+  it.each([
+    ["to itself", { otherIncidentId: a, relation: "related" }],
+    ["to a missing incident", { otherIncidentId: "coding-no-such", relation: "related" }],
+    ["the same as before", { otherIncidentId: b, relation: "same-event" }],
+  ])("given a link %s, then 422 naming data.otherIncidentId and nothing stored", async (_what, data) => {
+    const before = (await events(a)).length;
+    const answer = await post(archive.url, a, editor("IncidentsLinked", data));
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].path).toBe("data.otherIncidentId");
+    expect((await events(a)).length).toBe(before);
+  });
+
+  it("given an editorial event, when a ReportRetracted names it, then 422", async () => {
+    const answer = await post(archive.url, a, {
+      type: "ReportRetracted",
+      source: AP,
+      attributedTo: { name: "AP" },
+      data: { targetEventId: "coding-link-ab", reason: "oops" },
+    });
+    expect(answer.status).toBe(422);
+  });
+});
+
+describe("the listing's grade filter", () => {
+  it("given a graded incident behind many newer ones, then a page reads a bounded part of the index, short with a cursor, and the cursor finds it", async () => {
+    const old = "coding-graded-old";
+    await post(archive.url, old, opened());
+    expect(
+      (await post(archive.url, old, editor("IncidentGraded", { scale: "ledger", grade: "discounted" })))
+        .status,
+    ).toBe(201);
+    for (let i = 0; i < GRADE_PAGES + 1; i++) await post(archive.url, `coding-newer-${i}`, opened());
+    await archive.stream.idle();
+    const first = await call(archive.url, "GET", "/incidents?grade=discounted&limit=1");
+    expect(first.body.items).toEqual([]);
+    expect(first.body.nextCursor).not.toBeNull();
+    let cursor: string | null = first.body.nextCursor;
+    const found: string[] = [];
+    for (let pages = 0; cursor && pages < 20 && found.length === 0; pages++) {
+      const next = await call(
+        archive.url,
+        "GET",
+        `/incidents?grade=discounted&limit=1&cursor=${encodeURIComponent(cursor)}`,
+      );
+      found.push(...next.body.items.map((s: { incidentId: string }) => s.incidentId));
+      cursor = next.body.nextCursor;
+    }
+    expect(found).toEqual([old]);
+  });
+});
