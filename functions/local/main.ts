@@ -27,6 +27,7 @@ const server = await startLocalServer({
   ...(env.LEDGER_USERS ? { users: parseUsersFile(readFileSync(env.LEDGER_USERS, "utf8")) } : {}),
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
+  ...(env.LEDGER_SESSION_KEY ? { sessionKey: env.LEDGER_SESSION_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
   // Nothing would be stored or projected any more: no half-alive server answering 500s.
   onThreadDeath: (error) => {
@@ -45,6 +46,7 @@ process.stderr.write(
     `  API          ${server.url}`,
     `  dashboard    ${server.url}/`,
     `  API docs     ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)`,
+    `  desk         ${server.url}/sign-in   (sign in with the write token)`,
     `  ${tokenLine}`,
     `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
     `  log vkey     ${server.logSigner.vkey}`,

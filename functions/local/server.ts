@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
+import { localDesk } from "../http/desk/local-desk.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
@@ -39,6 +40,8 @@ export interface LocalOptions {
   witnesses?: readonly WitnessConfig[];
   /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
   sequenceLog?: boolean;
+  /** The desk's session key (LEDGER_SESSION_KEY); else kept in dataDir, or new per run in memory. */
+  sessionKey?: string;
   /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
   onThreadDeath?: (error: Error) => void;
 }
@@ -172,13 +175,13 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const token = options.token ?? randomBytes(24).toString("base64url");
   // One process serves everything here: the API and the pages, the document built once at start.
   const openApi = openApiDocument();
-  const authenticate = tokenUsers([
-    { name: options.writer ?? "local-writer", token, roles: ROLES },
-    ...(options.users ?? []),
-  ]);
+  const users = [{ name: options.writer ?? "local-writer", token, roles: ROLES }, ...(options.users ?? [])];
+  const authenticate = tokenUsers(users);
+  // The desk signs people in with the same tokens (functions/http/desk/local-desk.ts).
+  const desk = localDesk({ ...options, users, releases: ledger.exports, log: options.log });
   const app = ledger.app(authenticate, {
     openApi,
-    pages: pageRoutes(ledger.pageDeps(openApi)),
+    pages: pageRoutes({ ...ledger.pageDeps(openApi), desk }),
   });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import type { Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
@@ -25,6 +25,8 @@ export interface IncidentPageProps {
   citation?: string | null;
   /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
   log?: LogView;
+  /** The desk's panel for a signed-in writer (its forms), or a sign-in link. */
+  desk?: Child;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -79,6 +81,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   moment,
   citation,
   log,
+  desk,
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -99,6 +102,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
       ) : null}
       <IncidentHeader summary={summary} />
       {citation ? <p class="muted" data-citation="">{`Cite: ${citation}`}</p> : null}
+      {desk ?? null}
       <Contents />
       <div class="tools">
         <KnownAtPanel

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
@@ -31,6 +32,8 @@ export interface DashboardDeps {
   ) => Promise<string | null>;
   /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
   logStore?: LogStore;
+  /** The desk's panel on an incident page (functions/http/desk): its forms, or a sign-in link. */
+  deskPanel?: (c: Context, incidentId: string, events: readonly StoredEvent[]) => Promise<Child>;
 }
 
 const PAGE_SIZE = 20;
@@ -43,7 +46,7 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events, views, citation, logStore }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, views, citation, logStore, deskPanel }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -134,6 +137,7 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
       logStore ? readLogView(logStore, incidentId, { after: startAfter, last: end }) : undefined,
       citation ? citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null,
     ]);
+    const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
       if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
@@ -157,6 +161,7 @@ export function dashboardRoutes({ reader, events, views, citation, logStore }: D
         moment={moment}
         citation={cite}
         log={log}
+        desk={desk}
       />,
     );
   });

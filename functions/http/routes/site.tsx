@@ -3,11 +3,14 @@ import type { Logger } from "../../log.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
+import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
   openApi: Record<string, unknown>;
+  /** The desk (sign-in, forms); without it the pages are read-only. */
+  desk?: DeskConfig & { log: Logger };
 }
 
 /**
@@ -16,7 +19,9 @@ export interface PageRoutesDeps extends DashboardDeps {
  * carries no JSX, no page code and no document renderer.
  */
 export function pageRoutes(deps: PageRoutesDeps): Hono {
-  const app = dashboardRoutes(deps);
+  const desk = deps.desk ? deskPages({ ...deps, log: deps.desk.log, desk: deps.desk }) : null;
+  const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
+  if (desk) app.route("/", desk.routes);
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
   return app;
 }
