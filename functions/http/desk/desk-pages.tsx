@@ -23,10 +23,18 @@ export interface DeskConfig {
 }
 
 /** The desk's routes, and the panel the incident page shows a signed-in person. */
-export function deskPages(deps: { events: EventStore; reader: IncidentReader; log: Logger; desk: DeskConfig }) {
+export function deskPages(deps: {
+  events: EventStore;
+  reader: IncidentReader;
+  log: Logger;
+  desk: DeskConfig;
+}) {
   const { desk } = deps;
   const routes = new Hono();
-  routes.route("/", signInRoutes({ signIn: desk.signIn, sessions: desk.sessions, flowKey: desk.flowKey, log: deps.log }));
+  routes.route(
+    "/",
+    signInRoutes({ signIn: desk.signIn, sessions: desk.sessions, flowKey: desk.flowKey, log: deps.log }),
+  );
   routes.route(
     "/",
     deskRoutes({
