@@ -55,7 +55,8 @@ const shot = async (name: string) => {
   await page.evaluate(() => document.activeElement?.blur());
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 };
-const json = async (path: string) => (await fetch(`${archive.url}${path}`)).json();
+// biome-ignore lint/suspicious/noExplicitAny: answers read loosely, asserted on.
+const json = async (path: string): Promise<any> => (await fetch(`${archive.url}${path}`)).json();
 const events = async () => (await json(`/incidents/${INCIDENT}/events`)).items as Record<string, unknown>[];
 const formUrl = (slug: string) => `${archive.url}/desk/incidents/${INCIDENT}/${slug}`;
 
