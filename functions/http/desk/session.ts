@@ -27,14 +27,19 @@ export const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
  * ends them all. The roles are those the user held at sign-in, for at most 12 hours.
  */
 export class Sessions {
-  private readonly key: Uint8Array;
+  private readonly key: Promise<Uint8Array>;
 
+  /** `key` may still be on its way (AWS: read from Secrets Manager at cold start). */
   constructor(
-    key: Uint8Array,
+    key: Uint8Array | Promise<Uint8Array>,
     private readonly now: () => number = Date.now,
   ) {
-    if (key.byteLength < 32) throw new Error("the session key must be at least 32 bytes");
-    this.key = key;
+    this.key = Promise.resolve(key).then((bytes) => {
+      if (bytes.byteLength < 32) throw new Error("the session key must be at least 32 bytes");
+      return bytes;
+    });
+    // A key that failed to arrive fails each request that needs it, not the process.
+    this.key.catch(() => undefined);
   }
 
   async start(c: Context, who: Principal, seconds = SESSION_SECONDS): Promise<Session> {
@@ -47,7 +52,7 @@ export class Sessions {
       .setSubject(who.name)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + lifetime)
-      .sign(this.key);
+      .sign(await this.key);
     setCookie(c, COOKIE, jwt, {
       httpOnly: true,
       sameSite: "Lax",
@@ -62,8 +67,9 @@ export class Sessions {
   async read(c: Context): Promise<Session | null> {
     const jwt = getCookie(c, COOKIE);
     if (!jwt) return null;
+    const key = await this.key;
     try {
-      const { payload } = await jwtVerify(jwt, this.key, {
+      const { payload } = await jwtVerify(jwt, key, {
         issuer: ISSUER,
         algorithms: [ALGORITHM],
         currentDate: new Date(this.now()),
