@@ -1,4 +1,4 @@
-import { Aws, Duration, Fn, Validations } from "aws-cdk-lib";
+import { Aws, CfnOutput, Duration, Fn, Validations } from "aws-cdk-lib";
 import { type HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from "aws-cdk-lib/aws-apigatewayv2";
 import type { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as cognito from "aws-cdk-lib/aws-cognito";
@@ -126,6 +126,10 @@ export class Desk extends Construct {
       }
     }
     if (!oidc) return;
+    new CfnOutput(this, "SignInUrl", {
+      value: `${base}/sign-in`,
+      description: "Where writers sign in to the desk from a browser",
+    });
 
     this.sessionKey = new secretsmanager.Secret(this, "SessionKey", {
       description:
