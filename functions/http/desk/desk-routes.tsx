@@ -12,6 +12,7 @@ import type { Logger } from "../../log.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { viewPath } from "../pages/format.js";
+import { acceptQuery } from "../params.js";
 import { createErrorHandler } from "../problem.js";
 import { eventRoutes } from "../routes/events.js";
 import { releaseRoutes } from "../routes/releases.js";
@@ -246,7 +247,7 @@ export function deskRoutes(deps: DeskDeps) {
     );
   };
 
-  app.get("/desk", async (c) => {
+  app.get("/desk", acceptQuery(), async (c) => {
     const s = await session(c);
     if (s instanceof Response) return s;
     const recent = await deps.reader.list({ limit: SUGGESTION_INCIDENTS });
@@ -283,16 +284,21 @@ export function deskRoutes(deps: DeskDeps) {
     );
   });
 
-  for (const form of forms) {
-    if (form.where === "new") {
-      app.get("/desk/new", (c) => show(c, form, null));
-      app.post("/desk/new", sameOrigin(), (c) => submit(c, form, null));
-    } else {
-      const path = `/desk/incidents/:incidentId/${form.slug}`;
-      app.get(path, (c) => show(c, form, incidentParam(c)));
-      app.post(path, sameOrigin(), (c) => submit(c, form, incidentParam(c)));
-    }
+  const opening = forms.find((f) => f.where === "new");
+  if (opening) {
+    app.get("/desk/new", acceptQuery(), (c) => show(c, opening, null));
+    app.post("/desk/new", acceptQuery(), sameOrigin(), (c) => submit(c, opening, null));
   }
+  const bySlug = new Map(forms.filter((f) => f.where === "incident").map((f) => [f.slug, f]));
+  const onIncident =
+    (run: (c: Context, form: DeskForm, incidentId: string) => Promise<Response>) => async (c: Context) => {
+      const form = bySlug.get(c.req.param("form") ?? "");
+      if (!form) return messagePage(c, 404, "No such form", "The desk has no form of that name.");
+      return run(c, form, c.req.param("incidentId") ?? "");
+    };
+  const FORM_PATH = "/desk/incidents/:incidentId/:form";
+  app.get(FORM_PATH, acceptQuery("target"), onIncident(show));
+  app.post(FORM_PATH, acceptQuery(), sameOrigin(), onIncident(submit));
 
   if (deps.releases) {
     const release = { role: "editor" as const, title: "Name a release" };
@@ -322,7 +328,7 @@ export function deskRoutes(deps: DeskDeps) {
           </form>
         </DeskLayout>,
       );
-    app.get("/desk/release", async (c) => {
+    app.get("/desk/release", acceptQuery(), async (c) => {
       const s = await session(c);
       if (s instanceof Response) return s;
       if (!hasRole(s.who, "editor"))
@@ -335,7 +341,7 @@ export function deskRoutes(deps: DeskDeps) {
         );
       return releasePage(c, 200, s, new Map(), new Map(), []);
     });
-    app.post("/desk/release", sameOrigin(), async (c) => {
+    app.post("/desk/release", acceptQuery(), sameOrigin(), async (c) => {
       const checked = await posted(c, release);
       if (checked instanceof Response) return checked;
       const { session: s, values } = checked;
@@ -364,8 +370,6 @@ const rank = (order: readonly string[], field: string) => {
   const i = order.indexOf(field);
   return i === -1 ? order.length : i;
 };
-
-const incidentParam = (c: Context) => c.req.param("incidentId") ?? "";
 
 /** The forms a signed-in person may open on an incident, for its page's desk panel. */
 export function formsOffered(

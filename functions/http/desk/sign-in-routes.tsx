@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import type { Logger } from "../../log.js";
 import type { Principal } from "../auth.js";
+import { acceptQuery } from "../params.js";
 import { DeskLayout, localPath, messagePage, renderDesk } from "./desk-page.js";
 import { ErrorSummary, fieldId } from "./form-kit.js";
 import { formValues } from "./form-read.js";
@@ -24,6 +25,16 @@ export interface SignInDeps {
 }
 
 const FLOW_COOKIE = "ledger_sign_in";
+/** What an issuer may add to the callback (RFC 6749 §4.1.2, OpenID Connect's session state). */
+export const CALLBACK_QUERY = [
+  "code",
+  "state",
+  "error",
+  "error_description",
+  "error_uri",
+  "iss",
+  "session_state",
+];
 const FLOW_SECONDS = 600;
 
 /** GET/POST /sign-in, GET /sign-in/callback (OIDC), POST /sign-out. */
@@ -31,32 +42,45 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
   const app = new Hono();
   const callbackUrl = (c: Context) => `${new URL(c.req.url).origin}/sign-in/callback`;
 
-  app.get("/sign-in", async (c) => {
+  app.get("/sign-in", acceptQuery("next"), async (c) => {
     const next = localPath(c.req.query("next"));
     if (signIn.kind === "oidc") return startOidc(c, signIn.client, next);
     return tokenPage(c, 200, next, null);
   });
 
-  app.post("/sign-in", sameOrigin(), async (c) => {
+  app.post("/sign-in", acceptQuery(), sameOrigin(), async (c) => {
     const values = formValues(await c.req.text());
     const next = localPath(values.get("next"));
     if (signIn.kind === "oidc") return startOidc(c, signIn.client, next);
     const token = (values.get("token") ?? "").trim();
     const who = token ? signIn.lookup(token) : null;
-    if (!who)
-      return tokenPage(
-        c,
-        401,
-        next,
-        token ? "That token is not one this archive knows" : "Enter the token you were given",
-      );
+    // Nothing typed is a form to fill in (200); a wrong token is refused credentials (401).
+    if (!token) return tokenPage(c, 200, next, "Enter the token you were given");
+    if (!who) return tokenPage(c, 401, next, "That token is not one this archive knows");
     await sessions.start(c, who);
     return c.redirect(next, 303);
   });
 
-  app.get("/sign-in/callback", async (c) => {
+  app.get("/sign-in/callback", acceptQuery(...CALLBACK_QUERY), async (c) => {
     if (signIn.kind !== "oidc")
-      return messagePage(c, 404, "Not found", "This archive signs in with a token.");
+      return messagePage(
+        c,
+        200,
+        "Sign in with a token",
+        "This archive signs in with a token, on its sign-in page.",
+      );
+    const refusal = c.req.query("error");
+    if (refusal) {
+      // The person cancelled at the issuer, or it refused: nothing went wrong here.
+      deleteCookie(c, FLOW_COOKIE, { path: "/sign-in", secure: isHttps(c) });
+      const why = c.req.query("error_description") ?? refusal;
+      return messagePage(
+        c,
+        200,
+        "Not signed in",
+        `The sign-in service answered: ${why}. Start again from the sign-in page.`,
+      );
+    }
     const raw = getCookie(c, FLOW_COOKIE);
     deleteCookie(c, FLOW_COOKIE, { path: "/sign-in", secure: isHttps(c) });
     const pending = raw ? await readFlow(raw, await flowKey) : null;
@@ -85,7 +109,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
     }
   });
 
-  app.post("/sign-out", sameOrigin(), async (c) => {
+  app.post("/sign-out", acceptQuery(), sameOrigin(), async (c) => {
     const session = await sessions.read(c);
     const values = formValues(await c.req.text());
     if (session && !formTokenMatches(session, values.get("formToken")))
