@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { parseAppendBody } from "../../events/validate.js";
+import type { FormState } from "../../functions/http/desk/form-kit.js";
+import { fieldId } from "../../functions/http/desk/form-kit.js";
+import { CODING_FORMS } from "../../functions/http/desk/forms/coding-forms.js";
+import type { DeskForm, FormContext } from "../../functions/http/desk/forms/desk-form.js";
+import { DESK_FORMS } from "../../functions/http/desk/forms/registry.js";
+
+/**
+ * Every form module keeps the desk's promises by construction: each field it lists is on the
+ * page under the id the error summary links to, each control it renders is one it lists (so a
+ * problem path finds its field), and an empty form reads into an event the API refuses with
+ * problems that all land on fields.
+ */
+
+const context: FormContext = {
+  incidentId: "an-incident",
+  events: [
+    {
+      incidentId: "an-incident",
+      eventId: "target-event-1",
+      version: 2,
+      type: "DenialIssued",
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      recordedBy: "x",
+      prevHash: "0".repeat(64),
+      hash: "1".repeat(64),
+      source: { publisher: "TASS" },
+      attributedTo: { name: "Ministry" },
+      data: { claim: "responsibility" },
+    } as never,
+  ],
+};
+const state = (values: Record<string, string> = {}): FormState => ({
+  values: new Map(Object.entries(values)),
+  errors: new Map(),
+  suggestions: { speakers: [], publishers: [] },
+});
+const render = async (form: DeskForm, values?: Record<string, string>) =>
+  String(await form.Fields({ form: state(values), context }));
+
+describe.each([...DESK_FORMS, ...CODING_FORMS].map((f) => [f.type, f] as const))(
+  "the %s form",
+  (_type, form) => {
+    it("renders every field it lists, under the id the error summary links to", async () => {
+      const html = await render(form);
+      for (const field of form.fields(new Map())) expect(html, field).toContain(`id="${fieldId(field)}"`);
+    });
+
+    it("lists every control it renders, so that each problem finds its field", async () => {
+      const html = await render(form);
+      const names = new Set([...html.matchAll(/name="([^"]+)"/g)].map((m) => m[1]));
+      const listed = new Set([...form.fields(new Map()), "rows"]);
+      for (const name of names) expect(listed.has(name as string), name).toBe(true);
+      for (const field of form.fields(new Map())) expect(form.label(field), field).not.toBe("");
+    });
+
+    if (DESK_FORMS.includes(form))
+      it("reads an empty form into an event the API refuses, every problem on a field", () => {
+        const values = new Map<string, string>();
+        const read = form.read(values);
+        const parsed = parseAppendBody(read.body);
+        expect(parsed.ok).toBe(false);
+        const fields = new Set(form.fields(values));
+        for (const problem of parsed.ok ? [] : parsed.errors) {
+          const field =
+            form.fieldFor?.(problem.path, values) ??
+            [...fields].find((f) => f === problem.path || f.startsWith(`${problem.path}.`));
+          expect(field, problem.path).toBeTruthy();
+        }
+      });
+  },
+);
