@@ -5,10 +5,16 @@ import { SignatureV4 } from "@smithy/signature-v4";
 /**
  * One Secrets Manager `GetSecretValue`, signed with SigV4 by the SDK's own signer and credential
  * chain (both already in the bundle through the DynamoDB client): the session key is read at
- * cold start and never sits in the function's configuration.
+ * cold start and never sits in the function's configuration. `AWS_ENDPOINT_URL_SECRETS_MANAGER`
+ * (the SDK's own variable) points it elsewhere, as for any SDK client.
  */
-export async function getSecretString(secretArn: string, region = regionOf(secretArn)): Promise<string> {
-  const host = `secretsmanager.${region}.amazonaws.com`;
+export async function getSecretString(
+  secretArn: string,
+  region = regionOf(secretArn),
+  endpoint = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER ?? `https://secretsmanager.${region}.amazonaws.com`,
+): Promise<string> {
+  const url = new URL(endpoint);
+  const host = url.host;
   const body = JSON.stringify({ SecretId: secretArn });
   const signer = new SignatureV4({
     service: "secretsmanager",
@@ -18,8 +24,9 @@ export async function getSecretString(secretArn: string, region = regionOf(secre
   });
   const signed = await signer.sign({
     method: "POST",
-    protocol: "https:",
-    hostname: host,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port ? { port: Number(url.port) } : {}),
     path: "/",
     headers: {
       host,
@@ -28,7 +35,7 @@ export async function getSecretString(secretArn: string, region = regionOf(secre
     },
     body,
   });
-  const answer = await fetch(`https://${host}/`, { method: "POST", headers: signed.headers, body });
+  const answer = await fetch(new URL("/", url), { method: "POST", headers: signed.headers, body });
   const text = await answer.text();
   if (!answer.ok) throw new Error(`Secrets Manager answered ${answer.status} for the session key`);
   const value = (JSON.parse(text) as { SecretString?: string }).SecretString;
