@@ -173,5 +173,8 @@ describe("the desk's OpenID Connect sign-in", () => {
     expect((await browser.go(`${pages.url}/desk/new`)).status).toBe(403);
     const page = await browser.go(`${pages.url}/view/oidc-incident`);
     expect(page.text).toContain("Your roles let you read only.");
+    const answer = await fetch(`${pages.url}/view/oidc-incident`);
+    expect(answer.headers.get("cache-control")).toBe("private, no-cache");
+    expect(answer.headers.get("vary")).toMatch(/cookie/i);
   });
 });

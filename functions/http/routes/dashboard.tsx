@@ -46,7 +46,14 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events, views, citation, logStore, deskPanel }: DashboardDeps): Hono {
+export function dashboardRoutes({
+  reader,
+  events,
+  views,
+  citation,
+  logStore,
+  deskPanel,
+}: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
@@ -138,6 +145,7 @@ export function dashboardRoutes({ reader, events, views, citation, logStore, des
       citation ? citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null,
     ]);
     const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
+    if (deskPanel) c.header("Vary", "Cookie");
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
       if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
@@ -163,6 +171,8 @@ export function dashboardRoutes({ reader, events, views, citation, logStore, des
         log={log}
         desk={desk}
       />,
+      // A signed-in person's page carries their form token: never in a shared cache.
+      deskPanel ? "private, no-cache" : "no-cache",
     );
   });
 
@@ -183,11 +193,16 @@ async function readLogView(
 }
 
 /** Every page goes out through here: a doctype, and headers that forbid script and foreign assets. */
-async function render(c: Context, status: ContentfulStatusCode, page: JSX.Element): Promise<Response> {
+async function render(
+  c: Context,
+  status: ContentfulStatusCode,
+  page: JSX.Element,
+  cache = "no-cache",
+): Promise<Response> {
   c.header("Content-Security-Policy", DASHBOARD_CSP);
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", "no-cache");
+  c.header("Cache-Control", cache);
   return c.html(await html`<!doctype html>${page}`, status);
 }
 
