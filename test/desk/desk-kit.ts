@@ -45,8 +45,13 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** A person's browser, with JavaScript off: every form must work without it. */
 export async function newPerson(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1100, height: 900 }, locale: "en-GB" });
+  return browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    locale: "en-GB",
+    javaScriptEnabled: false,
+  });
 }
 
 /** Signs in through the sign-in page, by keyboard: the token typed, Enter pressed. */

@@ -149,6 +149,13 @@ describe("the desk in Chromium", () => {
 
     await openForm("Record a statement");
     await expectAccessible(browser, rita, page.url());
+    // Names already used are suggested, one spelling each.
+    await expect(
+      page.locator("datalist#speakers option").evaluateAll((os) => os.map((o) => o.value)),
+    ).resolves.toContain("Ukrainian authorities");
+    await expect(
+      page.locator("datalist#publishers option").evaluateAll((os) => os.map((o) => o.value)),
+    ).resolves.toEqual(["Associated Press"]);
     await fill(page, {
       "attributedTo.name": "Volodymyr Zelenskyy",
       "attributedTo.role": "President of Ukraine",
@@ -235,7 +242,12 @@ describe("the desk in Chromium", () => {
     };
     await page.goto(formUrl("casualties"));
     await fill(page, mistakes);
-    await submit(page, "Report casualty figures");
+    // Enter in a field sends the form with its main button, not "Add another category".
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.locator('[name="figures[0].text"]').press("Enter"),
+    ]);
+    await page.waitForLoadState("load");
     const summary = page.locator(".error-summary");
     await expect(summary.locator("li").allTextContents()).resolves.toEqual([
       "Figure 1: number must be a whole number in digits, e.g. 50",

@@ -140,6 +140,36 @@ describe("the desk's OpenID Connect sign-in", () => {
     expect(browser.session()).toBeUndefined();
   });
 
+  it("refuses a form that cannot be read whole (a category given twice), storing nothing", async () => {
+    issuer.state.tamper = null;
+    issuer.state.user = { sub: "alice-sub", email: "alice@example.org", groups: ["writer"] };
+    const browser = new Browser();
+    const form = await browser.go(`${pages.url}/sign-in?next=/desk/incidents/oidc-incident/casualties`);
+    const events = async () =>
+      ((await (await fetch(`${archive.url}/incidents/oidc-incident/events`)).json()) as { items: unknown[] })
+        .items.length;
+    const before = await events();
+    const answer = await browser.go(`${pages.url}/desk/incidents/oidc-incident/casualties`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: pages.url },
+      body: new URLSearchParams({
+        formToken: formToken(form.text),
+        eventId: "twice-category-0001",
+        "figures[0].category": "killed",
+        "figures[0].form": "exact",
+        "figures[0].value": "12",
+        "figures[1].category": "killed",
+        "figures[1].form": "exact",
+        "figures[1].value": "15",
+        "attributedTo.name": "Police",
+        "source.publisher": "Reuters",
+      }).toString(),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.text).toContain("Figure 2: category is given in figure 1 too");
+    expect(await events()).toBe(before);
+  });
+
   it.each([
     ["audience", 'unexpected "aud" claim value'],
     ["issuer", 'unexpected "iss" claim value'],

@@ -208,24 +208,25 @@ export function deskRoutes(deps: DeskDeps) {
       const { fields: messages, general } = fieldMessages(problems, read.errors, fieldFor, form.label);
       return page(c, status, s, form, context, values, messages, [...extra, ...general]);
     };
-    if (incidentId === "") {
-      const rest = parseAppendBody(read.body);
-      return refuse(422, [{ path: "incidentId", message: "is required" }, ...(rest.ok ? [] : rest.errors)]);
-    }
+    // A form that could not be read whole (a number in words, a category twice) is never sent:
+    // the event's own problems come from the API's parser, the same the route runs.
+    const rest = () => {
+      const parsed = parseAppendBody(read.body);
+      return parsed.ok ? [] : parsed.errors;
+    };
+    if (incidentId === "") return refuse(422, [{ path: "incidentId", message: "is required" }, ...rest()]);
+    if (read.errors.size > 0) return refuse(422, rest());
     if (!IncidentId.safeParse(incidentId).success && pathIncidentId)
       return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
     const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
     if (answer.status === 201 || answer.status === 200) {
-      if (read.errors.size > 0) deps.log.warn("a desk form read with errors was stored", { incidentId });
       const stored = answer.body.events[0] as { eventId: string };
       return c.redirect(`${viewPath(incidentId)}#ev-${stored.eventId}`, 303);
     }
     const problems: FieldError[] = answer.body.errors ?? [];
     // The id is checked before the body: the body's own problems are listed too, by the same parser.
-    if (problems.length > 0 && problems.every((p) => p.path === "incidentId")) {
-      const rest = parseAppendBody(read.body);
-      return refuse(422, [...problems, ...(rest.ok ? [] : rest.errors)]);
-    }
+    if (problems.length > 0 && problems.every((p) => p.path === "incidentId"))
+      return refuse(422, [...problems, ...rest()]);
     if (answer.status === 403) return messagePage(c, 403, "Not allowed", answer.body.detail, s);
     const slug = String(answer.body.type ?? "");
     if (slug.endsWith("incident-exists"))
