@@ -32,6 +32,7 @@ export const DESK_CSS = `
 .notice{border-left:.4rem solid #1d6b36;background:#e6f4ea;padding:.5rem 1rem;margin:1rem 0}
 .desk-bar{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.75rem 0}
 .desk-bar form{margin:0}
+.desk-bar button{background:#fff;color:#14304f}
 .desk-links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.5rem 0}
 `;
 
