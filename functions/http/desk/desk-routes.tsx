@@ -160,9 +160,9 @@ export function deskRoutes(deps: DeskDeps) {
           <form.Fields form={state} context={context} />
           <div class="actions">
             <button type="submit">{form.title}</button>
-            {form.type === "CasualtiesReported" ? (
+            {form.addRow ? (
               <button type="submit" name="action" value={ADD_ROW} class="secondary">
-                Add another category
+                {form.addRow}
               </button>
             ) : null}
           </div>
@@ -195,7 +195,7 @@ export function deskRoutes(deps: DeskDeps) {
     const { session: s, values } = checked;
     const incidentId = pathIncidentId ?? (values.get("incidentId") ?? "").trim();
     const context = await contextFor(pathIncidentId);
-    if (values.get("action") === ADD_ROW) {
+    if (form.addRow && values.get("action") === ADD_ROW) {
       const grown = new Map(values);
       grown.set("rows", String((Number(values.get("rows")) || 0) + 1));
       return page(c, 200, s, form, context, grown, new Map(), []);

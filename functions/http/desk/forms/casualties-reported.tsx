@@ -67,6 +67,7 @@ export const casualtiesReportedForm: DeskForm = {
   blurb: "Killed, injured, missing… as one source gave them, in their words.",
   role: "writer",
   where: "incident",
+  addRow: "Add another category",
   fields: (values) => [
     ...Array.from({ length: rowCount(values) }, (_, i) => PARTS.map((p) => row(i, p))).flat(),
     ...SOURCE_FIELDS,

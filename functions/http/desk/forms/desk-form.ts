@@ -41,6 +41,8 @@ export interface DeskForm {
   fieldFor?(path: string, values: FormValues): string | null;
   /** The form's first values (none by default); e.g. the target picked from a link. */
   initial?(context: FormContext): Record<string, string>;
+  /** A form of rows (figures, people): its button that adds one, storing nothing. */
+  addRow?: string;
   /** Whether the form is offered on this incident (e.g. a target to pick exists). */
   offered?(context: FormContext): boolean;
 }
