@@ -72,3 +72,32 @@ describe.each([...DESK_FORMS, ...CODING_FORMS, ...PEOPLE_FORMS].map((f) => [f.ty
       });
   },
 );
+
+describe("the casualty form's figures", () => {
+  const form = DESK_FORMS.find((f) => f.type === "CasualtiesReported") as DeskForm;
+  it.each([
+    ["exact", { value: "12" }, { value: 12, qualifier: "exact" }],
+    ["at-least", { value: "50" }, { value: 50, qualifier: "at-least" }],
+    ["at-most", { value: "4,000" }, { value: 4000, qualifier: "at-most" }],
+    ["about", { value: "4 000" }, { value: 4000, qualifier: "about" }],
+    ["range", { min: "15", max: "20" }, { min: 15, max: 20 }],
+    ["dozens", {}, { qualifier: "dozens" }],
+    ["hundreds", { value: "ignored for a word" }, { qualifier: "hundreds" }],
+  ] as const)("reads %s, with the words as reported, into the contract's Figure", (kind, parts, figure) => {
+    const values = new Map<string, string>([
+      ["figures[0].category", "other"],
+      ["figures[0].other", "hospitalised"],
+      ["figures[0].form", kind],
+      ["figures[0].text", "as the source put it"],
+      ["source.publisher", "AP"],
+      ["attributedTo.name", "Police"],
+      ...Object.entries(parts).map(([k, v]) => [`figures[0].${k}`, v] as [string, string]),
+    ]);
+    const read = form.read(values);
+    expect(read.errors.size).toBe(0);
+    const parsed = parseAppendBody(read.body);
+    expect(parsed.ok && parsed.value[0]?.data).toEqual({
+      figures: { hospitalised: { ...figure, text: "as the source put it" } },
+    });
+  });
+});
