@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Logger } from "../../log.js";
+import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
-import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
