@@ -14,7 +14,8 @@ import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { viewPath } from "../pages/format.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler } from "../problem.js";
-import { eventRoutes } from "../routes/events.js";
+import { readBodyText } from "../read-body.js";
+import { eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
 import { releaseRoutes } from "../routes/releases.js";
 import { DeskLayout, messagePage, renderDesk } from "./desk-page.js";
 import {
@@ -46,6 +47,9 @@ export interface DeskDeps {
 /** The most events a form reads to pick a target from and to suggest names. */
 const CONTEXT_EVENTS = 200;
 const SUGGESTION_INCIDENTS = 20;
+
+/** A form is an event and its few fields: the API's own body limit. */
+export const MAX_FORM_BYTES = MAX_BODY_BYTES;
 
 const newEventId = () => `desk-${randomBytes(12).toString("base64url")}`;
 
@@ -91,7 +95,7 @@ export function deskRoutes(deps: DeskDeps) {
   const posted = async (c: Context, form: { role: DeskForm["role"]; title: string }) => {
     const s = await session(c);
     if (s instanceof Response) return s;
-    const values = formValues(await c.req.text());
+    const values = formValues(await readBodyText(c, MAX_FORM_BYTES));
     if (!formTokenMatches(s, values.get("formToken")))
       return messagePage(
         c,
@@ -182,6 +186,8 @@ export function deskRoutes(deps: DeskDeps) {
         `${form.title} needs the ${form.role} role, which you do not hold.`,
         s,
       );
+    if (incidentId !== null && !IncidentId.safeParse(incidentId).success)
+      return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
     const context = await contextFor(incidentId, c.req.query("target"));
     if (incidentId && context.events.length === 0)
       return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);

@@ -4,6 +4,7 @@ import { jwtVerify, SignJWT } from "jose";
 import type { Logger } from "../../log.js";
 import type { Principal } from "../auth.js";
 import { acceptQuery } from "../params.js";
+import { readBodyText } from "../read-body.js";
 import { DeskLayout, localPath, messagePage, renderDesk } from "./desk-page.js";
 import { ErrorSummary, fieldId } from "./form-kit.js";
 import { formValues } from "./form-read.js";
@@ -25,6 +26,8 @@ export interface SignInDeps {
 }
 
 const FLOW_COOKIE = "ledger_sign_in";
+/** A token and a path: a few hundred bytes; more is not a sign-in form. */
+const SIGN_IN_BYTES = 16 * 1024;
 /** What an issuer may add to the callback (RFC 6749 §4.1.2, OpenID Connect's session state). */
 export const CALLBACK_QUERY = [
   "code",
@@ -49,7 +52,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
   });
 
   app.post("/sign-in", acceptQuery(), sameOrigin(), async (c) => {
-    const values = formValues(await c.req.text());
+    const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
     const next = localPath(values.get("next"));
     if (signIn.kind === "oidc") return startOidc(c, signIn.client, next);
     const token = (values.get("token") ?? "").trim();
@@ -111,7 +114,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
 
   app.post("/sign-out", acceptQuery(), sameOrigin(), async (c) => {
     const session = await sessions.read(c);
-    const values = formValues(await c.req.text());
+    const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
     if (session && !formTokenMatches(session, values.get("formToken")))
       return messagePage(c, 403, "Not signed out", "That sign-out form was not this session's.", session);
     sessions.end(c);
