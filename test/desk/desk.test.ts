@@ -365,6 +365,12 @@ describe("the desk in Chromium", () => {
       await editorPage.waitForLoadState("load");
       await editorPage.screenshot({ path: join(SHOTS, "form-release.png"), fullPage: true });
       await expectAccessible(browser, editor, editorPage.url());
+      // The editor names one, through POST /releases' own code, over the log's signed checkpoint.
+      await archive.logWriter.pass();
+      await fill(editorPage, { name: "desk-release-1", note: "Named from the desk" });
+      await submit(editorPage, "Name a release");
+      expect(new URL(editorPage.url()).pathname).toBe("/releases/desk-release-1");
+      expect((await json("/releases/desk-release-1")).createdBy).toBe("test-writer");
     } finally {
       await editor.close();
     }
