@@ -1,5 +1,30 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three tiers. `unit`: pure code, no store, no server (`npm run test:unit`, the fast loop).
+ * `integration`: an in-process dynalite and HTTP server. `e2e`: child processes, Chromium,
+ * cfn-lint and CDK bundling. `npm test` runs all three.
+ */
+const UNIT = [
+  "events/**/*.test.ts",
+  "functions/**/*.test.ts",
+  "scripts/**/*.test.ts",
+  "test/transparency/**/*.test.ts",
+  "test/docs/**/*.test.ts",
+  "test/long/bounded-fold.test.ts",
+  "test/log/signer.test.ts",
+];
+const E2E = [
+  "test/dashboard/browser.test.ts",
+  "test/desk/**/*.test.ts",
+  "test/infra/**/*.test.ts",
+  "test/local/**/*.test.ts",
+  "test/api/crash.test.ts",
+  "test/api/generated-client.test.ts",
+  "test/**/*.browser.test.ts",
+  "test/**/*.e2e.test.ts",
+];
+
 export default defineConfig({
   test: {
     // The default `forks` pool: CDK's local bundling fails under threads.
@@ -8,6 +33,13 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    include: ["events/**/*.test.ts", "functions/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
+    projects: [
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...E2E] },
+      },
+      { extends: true, test: { name: "e2e", include: E2E } },
+    ],
   },
 });

@@ -2,21 +2,25 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { fromRoot } from "./lib/paths.js";
+import { writeReadmeBlock } from "./lib/readme.js";
 import { gitCommit, machine, type Results, readResults, writeResults } from "./lib/results.js";
 import { renderResults } from "./report.js";
 import { runSoakLoad } from "./soak/load.js";
 import { poisonedRecord } from "./soak/poison.js";
-import type { SoakResults } from "./soak/report.js";
+import { renderSoak, type SoakResults } from "./soak/report.js";
 import { freePort, ServerProcess, sleep } from "./soak/server.js";
 import { readBack, viewsCaughtUp } from "./soak/verify.js";
 
 // `npm run soak [-- --quick] [-- --out dir]`: bounded load on loopback with the server killed
-// (SIGKILL) and restarted twice mid-load, then every acknowledged event looked for.
+// (SIGKILL) and restarted twice mid-load, then every acknowledged event looked for. A full run
+// into the default directory (bench/results/, git-ignored) rewrites the soak table in
+// bench/README.md.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    out: { type: "string", default: "bench/results" },
+    out: { type: "string" },
     seconds: { type: "string" },
   },
 });
@@ -25,7 +29,7 @@ const seconds = Number(values.seconds ?? (quick ? 15 : 60));
 const writers = 16;
 const incidentCount = quick ? 32 : 96;
 const kills = 2;
-const outDir = resolve(String(values.out));
+const outDir = resolve(values.out ?? fromRoot("bench/results"));
 
 const say = (line: string) => process.stderr.write(`soak: ${line}\n`);
 const dataDir = mkdtempSync(join(tmpdir(), "ledger-soak-"));
@@ -39,7 +43,7 @@ const server = new ServerProcess({
   logFile: join(dataDir, "server.log"),
 });
 
-const commit = gitCommit();
+const commit = gitCommit(fromRoot());
 let results: SoakResults | undefined;
 try {
   say(`starting the server (data in ${dataDir})`);
@@ -139,6 +143,8 @@ const merged: Results = previous ?? {
 };
 merged.soak = results;
 writeResults(outDir, merged, renderResults(merged));
+// A full soak into the default directory is what bench/README.md shows.
+if (!quick && values.out === undefined) writeReadmeBlock("soak", renderSoak(results, false));
 const e = results.events;
 process.stdout.write(
   `soak ${results.passed ? "passed" : "FAILED"}: ${results.requests.sent} requests, ${e.acknowledged} acknowledged, ${e.stored} stored, ${e.lost} lost, ${e.duplicated} duplicated, ${results.answers.server5xx} 5xx, chains ${results.chains.ok}/${results.chains.incidents}, views ${results.views.agree}/${results.chains.incidents}; written to ${outDir}\n`,

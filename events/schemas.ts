@@ -85,13 +85,32 @@ export const Source = z
   })
   .check(z.meta({ id: "Source", description: "Where the report was published: provenance." }));
 
+export const SOURCE_KINDS = ["official", "organisation", "private"] as const;
+
 export const Attribution = z
   .strictObject({
     name: text(300),
     role: opt(text(300)),
     side: opt(text(100)),
+    // A private person's name and role are sealed (events/sealing.ts); `ref` keys the source.
+    kind: opt(z.enum(SOURCE_KINDS)),
+    ref: opt(
+      z
+        .string()
+        .check(z.regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1–100 characters of A-Z, a-z, 0-9, _ . : and -")),
+    ),
   })
-  .check(z.meta({ id: "Attribution", description: "Who said it." }));
+  .check(
+    z.refine((a) => a.kind !== "private" || a.ref !== undefined, {
+      message: "is required for a private person (a pseudonym that keys the source)",
+      path: ["ref"],
+    }),
+    z.meta({
+      id: "Attribution",
+      description:
+        "Who said it. kind defaults to official; a private person's name and role are sealed, and ref (required for them) keys the source.",
+    }),
+  );
 
 const figureText = opt(text(500).check(z.describe("The words as reported, e.g. “many dozens”.")));
 
@@ -213,6 +232,108 @@ export const ReportRetractedData = z
   })
   .check(z.meta({ id: "ReportRetractedData" }));
 
+export const AGE_GROUPS = ["child", "adult", "elderly", "unknown"] as const;
+export const SEXES = ["female", "male", "unknown"] as const;
+export const VICTIM_STATUSES = ["civilian", "combatant", "unknown"] as const;
+export const MAX_VICTIMS = 500;
+
+const age = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(150));
+export const Victim = z
+  .strictObject({
+    name: opt(text(300)),
+    nameVariants: opt(z.array(text(300)).check(z.minLength(1), z.maxLength(20))),
+    age: opt(age),
+    ageRange: opt(
+      z
+        .strictObject({ min: age, max: age })
+        .check(z.refine((r) => r.min <= r.max, { message: "min must not exceed max", path: ["min"] })),
+    ),
+    ageGroup: opt(z.enum(AGE_GROUPS)),
+    sex: opt(z.enum(SEXES)),
+    status: opt(z.enum(VICTIM_STATUSES)),
+    diedOn: opt(isoDate),
+    place: opt(text(300)),
+    notes: opt(text(5000)),
+  })
+  .check(
+    z.refine((v) => Object.keys(v).length > 0, "a victim needs at least one field"),
+    z.refine((v) => !(v.age !== undefined && v.ageRange !== undefined), {
+      message: "give age or ageRange, not both",
+      path: ["ageRange"],
+    }),
+    z.meta({
+      id: "Victim",
+      minProperties: 1,
+      description: "name, nameVariants, age, ageRange, place and notes are sealed; the others are public.",
+    }),
+  );
+
+export const VictimsRecordedData = z
+  .strictObject({
+    victims: z
+      .array(Victim)
+      .check(
+        z.minLength(1, `1–${MAX_VICTIMS} victims`),
+        z.maxLength(MAX_VICTIMS, `1–${MAX_VICTIMS} victims`),
+      ),
+    disclose: opt(
+      z.record(
+        z
+          .string()
+          .check(
+            z.regex(
+              /^\/data\/victims\/(0|[1-9][0-9]*)\/[a-zA-Z]+$/,
+              "must be the JSON Pointer of a sealed victim field, e.g. /data/victims/0/name",
+            ),
+          ),
+        z.enum(["public", "restricted"]),
+      ),
+    ),
+  })
+  .check(
+    z.meta({
+      id: "VictimsRecordedData",
+      description: "disclose: JSON Pointer of a sealed value → public | restricted (default restricted).",
+    }),
+  );
+
+const VictimRef = z.strictObject({ eventId: EventId, index: z.int().check(z.gte(0), z.lt(MAX_VICTIMS)) });
+export const VictimsLinkedData = z
+  .strictObject({
+    a: VictimRef,
+    b: VictimRef,
+    relation: z.enum(["same-person", "not-same-person"]),
+    certainty: z.enum(["low", "medium", "high"]),
+  })
+  .check(
+    z.refine((d) => !(d.a.eventId === d.b.eventId && d.a.index === d.b.index), {
+      message: "links an entry to itself",
+      path: ["b"],
+    }),
+    z.meta({ id: "VictimsLinkedData" }),
+  );
+
+export const REDACTION_REASONS = [
+  "safety-risk",
+  "data-subject-request",
+  "court-order",
+  "consent-withdrawn",
+  "minor",
+  "recording-error",
+] as const;
+export const RedactionAppliedData = z
+  .strictObject({
+    targetEventId: EventId,
+    pointers: z
+      .array(z.string().check(z.regex(/^(\/[^/]*)+$/, "must be a JSON Pointer (RFC 6901)"), z.maxLength(200)))
+      .check(z.minLength(1), z.maxLength(3000)),
+    effect: z.enum(["withheld", "erased"]),
+    reason: z.enum(REDACTION_REASONS),
+    legalBasis: opt(text(2000)),
+    requestRef: opt(text(300)),
+  })
+  .check(z.meta({ id: "RedactionAppliedData", description: "Names pointers, never values." }));
+
 const common = {
   eventId: opt(EventId),
   occurredAt: opt(isoInstant),
@@ -264,6 +385,16 @@ export const ReportRetracted = z
   })
   .check(z.meta({ id: "ReportRetracted" }));
 
+export const VictimsRecorded = z
+  .strictObject({ ...attributed, type: z.literal("VictimsRecorded"), data: VictimsRecordedData })
+  .check(z.meta({ id: "VictimsRecorded" }));
+export const VictimsLinked = z
+  .strictObject({ ...attributed, type: z.literal("VictimsLinked"), data: VictimsLinkedData })
+  .check(z.meta({ id: "VictimsLinked" }));
+export const RedactionApplied = z
+  .strictObject({ ...attributed, type: z.literal("RedactionApplied"), data: RedactionAppliedData })
+  .check(z.meta({ id: "RedactionApplied" }));
+
 export const EVENT_TYPES = [
   "IncidentOpened",
   "CasualtiesReported",
@@ -271,6 +402,9 @@ export const EVENT_TYPES = [
   "DenialIssued",
   "ClaimAssessed",
   "ReportRetracted",
+  "VictimsRecorded",
+  "VictimsLinked",
+  "RedactionApplied",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -282,6 +416,9 @@ export const Envelope = z
     DenialIssued,
     ClaimAssessed,
     ReportRetracted,
+    VictimsRecorded,
+    VictimsLinked,
+    RedactionApplied,
   ])
   .check(z.meta({ id: "EventEnvelope", description: "One report event as a client posts it." }));
 

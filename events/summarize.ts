@@ -9,6 +9,7 @@ import {
   LATEST_STATEMENTS,
   type StatementRow,
 } from "./summary.js";
+import { summarizeVictims, type VictimsSummary } from "./victims.js";
 
 export interface SourcedFigure {
   figure: Figure;
@@ -66,6 +67,7 @@ export interface Summary {
   }[];
   contested: boolean;
   retractedEventIds: string[];
+  victims: VictimsSummary;
   headHash: string;
 }
 
@@ -182,6 +184,7 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
     denials,
     contested: denials.length > 0,
     retractedEventIds: lists.retracted,
+    victims: summarizeVictims(state.victims),
     headHash: state.headHash,
   };
 }

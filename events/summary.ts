@@ -1,6 +1,7 @@
 import { combineBounds } from "./figures.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Location } from "./schemas.js";
+import { sourceKey } from "./source-key.js";
 import {
   emptySpilled,
   filterAdd,
@@ -11,6 +12,7 @@ import {
   sealOldest,
 } from "./spill.js";
 import { GENESIS_HASH, type StoredEvent } from "./stored-event.js";
+import { countVictims, emptyVictims, linkVictims, unlinkVictims, type VictimsState } from "./victims.js";
 
 /**
  * Summaries quote long texts up to this many characters, ending in "…"; the event itself,
@@ -138,6 +140,8 @@ export interface IncidentState {
   retractedEventIds: string[];
   /** What was sealed into pieces; null until anything was. */
   spilled: Spilled | null;
+  /** Victims' counts and same-person links (events/victims.ts); absent on states folded before. */
+  victims?: VictimsState;
   /**
    * Pieces sealed by this fold and not yet stored: whoever saves the state writes them first
    * (ViewStore), and a stored state never carries them.
@@ -185,7 +189,9 @@ function ref(event: StoredEvent): Ref {
   };
 }
 
-const sourceOf = (event: StoredEvent) => event.attributedTo?.name ?? event.source.publisher;
+// A private person is keyed on their pseudonym `ref` (their name is sealed): events/source-key.ts.
+const sourceOf = (event: StoredEvent) =>
+  event.attributedTo ? sourceKey(event.attributedTo) : event.source.publisher;
 
 function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
   return { ...ref(event), figure, publisher: event.source.publisher };
@@ -386,6 +392,7 @@ function* retract(draft: IncidentState, target: string): FoldStep {
     }
   }
   if (draft.opened?.eventId === target) return;
+  if (draft.victims && unlinkVictims(draft.victims, target)) return;
   const statement = draft.statements.recent.findIndex((s) => s.eventId === target);
   // Anything else may be a report or an older statement: which, only the event can say.
   const event = statement >= 0 ? null : ((yield { need: "event", eventId: target }) as StoredEvent | null);
@@ -401,6 +408,11 @@ function* retract(draft: IncidentState, target: string): FoldStep {
   if (event?.type === "DenialIssued" && draft.spilled) {
     draft.spilled.liveDenials -= 1;
     dropAssessmentsOf(draft, target);
+    return;
+  }
+  if (event?.type === "VictimsRecorded") {
+    draft.victims ??= emptyVictims();
+    countVictims(draft.victims, event, -1);
     return;
   }
   if (event?.type !== "CasualtiesReported") return;
@@ -488,6 +500,14 @@ function* apply(draft: IncidentState, event: StoredEvent): FoldStep {
     }
     case "ReportRetracted":
       yield* retract(draft, d.targetEventId);
+      break;
+    case "VictimsRecorded":
+      draft.victims ??= emptyVictims();
+      countVictims(draft.victims, event, 1);
+      break;
+    case "VictimsLinked":
+      draft.victims ??= emptyVictims();
+      linkVictims(draft.victims, event);
       break;
   }
 }

@@ -1,5 +1,6 @@
 import type { $ZodError, $ZodIssue } from "zod/v4/core";
 import { Batch, Envelope, EVENT_TYPES } from "./schemas.js";
+import { clientSealedPaths, discloseErrors } from "./sealing.js";
 
 export interface FieldError {
   /** Dotted path to the failing field, e.g. `events[1].data.figures.killed.value`. */
@@ -58,7 +59,11 @@ export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = [
     }
   }
   const result = Envelope.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
+  if (result.success) {
+    // `data.disclose` may mark only the values this event seals (events/sealing.ts).
+    const marks = discloseErrors(result.data, prefix.length > 0 ? `${formatPath(prefix)}.` : "");
+    return marks.length > 0 ? { ok: false, errors: marks } : { ok: true, value: result.data };
+  }
   return { ok: false, errors: toFieldErrors(result.error, prefix) };
 }
 
@@ -73,6 +78,17 @@ export function parseAppendBody(body: unknown): ParsedAppend {
     return {
       ok: false,
       errors: [{ path: "(body)", message: "must be a JSON object: one event, or { events: [...] }" }],
+    };
+  }
+  // Only the server makes commitments: a client's `$sealed` is refused wherever it is.
+  const sealed = clientSealedPaths(body);
+  if (sealed.length > 0) {
+    return {
+      ok: false,
+      errors: sealed.map((path) => ({
+        path,
+        message: "is made by the server only: clients never send $sealed",
+      })),
     };
   }
   if (!("events" in body)) {

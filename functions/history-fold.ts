@@ -30,7 +30,7 @@ const WALK_PAGE = 100;
  * retraction names, a few events before the current one — from the events it was fed when it
  * has them, else from the store; a sealed piece of a spilled list (events/spill.ts) from
  * `pieces`. For a driver that does not hold the events as one iterable
- * (the rebuild feeds it from a table scan); `foldWithStore` is the same over an iterable.
+ * (the rebuild hands it the items of a table scan); `foldWithStore` is the same over an iterable.
  */
 export class HistoryFold {
   /** The draft, folded up to the last event pushed; it must be copied to be kept. */

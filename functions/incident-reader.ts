@@ -23,12 +23,15 @@ export type SummaryQuery =
  */
 type PastQuery = Exclude<SummaryQuery, { at: "current" }>;
 
-export interface Settle {
-  incident(incidentId: string): Promise<void>;
+/** The projections still under way in this process, which a read waits for first. */
+export interface PendingProjections {
+  /** Resolves once every commit of this incident published so far is projected. */
+  of(incidentId: string): Promise<void>;
+  /** Resolves once every commit published so far is projected. */
   all(): Promise<void>;
 }
 
-const NOTHING_TO_WAIT_FOR: Settle = { incident: async () => {}, all: async () => {} };
+const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async () => {} };
 
 export class IncidentReader {
   /**
@@ -41,11 +44,11 @@ export class IncidentReader {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
-    private readonly settle: Settle = NOTHING_TO_WAIT_FOR,
+    private readonly pending: PendingProjections = NOTHING_TO_WAIT_FOR,
   ) {}
 
   async list(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
-    await this.settle.all();
+    await this.pending.all();
     const page = await this.views.list(query);
     const items = await Promise.all(
       page.items.map(async (item) =>
@@ -81,7 +84,7 @@ export class IncidentReader {
 
   /** The projected view, if it is at least `minVersion`. */
   private async storedView(incidentId: string, minVersion = 0) {
-    await this.settle.incident(incidentId);
+    await this.pending.of(incidentId);
     const view = await this.views.getSummaryJson(incidentId);
     return view && view.version >= minVersion ? view : null;
   }
@@ -113,7 +116,7 @@ export class IncidentReader {
    */
   async stateAt(incidentId: string, query: SummaryQuery): Promise<IncidentState | null> {
     if (query.at === "current") {
-      await this.settle.incident(incidentId);
+      await this.pending.of(incidentId);
       const state = await this.caughtUp(incidentId);
       return state.version === 0 || state.version < (query.minVersion ?? 0) ? null : state;
     }
@@ -125,7 +128,7 @@ export class IncidentReader {
       base > 0 ? this.snapshot(incidentId, base) : null,
       this.events.eventsBetween(incidentId, base, version),
     ]);
-    // No snapshot (not projected that far yet, or written before snapshots existed): fold from the start.
+    // No snapshot (not projected that far yet, or never written): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
     const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
     const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
@@ -160,7 +163,7 @@ export class IncidentReader {
 
   private async caughtUp(incidentId: string): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
-    const missed = this.events.events(incidentId, view?.version ?? 0, true);
+    const missed = this.events.events(incidentId, { after: view?.version ?? 0, afterEndsCommit: true });
     return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
   }
 }

@@ -1,10 +1,15 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
-import { IncidentReader, type Settle } from "./incident-reader.js";
+import { IncidentReader, type PendingProjections } from "./incident-reader.js";
+import { AuditLog } from "./people/audit-log.js";
+import { DisclosureReader } from "./people/disclosure-reader.js";
+import { DisclosureStore } from "./people/disclosure-store.js";
+import { disclosureRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
+import { SealedAppend } from "./people/sealed-append.js";
 import type { Item } from "./store/commit-item.js";
 import { EventStore } from "./store/event-store.js";
-import type { TableNames } from "./store/table-design.js";
+import { peopleTables, type TableNames } from "./store/table-design.js";
 import { ViewStore } from "./store/view-store.js";
 
 export interface LedgerCoreOptions {
@@ -13,9 +18,9 @@ export interface LedgerCoreOptions {
   onCommit?: (item: Item) => void;
   now?: () => string;
   /** What a read waits for first (the local stream's pending projections). */
-  settle?: Settle;
-  /** Another view store (the local feed thread's GroupedViewStore, kept out of the API bundle). */
-  views?: (db: DynamoDBClient, table: string) => ViewStore;
+  pendingProjections?: PendingProjections;
+  /** Salts for sealed values (default: 16 random bytes each); tests may fix them. */
+  salt?: () => string;
 }
 
 /**
@@ -30,8 +35,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.onCommit ? { onCommit: options.onCommit } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const views = options.views?.(db, tables.views) ?? new ViewStore(db, tables.views);
-  const reader = new IncidentReader(events, views, options.settle);
+  const views = new ViewStore(db, tables.views);
+  const reader = new IncidentReader(events, views, options.pendingProjections);
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -41,7 +46,29 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       }),
     );
   };
-  const routes = (authenticate: Authenticator) =>
-    apiRoutes({ events, views, reader, authenticate, checkStore });
-  return { events, views, reader, checkStore, routes };
+  // Sealed values beside the chain (functions/people): written before the event that commits to them.
+  const people = peopleTables(tables);
+  const disclosures = new DisclosureStore(db, people.disclosures);
+  const audit = new AuditLog(db, people.audit);
+  const disclosureReader = new DisclosureReader(disclosures, audit);
+  const sealed = new SealedAppend({ events, disclosures, ...(options.salt ? { salt: options.salt } : {}) });
+  const append = (request: Parameters<SealedAppend["append"]>[0]) => sealed.append(request);
+  /** `readerAuth`: who reads on a public GET (default: the writers' tokens, as locally). */
+  const routes = (authenticate: Authenticator, readerAuth?: ReaderAuthenticator) =>
+    apiRoutes({
+      events,
+      views,
+      reader,
+      authenticate,
+      checkStore,
+      append,
+      extra: [
+        disclosureRoutes({
+          events,
+          reader: disclosureReader,
+          readerAuth: readerAuth ?? (async (c) => authenticate(c)),
+        }),
+      ],
+    });
+  return { events, views, reader, checkStore, routes, disclosures, disclosureReader, audit, append };
 }

@@ -1,4 +1,3 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
 import type { ExportBuilds, StoredExports } from "./export/export-files.js";
@@ -11,9 +10,9 @@ import type { PageRoutesDeps } from "./http/routes/site.js";
 import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "./logger.js";
+import { disclosureExportRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
-import { GroupedViewStore } from "./store/grouped-view-store.js";
 
 /** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */
 export type RouteGroup = "api" | "data";
@@ -26,13 +25,6 @@ export interface LedgerOptions extends LedgerCoreOptions {
   proofWaitMs?: number;
   /** The exports function's URL (AWS): the API then redirects export downloads there. */
   exportsUrl?: string;
-  /**
-   * This process is the one writer of views and log records (the local feed thread): they go out
-   * in batch writes (GroupedViewStore, LogStore). Never in AWS, where projectors may overlap.
-   */
-  feedBatchWrites?: boolean;
-  /** With feedBatchWrites: each view item once it is stored. */
-  onViewSaved?: (item: Record<string, AttributeValue>) => void;
   /** The exports bucket (AWS): built exports are redirected to a presigned GET of their object. */
   storedExports?: StoredExports;
   /** Starts a release's export builds (AWS: the builder function, invoked asynchronously). */
@@ -42,18 +34,11 @@ export interface LedgerOptions extends LedgerCoreOptions {
 /** The archive's parts, wired once; Lambda entries, the local server and tests all start here. */
 export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
-  const core = createLedgerCore({
-    ...options,
-    ...(options.feedBatchWrites
-      ? { views: (db, table) => new GroupedViewStore(db, table, options.onViewSaved) }
-      : {}),
-  });
+  const core = createLedgerCore(options);
   const { events, views, reader } = core;
   const projector = new Projector(events, views);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
-  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
-    batchWrites: options.feedBatchWrites === true,
-  });
+  const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const transparency = {
     logStore,
     logTiles: new LogTiles(logStore),
@@ -79,13 +64,16 @@ export function createLedger(options: LedgerOptions) {
     incident: { incidentId: string; title: string | null; version: number },
     origin: string,
   ) => incidentCitation({ releases: exportParts.releases, log: logStore }, incident, origin);
-  const pageDeps = (openApi: Record<string, unknown>): PageRoutesDeps => ({
+  /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
+  const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
     reader,
     events,
     views,
     citation,
     logStore,
     openApi,
+    disclosures: core.disclosureReader,
+    ...(readerAuth ? { readerAuth } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.
@@ -99,7 +87,18 @@ export function createLedger(options: LedgerOptions) {
       routes: [
         ...(groups.includes("api") ? [core.routes(authenticate)] : []),
         ...(groups.includes("data")
-          ? [dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log })]
+          ? [
+              dataRoutes({ exports: exportParts, transparency, authenticate, openApi: extras.openApi, log }),
+              disclosureExportRoutes({
+                events,
+                disclosures: core.disclosures,
+                log: logStore,
+                leafIndex: async (incidentId, version) =>
+                  (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(
+                    version,
+                  ),
+              }),
+            ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
       ],
@@ -110,7 +109,7 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
-    log: logStore,
+    logStore,
     exports: exportParts,
     app,
     /**

@@ -26,8 +26,8 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
   banner: ESM_REQUIRE_BANNER,
   minify: true,
   // The OpenAPI document, built here from `openApiDocument()` and inlined where
-  // functions/lambda/prebuilt-openapi.ts reads it: the API Lambda then carries the JSON, not
-  // the builder and zod's JSON-Schema code (≈ 28 KB less to load on every cold start).
+  // functions/lambda/prebuilt-openapi.ts reads it: the data and pages Lambdas then carry the
+  // JSON, not the builder and zod's JSON-Schema code, which every cold start would load.
   // esbuild runs without a shell when bundling locally, so the JSON needs no quoting.
   define: { LEDGER_OPENAPI_DOCUMENT: JSON.stringify(openApiDocument()) },
   sourceMap: true,

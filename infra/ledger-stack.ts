@@ -33,6 +33,7 @@ import { DurableTable } from "./durable-table.js";
 import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
+import { PeopleTables } from "./people-tables.js";
 import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
@@ -107,12 +108,13 @@ export class LedgerStack extends Stack {
   readonly exportStreaming: ExportStreaming;
   readonly exportHandOff: ExportHandOff;
   readonly desk: Desk;
+  readonly people: PeopleTables;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
 
     // ── Tables ────────────────────────────────────────────────────────────────────────────
-    // events: one immutable item per commit. Its stream feeds the projector; NEW_IMAGE is all
+    // events: one immutable item per commit. Its stream delivers to the projector; NEW_IMAGE is all
     // it needs (commits never change, so there is no old image worth paying for).
     this.eventsTable = new DurableTable(this, "EventsTable", {
       partitionKey: { name: EVENTS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -157,7 +159,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
       // Well under API Gateway's 30 s integration limit; a request is a few DynamoDB calls.
       timeout: Duration.seconds(10),
-      // Lambda CPU grows with memory; 512 MB keeps cold starts of the ≈ 450 KB bundle short.
+      // Lambda CPU grows with memory; 512 MB keeps the cold start's module loading short.
       memorySize: 512,
     });
     this.projector = new LedgerFunction(this, "Projector", {
@@ -255,6 +257,17 @@ export class LedgerStack extends Stack {
       writerIdentityFromContext(this) ?? new WriterPool(this, "Writers").identity;
     const writerAuthorizer = new HttpJwtAuthorizer("WriterJwt", writers.issuer, {
       jwtAudience: writers.audience,
+    });
+    // The people's tables and grants; restricted reads verify the same issuer's tokens in the Lambda.
+    this.people = new PeopleTables(this, "People", {
+      api: this.api,
+      pages: this.pages,
+      data: this.data,
+      readers: writers,
+      // Another issuer's roles claim (CDK context `groupsClaim`); the user pool's groups by default.
+      ...(this.node.tryGetContext("groupsClaim")
+        ? { groupsClaim: this.node.tryGetContext("groupsClaim") as string }
+        : {}),
     });
 
     this.httpApi = new HttpApi(this, "HttpApi", {
@@ -491,7 +504,7 @@ export class LedgerStack extends Stack {
       0,
     );
     // A release's export that failed to build (each failed attempt counts) keeps streaming from
-    // the function URL, within its 200 MB: someone should rebuild it (docs/exports.md).
+    // the function URL, within its 200 MB: someone should rebuild it (docs/reference/aws-stack.md).
     alarmAbove(
       "ExportBuilderErrorsAlarm",
       "An export build failed: a release's export is served by streaming (at most 200 MB) until rebuilt.",

@@ -11,6 +11,7 @@ import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { LOG_METRICS } from "../functions/log/log-metrics.js";
 import { KMS_SIGNING_ALGORITHM } from "../functions/log/signer.js";
+import { TIMESTAMP_TICK } from "../functions/log/timestamp-keeper.js";
 import { COMMIT_ITEM_TYPE, COMMIT_TIME_INDEX, LOG_KEYS } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
@@ -29,6 +30,10 @@ export const LOG_CATCH_UP = Duration.minutes(15);
 export const DEFAULT_ORIGIN_CONTEXT = "logOrigin";
 /** Events older than this without a signed checkpoint raise the alarm (a stream retry cycle is ~minutes). */
 export const LOG_CHECKPOINT_DELAY_ALARM = Duration.minutes(10);
+/** How often the sequencer takes one time-stamping step when a TSA is configured (`logTsaUrl`). */
+export const LOG_TIMESTAMP_SCHEDULE = Duration.minutes(1);
+/** The newest checkpoint without an RFC 3161 token for longer than this raises the alarm. */
+export const LOG_TIMESTAMP_DELAY_ALARM = Duration.minutes(5);
 
 export interface TransparencyLogProps {
   readonly eventsTable: dynamodb.ITable;
@@ -47,13 +52,16 @@ export interface TransparencyLogProps {
  *
  * Context: `logOrigin` (the log's origin and key name; default localhost/incident-ledger — set
  * it before the first deploy: an origin is permanent once published), `logWitnesses`
- * (LEDGER_WITNESSES: `<vkey> <url>` entries separated by `;`).
+ * (LEDGER_WITNESSES: `<vkey> <url>` entries separated by `;`), `logTsaUrl` (LEDGER_TSA_URL: an
+ * RFC 3161 time-stamping authority asked for a token over the newest checkpoint each minute).
  */
 export class TransparencyLog extends Construct {
   readonly table: dynamodb.Table;
   readonly signingKey: kms.Key;
   readonly sequencer: LedgerFunction;
   private readonly origin: string;
+  /** The RFC 3161 authority's URL, if one is configured. */
+  readonly tsaUrl: string | undefined;
 
   constructor(scope: Construct, id: string, props: TransparencyLogProps) {
     super(scope, id);
@@ -61,6 +69,7 @@ export class TransparencyLog extends Construct {
       (this.node.tryGetContext(DEFAULT_ORIGIN_CONTEXT) as string | undefined) ?? "localhost/incident-ledger";
     const witnesses = (this.node.tryGetContext("logWitnesses") as string | undefined) ?? "";
     this.origin = origin;
+    this.tsaUrl = (this.node.tryGetContext("logTsaUrl") as string | undefined) || undefined;
 
     // ── Table: leaves, tiles, checkpoints, releases (functions/log/log-store.ts) ────────────
     this.table = new DurableTable(this, "Table", {
@@ -116,6 +125,7 @@ export class TransparencyLog extends Construct {
         LOG_KEY_ID: this.signingKey.keyArn,
         LEDGER_LOG_ORIGIN: origin,
         ...(witnesses ? { LEDGER_WITNESSES: witnesses } : {}),
+        ...(this.tsaUrl ? { LEDGER_TSA_URL: this.tsaUrl } : {}),
       },
       timeout: Duration.minutes(1),
       memorySize: 512,
@@ -182,6 +192,20 @@ export class TransparencyLog extends Construct {
       schedule: events.Schedule.rate(LOG_CATCH_UP),
       targets: [new targets.LambdaFunction(this.sequencer.function, { retryAttempts: 2 })],
     });
+    // Trusted time: a step a minute, apart from the stream's passes, so a slow TSA holds no
+    // batch back; the store's lease keeps it to one request a minute (timestamp-keeper.ts).
+    if (this.tsaUrl) {
+      new events.Rule(this, "TimestampCheckpoints", {
+        description: "incident-ledger: an RFC 3161 token over the newest checkpoint (LEDGER_TSA_URL)",
+        schedule: events.Schedule.rate(LOG_TIMESTAMP_SCHEDULE),
+        targets: [
+          new targets.LambdaFunction(this.sequencer.function, {
+            event: events.RuleTargetInput.fromObject(TIMESTAMP_TICK),
+            retryAttempts: 0,
+          }),
+        ],
+      });
+    }
 
     // ── The data function reads the log, stores releases (pk `release`, `release#…` only), reads the public key ──
     const reader = props.reader;
@@ -266,6 +290,16 @@ export class TransparencyLog extends Construct {
         health(LOG_METRICS.checkpointDelay),
         LOG_CHECKPOINT_DELAY_ALARM.toSeconds(),
       ),
+      ...(this.tsaUrl
+        ? [
+            above(
+              "TimestampDelayAlarm",
+              `The newest checkpoint has waited more than ${LOG_TIMESTAMP_DELAY_ALARM.toMinutes()} minutes for an RFC 3161 token: the TSA (${this.tsaUrl}) is down, slow or refusing.`,
+              health(LOG_METRICS.timestampDelay),
+              LOG_TIMESTAMP_DELAY_ALARM.toSeconds(),
+            ),
+          ]
+        : []),
     ];
   }
 }

@@ -1,5 +1,5 @@
 import { createLedger } from "../functions/ledger.js";
-import { createLogger } from "../functions/log.js";
+import { createLogger } from "../functions/logger.js";
 import { repairViews } from "../functions/projector/view-repair.js";
 import { createDynamoClient } from "../functions/store/dynamo-client.js";
 import { tableNamesFromEnv } from "../functions/store/table-design.js";

@@ -41,20 +41,14 @@ export function rowsTable(rows: readonly Row[]): string {
   return lines.join("\n");
 }
 
-/** The missed goals, rows sharing a reason listed together under it. */
+/** The missed goals, one line each, with what else the row shows. */
 export function missedList(rows: readonly Row[]): string {
   const missed = rows.filter((r) => r.met === false);
   if (missed.length === 0) return "Every goal was met in this run.";
-  const byReason = new Map<string, Row[]>();
-  for (const r of missed) {
-    const reason = r.note ?? "not yet explained";
-    byReason.set(reason, [...(byReason.get(reason) ?? []), r]);
-  }
-  return [...byReason]
-    .map(([reason, list]) => {
-      const names = list.map((r) => `${r.title} (${ratioText(r.ratio)})`).join("; ");
-      const details = [...new Set(list.flatMap((r) => (r.detail ? [r.detail] : [])))].join(" ");
-      return `- **${list[0]?.group}: ${names}.** ${reason}${details ? ` ${details}` : ""}`;
-    })
+  return missed
+    .map(
+      (r) =>
+        `- **${r.group}: ${r.title}** (${ratioText(r.ratio)}, goal ${goalText(r.goal, r.unit)}).${r.detail ? ` ${r.detail}` : ""}`,
+    )
     .join("\n");
 }

@@ -25,8 +25,6 @@ export interface Row {
   goal: Goal;
   /** null on context rows. */
   met: boolean | null;
-  /** Why the goal is missed, from profiling (bench/explanations.ts); only on missed rows. */
-  note?: string;
   /** What else the row shows (e.g. what a bundle is made of). */
   detail?: string;
 }

@@ -1,7 +1,10 @@
 import type { Envelope as DomainEnvelope } from "../../events/schemas.js";
 import { parseEnvelope } from "../../events/validate.js";
-import type { EventStore } from "../../functions/store/event-store.js";
+import type { createLedgerCore } from "../../functions/ledger-core.js";
 import { type Envelope, openedEnvelope, reportEnvelope } from "./fixtures.js";
+
+/** The event store as the composition root hands it out. */
+type EventStore = ReturnType<typeof createLedgerCore>["events"];
 
 /** A fixture checked by the same schemas the API uses, typed as the store takes it. */
 export function envelope(raw: Envelope): DomainEnvelope {

@@ -6,9 +6,7 @@ import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
-import { LocalStream } from "../../functions/local/local-stream.js";
-import { silentLogger } from "../../functions/log.js";
-import { createStreamHandler } from "../../functions/projector/stream-handler.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import type { TableNames } from "../../functions/store/table-design.js";
 import { createTable, type Dynalite, rawEventsTable, startDynalite } from "./dynamo.js";
@@ -23,8 +21,6 @@ export interface Stack {
   /** The bare Hono routes on the same @hono/node-server stack: the baseline. */
   rawUrl: string;
   ledger: Ledger;
-  /** Set with `projector: true`: the local stand-in for DynamoDB Streams, as `npm start` runs it. */
-  stream: LocalStream | undefined;
   tables: TableNames;
   dynamo: Dynalite;
   db: DynamoDBClient;
@@ -36,7 +32,7 @@ export interface Stack {
  * and a bare app doing one raw DynamoDB call per request. Same server stack, same store, same
  * SDK client settings, so the ratio between them is the archive's own cost.
  */
-export async function startStack(options: { projector?: boolean } = {}): Promise<Stack> {
+export async function startStack(): Promise<Stack> {
   const dynamo = await startDynalite();
   const db = dynamo.client();
   const tables: TableNames = {
@@ -47,19 +43,7 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
   };
   await createTables(db, tables);
   await createTable(db, rawEventsTable(RAW_TABLE));
-  let stream: LocalStream | undefined;
-  const ledger = createLedger({
-    db,
-    tables,
-    log: silentLogger,
-    ...(options.projector ? { onCommit: (item) => stream?.publish(item) } : {}),
-  });
-  if (options.projector)
-    stream = new LocalStream(
-      createStreamHandler(ledger.projector, silentLogger),
-      silentLogger,
-      tables.events,
-    );
+  const ledger = createLedger({ db, tables, log: silentLogger });
   // The API with the pages beside it, as `npm start` serves them (the long-incident suite reads /view).
   const openApi = openApiDocument();
   const archive = await listen(
@@ -70,13 +54,11 @@ export async function startStack(options: { projector?: boolean } = {}): Promise
     archiveUrl: archive.url,
     rawUrl: raw.url,
     ledger,
-    stream,
     tables,
     dynamo,
     db,
     async close() {
       await Promise.all([archive.close(), raw.close()]);
-      await stream?.idle();
       await dynamo.close();
     },
   };

@@ -11,19 +11,16 @@ export interface Sizes {
   readRequests: number;
   asOfEvents: number;
   asOfRequests: number;
-  lagAppends: number;
   rebuildEvents: number;
   rebuildIncidents: number;
   castoreOps: number;
   castoreStreams: number;
   importRuns: number;
-  /** The user-facing headline rows: seconds per autocannon run, rounds per side, incidents written to. */
+  /** The `npm start` rows: seconds per autocannon run, rounds per side, appends read back with minVersion. */
   userSeconds: number;
   userWarmSeconds: number;
   userRounds: number;
-  userIncidents: number;
-  /** Incidents whose summaries the lag probe polls. */
-  userLagProbe: number;
+  userReadAfterWrite: number;
 }
 
 export const FULL: Sizes = {
@@ -33,7 +30,6 @@ export const FULL: Sizes = {
   readRequests: 2000,
   asOfEvents: 1000,
   asOfRequests: 40,
-  lagAppends: 1500,
   rebuildEvents: 100_000,
   rebuildIncidents: 1000,
   castoreOps: 800,
@@ -42,8 +38,7 @@ export const FULL: Sizes = {
   userSeconds: 8,
   userWarmSeconds: 2,
   userRounds: 2,
-  userIncidents: 200,
-  userLagProbe: 16,
+  userReadAfterWrite: 1000,
 };
 
 export const QUICK: Sizes = {
@@ -53,7 +48,6 @@ export const QUICK: Sizes = {
   readRequests: 200,
   asOfEvents: 1000,
   asOfRequests: 5,
-  lagAppends: 150,
   rebuildEvents: 5000,
   rebuildIncidents: 100,
   castoreOps: 64,
@@ -62,8 +56,7 @@ export const QUICK: Sizes = {
   userSeconds: 1,
   userWarmSeconds: 1,
   userRounds: 1,
-  userIncidents: 20,
-  userLagProbe: 8,
+  userReadAfterWrite: 64,
 };
 
 export interface SuiteContext {

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from "aws-lambda";
 import { createLedger } from "../../functions/ledger.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import type { Item } from "../../functions/store/commit-item.js";
 import { createTables } from "../../functions/store/create-tables.js";

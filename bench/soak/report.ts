@@ -32,7 +32,7 @@ export interface SoakResults {
 
 const yes = (ok: boolean) => (ok ? "yes" : "**no**");
 
-export function renderSoak(s: SoakResults): string {
+export function renderSoak(s: SoakResults, heading = true): string {
   const rows: [string, string | number][] = [
     ["duration / writers / incidents", `${s.durationSeconds} s / ${s.writers} / ${s.incidents}`],
     ["server killed with SIGKILL and restarted", s.kills],
@@ -63,8 +63,7 @@ export function renderSoak(s: SoakResults): string {
     ],
   ];
   return [
-    "## Soak",
-    "",
+    ...(heading ? ["## Soak", ""] : []),
     `\`npm run soak${s.quick ? " -- --quick" : ""}\` on ${s.date.slice(0, 10)}, commit \`${s.commit.sha.slice(0, 12)}\`: ${s.passed ? "**passed**" : "**FAILED**"}.`,
     "",
     "| figure | value |",

@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
+import { type ChildServer, killHard, startChildServer } from "../../test/support/child-server.js";
 
 /** A free TCP port on loopback (asked of the OS, then released for the child to take). */
 export function freePort(): Promise<number> {
@@ -24,12 +24,11 @@ export interface ServerEnv {
 }
 
 /**
- * `npm start`'s entry (functions/local/main.ts) as a child process, run as `node --import tsx`
- * so that the pid we SIGKILL is the server itself (the `tsx` CLI would put a parent in between,
- * and a SIGKILL to that parent would orphan the server).
+ * `npm start` restarted on the same ports and DATA_DIR after each SIGKILL, its output appended
+ * to one log file (test/support/child-server.ts starts it).
  */
 export class ServerProcess {
-  private child: ChildProcess | null = null;
+  private child: ChildServer | null = null;
   private log: WriteStream;
   readonly url: string;
   starts = 0;
@@ -41,48 +40,22 @@ export class ServerProcess {
 
   async start(timeoutMs = 60_000): Promise<void> {
     this.starts += 1;
-    const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+    this.child = await startChildServer(
+      {
         PORT: String(this.env.port),
         DYNAMO_PORT: String(this.env.dynamoPort),
         DATA_DIR: this.env.dataDir,
         LEDGER_TOKEN: this.env.token,
         HOST: "127.0.0.1",
         LOG_LEVEL: "warn",
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout?.pipe(this.log, { end: false });
-    child.stderr?.pipe(this.log, { end: false });
-    this.child = child;
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} while starting`);
-      if (await this.healthy()) return;
-      await sleep(100);
-    }
-    throw new Error(`server did not answer /health within ${timeoutMs} ms`);
-  }
-
-  async healthy(): Promise<boolean> {
-    try {
-      const answer = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) });
-      return answer.status === 200;
-    } catch {
-      return false;
-    }
+      { onOutput: (chunk) => this.log.write(chunk), timeoutMs },
+    );
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed; returns once the process is gone. */
   async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGKILL");
-    await exited;
+    if (this.child) await killHard(this.child);
     this.child = null;
   }
 

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundle, lambdaBuildOptions } from "../lib/bundling.js";
+import { ROOT } from "../lib/paths.js";
 import type { Row } from "../lib/results.js";
 import { ratioGoal, row } from "../lib/row.js";
 import { median } from "../lib/stats.js";
@@ -20,7 +21,7 @@ export const lambdaBundle: Suite = {
   name: "Bundle",
   steps: () => 2,
   async run(ctx) {
-    const root = resolve(".");
+    const root = ROOT;
     const dir = mkdtempSync(join(tmpdir(), "ledger-bench-bundle-"));
     try {
       const options = await lambdaBuildOptions(root);

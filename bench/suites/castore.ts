@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { createLedgerCore } from "../../functions/ledger-core.js";
 import { createTables } from "../../functions/store/create-tables.js";
-import { EventStore } from "../../functions/store/event-store.js";
 import type { TableNames } from "../../functions/store/table-design.js";
 import { type CastoreStore, castoreStore, createCastoreTable, isCastoreConflict } from "../lib/castore.js";
 import { startDynalite } from "../lib/dynamo.js";
@@ -21,7 +21,7 @@ const GROUP_COMMAND = "Peer, in-process: read-then-append (a command) vs Castore
 
 /**
  * Castore (@castore/core + its DynamoDB single-table adapter) on the same dynalite, against our
- * EventStore with the hash chain on, both in this process, both given the same report payloads.
+ * event store (as the API Lambda composes it) with the hash chain on, both in this process, both given the same report payloads.
  */
 export const castore: Suite = {
   name: "Castore",
@@ -56,7 +56,7 @@ const payload = (i: number) => {
 /** Sequential appends, one caller, each to a stream whose version the caller knows. */
 async function versionKnown(db: DynamoDBClient, tables: TableNames, peer: CastoreStore, sizes: Sizes) {
   const streams = Array.from({ length: sizes.castoreStreams }, (_, k) => `known-${k}`);
-  const ours = new EventStore({ db, tables });
+  const ours = createLedgerCore({ db, tables }).events;
   const versions = { ours: new Map<string, number>(), peer: new Map<string, number>() };
   await seed(db, tables, peer, streams, 1);
   for (const id of streams) {
@@ -115,7 +115,7 @@ async function versionKnown(db: DynamoDBClient, tables: TableNames, peer: Castor
 /**
  * What a command does with each store, 16 callers on distinct streams of `length` events.
  * Castore: getAggregate (reads and reduces the whole stream), then pushEvent at the next version.
- * Ours, with a cold head (a fresh EventStore per command, as in a cold Lambda): the append
+ * Ours, with a cold head (a fresh event store per command, as in a cold Lambda): the append
  * reads the head (one Query, Limit 1), checks the rules and puts the commit.
  */
 async function readThenAppend(
@@ -129,7 +129,7 @@ async function readThenAppend(
   await seed(db, tables, peer, streams, length);
   const report = envelope(reportEnvelope(2));
   const ourCommand = async (i: number) => {
-    const ours = new EventStore({ db, tables });
+    const ours = createLedgerCore({ db, tables }).events;
     await ours.append({
       incidentId: streams[i % streams.length] as string,
       envelopes: [report],

@@ -6,7 +6,7 @@ import { ratioGoal, row } from "../lib/row.js";
 import { seedIncidents } from "../lib/seed.js";
 import { AUTH, type Stack, startStack } from "../lib/stack.js";
 import { type LatencySummary, medianOf } from "../lib/stats.js";
-import type { Sizes, Suite, SuiteContext } from "../lib/suite.js";
+import type { Sizes, Suite } from "../lib/suite.js";
 
 interface Config {
   writers: 1 | 16;
@@ -27,12 +27,11 @@ const GROUP =
 /**
  * POST /incidents/{id}/events against a bare Hono route on the same @hono/node-server stack
  * that puts the same body with one conditional PutItem. The archive runs as the API Lambda
- * wires it (no projector in the request's process: in AWS the projector is another function);
- * the local server's in-process projector is measured as a context row and in the lag suite.
+ * wires it (no projector in the request's process: in AWS the projector is another function).
  */
 export const httpAppend: Suite = {
   name: "HTTP append",
-  steps: () => CONFIGS.length + 1,
+  steps: () => CONFIGS.length,
   async run(ctx) {
     const rows: Row[] = [];
     const stack = await startStack();
@@ -47,8 +46,6 @@ export const httpAppend: Suite = {
     } finally {
       await stack.close();
     }
-    rows.push(...(await withLocalProjector(ctx)));
-    ctx.progress.step("append with the in-process projector");
     return rows;
   },
 };
@@ -87,11 +84,11 @@ async function measure(stack: Stack, config: Config, sizes: Sizes, tag: string) 
   }
 }
 
-function toRows(config: Config, ours: LatencySummary, raw: LatencySummary, group = GROUP): Row[] {
+function toRows(config: Config, ours: LatencySummary, raw: LatencySummary): Row[] {
   const goal = config.eventIds ? 2.0 : 1.15;
   const id = `append.${key(config)}`;
   const title = describe(config);
-  const common = { group, baselineName: BASELINE };
+  const common = { group: GROUP, baselineName: BASELINE };
   return [
     row({
       ...common,
@@ -121,28 +118,6 @@ function toRows(config: Config, ours: LatencySummary, raw: LatencySummary, group
       goal: ratioGoal(">=", Number((1 / goal).toFixed(2))),
     }),
   ];
-}
-
-/** Context: the same append through the local server's wiring, projector in the same process. */
-async function withLocalProjector(ctx: SuiteContext): Promise<Row[]> {
-  const stack = await startStack({ projector: true });
-  try {
-    const config: Config = { writers: 16, target: "many", eventIds: true };
-    const result = await measure(stack, config, ctx.sizes, "local");
-    await stack.stream?.idle();
-    const group =
-      "Append over HTTP, in-process, local server wiring (projector in the same process; context)";
-    return toRows(config, result.archive, result.raw, group).map((r) => ({
-      ...r,
-      id: r.id.replace("append.", "append-local."),
-      goal: { on: "none" as const, note: "context: npm start runs the projector beside the API" },
-      met: null,
-      detail:
-        "The in-process projector (a GetItem, a Query and a PutItem per touched incident) shares the two cores with the API; in AWS it is a separate Lambda.",
-    }));
-  } finally {
-    await stack.close();
-  }
 }
 
 function key(c: Config): string {

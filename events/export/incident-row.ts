@@ -4,7 +4,7 @@ import { type Cell, csvRecord } from "./csv.js";
 
 /**
  * The columns of incidents.csv, in order. Their names are a published interface (the codebook,
- * docs/codebook.md, documents each one): add columns at the end, never rename or reorder.
+ * docs/reference/codebook.md, documents each one): add columns at the end, never rename or reorder.
  */
 export const CATEGORY_COLUMNS = ["low", "high", "sources"] as const;
 

@@ -31,3 +31,8 @@ export class MalformedLeafError extends Error {
 export class MalformedPolicyError extends Error {
   override name = "MalformedPolicyError";
 }
+
+/** An RFC 3161 time-stamp response that is refused, malformed, or not over what was asked. */
+export class TimestampTokenError extends Error {
+  override name = "TimestampTokenError";
+}

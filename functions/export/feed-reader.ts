@@ -1,6 +1,7 @@
-import { type AttributeValue, BatchGetItemCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { AttributeValue, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { type Commit, itemToCommit } from "../store/commit-item.js";
+import { batchGetItems } from "../store/dynamo-idioms.js";
 import { EVENTS_KEYS } from "../store/table-design.js";
 import type { LeafRecord, LogReader } from "./log-reader.js";
 
@@ -9,8 +10,6 @@ export interface FeedEntry {
   event: StoredEvent;
 }
 
-/** DynamoDB's BatchGetItem takes at most 100 keys. */
-const BATCH_KEYS = 100;
 /**
  * Leaves read ahead at a time. It bounds memory (at most this many commit items, each under
  * 400 KB, are held) while keeping each BatchGetItem full.
@@ -75,35 +74,13 @@ export class FeedReader {
           [EVENTS_KEYS.sortKey]: { N: String(leaf.commit) },
         });
     }
-    const keys = [...wanted.values()];
-    const batches: Record<string, AttributeValue>[][] = [];
-    for (let i = 0; i < keys.length; i += BATCH_KEYS) batches.push(keys.slice(i, i + BATCH_KEYS));
-    const items = (await Promise.all(batches.map((batch) => this.batchGet(batch)))).flat();
+    // Commits are immutable once written, but a leaf can be newer than an eventually
+    // consistent replica's copy: read them consistently.
+    const items = await batchGetItems(this.db, this.eventsTable, [...wanted.values()], { consistent: true });
     for (const item of items) {
       const commit = itemToCommit(item);
       found.set(keyOf(commit.incidentId, commit.version), commit);
     }
     return found;
-  }
-
-  /** One BatchGetItem, with what DynamoDB leaves unprocessed asked again after a short pause. */
-  private async batchGet(keys: Record<string, AttributeValue>[]): Promise<Record<string, AttributeValue>[]> {
-    const items: Record<string, AttributeValue>[] = [];
-    let pending = keys;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-      if (attempt > 10)
-        throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after 10 retries`);
-      const out = await this.db.send(
-        new BatchGetItemCommand({
-          // Commits are immutable once written, but a leaf can be newer than an eventually
-          // consistent replica's copy: read them consistently.
-          RequestItems: { [this.eventsTable]: { Keys: pending, ConsistentRead: true } },
-        }),
-      );
-      items.push(...(out.Responses?.[this.eventsTable] ?? []));
-      pending = (out.UnprocessedKeys?.[this.eventsTable]?.Keys ?? []) as Record<string, AttributeValue>[];
-    }
-    return items;
   }
 }

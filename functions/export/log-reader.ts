@@ -1,18 +1,12 @@
+import type { LeafRecord } from "../log/log-store.js";
+
+export type { LeafRecord };
+
 /**
  * What the feed and the exports need of the transparency log (functions/log/log-store.ts
  * implements it): the latest signed checkpoint and the leaves in index order. Declared here so
  * that the exports depend on these two reads only.
  */
-export interface LeafRecord {
-  index: number;
-  incidentId: string;
-  version: number;
-  eventId: string;
-  hash: string;
-  /** The first version of the events-table commit item that holds this event (its sort key). */
-  commit: number;
-}
-
 export interface LatestCheckpoint {
   size: number;
   /** base64 */

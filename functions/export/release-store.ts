@@ -5,7 +5,7 @@ import {
   PutItemCommand,
   QueryCommand,
 } from "@aws-sdk/client-dynamodb";
-import { isConditionFailed } from "../store/dynamo-client.js";
+import { putIfAbsent } from "../store/dynamo-idioms.js";
 import { ReleaseNameTakenError } from "./export-errors.js";
 
 /** Releases live in the log table under this partition key, numbered 1, 2, … by sort key. */
@@ -124,24 +124,16 @@ export class ReleaseStore {
       if (newest && !(await this.byName(newest.name))) for (const r of existing) await this.putName(r);
       const number = (newest?.number ?? 0) + 1;
       const stored: Release = { number, ...release };
-      try {
-        await this.db.send(
-          new PutItemCommand({
-            TableName: this.table,
-            Item: {
-              pk: { S: RELEASE_PK },
-              sk: { N: String(number) },
-              name: { S: stored.name },
-              treeSize: { N: String(stored.treeSize) },
-              release: { S: JSON.stringify(stored) },
-            },
-            ConditionExpression: "attribute_not_exists(sk)",
-          }),
-        );
+      const item = {
+        pk: { S: RELEASE_PK },
+        sk: { N: String(number) },
+        name: { S: stored.name },
+        treeSize: { N: String(stored.treeSize) },
+        release: { S: JSON.stringify(stored) },
+      };
+      if (await putIfAbsent(this.db, this.table, item, "sk")) {
         await this.putName(stored);
         return stored;
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
       }
     }
     throw new Error("could not claim a release number after 20 attempts");

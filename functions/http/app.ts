@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { createErrorHandler, notFoundHandler, problemResponse } from "./problem.js";
 
 export interface AppDeps {

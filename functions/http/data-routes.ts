@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import type { ExportParts } from "../export/export-parts.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { Authenticator } from "./auth.js";
 import { exportRoutes } from "./routes/exports.js";
 import { feedRoutes } from "./routes/feed.js";
 import { type LogRouteDeps, logRoutes } from "./routes/log.js";
+import { timestampRoutes } from "./routes/log-timestamps.js";
 import { openApiRoute } from "./routes/meta.js";
 import { releaseRoutes } from "./routes/releases.js";
 
@@ -28,6 +29,7 @@ export function dataRoutes(deps: DataRoutesDeps): Hono {
   const app = new Hono();
   app.route("/", openApiRoute(deps.openApi));
   app.route("/", logRoutes(deps.transparency));
+  app.route("/", timestampRoutes({ logStore: deps.transparency.logStore }));
   app.route("/", feedRoutes(deps.exports));
   const log = deps.log ? { log: deps.log } : {};
   app.route("/", exportRoutes({ ...deps.exports, ...log }));

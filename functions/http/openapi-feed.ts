@@ -88,6 +88,12 @@ export const schemas: Record<string, Json> = {
         properties: {
           incidentsCsv: { type: "string", format: "uri" },
           eventsNdjson: { type: "string", format: "uri" },
+          disclosuresNdjson: {
+            type: "string",
+            format: "uri",
+            description:
+              "The public disclosures of the events in the release's leaves (those still held: an erased one cannot be given again).",
+          },
           feed: { type: "string", format: "uri" },
         },
       },
@@ -151,7 +157,7 @@ export const paths: Record<string, Json> = {
     get: {
       operationId: "exportIncidents",
       tags,
-      summary: "One row per incident (RFC 4180, UTF-8, header row; columns in docs/codebook.md), streamed",
+      summary: "One row per incident (RFC 4180, UTF-8, header row; columns in the codebook), streamed",
       description:
         "Each incident's summary as of the latest checkpoint, or of the first `treeSize` leaves (never beyond the latest checkpoint). Cells a spreadsheet would run as a formula are written as text (see the codebook). `X-Tree-Size` names the cut. Takes only `treeSize`.",
       security: [],

@@ -107,6 +107,50 @@ export const schemas: Record<string, Json> = {
       },
     },
   },
+  // ── Trusted time (issue 21) ──
+  LogTimestamp: {
+    type: "object",
+    required: ["treeSize", "checkpoint", "genTime", "tsa", "href"],
+    properties: {
+      treeSize: {
+        type: "integer",
+        minimum: 1,
+        description: "The tree size of the checkpoint the token is over.",
+      },
+      checkpoint: {
+        type: "string",
+        description:
+          "The checkpoint's body (the note text before the blank line: origin, size and root lines, each ending in \\n). The token's message imprint is the SHA-256 of these bytes.",
+      },
+      genTime: {
+        type: "string",
+        format: "date-time",
+        description: "The token's genTime: when the TSA says it saw the imprint.",
+      },
+      tsa: { type: "string", description: "The URL of the RFC 3161 authority that issued the token." },
+      href: {
+        type: "string",
+        description: "Where the DER time-stamp response is served (`/log/timestamps/{treeSize}`).",
+      },
+    },
+  },
+  LogTimestampList: {
+    type: "object",
+    required: ["items"],
+    properties: {
+      items: { type: "array", items: ref("LogTimestamp"), maxItems: 100 },
+      nextCursor: {
+        type: "string",
+        description: "Present only while older tokens follow: pass it as `cursor` for the next page.",
+      },
+    },
+  },
+  LogTimestampReply: {
+    type: "string",
+    format: "binary",
+    description:
+      "An RFC 3161 TimeStampResp (DER), exactly as the TSA sent it: check it with `openssl ts -verify -digest <sha256 of the checkpoint body> -in <file> -CAfile <the TSA's CA>`.",
+  },
 };
 
 export const paths: Record<string, Json> = {
@@ -279,6 +323,80 @@ export const paths: Record<string, Json> = {
           "`from` missing or beyond `to`, `to` beyond the latest checkpoint, not a number, or an unknown parameter; `errors` names it.",
         ),
         "404": noCheckpoint,
+      },
+    },
+  },
+  // ── Trusted time (issue 21) ──
+  "/log/timestamps": {
+    get: {
+      operationId: "listLogTimestamps",
+      tags,
+      summary: "RFC 3161 time-stamp tokens over the log's checkpoints, newest first",
+      description:
+        'When the archive is configured with a time-stamping authority (LEDGER_TSA_URL), it asks for a token over each new checkpoint (at most one a minute, never more than five minutes without one while the log grows). Each entry names the checkpoint body the token is over, its genTime, the TSA, and `href` to the DER response. While older tokens follow, the page has `nextCursor` (and a `Link: <…>; rel="next"` header). Takes only `limit` and `cursor`.',
+      security: [],
+      parameters: [
+        {
+          name: "limit",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 1, maximum: 100, default: 100 },
+          description: "Page size.",
+        },
+        {
+          name: "cursor",
+          in: "query",
+          required: false,
+          schema: { type: "string", pattern: "^[1-9][0-9]{0,15}$" },
+          description: "`nextCursor` of the previous page, unchanged.",
+        },
+      ],
+      responses: {
+        "200": {
+          description: "A page of tokens (empty when no TSA is configured or none was obtained yet).",
+          headers: {
+            Link: {
+              description: 'The next page, while one follows: `<URL>; rel="next"`.',
+              schema: { type: "string" },
+            },
+          },
+          content: { "application/json": { schema: ref("LogTimestampList") } },
+        },
+        "400": problem(
+          "`limit` is not a number from 1 to 100, `cursor` is not one the archive gave out, or another query parameter was given; `errors` names it.",
+        ),
+      },
+    },
+  },
+  "/log/timestamps/{treeSize}": {
+    get: {
+      operationId: "getLogTimestamp",
+      tags,
+      summary: "The DER time-stamp response over one checkpoint",
+      description:
+        "The RFC 3161 TimeStampResp the TSA sent for the checkpoint of this tree size (`application/timestamp-reply`). Its message imprint is the SHA-256 of the checkpoint body listed by GET /log/timestamps. Takes no query parameters.",
+      security: [],
+      parameters: [
+        {
+          name: "treeSize",
+          in: "path",
+          required: true,
+          schema: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+          description: "The checkpoint's tree size.",
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The DER response.",
+          headers: {
+            "Cache-Control": { description: "A token never changes: immutable.", schema: { type: "string" } },
+          },
+          content: { "application/timestamp-reply": { schema: ref("LogTimestampReply") } },
+        },
+        "400": problem(
+          "The tree size is not a whole number from 1, or an unknown query parameter; `errors` names it.",
+        ),
+        "404": problem("No token over a checkpoint of this tree size."),
       },
     },
   },

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES, MAX_BATCH } from "../../events/schemas.js";
+import { storedSealedSchemas } from "./openapi-people.js";
 
 /**
  * The document's schemas. Requests come from the very zod schemas that validate posts (every
@@ -82,10 +83,15 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
   for (const type of EVENT_TYPES) {
     const envelope = requests[type] as { properties: Record<string, Json>; required: string[] } | undefined;
     if (!envelope) throw new Error(`no request schema for ${type}`);
+    // Sealed values are commitments once stored (openapi-people.ts).
+    const sealed: Record<string, Json> = {
+      ...("attributedTo" in envelope.properties ? { attributedTo: ref("StoredAttribution") } : {}),
+      ...(type === "VictimsRecorded" ? { data: ref("StoredVictimsRecordedData") } : {}),
+    };
     stored[`Stored${type}`] = {
       type: "object",
       required: [...new Set([...envelope.required, "eventId", ...Object.keys(added)])],
-      properties: { ...envelope.properties, ...added },
+      properties: { ...envelope.properties, ...sealed, ...added },
       additionalProperties: false,
     };
   }
@@ -98,14 +104,14 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
       mapping: Object.fromEntries(EVENT_TYPES.map((t) => [t, `#/components/schemas/Stored${t}`])),
     },
   };
-  return stored;
+  return { ...stored, ...storedSealedSchemas(requests) };
 }
 
 const reference = {
   eventId: ref("EventId"),
   version: integer(1),
   recordedAt: instant("When the archive recorded the event."),
-  attributedTo: ref("Attribution"),
+  attributedTo: ref("StoredAttribution"),
 };
 
 const answerSchemas: Record<string, Json> = {
@@ -159,7 +165,7 @@ const answerSchemas: Record<string, Json> = {
   }),
   SourcedFigure: closed({
     figure: ref("Figure"),
-    attributedTo: ref("Attribution"),
+    attributedTo: ref("StoredAttribution"),
     publisher: { type: "string" },
     eventId: ref("EventId"),
     version: integer(1),
@@ -182,7 +188,7 @@ const answerSchemas: Record<string, Json> = {
     {
       eventId: ref("EventId"),
       version: integer(1),
-      attributedTo: ref("Attribution"),
+      attributedTo: ref("StoredAttribution"),
       verdict: ref("Verdict"),
       reasoning: { type: "string" },
     },
@@ -245,6 +251,7 @@ const answerSchemas: Record<string, Json> = {
       denials: { type: "array", items: ref("DenialSummary") },
       contested: { type: "boolean", description: "The incident has a denial that is not retracted." },
       retractedEventIds: { type: "array", items: ref("EventId") },
+      victims: ref("VictimsSummary"),
       headHash: HASH,
     },
     [],

@@ -2,6 +2,7 @@ import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as deskApi from "./openapi-desk.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
+import * as peopleApi from "./openapi-people.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 
 /**
@@ -78,7 +79,7 @@ const APPEND_DESCRIPTION = `Body: one EventEnvelope, or \`{ "events": [ … ] }\
 
 **If-Match: "N"** appends only if the incident is at version N (\`"0"\`: it must not exist yet); a mismatch is a 409 with \`currentVersion\`. Without it the events go after whatever is current: a race with another writer is retried by the server, never answered 409.
 
-Rules JSON Schema cannot say, checked by the server: \`IncidentOpened\` only as version 1 of an incident and every other type only on an incident that exists (else 409); a \`targetEventId\` must name an event of the same incident (else 422); a range figure's \`min\` must not exceed its \`max\`; no \`eventId\` twice in one batch; text is well-formed Unicode (no lone surrogates) and string lengths are counted in UTF-16 code units; an eventId of the server's own form (\`ev_<32 hex>_<N>\`) is only accepted where it names that very event.
+Rules JSON Schema cannot say, checked by the server: \`IncidentOpened\` only as version 1 of an incident and every other type only on an incident that exists (else 409); a \`targetEventId\` must name an event of the same incident (else 422); a range figure's \`min\` must not exceed its \`max\`; no \`eventId\` twice in one batch; text is well-formed Unicode (no lone surrogates) and string lengths are counted in UTF-16 code units; an eventId of the server's own form (\`ev_<32 hex>_<N>\`) is only accepted where it names that very event; a \`VictimsLinked\` names two different entries of \`VictimsRecorded\` events of this incident (else 422); a \`RedactionApplied\` (editors only, else 403) names a stored event of this incident and pointers that hold a disclosure (else 422); \`data.disclose\` marks only values the event seals (else 422); a private person (\`attributedTo.kind: private\`) needs a \`ref\`; no client sends \`$sealed\` (422). Sealed values are stored as commitments: a batch that would then pass one commit item (DynamoDB's 400 KB) is a 413.
 
 **Retrying.** Give each event a client \`eventId\` (8–64 of A-Z a-z 0-9 _ -): the same eventId posted again with the same content answers the first answer again (200) and stores nothing, however long after and whatever happened in between, so a post whose answer was lost can be retried blindly. A post **without** eventId is not safe to retry blindly: if the answer is lost and the post is repeated, the event is stored twice (with If-Match the retry is refused with 409 instead, and \`GET …/events\` shows whether the first one landed). An eventId is unique across the archive: reusing it with other content or on another incident is a 409. After a crash mid-append, an eventId claimed for another incident stays reserved (409 naming that incident) until that claim is moved, at the latest by that incident's next append.`;
 
@@ -128,10 +129,15 @@ function corePaths(): Record<string, Json> {
               "WWW-Authenticate": { description: "Bearer", required: true, schema: { type: "string" } },
             },
           }),
+          "403": problem(
+            "The caller lacks the role an event type needs (`RedactionApplied`: editor); nothing stored.",
+          ),
           "409": problem(
             "If-Match mismatch (with `currentVersion`), IncidentOpened on an existing incident or another type on a missing one, or an eventId taken by other content or another incident; nothing stored.",
           ),
-          "413": problem("Body over 256 KiB; nothing stored."),
+          "413": problem(
+            "Body over 256 KiB, or events that would not fit one commit (DynamoDB's 400 KB item) once their sealed values are commitments; nothing stored.",
+          ),
           "422": problem(
             "Valid JSON, invalid event: each failing field is listed in `errors`; nothing stored.",
           ),
@@ -365,6 +371,11 @@ function corePaths(): Record<string, Json> {
         responses: {
           "200": text("text/html", "The page."),
           "400": text("text/html", "A page that says which moment cannot be read."),
+          "401": {
+            description:
+              "An Authorization header that names no user (a restricted-reader's page is `Cache-Control: private, no-store`).",
+            content: { "application/problem+json": { schema: ref("Problem") } },
+          },
           "404": text("text/html", "A page that says there is no such incident (at that moment)."),
         },
       },
@@ -404,6 +415,7 @@ export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
   { paths: deskApi.paths, tags: deskApi.deskTags },
+  { paths: peopleApi.paths, schemas: peopleApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {

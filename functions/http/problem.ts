@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FieldError } from "../../events/validate.js";
 import { LedgerError } from "../errors.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 
 export const PROBLEM_JSON = "application/problem+json";
 

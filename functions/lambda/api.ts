@@ -1,8 +1,9 @@
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
+import { bearerJwt } from "../http/bearer-jwt.js";
 import { createLedgerCore } from "../ledger-core.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 
@@ -11,4 +12,15 @@ import { tableNamesFromEnv } from "../store/table-design.js";
 // (pages.ts) and the log, feed, exports, releases and /openapi.json (data.ts) are other Lambdas.
 const log = createLogger();
 const core = createLedgerCore({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env) });
-export const handler = handle(createApp({ log, routes: [core.routes(jwtAuthorizerClaims())] }));
+const groupsClaim = process.env.GROUPS_CLAIM ?? "cognito:groups";
+// Public GETs pass no authorizer: a restricted read verifies its bearer token here.
+const readers = process.env.READER_JWT_ISSUER
+  ? bearerJwt({
+      issuer: process.env.READER_JWT_ISSUER,
+      audience: (process.env.READER_JWT_AUDIENCE ?? "").split(",").filter(Boolean),
+      groupsClaim,
+    })
+  : async () => null;
+export const handler = handle(
+  createApp({ log, routes: [core.routes(jwtAuthorizerClaims(groupsClaim), readers)] }),
+);

@@ -5,7 +5,7 @@ import { createS3Client } from "../export/s3-client.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedger } from "../ledger.js";
 import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";

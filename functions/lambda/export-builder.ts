@@ -2,7 +2,7 @@ import { parseBuildRequest } from "../export/export-builds.js";
 import { uploadExport } from "../export/export-upload.js";
 import { createS3Client } from "../export/s3-client.js";
 import { createLedger } from "../ledger.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 

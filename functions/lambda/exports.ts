@@ -1,7 +1,7 @@
 import { streamHandle } from "hono/aws-lambda";
 import { exportsApp } from "../http/routes/exports.js";
 import { createLedger } from "../ledger.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 

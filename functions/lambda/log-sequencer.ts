@@ -5,7 +5,7 @@ import { createLogWriter, type LogWriter } from "../log/log-service.js";
 import { LogStore } from "../log/log-store.js";
 import { DEFAULT_LOG_ORIGIN, kmsSigner } from "../log/signer.js";
 import { parseWitnesses } from "../log/witness-client.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { EventStore } from "../store/event-store.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
@@ -32,6 +32,8 @@ async function startWriter(): Promise<LogWriter> {
     signer,
     log,
     witnesses: parseWitnesses(env.LEDGER_WITNESSES),
+    // Tokens over checkpoints: asked on the time-stamping schedule only (log-handler.ts).
+    ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL, follow: false } } : {}),
   });
 }
 

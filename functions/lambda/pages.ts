@@ -1,8 +1,9 @@
 import { handle } from "hono/aws-lambda";
 import { deskFromEnv } from "../http/desk/aws-desk.js";
+import { bearerJwt } from "../http/bearer-jwt.js";
 import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
@@ -10,7 +11,15 @@ import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 // Wiring only: the dashboard, /docs and the desk (sign-in and forms) behind the HTTP API's page routes.
 const log = createLogger();
 const ledger = createLedger({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env), log });
+// No authorizer runs on the pages: a restricted-reader's bearer token is verified here.
+const readers = process.env.READER_JWT_ISSUER
+  ? bearerJwt({
+      issuer: process.env.READER_JWT_ISSUER,
+      audience: (process.env.READER_JWT_AUDIENCE ?? "").split(",").filter(Boolean),
+      groupsClaim: process.env.GROUPS_CLAIM ?? "cognito:groups",
+    })
+  : undefined;
 const desk = deskFromEnv(process.env, log);
 export const handler = handle(
-  pagesApp({ ...ledger.pageDeps(prebuiltOpenApi()), log, ...(desk ? { desk } : {}) }),
+  pagesApp({ ...ledger.pageDeps(prebuiltOpenApi(), readers), log, ...(desk ? { desk } : {}) }),
 );

@@ -1,5 +1,5 @@
 import { createLedger } from "../ledger.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { createStreamHandler } from "../projector/stream-handler.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";

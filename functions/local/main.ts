@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../logger.js";
 import { startLocalServer } from "./server.js";
 
 // `npm start`: the archive on one machine. Configuration is by environment, as in the README.
@@ -29,11 +29,8 @@ const server = await startLocalServer({
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
   ...(env.LEDGER_SESSION_KEY ? { sessionKey: env.LEDGER_SESSION_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
-  // Nothing would be stored or projected any more: no half-alive server answering 500s.
-  onThreadDeath: (error) => {
-    log.error("a thread of the archive died; stopping", { error: String(error) });
-    process.exit(1);
-  },
+  // RFC 3161 tokens over checkpoints (CONTRACT.md "Trusted time").
+  ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL } } : {}),
 });
 
 const tokenLine = env.LEDGER_TOKEN

@@ -1,22 +1,24 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import dynalite from "dynalite";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { localDesk } from "../http/desk/local-desk.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
-import type { LogWriter } from "../log/log-service.js";
-import { DEFAULT_LOG_ORIGIN, formatPrivateKey, type LogSigner, localSigner } from "../log/signer.js";
+import { createLogWriter, type LogWriter } from "../log/log-service.js";
+import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
 import type { WitnessConfig } from "../log/witness-client.js";
-import type { Level, Logger } from "../log.js";
-import type { Item } from "../store/commit-item.js";
+import type { Logger } from "../logger.js";
+import { createStreamHandler } from "../projector/stream-handler.js";
+import { repairViews } from "../projector/view-repair.js";
+import { createTables } from "../store/create-tables.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
-import { DynaliteThread } from "./dynalite-thread.js";
-import { FeedThread } from "./feed-thread.js";
-import { ViewCache } from "./view-cache.js";
+import { LocalSequencing } from "./local-sequencing.js";
+import { LocalStream } from "./local-stream.js";
 
 export interface LocalOptions {
   /** HTTP port; 0 picks a free one. */
@@ -38,35 +40,10 @@ export interface LocalOptions {
   logKey?: string;
   /** Witnesses each new checkpoint is sent to (LEDGER_WITNESSES). */
   witnesses?: readonly WitnessConfig[];
-  /** false: no sequencer runs (a baseline for measuring what the log costs). Default true. */
-  sequenceLog?: boolean;
+  /** An RFC 3161 time-stamping authority asked for a token over each new checkpoint (LEDGER_TSA_URL). */
+  tsa?: { url: string; timeoutMs?: number; minIntervalMs?: number };
   /** The desk's session key (LEDGER_SESSION_KEY); else kept in dataDir, or new per run in memory. */
   sessionKey?: string;
-  /** The store or the feed thread died unasked (npm start exits non-zero); default: log it. */
-  onThreadDeath?: (error: Error) => void;
-}
-
-/** The local commit feed, across the thread boundary: what tests and tools wait on. */
-export interface LocalStreamHandle {
-  /** Feeds a commit stored by another client to the projector and the log. */
-  publish(item: Item): void;
-  /** Resolves once every commit of this incident fed so far is projected. */
-  settled(incidentId: string): Promise<void>;
-  /** Resolves once every commit fed so far is projected (or parked). */
-  idle(): Promise<void>;
-}
-
-/** One sequencer pass in the feed thread (all incidents: undefined), then a checkpoint. */
-export interface LocalLogWriter {
-  pass(incidentIds?: Iterable<string>): ReturnType<LogWriter["pass"]>;
-  /** Resolves once the witnesses have answered (or timed out) on the latest checkpoint. */
-  witnessed(): Promise<void>;
-}
-
-export interface LocalLogFeedHandle {
-  notify(incidentId: string): void;
-  /** Resolves when every incident named so far has been sequenced and signed. */
-  idle(): Promise<void>;
 }
 
 export interface LocalServer {
@@ -75,113 +52,101 @@ export interface LocalServer {
   token: string;
   tables: TableNames;
   ledger: Ledger;
-  stream: LocalStreamHandle;
+  /** The stand-in for DynamoDB Streams: what tests and tools wait on. */
+  stream: LocalStream;
+  /** Views caught up at start (missing or lagging after a crash). */
   caughtUp: number;
   /** The transparency log's signer (its verifier key is printed in the banner) and writer. */
   logSigner: LogSigner;
-  logWriter: LocalLogWriter;
-  logFeed: LocalLogFeedHandle;
-  /** The store thread (dynalite and LevelDB) and the feed thread (projector, log sequencer). */
-  storeThread: DynaliteThread;
-  feedThread: FeedThread;
+  logWriter: LogWriter;
+  sequencing: LocalSequencing;
   close(): Promise<void>;
 }
 
 /**
- * The whole archive in one process, on three threads: this one serves HTTP and runs the app and
- * the client side of its store calls; the store thread (dynalite-worker.mjs) runs dynalite and
- * its LevelDB; the feed thread (feed-worker.ts) runs the projector and the log sequencer, fed
- * each commit by this one. Threads, not processes: a forked dynalite outlived its parent in
- * trials, a thread cannot.
+ * How long the log gathers commits before a sequencer pass: a burst of appends shares one
+ * pass and one signed checkpoint, and an acknowledged event is still in the log within a second.
+ */
+const LOG_PASS_WINDOW_MS = 100;
+
+/**
+ * The archive on one machine: the parts AWS runs, composed in one process. dynalite stands in
+ * for DynamoDB (in-process: a forked one outlived its parent in trials), `LocalStream` for
+ * DynamoDB Streams, delivering to the projector Lambda's own handler; the log sequencer and its
+ * checkpoint publisher are the log Lambda's; the Hono app is the API, data and pages Lambdas'.
  */
 export async function startLocalServer(options: LocalOptions): Promise<LocalServer> {
   const host = options.host ?? "127.0.0.1";
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const store = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(options.dataDir ? { path: options.dataDir } : {}),
+  });
+  await new Promise<void>((resolve, reject) => {
+    store.once("error", reject);
+    store.listen(options.dynamoPort, host, () => resolve());
+  });
+  const dynamoEndpoint = `http://${host}:${(store.address() as AddressInfo).port}`;
+  const db = createDynamoClient(dynamoEndpoint);
   const named = options.tables ?? tableNamesFromEnv(process.env);
   const tables = { ...named, log: named.log ?? "incident-ledger-log" };
-  const logOrigin = options.logOrigin ?? DEFAULT_LOG_ORIGIN;
-  // Both threads sign with one key: made here first (the file in dataDir, or text in memory).
-  const logKey =
-    options.logKey ??
-    (options.dataDir ? undefined : formatPrivateKey(logOrigin, generateKeyPairSync("ed25519").privateKey));
-  const logSigner = localSigner({
-    origin: logOrigin,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(logKey ? { keyText: logKey } : {}),
-  });
-  const onDeath =
-    options.onThreadDeath ??
-    ((error: Error) => options.log.error("a thread of the archive died", { error: String(error) }));
-  // Summaries read lately, dropped as the feed thread reports each pass of their incident.
-  const views = new ViewCache();
-  const storeThread = new DynaliteThread(
-    { port: options.dynamoPort, host, ...(options.dataDir ? { path: options.dataDir } : {}) },
-    onDeath,
-  );
-  const dynamoEndpoint = await storeThread.endpoint;
-  const thread = new FeedThread(
-    {
-      dynamoEndpoint,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      tables,
-      logOrigin,
-      ...(logKey ? { logKey } : {}),
-      witnesses: options.witnesses ?? [],
-      sequenceLog: options.sequenceLog !== false,
-      logLevel: (process.env.LOG_LEVEL as Level | undefined) ?? "info",
-    },
-    options.log,
-    (error) => {
-      // Before the reads it released go on: no report will say what the thread last stored.
-      views.clear();
-      onDeath(error);
-    },
-    (incidentId, view) => (view ? views.saved(incidentId, view) : views.invalidate(incidentId)),
-  );
-  // The feed thread has caught up (views repaired, log sequenced and signed) when ready.
-  const ready = await thread.ready.catch(async (error) => {
-    await storeThread.close();
-    throw error;
-  });
-  const db = createDynamoClient(dynamoEndpoint);
+  const createdTables = await createTables(db, tables);
 
+  const logSigner = localSigner({
+    origin: options.logOrigin ?? DEFAULT_LOG_ORIGIN,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.logKey ? { keyText: options.logKey } : {}),
+  });
+  // Both are told of every commit the event store reports, as the stream delivers each to both Lambdas in AWS.
+  let stream: LocalStream | undefined;
+  let sequencing: LocalSequencing | undefined;
   const ledger = createLedger({
     db,
     tables,
     log: options.log,
-    onCommit: (item) => thread.commit(item),
-    views: (client, table) => views.store(client, table),
+    onCommit: (item) => {
+      stream?.publish(item);
+      sequencing?.notify(item.incidentId?.S ?? "", item);
+    },
     logVerifierKey: async () => logSigner.vkey,
-    // Reads wait for the feed thread's pending projections: a write is read back at once.
-    settle: {
-      incident: (id) => thread.settled(id),
-      all: () => thread.ask({ type: "idle" }).then(() => undefined),
+    // Reads wait for the projection of the writes before them: a write is read back at once.
+    pendingProjections: {
+      of: (id) => stream?.projected(id) ?? Promise.resolve(),
+      all: () => stream?.idle() ?? Promise.resolve(),
     },
   });
-  const stream: LocalStreamHandle = {
-    publish: (item) => thread.commit(item),
-    settled: (id) => thread.settled(id),
-    idle: () => thread.ask({ type: "idle" }).then(() => undefined),
-  };
-  const logWriter: LocalLogWriter = {
-    pass: (incidentIds) =>
-      thread.ask({ type: "logPass", ...(incidentIds ? { incidentIds: [...incidentIds] } : {}) }) as never,
-    witnessed: () => thread.ask({ type: "logWitnessed" }).then(() => undefined),
-  };
-  const logFeed: LocalLogFeedHandle = {
-    notify: (incidentId) => void thread.ask({ type: "logNotify", incidentId }).catch(() => undefined),
-    idle: () => thread.ask({ type: "logIdle" }).then(() => undefined),
-  };
+  stream = new LocalStream(createStreamHandler(ledger.projector, options.log), options.log, tables.events);
+
+  // Views lag after a crash (the projection in flight died with the process): the repair sweep
+  // folds what they missed. One incident's view must not keep the archive from starting.
+  const repaired = await repairViews({ ...ledger, log: options.log });
+  const caughtUp = repaired.built + repaired.caughtUp;
+  // The log catches up on everything stored but not yet sequenced, and signs.
+  const logWriter = createLogWriter({
+    store: ledger.logStore,
+    events: ledger.events,
+    signer: logSigner,
+    log: options.log,
+    ...(options.witnesses ? { witnesses: options.witnesses } : {}),
+    // Tokens are asked for beside the passes: a slow or absent authority never holds one back.
+    ...(options.tsa ? { tsa: { ...options.tsa, follow: true } } : {}),
+  });
+  await logWriter.pass();
+  sequencing = new LocalSequencing(logWriter, options.log, LOG_PASS_WINDOW_MS);
+
   const token = options.token ?? randomBytes(24).toString("base64url");
-  // One process serves everything here: the API and the pages, the document built once at start.
-  const openApi = openApiDocument();
   const users = [{ name: options.writer ?? "local-writer", token, roles: ROLES }, ...(options.users ?? [])];
   const authenticate = tokenUsers(users);
+  // One process serves everything here: the API and the pages, the document built once at start.
+  const openApi = openApiDocument();
   // The desk signs people in with the same tokens (functions/http/desk/local-desk.ts).
   const desk = localDesk({ ...options, users, releases: ledger.exports, log: options.log });
   const app = ledger.app(authenticate, {
     openApi,
-    pages: pageRoutes({ ...ledger.pageDeps(openApi), desk }),
+    // Pages know a signed-in reader by the same tokens (restricted victims' values).
+    pages: pageRoutes({ ...ledger.pageDeps(openApi, async (c) => authenticate(c)), desk }),
   });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {
@@ -189,33 +154,28 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     server.once("error", reject);
   });
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${(server.address() as AddressInfo).port}`;
-  options.log.info("started", {
-    url,
-    dynamoEndpoint,
-    tables,
-    createdTables: ready.createdTables,
-    caughtUp: ready.caughtUp,
-  });
+  options.log.info("started", { url, dynamoEndpoint, tables, createdTables, caughtUp });
 
+  const passes = sequencing;
+  const projections = stream;
   return {
     url,
     dynamoEndpoint,
     token,
     tables,
     ledger,
-    stream,
-    caughtUp: ready.caughtUp,
+    stream: projections,
+    caughtUp,
     logSigner,
     logWriter,
-    logFeed,
-    storeThread,
-    feedThread: thread,
+    sequencing: passes,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Projections and log passes in flight finish, then dynalite flushes and closes LevelDB.
+      await projections.idle();
+      await passes.close();
       db.destroy();
-      // Projections and log passes in flight finish, then LevelDB is flushed and closed.
-      await thread.close();
-      await storeThread.close();
+      await new Promise<void>((resolve) => store.close(() => resolve()));
     },
   };
 }

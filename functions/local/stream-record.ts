@@ -3,7 +3,7 @@ import type { Item } from "../store/commit-item.js";
 
 /**
  * dynalite has no streams: a stored commit item as the INSERT record DynamoDB Streams would
- * deliver for it (NEW_IMAGE), numbered `sequence`, so the local feed hands the projector the
+ * deliver for it (NEW_IMAGE), numbered `sequence`, so the local stream hands the projector the
  * same shape its Lambda gets.
  */
 export function localStreamRecord(item: Item, sequence: number, tableName: string): DynamoDBRecord {

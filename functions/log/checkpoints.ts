@@ -8,7 +8,7 @@ import {
   verifyConsistency,
 } from "../../events/transparency/merkle.js";
 import { signNote, verifyNote } from "../../events/transparency/note.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { LogStore, StoredCheckpoint } from "./log-store.js";
 import type { LogTiles } from "./log-tiles.js";
 import type { LogSigner } from "./signer.js";
@@ -28,6 +28,8 @@ export interface CheckpointPublisherOptions {
   signer: LogSigner;
   log: Logger;
   witnesses?: WitnessClient;
+  /** Told of each checkpoint once it is stored (the TSA client: timestamp-keeper.ts); never awaited. */
+  onStored?: (checkpoint: StoredCheckpoint) => void;
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
@@ -129,6 +131,7 @@ export class CheckpointPublisher {
     this.last = { checkpoint: stored, root };
     this.options.log.debug("checkpoint signed", { size });
     this.cosigner?.offer(stored);
+    this.options.onStored?.(stored);
     return stored;
   }
 

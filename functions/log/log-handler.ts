@@ -1,16 +1,17 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { CarriedCommits } from "../store/carried-commits.js";
 import type { Item } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";
-import { emfLine } from "./log-metrics.js";
+import { emfLine, timestampEmfLine } from "./log-metrics.js";
 import type { LogWriter } from "./log-service.js";
+import { TIMESTAMP_TICK } from "./timestamp-keeper.js";
 
 /** What the sequencer Lambda is invoked with: a batch of the events table's stream, or its schedule. */
 export type LogSequencerEvent = DynamoDBStreamEvent | { source?: string; "detail-type"?: string };
 
 /**
- * The log sequencer's Lambda logic, the same code as the local feed's: a stream batch names the
+ * The log sequencer's Lambda logic, the same code as local sequencing's: a stream batch names the
  * incidents that moved and one pass sequences them all, then signs a checkpoint; the schedule
  * runs a pass over every incident (catch-up for anything a stream delivery missed) and signs.
  * A failed pass reports every record of the batch, so the event source retries it (and bisects).
@@ -39,6 +40,19 @@ export function createLogHandler(
   };
   return async (event: LogSequencerEvent): Promise<DynamoDBBatchResponse | undefined> => {
     const records = "Records" in event ? (event.Records ?? []) : null;
+    if (
+      records === null &&
+      "detail-type" in event &&
+      event["detail-type"] === TIMESTAMP_TICK["detail-type"]
+    ) {
+      // Trusted time (issue 21): one time-stamping step, apart from the passes (a slow TSA holds
+      // no stream batch back). Its delay is the metric the TimestampDelay alarm watches.
+      const w = await writer();
+      if (!w.timestamps) return undefined;
+      const { delaySeconds } = await w.timestamps.tick();
+      emit(timestampEmfLine({ origin: w.publisher.origin, timestampDelaySeconds: delaySeconds }, now()));
+      return undefined;
+    }
     if (records === null) {
       const w = await writer();
       try {

@@ -13,6 +13,11 @@ export const LOG_METRICS = {
    * recordedAt to the signature (or, when the run failed, to the end of the run).
    */
   checkpointDelay: "CheckpointDelaySeconds",
+  /**
+   * How long the newest signed checkpoint has waited for an RFC 3161 token (0: it has one), as
+   * of each time-stamping step (the TSA's schedule, when LEDGER_TSA_URL is set).
+   */
+  timestampDelay: "TimestampDelaySeconds",
 } as const;
 
 export interface LogRunHealth {
@@ -40,5 +45,26 @@ export function emfLine(health: LogRunHealth, now: number): string {
     [LOG_METRICS.dimension]: health.origin,
     [LOG_METRICS.leavesBehind]: health.leavesBehind,
     [LOG_METRICS.checkpointDelay]: health.checkpointDelaySeconds,
+  });
+}
+
+/** The EMF line for one time-stamping step: how long the newest checkpoint has waited for a token. */
+export function timestampEmfLine(
+  health: { origin: string; timestampDelaySeconds: number },
+  now: number,
+): string {
+  return JSON.stringify({
+    _aws: {
+      Timestamp: now,
+      CloudWatchMetrics: [
+        {
+          Namespace: LOG_METRICS.namespace,
+          Dimensions: [[LOG_METRICS.dimension]],
+          Metrics: [{ Name: LOG_METRICS.timestampDelay, Unit: "Seconds" }],
+        },
+      ],
+    },
+    [LOG_METRICS.dimension]: health.origin,
+    [LOG_METRICS.timestampDelay]: health.timestampDelaySeconds,
   });
 }

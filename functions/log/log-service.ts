@@ -1,11 +1,13 @@
-import type { Logger } from "../log.js";
-import { CarriedCommits } from "../store/carried-commits.js";
-import type { Commit, Item } from "../store/commit-item.js";
+import type { Logger } from "../logger.js";
+import type { Commit } from "../store/commit-item.js";
 import { CheckpointPublisher } from "./checkpoints.js";
 import type { LogStore } from "./log-store.js";
 import { LogTiles } from "./log-tiles.js";
 import { Sequencer, type SequencerEvents } from "./sequencer.js";
 import type { LogSigner } from "./signer.js";
+import { TimestampAuthority } from "./timestamp-authority.js";
+import { TimestampKeeper } from "./timestamp-keeper.js";
+import { timestampsOf } from "./timestamp-store.js";
 import { WitnessClient, type WitnessConfig } from "./witness-client.js";
 
 export interface LogServiceOptions {
@@ -22,14 +24,18 @@ export interface LogServiceOptions {
   witnesses?: readonly WitnessConfig[];
   /** How long one witness request may take (default 5 s). */
   witnessTimeoutMs?: number;
-  /** How long the first commit of a burst waits for others before a pass (default 5 ms). */
-  batchingWindowMs?: number;
+  /**
+   * An RFC 3161 authority for tokens over checkpoints (LEDGER_TSA_URL). `follow`: each checkpoint
+   * is offered as it is stored and a timer asks again (one process); else only `timestamps.tick()`
+   * asks (AWS's schedule). `timeoutMs`: one request (default 10 s).
+   */
+  tsa?: { url: string; follow: boolean; timeoutMs?: number; minIntervalMs?: number };
 }
 
 type CatchUp = NonNullable<LogServiceOptions["catchUp"]>;
 
 /** The sequencer and the checkpoint publisher, wired together: one pass sequences, then signs. */
-export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindowMs">) {
+export function createLogWriter(options: LogServiceOptions) {
   const tiles = new LogTiles(options.store);
   const sequencer = new Sequencer({
     store: options.store,
@@ -45,12 +51,23 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
     options.witnesses && options.witnesses.length > 0
       ? new WitnessClient(options.witnesses, options.log, options.witnessTimeoutMs)
       : undefined;
+  const tsa = options.tsa;
+  const timestamps = tsa
+    ? new TimestampKeeper({
+        store: timestampsOf(options.store),
+        latestCheckpoint: () => options.store.latestCheckpoint(),
+        authority: new TimestampAuthority(tsa.url, tsa.timeoutMs),
+        log: options.log,
+        ...(tsa.minIntervalMs !== undefined ? { minIntervalMs: tsa.minIntervalMs } : {}),
+      })
+    : undefined;
   const publisher = new CheckpointPublisher({
     store: options.store,
     tiles,
     signer: options.signer,
     log: options.log,
     ...(witnesses ? { witnesses } : {}),
+    ...(timestamps && tsa?.follow ? { onStored: (checkpoint) => timestamps.offer(checkpoint) } : {}),
   });
   /**
    * One sequencer pass over these incidents (all of them: undefined). Each run it stores asks for
@@ -79,118 +96,7 @@ export function createLogWriter(options: Omit<LogServiceOptions, "batchingWindow
   };
   /** Resolves when the witnesses have answered (or timed out) on every checkpoint published so far. */
   const witnessed = () => publisher.witnessed();
-  return { tiles, sequencer, publisher, sequence, pass, witnessed };
+  return { tiles, sequencer, publisher, sequence, pass, witnessed, timestamps };
 }
 
 export type LogWriter = ReturnType<typeof createLogWriter>;
-
-/**
- * Locally there are no streams: each commit names its incident here, and one pass handles all
- * the incidents named while the previous pass ran (so sequencing keeps pace with many writers:
- * its cost is per pass, not per commit). A failed pass is retried with backoff; the incidents
- * it held stay pending. A commit named with its item hands the pass that item, so the
- * sequencer need not read it back (sequencer.ts).
- */
-export class LocalLogFeed {
-  /** Incidents named since the last pass began, with the commits they were named with. */
-  private pending = new CarriedCommits();
-  private running: Promise<void> | null = null;
-  private readonly idleWaiters: (() => void)[] = [];
-  private closed = false;
-
-  constructor(
-    private readonly writer: LogWriter,
-    private readonly log: Logger,
-    private readonly batchingWindowMs = 5,
-  ) {}
-
-  /** A commit of this incident is stored (`item`: the stored item, if at hand). */
-  notify(incidentId: string, item?: Item): void {
-    if (this.closed) return;
-    this.pending.add(incidentId, item);
-    this.running ??= this.drain();
-  }
-
-  /** Resolves when every incident named so far has been sequenced and signed. */
-  idle(): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.idle();
-    // Witness requests in flight end within their timeout; their answers still get stored.
-    await this.writer.witnessed();
-  }
-
-  /**
-   * Sequences what was named, pass after pass, while the checkpoint over the previous pass is
-   * signed (so signing never holds sequencing back, and a burst is published as it goes); ends
-   * once nothing is pending and the last checkpoint is stored.
-   */
-  private async drain(): Promise<void> {
-    await sleep(this.batchingWindowMs);
-    let lastPass = performance.now();
-    let failures = 0;
-    let signing: { size: number; checkpoint: Promise<unknown> } | null = null;
-    let stopped = false;
-    const backoff = () => sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
-    // Commits named while the settled size is written start another round of passes.
-    while (!stopped && this.pending.incidents.length > 0) {
-      while (!stopped && (this.pending.incidents.length > 0 || signing)) {
-        if (this.pending.incidents.length > 0) {
-          // While commits stream in, passes start at least a window apart: a pass's writes (its
-          // run, the runs' records, a checkpoint) are per pass, not per commit, and each one
-          // spared leaves the store to the appends.
-          const wait = lastPass + this.batchingWindowMs - performance.now();
-          if (wait > 0 && !this.closed) await sleep(wait);
-          lastPass = performance.now();
-          const named = this.pending;
-          const ids = named.incidents;
-          this.pending = new CarriedCommits();
-          try {
-            const result = await this.writer.sequence(ids, named.usable());
-            // Observed here so that a failure waits for the check below, not an unhandled rejection.
-            result.checkpoint.catch(() => undefined);
-            signing = { size: result.size, checkpoint: result.checkpoint };
-            failures = 0;
-          } catch (error) {
-            failures += 1;
-            this.log.error("log sequencer pass failed; will retry", {
-              error: String(error),
-              incidents: ids.length,
-            });
-            stopped = this.closed;
-            // Retried from the store: what a failed pass was handed may be partly in the log.
-            for (const id of ids) this.pending.add(id);
-            if (!stopped) await backoff();
-          }
-          continue;
-        }
-        const current = signing as { size: number; checkpoint: Promise<unknown> };
-        try {
-          await current.checkpoint;
-          signing = null;
-        } catch (error) {
-          failures += 1;
-          this.log.error("log checkpoint failed; will retry", { error: String(error), size: current.size });
-          stopped = this.closed;
-          if (stopped) break;
-          await backoff();
-          const checkpoint = this.writer.publisher.publish(current.size);
-          checkpoint.catch(() => undefined);
-          signing = { size: current.size, checkpoint };
-        }
-      }
-      // The burst is over: its settled size is recorded once (see Sequencer.flushSettledSize).
-      await this.writer.sequencer.flushSettledSize().catch((error) => {
-        this.log.error("log settled size not recorded; a later pass settles again", { error: String(error) });
-      });
-    }
-    this.running = null;
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,14 +2,12 @@ import {
   type AttributeValue,
   type DynamoDBClient,
   GetItemCommand,
-  PutItemCommand,
   paginateQuery,
   QueryCommand,
   type QueryCommandInput,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
-import { batchPutItems } from "../store/batch-writes.js";
-import { isConditionFailed } from "../store/dynamo-client.js";
+import { advanceNumber, conditionally, putIfAbsent } from "../store/dynamo-idioms.js";
 
 /**
  * The transparency log's table. One partition per kind of item (pk), ordered by a number (sk):
@@ -26,6 +24,7 @@ import { isConditionFailed } from "../store/dynamo-client.js";
  *   entries         sk = N             a full entry bundle, immutable.
  *   checkpoint      sk = tree size     the signed checkpoint; `text` gains witness cosignatures.
  *   release         sk = 1, 2, …       releases (functions/export, the FEED side).
+ *   timestamp…      sk = tree size     RFC 3161 tokens over checkpoints (timestamp-store.ts).
  *
  * Items are readable with any DynamoDB tool: leaves are JSON text, hashes are binary.
  */
@@ -79,14 +78,8 @@ const key = (pk: string, sk: number): Item => ({ pk: { S: pk }, sk: { N: String(
 
 export class LogStore {
   constructor(
-    private readonly db: DynamoDBClient,
+    readonly db: DynamoDBClient,
     readonly table: string,
-    /**
-     * Write a pass's seq# records 25 to a BatchWriteItem (the local feed thread, where every
-     * call costs the one store thread CPU). Off in AWS: BatchWriteItem would also let the
-     * sequencer's role delete log items, which IAM cannot split from its puts.
-     */
-    private readonly options: { batchWrites?: boolean } = {},
   ) {}
 
   // ── Checkpoints ──────────────────────────────────────────────────────────────────────────
@@ -116,23 +109,13 @@ export class LogStore {
 
   /** Stores a checkpoint if none is stored at its size; returns the one stored there. */
   async putCheckpoint(checkpoint: StoredCheckpoint): Promise<StoredCheckpoint> {
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...key(CHECKPOINT, checkpoint.size),
-            root: { S: checkpoint.root },
-            text: { S: checkpoint.text },
-          },
-          ConditionExpression: "attribute_not_exists(sk)",
-        }),
-      );
-      return checkpoint;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      return (await this.checkpointAt(checkpoint.size)) as StoredCheckpoint;
-    }
+    const item = {
+      ...key(CHECKPOINT, checkpoint.size),
+      root: { S: checkpoint.root },
+      text: { S: checkpoint.text },
+    };
+    if (await putIfAbsent(this.db, this.table, item, "sk")) return checkpoint;
+    return (await this.checkpointAt(checkpoint.size)) as StoredCheckpoint;
   }
 
   /**
@@ -147,8 +130,8 @@ export class LogStore {
       const have = new Set(current.text.split("\n"));
       const added = lines.map((l) => l.replace(/\n$/, "")).filter((line) => !have.has(line));
       if (added.length === 0) return;
-      try {
-        await this.db.send(
+      const written = await conditionally(
+        this.db.send(
           new UpdateItemCommand({
             TableName: this.table,
             Key: key(CHECKPOINT, size),
@@ -161,11 +144,9 @@ export class LogStore {
               ":old": { S: current.text },
             },
           }),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
-      }
+        ),
+      );
+      if (written) return;
     }
     throw new Error(`cosignatures for checkpoint ${size} lost the race 10 times`);
   }
@@ -234,23 +215,12 @@ export class LogStore {
       Math.floor(run.start / RUN_WIDTH) !== Math.floor((run.start + run.leaves.length - 1) / RUN_WIDTH)
     )
       throw new RangeError("a run never crosses a tile boundary");
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...key(LEAVES, run.start),
-            count: { N: String(run.leaves.length) },
-            leaves: { L: run.leaves.map((leaf) => ({ S: JSON.stringify(leaf) })) },
-          },
-          ConditionExpression: "attribute_not_exists(sk)",
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    const item = {
+      ...key(LEAVES, run.start),
+      count: { N: String(run.leaves.length) },
+      leaves: { L: run.leaves.map((leaf) => ({ S: JSON.stringify(leaf) })) },
+    };
+    return putIfAbsent(this.db, this.table, item, "sk");
   }
 
   // ── Which versions of an incident are in the log ──────────────────────────────────────────
@@ -282,25 +252,7 @@ export class LogStore {
       ...key(seqKey(record.incidentId), record.first),
       indexes: { L: record.indexes.map((i) => ({ N: String(i) })) },
     }));
-    if (this.options.batchWrites) {
-      await batchPutItems(this.db, this.table, items);
-      return;
-    }
-    await Promise.all(
-      items.map(async (Item) => {
-        try {
-          await this.db.send(
-            new PutItemCommand({
-              TableName: this.table,
-              Item,
-              ConditionExpression: "attribute_not_exists(sk)",
-            }),
-          );
-        } catch (error) {
-          if (!isConditionFailed(error)) throw error;
-        }
-      }),
-    );
+    await Promise.all(items.map((item) => putIfAbsent(this.db, this.table, item, "sk")));
   }
 
   /** The leaf index of one version of an incident, or null while it is not in the log. */
@@ -366,20 +318,7 @@ export class LogStore {
 
   /** Moves the settled size forward (never back: a slower sequencer's older news is ignored). */
   async advanceSettledSize(size: number): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key(SEQUENCER, 0),
-          UpdateExpression: "SET #s = :s",
-          ConditionExpression: "attribute_not_exists(#s) OR #s < :s",
-          ExpressionAttributeNames: { "#s": "size" },
-          ExpressionAttributeValues: { ":s": { N: String(size) } },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+    await advanceNumber(this.db, this.table, key(SEQUENCER, 0), "size", size);
   }
 
   /** Where the scheduled catch-up starts reading commits (epoch ms), or null before its first run. */
@@ -392,20 +331,7 @@ export class LogStore {
 
   /** Moves the catch-up position forward (never back: an older run finishing late changes nothing). */
   async advanceCatchUpPosition(from: number): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key(CATCH_UP, 0),
-          UpdateExpression: "SET #f = :f",
-          ConditionExpression: "attribute_not_exists(#f) OR #f < :f",
-          ExpressionAttributeNames: { "#f": "from" },
-          ExpressionAttributeValues: { ":f": { N: String(from) } },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+    await advanceNumber(this.db, this.table, key(CATCH_UP, 0), "from", from);
   }
 
   // ── Tiles ────────────────────────────────────────────────────────────────────────────────
@@ -463,17 +389,7 @@ export class LogStore {
   }
 
   private async putOnce(item: Item): Promise<void> {
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: item,
-          ConditionExpression: "attribute_not_exists(sk)",
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+    await putIfAbsent(this.db, this.table, item, "sk");
   }
 }
 

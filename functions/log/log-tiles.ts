@@ -1,5 +1,5 @@
-import { leafText } from "../../events/transparency/leaf.js";
-import { type Hash, hashLeaf, type NodeReader, rootOf } from "../../events/transparency/merkle.js";
+import { leafHashOf, leafText } from "../../events/transparency/leaf.js";
+import { type Hash, type NodeReader, rootOf } from "../../events/transparency/merkle.js";
 import {
   decodeHashTile,
   encodeEntryBundle,
@@ -9,6 +9,7 @@ import {
   tileNodeReader,
   tileWidth,
 } from "../../events/transparency/tiles.js";
+import { BoundedLru } from "../bounded-lru.js";
 import type { LeafRecord, LeafRun, LogStore } from "./log-store.js";
 
 /**
@@ -18,12 +19,14 @@ import type { LeafRecord, LeafRun, LogStore } from "./log-store.js";
  * tiles below. No read ever costs more than one tile's worth, whatever the size of the tree.
  */
 export class LogTiles {
-  private readonly cache = new Map<string, Uint8Array>();
+  private readonly cache: BoundedLru<string, Uint8Array>;
 
   constructor(
     private readonly store: LogStore,
-    private readonly cacheSize = 512,
-  ) {}
+    cacheSize = 512,
+  ) {
+    this.cache = new BoundedLru(cacheSize);
+  }
 
   /** The hashes of a tile at a width (1–256), or null when the stored log does not reach that far. */
   async hashTile(level: number, index: number, width: number): Promise<Uint8Array | null> {
@@ -42,7 +45,7 @@ export class LogTiles {
     const last = index * TILE_WIDTH + width;
     const hashes =
       level === 0
-        ? (await this.leavesOf(first, last)).map((leaf) => leafHash(leaf))
+        ? (await this.leavesOf(first, last)).map((leaf) => leafHashOf(leaf))
         : await this.store.tileRoots(level - 1, first, last);
     if (hashes.length < width - have) return null;
     const bytes = new Uint8Array(width * 32);
@@ -54,7 +57,7 @@ export class LogTiles {
 
   /**
    * Leaves a sequencer just stored: they extend the level-0 partial tile kept here when they
-   * start right where it ends (what was not read is read later from the store, as before). Only
+   * start right where it ends (leaves that do not continue it are read from the store when asked). Only
    * a sequencer's own runs are noted: they are the leaves as stored, put only if absent.
    */
   noteRun(run: LeafRun): void {
@@ -70,7 +73,7 @@ export class LogTiles {
       if (partial.length !== offset * 32 || offset + inTile.length >= TILE_WIDTH) continue;
       const bytes = new Uint8Array((offset + inTile.length) * 32);
       bytes.set(partial);
-      bytes.set(encodeHashTile(inTile.map((leaf) => leafHash(leaf))), offset * 32);
+      bytes.set(encodeHashTile(inTile.map((leaf) => leafHashOf(leaf))), offset * 32);
       this.remember(partialKey, bytes);
     }
   }
@@ -125,7 +128,7 @@ export class LogTiles {
     if (level === 0) {
       const leaves = await this.leavesOf(first, first + TILE_WIDTH);
       if (leaves.length !== TILE_WIDTH) throw new Error(`leaves of tile 0/${index} are missing`);
-      hashes = leaves.map((leaf) => leafHash(leaf));
+      hashes = leaves.map((leaf) => leafHashOf(leaf));
       await this.store.putFullEntryBundle(index, encodeEntryBundle(leaves.map((leaf) => leafText(leaf))));
     } else {
       hashes = await this.store.tileRoots(level - 1, first, first + TILE_WIDTH);
@@ -152,15 +155,6 @@ export class LogTiles {
 
   private remember(key: string, bytes: Uint8Array): void {
     // Re-inserted, so that a partial tile that keeps growing is the newest, not the first evicted.
-    this.cache.delete(key);
     this.cache.set(key, bytes);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
   }
-}
-
-export function leafHash(leaf: LeafRecord): Hash {
-  return hashLeaf(leafText(leaf));
 }

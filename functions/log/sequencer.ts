@@ -1,15 +1,17 @@
 import type { ChainStart } from "../../events/stored-event.js";
 import { BoundedLru } from "../bounded-lru.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
+import type { ReadFrom } from "../store/commit-reader.js";
+import { eachLimited } from "../store/dynamo-idioms.js";
 import type { LeafRecord, LeafRun, LogStore, SequencedVersions } from "./log-store.js";
 import { RUN_WIDTH } from "./log-store.js";
 import type { LogTiles } from "./log-tiles.js";
 
 /** What the sequencer reads of the events table. */
 export interface SequencerEvents {
-  commits(incidentId: string, after?: number, atBoundary?: boolean): AsyncGenerator<Commit>;
+  commits(incidentId: string, from?: ReadFrom): AsyncGenerator<Commit>;
   /** Every incident (locally a scan of the events table; see `allIncidents`). */
   incidentVersions(): Promise<Map<string, number>>;
 }
@@ -220,33 +222,28 @@ export class Sequencer {
     carried?: ReadonlyMap<string, readonly Commit[]>,
   ): Promise<Pending[]> {
     const pending: Pending[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) {
-        const incidentId = ids[next++] as string;
-        const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
-        upToKnown.set(incidentId, upTo);
-        // The order's time never goes back within an incident, even if a stored recordedAt did:
-        // so sorting can never put version v + 1 before v.
-        let time = "";
-        for await (const commit of this.commitsAfter(incidentId, upTo, carried?.get(incidentId))) {
-          for (const event of commit.events) {
-            if (event.version <= upTo) continue;
-            if (event.recordedAt > time) time = event.recordedAt;
-            pending.push({
-              index: -1,
-              incidentId,
-              version: event.version,
-              eventId: event.eventId,
-              hash: event.hash,
-              commit: commit.version,
-              recordedAt: time,
-            });
-          }
+    await eachLimited(ids, this.concurrency, async (incidentId) => {
+      const upTo = upToKnown.get(incidentId) ?? (await this.store.sequencedUpTo(incidentId));
+      upToKnown.set(incidentId, upTo);
+      // The order's time never goes back within an incident, even if a stored recordedAt did:
+      // so sorting can never put version v + 1 before v.
+      let time = "";
+      for await (const commit of this.commitsAfter(incidentId, upTo, carried?.get(incidentId))) {
+        for (const event of commit.events) {
+          if (event.version <= upTo) continue;
+          if (event.recordedAt > time) time = event.recordedAt;
+          pending.push({
+            index: -1,
+            incidentId,
+            version: event.version,
+            eventId: event.eventId,
+            hash: event.hash,
+            commit: commit.version,
+            recordedAt: time,
+          });
         }
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
+    });
     pending.sort(logOrder);
     this.lastPending = { count: pending.length, oldest: pending[0]?.recordedAt ?? null };
     return pending;
@@ -261,7 +258,7 @@ export class Sequencer {
     const last = this.lastLeaf.get(incidentId);
     const continuing =
       carried && last?.version === upTo ? commitsContinuing(incidentId, last, carried) : null;
-    return continuing ?? this.events.commits(incidentId, upTo);
+    return continuing ?? this.events.commits(incidentId, { after: upTo });
   }
 }
 

@@ -6,7 +6,7 @@ import {
   type VerifierKey,
   verifyCosignature,
 } from "../../events/transparency/note.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import type { LogStore, StoredCheckpoint } from "./log-store.js";
 import type { LogTiles } from "./log-tiles.js";
 

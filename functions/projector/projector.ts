@@ -49,7 +49,7 @@ export class Projector {
       this.events,
       incidentId,
       commitsContinuing(incidentId, head, carried)?.flatMap((c) => c.events) ??
-        this.events.events(incidentId, from, true),
+        this.events.events(incidentId, { after: from, afterEndsCommit: true }),
       base,
       (draft) => {
         folded += 1;

@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { IncidentId } from "../../events/schemas.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
 import { CarriedCommits } from "../store/carried-commits.js";
 import type { Item } from "../store/commit-item.js";
 import { COMMIT_ITEM_TYPE } from "../store/table-design.js";

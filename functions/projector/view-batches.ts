@@ -1,7 +1,5 @@
+import { BATCH_WRITE_LIMIT } from "../store/dynamo-idioms.js";
 import type { PackedSnapshot, PackedView, ViewStore } from "../store/view-store.js";
-
-/** BatchWriteItem takes at most 25 items. */
-const BATCH = 25;
 
 export interface ViewBatchEvents {
   written(views: readonly PackedView[]): void;
@@ -31,13 +29,13 @@ export class ViewBatches {
 
   async addSnapshot(snapshot: PackedSnapshot): Promise<void> {
     this.snapshots.push(snapshot);
-    if (this.snapshots.length >= BATCH) this.sendSnapshots();
+    if (this.snapshots.length >= BATCH_WRITE_LIMIT) this.sendSnapshots();
     await this.room();
   }
 
   async addView(view: PackedView): Promise<void> {
     this.views.push(view);
-    if (this.views.length >= BATCH) this.sendViews();
+    if (this.views.length >= BATCH_WRITE_LIMIT) this.sendViews();
     await this.room();
   }
 
@@ -50,7 +48,7 @@ export class ViewBatches {
   /** Sends every pending snapshot, 25 to a batch (synchronously: nothing comes in between). */
   private sendSnapshots(): void {
     while (this.snapshots.length > 0) {
-      const sent = this.store.saveSnapshots(this.snapshots.splice(0, BATCH));
+      const sent = this.store.saveSnapshots(this.snapshots.splice(0, BATCH_WRITE_LIMIT));
       this.snapshotsSent = Promise.all([this.snapshotsSent, sent]);
       // Its failure is met by the view batches that wait for it; this only keeps Node from
       // calling it unhandled before they do.
@@ -66,7 +64,7 @@ export class ViewBatches {
   private sendViews(): void {
     this.sendSnapshots();
     while (this.views.length > 0) {
-      const batch = this.views.splice(0, BATCH);
+      const batch = this.views.splice(0, BATCH_WRITE_LIMIT);
       this.track(
         this.snapshotsSent
           .then(() => this.store.saveNew(batch))

@@ -3,23 +3,8 @@ import { type EventLookup, HistoryFold } from "../history-fold.js";
 import type { Item } from "../store/commit-item.js";
 import { itemToCommit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
-import {
-  type PackedSnapshot,
-  type PackedView,
-  packSnapshot,
-  packView,
-  SNAPSHOT_EVERY,
-} from "../store/view-items.js";
+import { packSnapshot, packView, SNAPSHOT_EVERY } from "../store/view-items.js";
 import type { ViewBatches } from "./view-batches.js";
-
-/**
- * Where a fold from nothing hands its snapshots and its view: the batched writes (ViewBatches)
- * in this thread, or the message port of a fold thread. A promise means "wait before folding on".
- */
-export interface FoldSink {
-  addSnapshot(snapshot: PackedSnapshot): Promise<void> | undefined;
-  addView(view: PackedView): Promise<void> | undefined;
-}
 
 /**
  * One incident folded from nothing as its events arrive, its snapshots handed over at every
@@ -31,7 +16,7 @@ export class FoldFromNothing {
   constructor(
     events: EventLookup,
     readonly incidentId: string,
-    private readonly sink: FoldSink,
+    private readonly sink: ViewBatches,
   ) {
     this.fold = new HistoryFold(events, incidentId);
   }
@@ -72,22 +57,13 @@ export interface ScanOutcome {
   again: string[];
 }
 
-/** What folds the pages of a segmented scan: `ScanFolds` here, or a fold thread (view-fold-thread.ts). */
-export interface PageFolder {
-  /** Folds a page of a segment's items; the next page of that segment comes only once it resolves. */
-  page(segment: number, items: Item[]): Promise<void>;
-  /** The segment's scan ended: its last incident is done. */
-  end(segment: number): Promise<void>;
-  outcome(): Promise<ScanOutcome>;
-}
-
 /**
  * Each incident folded from nothing as its items go by in the scan's segments. DynamoDB
  * returns an incident's items together and in version order (its partition, by sort key); this
  * still checks it: an incident whose items come apart, or out of order, is left to the
  * projector afterwards (the fold refuses a gap, and an incident met twice is not folded twice).
  */
-export class ScanFolds implements PageFolder {
+export class ScanFolds {
   private readonly met = new Set<string>();
   private readonly again = new Set<string>();
   private folded = 0;
@@ -96,7 +72,7 @@ export class ScanFolds implements PageFolder {
 
   constructor(
     private readonly events: EventLookup,
-    private readonly sink: FoldSink,
+    private readonly sink: ViewBatches,
     segments: number,
   ) {
     this.runs = new Array(segments).fill(null);
@@ -151,16 +127,16 @@ export class ScanFolds implements PageFolder {
 /**
  * The rebuild of a views table that holds no view: one full, parallel scan of the events
  * table reads every commit item exactly once, and each incident is folded from nothing as its
- * items go by — no read of a view that cannot exist, no second read of the heads. `folder`
- * folds here or on a thread of its own; either way the next page of a segment is read while
- * the last one is folded, and no page is handed over while the writes have no room.
+ * items go by — no read of a view that cannot exist, no second read of the heads. The next
+ * page of a segment is read while the last one is folded, and no page is folded while the
+ * writes have no room.
  */
 export async function scanAndFold(
   events: EventStore,
   batches: ViewBatches,
   segments: number,
-  folder: PageFolder = new ScanFolds(events, batches, segments),
 ): Promise<ScanOutcome> {
+  const folder = new ScanFolds(events, batches, segments);
   const segment = async (index: number) => {
     let folding: Promise<void> = Promise.resolve();
     for await (const page of events.scanCommitPages(index, segments)) {

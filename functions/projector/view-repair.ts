@@ -1,10 +1,10 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../logger.js";
+import { eachLimited } from "../store/dynamo-idioms.js";
 import type { EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Projector } from "./projector.js";
 import { ViewBatches } from "./view-batches.js";
-import { FoldThreadOrHere } from "./view-fold-thread.js";
-import { FoldFromNothing, ScanFolds, scanAndFold } from "./view-rebuild.js";
+import { FoldFromNothing, scanAndFold } from "./view-rebuild.js";
 
 export interface RepairProgress {
   /** Views written so far, of `total` that lag (unknown while a rebuild's scan runs). */
@@ -30,11 +30,6 @@ export interface RepairOptions {
   concurrency?: number;
   /** Segments of the parallel scan that rebuilds an empty views table (default 4). */
   segments?: number;
-  /**
-   * Whether that rebuild folds on a second thread while this one reads and writes (default
-   * true; it folds here where no thread can start).
-   */
-  foldThread?: boolean;
   onProgress?: (progress: RepairProgress) => void;
 }
 
@@ -43,8 +38,7 @@ export interface RepairOptions {
  * from the stored events. It reads every view's version (a full, projected scan: it promises
  * to look at everything), then
  * - with no view at all (a new views table, a rebuild), it scans the events table once, whole,
- *   folding each incident from nothing as its items go by (view-rebuild.ts), on a second
- *   thread where one can start (view-fold-thread.ts);
+ *   folding each incident from nothing as its items go by (view-rebuild.ts);
  * - otherwise it reads every commit's head (a projected scan); a *missing* view is folded from
  *   version 1 with no read of a view that cannot exist, and a *lagging* one goes through the
  *   projector, which continues from the stored state and saves only if newer.
@@ -86,21 +80,9 @@ export async function repairViews(
   });
 
   let lagging: string[] = [];
-  /** Where a rebuild from nothing folded, for the log. */
-  let foldedOn: string | undefined;
   if (viewVersions.size === 0) {
     const segments = options.segments ?? 4;
-    const folder =
-      options.foldThread === false
-        ? new ScanFolds(events, batches, segments)
-        : new FoldThreadOrHere(events, batches, segments);
-    let scanned: Awaited<ReturnType<typeof scanAndFold>>;
-    try {
-      scanned = await scanAndFold(events, batches, segments, folder);
-    } finally {
-      if (folder instanceof FoldThreadOrHere) await folder.close();
-    }
-    foldedOn = folder instanceof FoldThreadOrHere ? await folder.where() : "this thread";
+    const scanned = await scanAndFold(events, batches, segments);
     await batches.close();
     report.incidents = scanned.incidents;
     report.events += scanned.events;
@@ -119,7 +101,7 @@ export async function repairViews(
     await eachLimited(missing, concurrency, async (incidentId) => {
       try {
         const run = new FoldFromNothing(events, incidentId, batches);
-        for await (const event of events.events(incidentId, 0, true)) {
+        for await (const event of events.events(incidentId)) {
           const pending = run.push(event);
           if (pending) await pending;
         }
@@ -144,22 +126,6 @@ export async function repairViews(
     }
     progressed(1);
   });
-  log.info("view repair done", {
-    ...report,
-    failed: report.failed.length,
-    ...(foldedOn ? { foldedOn } : {}),
-  });
+  log.info("view repair done", { ...report, failed: report.failed.length });
   return report;
-}
-
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -90,7 +90,7 @@ export interface Replay {
 /**
  * The first answer again, when this append was stored before: every event carries a client id
  * stored with this content, or — a batch mixing ids and no ids — the ids all sit in one append's
- * slice of one commit (the whole commit unless it is a group commit), and that slice matches the
+ * slice of one commit (the whole commit unless it holds several appends), and that slice matches the
  * request one for one, in position and content. Anything else is not a replay: the events
  * without an id could not be told apart from new ones.
  */
@@ -111,7 +111,7 @@ export function replayOf(
   }
   const commit = commits.length === 1 ? (commits[0] as Commit) : null;
   if (!commit) return null;
-  // In a group commit the request is one append's slice, not the whole item: its ids must all
+  // In a commit of several appends the request is one slice, not the whole item: its ids must all
   // sit in that one slice, and the slice must match the request in position and content.
   const slice = sliceHolding(commit, (stored[0] as Stored).event.version);
   const inSlice = new Set(slice.map((e) => e.version));

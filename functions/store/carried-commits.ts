@@ -3,7 +3,7 @@ import { type Commit, type Item, itemToCommit } from "./commit-item.js";
 
 /**
  * The commit a stream record carries in its NewImage (StreamViewType NEW_IMAGE), or the local
- * feed hands on: the stored item itself, parsed by the event store's own code. Null when there
+ * stream hands on: the stored item itself, parsed by the event store's own code. Null when there
  * is none or it does not decode as a commit of this incident; the reader then reads the store,
  * as it always could.
  */
@@ -24,7 +24,7 @@ export function carriedCommit(image: Item | undefined, incidentId: string): Comm
 /**
  * Locally one stored item reaches both the projector and the log sequencer: it is decoded once
  * and its chain checked once (the check's cost is a canonical JSON and a SHA-256 an event).
- * Keyed by the objects themselves, so nothing outlives the commits the feed still holds.
+ * Keyed by the objects themselves, so nothing outlives the commits the local stream still holds.
  */
 const decoded = new WeakMap<Item, Commit | null>();
 /** Commits whose events were checked to chain on from the hash they map to. */

@@ -1,10 +1,5 @@
-import {
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from "@aws-sdk/client-dynamodb";
-import { isConditionFailed } from "./dynamo-client.js";
+import { type DynamoDBClient, GetItemCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
+import { conditionally, putIfAbsent } from "./dynamo-idioms.js";
 
 /**
  * An eventId claim reserves one client id for one commit slot (incident, first version) before
@@ -59,24 +54,13 @@ export class ClaimTable {
 
   /** Puts the claim if the id is free; returns false if someone holds it already. */
   async tryClaim(claim: Claim): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            eventId: { S: claim.eventId },
-            incidentId: { S: claim.incidentId },
-            slot: { N: String(claim.slot) },
-            claimedAt: { S: this.now() },
-          },
-          ConditionExpression: "attribute_not_exists(eventId)",
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    const item = {
+      eventId: { S: claim.eventId },
+      incidentId: { S: claim.incidentId },
+      slot: { N: String(claim.slot) },
+      claimedAt: { S: this.now() },
+    };
+    return putIfAbsent(this.db, this.table, item, "eventId");
   }
 
   async get(eventId: string): Promise<Claim | null> {
@@ -99,8 +83,8 @@ export class ClaimTable {
    * retry of the append it was made for.
    */
   async move(from: Claim, to: { incidentId: string; slot: number }): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionally(
+      this.db.send(
         new UpdateItemCommand({
           TableName: this.table,
           Key: { eventId: { S: from.eventId } },
@@ -118,11 +102,7 @@ export class ClaimTable {
             ...(from.claimedAt === undefined ? {} : { ":ot": { S: from.claimedAt } }),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }

@@ -19,9 +19,9 @@ export interface Commit {
    */
   token: string;
   /**
-   * A group commit (several appends of one process stored as one item, append-path.ts): the
-   * first version of each append's slice, in order. Absent on a commit of one append — and on
-   * every item written before group commit — where the whole commit is one slice.
+   * Some stored commits hold several appends, each a slice: the first version of each slice,
+   * in order. Absent on a commit of one append (all that the append path writes), where the
+   * whole commit is one slice. Such items are still read: stored items are never rewritten.
    */
   appends?: number[];
 }
@@ -90,11 +90,6 @@ export function sliceHolding(commit: Commit, version: number): StoredEvent[] {
     }
   }
   return commit.events.filter((e) => e.version >= from && e.version < to);
-}
-
-/** Every append's slice of this commit, in order (one slice for a commit of one append). */
-export function slicesOf(commit: Commit): StoredEvent[][] {
-  return (commit.appends ?? [commit.version]).map((start) => sliceHolding(commit, start));
 }
 
 export function itemToHead(item: Item): ChainHead {

@@ -22,6 +22,16 @@ import { type Commit, type Item, itemToCommit, itemToHead, UnreadableCommitError
 export type CommitMemo = Map<string, Promise<Commit | null>>;
 
 /**
+ * Where a read starts: past version `after` (default 0). `afterEndsCommit`: `after` is known to
+ * end a commit (a view's version always does), so the query starts right after it instead of
+ * a batch's length before.
+ */
+export interface ReadFrom {
+  after?: number;
+  afterEndsCommit?: boolean;
+}
+
+/**
  * Everything that reads the events table: the head, commits, pages, single events and the
  * chain check. All reads that decide anything are consistent.
  *
@@ -134,13 +144,12 @@ export class CommitReader {
     return commit?.events.find((e) => e.eventId === eventId) ?? null;
   }
 
-  /**
-   * Raw commit items from the one that holds version `after + 1` on, in version order, a page
-   * at a time. `atBoundary`: `after` is known to end a commit (a view's version always does),
-   * so the query can start right after it instead of a batch's length before.
-   */
-  async *commitItems(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<Item> {
-    const from = atBoundary ? after + 1 : Math.max(1, after + 2 - MAX_BATCH);
+  /** Raw commit items from the one that holds version `after + 1` on, in version order, a page at a time. */
+  async *commitItems(
+    incidentId: string,
+    { after = 0, afterEndsCommit = false }: ReadFrom = {},
+  ): AsyncGenerator<Item> {
+    const from = afterEndsCommit ? after + 1 : Math.max(1, after + 2 - MAX_BATCH);
     const pages = paginateQuery(
       { client: this.db },
       {
@@ -153,16 +162,18 @@ export class CommitReader {
     for await (const page of pages) yield* page.Items ?? [];
   }
 
-  async *commits(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<Commit> {
-    for await (const item of this.commitItems(incidentId, after, atBoundary)) {
+  async *commits(incidentId: string, from: ReadFrom = {}): AsyncGenerator<Commit> {
+    const after = from.after ?? 0;
+    for await (const item of this.commitItems(incidentId, from)) {
       const commit = itemToCommit(item);
       if (commit.lastVersion > after) yield commit;
     }
   }
 
   /** Stored events with a version above `after`, in version order. */
-  async *events(incidentId: string, after = 0, atBoundary = false): AsyncGenerator<StoredEvent> {
-    for await (const commit of this.commits(incidentId, after, atBoundary)) {
+  async *events(incidentId: string, from: ReadFrom = {}): AsyncGenerator<StoredEvent> {
+    const after = from.after ?? 0;
+    for await (const commit of this.commits(incidentId, from)) {
       for (const event of commit.events) if (event.version > after) yield event;
     }
   }
@@ -200,7 +211,7 @@ export class CommitReader {
     limit: number,
   ): Promise<{ items: StoredEvent[]; next: number | null }> {
     const items: StoredEvent[] = [];
-    for await (const event of this.events(incidentId, after)) {
+    for await (const event of this.events(incidentId, { after })) {
       if (items.length === limit) return { items, next: (items[items.length - 1] as StoredEvent).version };
       items.push(event);
     }

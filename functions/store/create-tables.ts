@@ -7,9 +7,12 @@ import {
 import {
   ACTIVITY_INDEX,
   ACTIVITY_INDEX_ATTRIBUTES,
+  AUDIT_KEYS,
   CLAIMS_KEYS,
+  DISCLOSURES_KEYS,
   EVENTS_KEYS,
   LOG_KEYS,
+  peopleTables,
   type TableNames,
   VIEWS_KEYS,
 } from "./table-design.js";
@@ -67,6 +70,25 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
       KeySchema: [
         { AttributeName: LOG_KEYS.partitionKey, KeyType: "HASH" },
         { AttributeName: LOG_KEYS.sortKey, KeyType: "RANGE" },
+      ],
+    });
+  }
+  // The people tables (functions/people): sealed values and the audit of restricted reads.
+  const people = peopleTables(names);
+  for (const [name, keys] of [
+    [people.disclosures, DISCLOSURES_KEYS],
+    [people.audit, AUDIT_KEYS],
+  ] as const) {
+    definitions.push({
+      TableName: name,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: keys.partitionKey, AttributeType: "S" },
+        { AttributeName: keys.sortKey, AttributeType: "S" },
+      ],
+      KeySchema: [
+        { AttributeName: keys.partitionKey, KeyType: "HASH" },
+        { AttributeName: keys.sortKey, KeyType: "RANGE" },
       ],
     });
   }

@@ -19,7 +19,7 @@ export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
 /**
  * Attributes the listing index carries: what its filters read, and the version. Not the
- * summary: every view write would copy it (20–150 KB) into the index; a page of the listing
+ * summary: every view write would copy it, large as summaries are, into the index; a page of the listing
  * reads its summaries from the views with one BatchGetItem instead (ViewStore.list).
  */
 export const ACTIVITY_INDEX_ATTRIBUTES = ["kind", "country", "contested", "version"] as const;
@@ -38,12 +38,31 @@ export const COMMIT_TIME_INDEX = {
 /** The value of `itemType` on every commit; the stream filter matches on it. */
 export const COMMIT_ITEM_TYPE = "commit";
 
+/**
+ * disclosures — the sealed values beside the chain (functions/people): pk `incidentId`, sk `key`
+ *           = eventId + JSON Pointer + "#" + the commitment's digest. Never the events table.
+ * audit    — every restricted read (who, which disclosures, when): pk `incidentId`, sk `at`.
+ *           Put only: readers' code can add a record, never change one.
+ */
+export const DISCLOSURES_KEYS = { partitionKey: "incidentId", sortKey: "key" } as const;
+export const AUDIT_KEYS = { partitionKey: "incidentId", sortKey: "at" } as const;
+/** The people tables' names: given, else named after the events table (so every archive has them). */
+export function peopleTables(names: TableNames): { disclosures: string; audit: string } {
+  return {
+    disclosures: names.disclosures ?? `${names.events}-disclosures`,
+    audit: names.audit ?? `${names.events}-audit`,
+  };
+}
+
 export interface TableNames {
   events: string;
   claims: string;
   views: string;
   /** The transparency log's table (optional so that tools which never touch the log can omit it). */
   log?: string;
+  /** The sealed values' table and the restricted reads' audit (default: peopleTables). */
+  disclosures?: string;
+  audit?: string;
 }
 
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
@@ -52,5 +71,8 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     claims: env.CLAIMS_TABLE ?? `${prefix}-claims`,
     views: env.VIEWS_TABLE ?? `${prefix}-views`,
     log: env.LOG_TABLE ?? `${prefix}-log`,
+    // Absent: named after the events table (peopleTables).
+    ...(env.DISCLOSURES_TABLE ? { disclosures: env.DISCLOSURES_TABLE } : {}),
+    ...(env.AUDIT_TABLE ? { audit: env.AUDIT_TABLE } : {}),
   };
 }

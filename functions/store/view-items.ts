@@ -7,8 +7,8 @@ import { LIST_PARTITION } from "./table-design.js";
 
 /**
  * The items of the views table as the projector and the rebuild write them, built from a fold
- * state: plain data and the domain only (no SDK client), so the rebuild's fold thread can
- * build them too (projector/view-fold-worker.ts). ViewStore reads and writes them.
+ * state: plain data and the domain only, apart from the store that reads and writes them
+ * (ViewStore), so a rebuild can pack a view where it folds it and batch the writes.
  */
 
 /** The fold state is snapshotted at every multiple of this version, for past views. */
@@ -50,8 +50,7 @@ export function packSnapshot(state: IncidentState): PackedSnapshot {
 
 /**
  * A view as its item, built at once (summary JSON, packed state), with the pieces it names that
- * may not be written yet: what a rebuild hands to its batched writes. Plain data, so a fold
- * thread can build it and hand it over (view-fold-thread.ts).
+ * may not be written yet: what a rebuild hands to its batched writes.
  */
 export interface PackedView {
   incidentId: string;

@@ -1,6 +1,5 @@
 import {
   type AttributeValue,
-  BatchGetItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -10,8 +9,7 @@ import {
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import type { Summary } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
-import { backOff, batchPutItems } from "./batch-writes.js";
-import { isConditionFailed } from "./dynamo-client.js";
+import { batchGetItems, batchPutItems, conditionally } from "./dynamo-idioms.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 import {
   type PackedSnapshot,
@@ -25,13 +23,7 @@ import {
   viewItem,
 } from "./view-items.js";
 
-export {
-  type PackedSnapshot,
-  type PackedView,
-  packSnapshot,
-  packView,
-  SNAPSHOT_EVERY,
-} from "./view-items.js";
+export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY } from "./view-items.js";
 
 /** A full re-check of a chain that passed: how far, to which hash, and when. */
 export interface ChainCheckRecord {
@@ -71,8 +63,8 @@ function isTooLarge(error: unknown): boolean {
  */
 export class ViewStore {
   constructor(
-    protected readonly db: DynamoDBClient,
-    protected readonly table: string,
+    private readonly db: DynamoDBClient,
+    private readonly table: string,
   ) {}
 
   async getSummary(incidentId: string): Promise<Summary | null> {
@@ -132,24 +124,11 @@ export class ViewStore {
     incidentId: string,
     wanted: readonly { log: SpillLog; index: number }[],
   ): Promise<SpillPiece[]> {
-    const found: SpillPiece[] = [];
-    for (let i = 0; i < wanted.length; i += 100) {
-      let keys = wanted
-        .slice(i, i + 100)
-        .map(({ log, index }) => ({ incidentId: { S: pieceKey(incidentId, log, index) } }));
-      for (let attempt = 0; keys.length > 0; attempt++) {
-        const out = await this.db.send(
-          new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys } } }),
-        );
-        for (const item of out.Responses?.[this.table] ?? []) {
-          const [, log, index] = /#spill#([a-z]+)#(\d+)$/.exec(item.incidentId?.S ?? "") ?? [];
-          found.push({ log: log as SpillLog, index: Number(index), rows: JSON.parse(item.rows?.S ?? "[]") });
-        }
-        keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
-        if (keys.length > 0) await backOff(attempt);
-      }
-    }
-    return found;
+    const keys = wanted.map(({ log, index }) => ({ incidentId: { S: pieceKey(incidentId, log, index) } }));
+    return (await batchGetItems(this.db, this.table, keys)).map((item) => {
+      const [, log, index] = /#spill#([a-z]+)#(\d+)$/.exec(item.incidentId?.S ?? "") ?? [];
+      return { log: log as SpillLog, index: Number(index), rows: JSON.parse(item.rows?.S ?? "[]") };
+    });
   }
 
   /** Pieces are derived and never change: the same piece always has the same rows, so a put may repeat. */
@@ -199,8 +178,8 @@ export class ViewStore {
 
   /** Records a passed full check; an older one never replaces a newer. */
   async saveCheck(incidentId: string, check: ChainCheckRecord): Promise<void> {
-    try {
-      await this.db.send(
+    await conditionally(
+      this.db.send(
         new PutItemCommand({
           TableName: this.table,
           Item: {
@@ -213,42 +192,28 @@ export class ViewStore {
           ConditionExpression: "attribute_not_exists(incidentId) OR version <= :v",
           ExpressionAttributeValues: { ":v": { N: String(check.version) } },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+      ),
+    );
   }
 
   /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
   async save(state: IncidentState): Promise<boolean> {
     // Pieces first: a view (or snapshot) that names a piece vouches that it was written.
     await this.savePieces(state.incidentId, state.unsaved);
-    return this.saveView(viewItem(state), state.version);
-  }
-
-  protected saveView(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
-    return this.saveItem(item, version);
+    return this.saveItem(viewItem(state), state.version);
   }
 
   private async saveItem(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
     try {
-      await this.putIfNewer(item, version);
-      return true;
+      return await this.putIfNewer(item, version);
     } catch (error) {
-      if (isConditionFailed(error)) return false;
       if (!isTooLarge(error)) throw error;
     }
     // A guard only: the state and the inline lists are bounded (events/spill.ts), so only an
     // incident with thousands of sources or categories could get here. Past DynamoDB's 400 KB
     // item the view keeps its version and listing keys but no summary or state, so readers fold
     // the events instead of serving an older view as current.
-    try {
-      await this.putIfNewer(bareView(item), version);
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return this.putIfNewer(bareView(item), version);
   }
 
   /**
@@ -263,22 +228,14 @@ export class ViewStore {
     await this.saveViews(views.map((v) => v.item));
   }
 
-  /**
-   * View items in batch writes; a batch refused for an item's size goes one by one, each with
-   * its version condition. Resolves with the items stored (one refused as older is not).
-   */
-  protected async saveViews(
-    items: readonly Record<string, AttributeValue>[],
-  ): Promise<readonly Record<string, AttributeValue>[]> {
+  /** View items in batch writes; a batch refused for an item's size goes one by one, each with its version condition. */
+  private async saveViews(items: readonly Record<string, AttributeValue>[]): Promise<void> {
     try {
       await this.batchPut(items);
-      return items;
     } catch (error) {
       if (!isTooLarge(error)) throw error;
+      for (const item of items) await this.saveItem(item, Number(item.version?.N));
     }
-    const stored: Record<string, AttributeValue>[] = [];
-    for (const item of items) if (await this.saveItem(item, Number(item.version?.N))) stored.push(item);
-    return stored;
   }
 
   /** Plain puts, 25 per BatchWriteItem (its limit), retrying what the store leaves unprocessed. */
@@ -286,14 +243,17 @@ export class ViewStore {
     return batchPutItems(this.db, this.table, items);
   }
 
-  private async putIfNewer(item: Record<string, AttributeValue>, version: number): Promise<void> {
-    await this.db.send(
-      new PutItemCommand({
-        TableName: this.table,
-        Item: item,
-        ConditionExpression: "attribute_not_exists(incidentId) OR version < :v",
-        ExpressionAttributeValues: { ":v": { N: String(version) } },
-      }),
+  /** true if stored; false when a view as new or newer is already there. */
+  private putIfNewer(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
+    return conditionally(
+      this.db.send(
+        new PutItemCommand({
+          TableName: this.table,
+          Item: item,
+          ConditionExpression: "attribute_not_exists(incidentId) OR version < :v",
+          ExpressionAttributeValues: { ":v": { N: String(version) } },
+        }),
+      ),
     );
   }
 
@@ -351,25 +311,14 @@ export class ViewStore {
 
   /**
    * The summaries of a page of the listing, by incident id (one BatchGetItem: a page holds at
-   * most 100). The listing index carries no summary (a 20–150 KB copy on every view write, which
-   * halved a rebuild's write speed and is the index's whole write cost in AWS): a view without
-   * one is left out, and listed as unprojected.
+   * most 100). The listing index carries no summary (it would copy each view's summary into the
+   * index on every view write): a view without one is left out, and listed as unprojected.
    */
   private async summaryTexts(ids: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
-    let keys = [...new Set(ids)].map((id) => ({ incidentId: { S: id } }));
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      const out = await this.db.send(
-        new BatchGetItemCommand({
-          RequestItems: { [this.table]: { Keys: keys, ProjectionExpression: "incidentId, summary" } },
-        }),
-      );
-      for (const item of out.Responses?.[this.table] ?? []) {
-        if (item.summary?.S) found.set(item.incidentId?.S ?? "", item.summary.S);
-      }
-      keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
-      if (keys.length > 0) await backOff(attempt);
-    }
+    const keys = [...new Set(ids)].map((id) => ({ incidentId: { S: id } }));
+    for (const item of await batchGetItems(this.db, this.table, keys, { projection: "incidentId, summary" }))
+      if (item.summary?.S) found.set(item.incidentId?.S ?? "", item.summary.S);
     return found;
   }
 

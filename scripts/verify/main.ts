@@ -7,19 +7,23 @@ import { VerificationError } from "./checks.js";
 import { describeRebuild, rebuildRelease } from "./rebuild-exports.js";
 import { httpSource } from "./source.js";
 import { readState, writeState } from "./state.js";
+import { verifyDisclosures } from "./verify-disclosures.js";
 import { verifyLog } from "./verify-log.js";
 import { verifyEventProof } from "./verify-proof.js";
+import { verifyTimestamps } from "./verify-timestamps.js";
 
 /**
- * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>]
+ * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <pem>]
  * npm run verify -- --proof <file> --event <event.json> --vkey <vkey> [--policy <file>]
  * npm run verify -- --url <base> --release <name>
+ * npm run verify -- --url <base> --disclosures <file> [--vkey <vkey> …]
  * Exit 0 when everything holds; 1 naming the first thing that does not; 2 for a usage error.
  */
 const USAGE = `usage:
-  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>]
+  npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <CA PEM file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
-  npm run verify -- --url <base URL> --release <name>`;
+  npm run verify -- --url <base URL> --release <name>
+  npm run verify -- --url <base URL> --disclosures <disclosures.ndjson> [--vkey <verifier key or file> …]`;
 
 class UsageError extends Error {}
 
@@ -53,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
       proof: { type: "string" },
       event: { type: "string" },
       release: { type: "string" },
+      disclosures: { type: "string" },
       incremental: { type: "boolean", default: false },
+      "tsa-ca": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -89,6 +95,20 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (!values.url) throw new UsageError("--url is needed");
+  if (values.disclosures !== undefined) {
+    // Each disclosure against the commitment at its pointer; with --vkey the log is checked too.
+    const report = await verifyDisclosures(httpSource(values.url), readFileSync(values.disclosures, "utf8"));
+    for (const b of report.bad)
+      console.error(`FAIL line ${b.line}: ${b.incidentId} ${b.eventId} ${b.pointer}: ${b.problem}`);
+    if (report.bad.length > 0) {
+      console.error(
+        `FAIL: ${report.bad.length} of ${report.checked} disclosures do not match their commitments`,
+      );
+      return 1;
+    }
+    console.log(`OK ${report.checked} disclosures match their commitments`);
+    if (!values.vkey && !policy) return 0;
+  }
   const state = values.state ? await readState(values.state) : null;
   if (values.incremental && !state?.heads) {
     throw new UsageError("--incremental needs a --state file written by an earlier run");
@@ -102,11 +122,25 @@ async function main(argv: string[]): Promise<number> {
     state,
     ...(progress ? { progress } : {}),
   });
+  // Trusted time (issue 21): every RFC 3161 token, against its checkpoint and the TSA's CA.
+  const tsaCa = values["tsa-ca"];
+  const stamped = tsaCa
+    ? await verifyTimestamps({
+        source,
+        checkpoint: result.checkpoint,
+        caPem: readFileSync(tsaCa, "utf8"),
+        ...(progress ? { progress } : {}),
+      })
+    : null;
   if (values.state) await writeState(values.state, result.state);
   const grew = state ? ` (was ${state.size} at the last run)` : "";
   console.log(
     `OK ${result.checkpoint.origin}: tree size ${result.checkpoint.size}${grew}, ${result.leaves} leaves, ${result.incidents} incidents, ${result.events} events verified; ${source.bytesRead?.() ?? 0} bytes downloaded`,
   );
+  if (stamped)
+    console.log(
+      `OK ${stamped.tokens} RFC 3161 tokens verified against ${tsaCa}${stamped.newest ? `; the newest, over tree size ${stamped.newest.treeSize}, has genTime ${stamped.newest.genTime}` : ""}`,
+    );
   return 0;
 }
 

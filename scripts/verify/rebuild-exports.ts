@@ -91,7 +91,7 @@ export async function rebuildExports(
   const encoder = new TextEncoder();
   // fold() copies the state it starts from: fold each incident's events a page at a time.
   let pending = new Map<string, StoredEvent[]>();
-  const settle = () => {
+  const foldPending = () => {
     for (const [id, events] of pending) states.set(id, fold(id, events, states.get(id)));
     pending = new Map();
   };
@@ -104,9 +104,9 @@ export async function rebuildExports(
     const list = pending.get(event.incidentId) ?? [];
     list.push(event);
     pending.set(event.incidentId, list);
-    if (++seen % FEED_PAGE === 0) settle();
+    if (++seen % FEED_PAGE === 0) foldPending();
   }
-  settle();
+  foldPending();
   const ids = [...states.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const csv =
     INCIDENT_HEADER + ids.map((id) => incidentRecord(summarize(states.get(id) as IncidentState))).join("");

@@ -15,6 +15,19 @@ export interface LogSource {
   events(incidentId: string, after: number): Promise<{ items: StoredEvent[]; next: number | null }>;
   /** Bytes downloaded so far (bodies as received), when the source counts them. */
   bytesRead?(): number;
+  /** One page of GET /log/timestamps (newest first), from `cursor` (the previous page's nextCursor). */
+  timestamps?(cursor?: string): Promise<{ items: TimestampEntry[]; nextCursor?: string }>;
+  /** The DER time-stamp response an entry's `href` serves. */
+  timestampToken?(href: string): Promise<Uint8Array>;
+}
+
+/** An entry of GET /log/timestamps. */
+export interface TimestampEntry {
+  treeSize: number;
+  checkpoint: string;
+  genTime: string;
+  tsa: string;
+  href: string;
 }
 
 export class SourceError extends Error {
@@ -63,6 +76,24 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
     },
     entries: (ref) => bytes(`/log/${entriesPath(ref)}`),
     tile: (ref) => bytes(`/log/${tilePath(ref)}`),
+    timestamps: async (cursor) => {
+      const body = (await json(
+        `/log/timestamps${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
+      )) as {
+        items?: unknown;
+        nextCursor?: unknown;
+      };
+      if (!Array.isArray(body.items)) throw new SourceError("the timestamps answer has no items array");
+      return {
+        items: body.items as TimestampEntry[],
+        ...(typeof body.nextCursor === "string" ? { nextCursor: body.nextCursor } : {}),
+      };
+    },
+    timestampToken: (href) => {
+      if (!href.startsWith("/log/timestamps/"))
+        throw new SourceError(`a token's href ${href} is not under /log/timestamps/`);
+      return bytes(href);
+    },
     events: async (incidentId, after) => {
       const path = `/incidents/${encodeURIComponent(incidentId)}/events?after=${after}&limit=${EVENTS_PAGE}`;
       return (await json(path)) as { items: StoredEvent[]; next: number | null };

@@ -74,7 +74,7 @@ describe("concurrent writers on one incident", () => {
     // A second archive process on the same store: its head cache knows nothing of ours.
     const { createLedger } = await import("../../functions/ledger.js");
     const { createDynamoClient } = await import("../../functions/store/dynamo-client.js");
-    const { silentLogger } = await import("../../functions/log.js");
+    const { silentLogger } = await import("../../functions/logger.js");
     const other = createLedger({
       db: createDynamoClient(archive.dynamoEndpoint),
       tables: archive.tables,

@@ -17,6 +17,7 @@ type Drawn = any;
 
 const BASE = "fuzz-base-incident";
 const TARGET = "fuzz-target-statement";
+const VICTIMS = "fuzz-target-victims";
 const ENVELOPE = { $ref: "#/components/schemas/EventEnvelope" };
 const BODY = { oneOf: [ENVELOPE, { $ref: "#/components/schemas/EventBatch" }] };
 
@@ -36,6 +37,14 @@ beforeAll(async () => {
     data: { quote: "Something was said.", stance: "neutral" },
   };
   expect((await post(archive.url, BASE, statement)).status).toBe(201);
+  const victims = {
+    eventId: VICTIMS,
+    type: "VictimsRecorded",
+    source: { publisher: "Fuzz Wire" },
+    attributedTo: { name: "A registry" },
+    data: { victims: [{ name: "A" }, { name: "B" }] },
+  };
+  expect((await post(archive.url, BASE, victims)).status).toBe(201);
 });
 afterAll(async () => {
   await archive?.close();
@@ -45,6 +54,19 @@ afterAll(async () => {
 function fitToArchive(event: Drawn, n: number): Drawn {
   if (typeof event?.eventId === "string") event.eventId = `fz-${n}-${event.eventId}`.slice(0, 64);
   if (typeof event?.data?.targetEventId === "string") event.data.targetEventId = TARGET;
+  // The people's rules in words (issue 22): links name existing entries, redactions pointers
+  // with a disclosure, disclose marks values the event seals, a private person has a ref.
+  if (event?.type === "VictimsLinked" && event.data?.a && event.data?.b) {
+    event.data.a = { eventId: VICTIMS, index: 0 };
+    event.data.b = { eventId: VICTIMS, index: 1 };
+  }
+  if (event?.type === "RedactionApplied" && event.data) {
+    event.data.targetEventId = VICTIMS;
+    if (Array.isArray(event.data.pointers)) event.data.pointers = ["/data/victims/0/name"];
+  }
+  if (event?.type === "VictimsRecorded" && event.data?.disclose) delete event.data.disclose;
+  if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined)
+    event.attributedTo.ref = "fuzz-ref";
   for (const figure of Object.values<Drawn>(event?.data?.figures ?? {})) {
     if (typeof figure?.min === "number" && typeof figure?.max === "number" && figure.min > figure.max) {
       [figure.min, figure.max] = [figure.max, figure.min];

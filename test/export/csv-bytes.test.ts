@@ -61,7 +61,7 @@ afterAll(async () => {
 
 describe("incidents.csv with memory bounded by a run of incidents", () => {
   it("writes the same bytes as the one-map implementation, at every tree size tried, through runs on disk", async () => {
-    const log = archive.ledger.log;
+    const log = archive.ledger.logStore;
     const reader = archive.ledger.reader;
     const spilled = new Exporter(new FeedReader(db, archive.tables.events, log), log, reader, {
       runSize: 3,

@@ -31,7 +31,7 @@ export async function loadSample(base: string): Promise<void> {
 export async function waitForCheckpoint(server: LocalServer, size: number, seconds = 20) {
   const until = Date.now() + seconds * 1000;
   for (;;) {
-    const checkpoint = await server.ledger.log.latestCheckpoint();
+    const checkpoint = await server.ledger.logStore.latestCheckpoint();
     if (checkpoint && checkpoint.size >= size) return checkpoint;
     if (Date.now() > until)
       throw new Error(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExportBucketLinks } from "../../functions/export/export-links.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { createLogger } from "../../functions/log.js";
+import { createLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { startArchive } from "../support/archive.js";
 import { seedArchive } from "./seed-archive.js";

@@ -35,7 +35,7 @@ beforeAll(async () => {
     quoteLength: 12000,
   });
   expect(seeded.size).toBe(EVENTS);
-  const log = archive.ledger.log;
+  const log = archive.ledger.logStore;
   const counting: LogReader = {
     latestCheckpoint: () => log.latestCheckpoint(),
     async *leaves(from: number, to: number): AsyncGenerator<LeafRecord> {

@@ -43,6 +43,8 @@ const WRITER = {
   email_verified: "true",
   "cognito:username": "5f1c2a9e-6b1d-4c55-9a0e-2d1f0c3b4a5e",
   token_use: "id",
+  // As API Gateway's JWT authorizer passes a list claim on: its flattened text form.
+  "cognito:groups": "[writer editor]",
   iss: `https://cognito-idp.${REGION}.amazonaws.com/${REGION}_AbCdEfGhI`,
   aud: "3n4b5urk1ft4fl3mg5e62d9ado",
 };

@@ -159,7 +159,12 @@ describe("the S3 hand-off, from the bundles", () => {
         route: "/releases",
         path: "/releases",
         body: { name: "hand-off-1" },
-        claims: { sub: "bundle-writer", iss: "https://issuer.example", aud: "ledger" },
+        claims: {
+          sub: "bundle-writer",
+          iss: "https://issuer.example",
+          aud: "ledger",
+          "cognito:groups": "[editor]",
+        },
       }) as APIGatewayProxyEventV2,
     );
     expect(named.statusCode, named.body).toBe(201);
@@ -248,7 +253,12 @@ describe("the S3 hand-off, from the bundles", () => {
         route: "/releases",
         path: "/releases",
         body: { name: "hand-off-2" },
-        claims: { sub: "bundle-writer", iss: "https://issuer.example", aud: "ledger" },
+        claims: {
+          sub: "bundle-writer",
+          iss: "https://issuer.example",
+          aud: "ledger",
+          "cognito:groups": "[editor]",
+        },
       }) as APIGatewayProxyEventV2,
     );
     lambdaEndpoint.failNext(0);

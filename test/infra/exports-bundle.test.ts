@@ -148,7 +148,12 @@ describe("the exports in AWS", () => {
         route: "/releases",
         path: "/releases",
         body: { name: "exports-bundle-test" },
-        claims: { sub: "bundle-writer", iss: "https://issuer.example", aud: "ledger" },
+        claims: {
+          sub: "bundle-writer",
+          iss: "https://issuer.example",
+          aud: "ledger",
+          "cognito:groups": "[editor]",
+        },
       }) as APIGatewayProxyEventV2,
     );
     expect(named.statusCode, named.body).toBe(201);

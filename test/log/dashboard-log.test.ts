@@ -8,7 +8,7 @@ let archive: LocalServer;
 beforeAll(async () => {
   archive = await startArchive();
   await appendEvents(archive.url, [ID], 4);
-  await archive.logFeed.idle();
+  await archive.sequencing.idle();
 });
 afterAll(() => archive.close());
 
@@ -17,7 +17,7 @@ describe("the incident page shows the log", () => {
     const page = await fetch(`${archive.url}/view/${ID}`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    const size = (await archive.ledger.log.latestCheckpoint())?.size;
+    const size = (await archive.ledger.logStore.latestCheckpoint())?.size;
     expect(size).toBe(4);
     for (const event of await eventsFromApi(archive.url, [ID])) {
       const proof = await call(archive.url, "GET", `/incidents/${ID}/events/${event.eventId}/proof`);

@@ -13,7 +13,7 @@ import { createLogHandler } from "../../functions/log/log-handler.js";
 import { LOG_METRICS } from "../../functions/log/log-metrics.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore } from "../../functions/log/log-store.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { tableDefinitions } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";

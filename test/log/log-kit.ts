@@ -6,7 +6,7 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { type LeafRecord, LogStore } from "../../functions/log/log-store.js";
 import { keySigner, type LogSigner } from "../../functions/log/signer.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { AP, call, casualties, opened, post } from "../support/archive.js";

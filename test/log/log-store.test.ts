@@ -61,33 +61,25 @@ describe("LogStore", () => {
     expect(await store.latestCheckpoint()).toEqual({ size: 9, root: "cm9vdDk=", text: "nine" });
   });
 
-  it.each([
-    ["one conditional put a record (AWS)", false],
-    ["25 records a batch write (the local feed thread)", true],
-  ])(
-    "finds an incident's versions by their sequenced records, written %s; a repeat changes nothing",
-    async (_, batchWrites) => {
-      const records = new LogStore(createDynamoClient(archive.dynamoEndpoint), await freshLogTable(archive), {
-        batchWrites,
-      });
-      expect(await records.sequencedUpTo("kyiv-2022")).toBe(0);
-      // More than one batch's worth: 30 incidents' records from one run, then the incident's own two.
-      const many = Array.from({ length: 30 }, (_, k) => ({
-        incidentId: `run-${k}`,
-        first: 1,
-        indexes: [100 + k],
-      }));
-      const kyiv = [
-        { incidentId: "kyiv-2022", first: 1, indexes: [4, 7] },
-        { incidentId: "kyiv-2022", first: 3, indexes: [12] },
-      ];
-      await records.putSequenced([...many, ...kyiv]);
-      await records.putSequenced(kyiv);
-      expect(await records.sequencedUpTo("kyiv-2022")).toBe(3);
-      expect(await records.indexOf("kyiv-2022", 2)).toBe(7);
-      expect(await records.indexOf("kyiv-2022", 3)).toBe(12);
-      expect(await records.indexOf("kyiv-2022", 4)).toBeNull();
-      expect(await records.indexOf("run-29", 1)).toBe(129);
-    },
-  );
+  it("finds an incident's versions by their sequenced records, one conditional put a record; a repeat changes nothing", async () => {
+    const records = new LogStore(createDynamoClient(archive.dynamoEndpoint), await freshLogTable(archive));
+    expect(await records.sequencedUpTo("kyiv-2022")).toBe(0);
+    // More than one batch's worth: 30 incidents' records from one run, then the incident's own two.
+    const many = Array.from({ length: 30 }, (_, k) => ({
+      incidentId: `run-${k}`,
+      first: 1,
+      indexes: [100 + k],
+    }));
+    const kyiv = [
+      { incidentId: "kyiv-2022", first: 1, indexes: [4, 7] },
+      { incidentId: "kyiv-2022", first: 3, indexes: [12] },
+    ];
+    await records.putSequenced([...many, ...kyiv]);
+    await records.putSequenced(kyiv);
+    expect(await records.sequencedUpTo("kyiv-2022")).toBe(3);
+    expect(await records.indexOf("kyiv-2022", 2)).toBe(7);
+    expect(await records.indexOf("kyiv-2022", 3)).toBe(12);
+    expect(await records.indexOf("kyiv-2022", 4)).toBeNull();
+    expect(await records.indexOf("run-29", 1)).toBe(129);
+  });
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   archive = await startArchive();
   base = archive.url;
   await appendEvents(base, INCIDENTS, 100);
-  await archive.logFeed.idle();
+  await archive.sequencing.idle();
 });
 afterAll(() => archive.close());
 
@@ -122,7 +122,7 @@ describe("the log's routes", () => {
     const before = await checkpoint();
     await post(base, INCIDENTS[0] as string, casualties({ killed: { value: 3, qualifier: "exact" } }));
     await post(base, "routes-delta-2024", opened());
-    await archive.logFeed.idle();
+    await archive.sequencing.idle();
     const after = await checkpoint();
     expect(after.size).toBe(before.size + 2);
     const answer = await call(base, "GET", `/log/consistency?from=${before.size}&to=${after.size}`);
@@ -148,7 +148,7 @@ describe("the log's routes", () => {
     expect(pending.status).toBe(202);
     expect(pending.headers.get("retry-after")).toBe("1");
     const waiting = call(base, "GET", `${path}?wait=true`);
-    archive.logFeed.notify("routes-quiet-2024");
+    archive.sequencing.notify("routes-quiet-2024");
     const answer = await waiting;
     expect(answer.status).toBe(200);
     expect(answer.body.leaf).toContain("quiet-event-0001");

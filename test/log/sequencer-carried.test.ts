@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore } from "../../functions/log/log-store.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { CarriedCommits } from "../../functions/store/carried-commits.js";
 import type { Item } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
@@ -57,7 +57,10 @@ async function commitTo(incidentId: string, n: number): Promise<Item> {
   );
   expect(answer.status).toBe(201);
   let last: Item | undefined;
-  for await (const item of archive.ledger.events.commitItems(incidentId, answer.body.version - 1, true))
+  for await (const item of archive.ledger.events.commitItems(incidentId, {
+    after: answer.body.version - 1,
+    afterEndsCommit: true,
+  }))
     last = item;
   return last as Item;
 }

@@ -11,7 +11,7 @@ import { parseVerifierKey, signNote } from "../../events/transparency/note.js";
 import { parsePolicy } from "../../events/transparency/policy.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { keySigner } from "../../functions/log/signer.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { VerificationError } from "../../scripts/verify/checks.js";
 import { httpSource } from "../../scripts/verify/source.js";

@@ -7,7 +7,7 @@ import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore, type StoredCheckpoint } from "../../functions/log/log-store.js";
 import { formatPrivateKey, keySigner } from "../../functions/log/signer.js";
 import { parseWitnesses } from "../../functions/log/witness-client.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { casualties, post, startArchive, TOKEN } from "../support/archive.js";
 import { startTestWitness, type TestWitness } from "../support/test-witness.js";
@@ -149,7 +149,7 @@ describe("witnesses (c2sp.org/tlog-witness add-checkpoint)", () => {
     });
     try {
       await appendEvents(server.url, ["witnessed-incident"], 3);
-      await server.logFeed.idle();
+      await server.sequencing.idle();
       await server.logWriter.witnessed();
       const note = await (await fetch(`${server.url}/log/checkpoint`)).text();
       expect(cosignedBy(note, w)).toEqual([w.name]);

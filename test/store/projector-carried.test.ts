@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold, withoutUnsaved } from "../../events/summary.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import type { Item } from "../../functions/store/commit-item.js";
 import { createTables } from "../../functions/store/create-tables.js";

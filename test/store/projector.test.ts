@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold } from "../../events/summary.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { AP, call, casualties, opened, post, startArchive } from "../support/archive.js";

@@ -3,7 +3,7 @@ import type { Envelope } from "../../events/schemas.js";
 import { parseEnvelope } from "../../events/validate.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import type { EventStore } from "../../functions/store/event-store.js";
 import { casualties, opened, startArchive } from "../support/archive.js";

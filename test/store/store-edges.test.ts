@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import { EventStore } from "../../functions/store/event-store.js";
 import { streamEvent, streamInsert } from "../infra/lambda-events.js";

@@ -4,7 +4,7 @@ import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
 import { fold } from "../../events/summary.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { Projector } from "../../functions/projector/projector.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import type { Item } from "../../functions/store/commit-item.js";
@@ -73,63 +73,46 @@ function parts(events: EventStore, tables: TableNames) {
 }
 
 describe("rebuilding an empty views table from one scan of the events", () => {
-  it.each([
-    ["on the fold thread", true, "fold thread"],
-    ["in its own thread", false, "this thread"],
-  ])(
-    "writes exactly the items the projector writes — views, snapshots — each view the fold of all its events, folding %s",
-    async (_, foldThread, foldedOn) => {
-      const { tables, histories } = await seeded(`rebuild-same-${foldThread}`);
-      const logged: Record<string, unknown>[] = [];
-      const log = {
-        ...silentLogger,
-        info: (_m: string, fields?: Record<string, unknown>) => void logged.push(fields ?? {}),
-      };
-      const report = await repairViews(
-        { ...parts(new EventStore({ db, tables }), tables), log },
-        { foldThread },
-      );
-      expect(logged.map((fields) => fields.foldedOn)).toEqual([foldedOn]);
-      const total = LENGTHS.reduce((a, b) => a + b, 0);
-      expect(report).toEqual({
-        incidents: LENGTHS.length,
-        built: LENGTHS.length,
-        caughtUp: 0,
-        events: total,
-        failed: [],
-      });
+  it("writes exactly the items the projector writes — views, snapshots — each view the fold of all its events", async () => {
+    const { tables, histories } = await seeded("rebuild-same");
+    const report = await repairViews({ ...parts(new EventStore({ db, tables }), tables), log: silentLogger });
+    const total = LENGTHS.reduce((a, b) => a + b, 0);
+    expect(report).toEqual({
+      incidents: LENGTHS.length,
+      built: LENGTHS.length,
+      caughtUp: 0,
+      events: total,
+      failed: [],
+    });
 
-      const rebuilt = await tableItems(tables.views);
-      const projected = await projectedTable(tables);
-      expect([...rebuilt.keys()].sort()).toEqual([...projected.keys()].sort());
-      // One snapshot per full hundred, as the projector takes them.
-      const snapshots = [...rebuilt.keys()].filter((key) => key.includes("#snapshot#"));
-      expect(snapshots).toHaveLength(
-        LENGTHS.reduce((n, length) => n + Math.floor(length / SNAPSHOT_EVERY), 0),
-      );
-      for (const [key, item] of projected) expect(rebuilt.get(key), key).toEqual(item);
+    const rebuilt = await tableItems(tables.views);
+    const projected = await projectedTable(tables);
+    expect([...rebuilt.keys()].sort()).toEqual([...projected.keys()].sort());
+    // One snapshot per full hundred, as the projector takes them.
+    const snapshots = [...rebuilt.keys()].filter((key) => key.includes("#snapshot#"));
+    expect(snapshots).toHaveLength(LENGTHS.reduce((n, length) => n + Math.floor(length / SNAPSHOT_EVERY), 0));
+    for (const [key, item] of projected) expect(rebuilt.get(key), key).toEqual(item);
 
-      const views = new ViewStore(db, tables.views);
-      for (const [id, events] of histories) {
-        expect(await views.getSummary(id)).toEqual(summarize(fold(id, events)));
-      }
-      // The listing index holds no copy of the summaries; the listing reads them from the views.
-      const index = await db.send(
-        new QueryCommand({
-          TableName: tables.views,
-          IndexName: ACTIVITY_INDEX.name,
-          KeyConditionExpression: "listPk = :p",
-          ExpressionAttributeValues: { ":p": { S: LIST_PARTITION } },
-        }),
-      );
-      expect(index.Items?.length).toBe(histories.size);
-      expect(index.Items?.filter((item) => item.summary)).toEqual([]);
-      const listed = await views.list({ limit: 100 });
-      expect(new Set(listed.items)).toEqual(
-        new Set([...histories].map(([id, events]) => summarize(fold(id, events)))),
-      );
-    },
-  );
+    const views = new ViewStore(db, tables.views);
+    for (const [id, events] of histories) {
+      expect(await views.getSummary(id)).toEqual(summarize(fold(id, events)));
+    }
+    // The listing index holds no copy of the summaries; the listing reads them from the views.
+    const index = await db.send(
+      new QueryCommand({
+        TableName: tables.views,
+        IndexName: ACTIVITY_INDEX.name,
+        KeyConditionExpression: "listPk = :p",
+        ExpressionAttributeValues: { ":p": { S: LIST_PARTITION } },
+      }),
+    );
+    expect(index.Items?.length).toBe(histories.size);
+    expect(index.Items?.filter((item) => item.summary)).toEqual([]);
+    const listed = await views.list({ limit: 100 });
+    expect(new Set(listed.items)).toEqual(
+      new Set([...histories].map(([id, events]) => summarize(fold(id, events)))),
+    );
+  });
 
   it("leaves to the projector an incident whose items the scan hands over apart or out of order", async () => {
     const { tables, histories } = await seeded("rebuild-apart");

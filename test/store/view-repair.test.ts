@@ -8,7 +8,7 @@ import { summarize } from "../../events/summarize.js";
 import { fold } from "../../events/summary.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createTables } from "../../functions/store/create-tables.js";

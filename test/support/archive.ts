@@ -1,5 +1,5 @@
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { validatorFor } from "./openapi-validator.js";
 
 export const TOKEN = "test-token-0123456789";

@@ -3,43 +3,109 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-export interface ChildServer {
+export interface ChildProcessServer {
   url: string;
   process: ChildProcess;
+  pid: number;
+  /** Everything the process printed so far (stdout and stderr), for error messages. */
   output: () => string;
+  /** SIGTERM (a clean stop), SIGKILL if it has not exited 5 s later; resolves once it is gone. */
+  stop(): Promise<void>;
 }
 
-/** `npm start` as a separate process (free ports), so a test can kill -9 it. */
-export function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+export interface ChildServer extends ChildProcessServer {
+  /** dynalite's DynamoDB endpoint, as the banner prints it (for `npm run rebuild` and raw reads). */
+  dynamoEndpoint: string;
+}
+
+export interface StartOptions {
+  /** Each chunk of output as it comes (e.g. to a log file); it is also kept for `output()`. */
+  onOutput?: (chunk: Buffer) => void;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `node --import tsx <args>` from the repository's root and waits until `ready` matches
+ * its output; the match's first group is the URL. Run as `node --import tsx` rather than the
+ * `tsx` CLI so that the pid signalled is the server itself, not a parent that would orphan it.
+ */
+export function startNodeProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  options: StartOptions = {},
+): Promise<ChildProcessServer & { match: RegExpExecArray }> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DYNAMO_PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stderr?.on("data", (chunk) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${args.join(" ")} did not start:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      options.onOutput?.(chunk);
       output += chunk;
-    });
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const started = /"message":"started","url":"([^"]+)"/.exec(output);
-      if (started?.[1]) {
+      const match = ready.exec(output);
+      if (match?.[1]) {
         clearTimeout(timer);
-        resolve({ url: started[1], process: child, output: () => output });
+        child.off("exit", onEarlyExit);
+        resolve({
+          url: match[1],
+          match,
+          process: child,
+          pid: child.pid as number,
+          output: () => output,
+          stop: () => stop(child),
+        });
       }
-    });
-    child.once("exit", (code) => {
+    };
+    const onEarlyExit = (code: number | null) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
+      reject(new Error(`${args.join(" ")} exited with ${code}:\n${output}`));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onEarlyExit);
   });
 }
 
-export function killHard(server: ChildServer): Promise<void> {
+/**
+ * `npm start` (functions/local/main.ts) as a separate process on free ports unless `env` sets
+ * PORT / DYNAMO_PORT, so a test can kill -9 it and a benchmark can load it from outside. Ready
+ * once it prints its banner, which it does only after the catch-up at start.
+ */
+export async function startChildServer(
+  env: Record<string, string | undefined>,
+  options: StartOptions = {},
+): Promise<ChildServer> {
+  const server = await startNodeProcess(
+    ["functions/local/main.ts"],
+    { PORT: "0", DYNAMO_PORT: "0", LOG_LEVEL: "info", ...env },
+    /API\s+(http:\/\/\S+)[\s\S]*DynamoDB\s+(http:\/\/\S+)/,
+    options,
+  );
+  return { ...server, dynamoEndpoint: server.match[2] as string };
+}
+
+export function killHard(server: ChildProcessServer): Promise<void> {
+  const child = server.process;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    server.process.once("exit", () => resolve());
-    server.process.kill("SIGKILL");
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
   });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import type { DeskConfig } from "./desk-pages.js";
 import { OidcClient } from "./oidc.js";
 import { getSecretString } from "./secret-value.js";

@@ -5,7 +5,7 @@ import type { StoredEvent } from "../../../events/stored-event.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { ReleaseStore } from "../../export/release-store.js";
 import type { IncidentReader } from "../../incident-reader.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import { deskRoutes, formsOffered } from "./desk-routes.js";
 import type { DeskForm } from "./forms/desk-form.js";

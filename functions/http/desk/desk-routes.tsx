@@ -8,7 +8,7 @@ import { parseAppendBody } from "../../../events/validate.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { ReleaseStore } from "../../export/release-store.js";
 import type { IncidentReader } from "../../incident-reader.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { viewPath } from "../pages/format.js";

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LogReader } from "../../export/log-reader.js";
 import type { ReleaseStore } from "../../export/release-store.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { type LocalUser, tokenLookup } from "../auth.js";
 import type { DeskConfig } from "./desk-pages.js";
 import { newSessionKeyText, Sessions, sessionKeyFromText } from "./session.js";

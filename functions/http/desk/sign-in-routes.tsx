@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import type { Principal } from "../auth.js";
 import { acceptQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";

@@ -1,6 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { AssessmentSummary, Summary } from "../../../events/summarize.js";
-import { attributionText, formatInstant } from "./format.js";
+import { attributionText, formatInstant, sourceName } from "./format.js";
 
 /** Statements and denials, each with the assessments made of it, from the summary. */
 
@@ -38,7 +38,7 @@ const DenialCard: FC<{ denial: Denial }> = ({ denial: d }) => (
     data-status={d.status}
     aria-labelledby={`denial-${d.eventId}`}
   >
-    <h3 id={`denial-${d.eventId}`}>{`${d.attributedTo.name} denies ${d.claim}`}</h3>
+    <h3 id={`denial-${d.eventId}`}>{`${sourceName(d.attributedTo)} denies ${d.claim}`}</h3>
     <p>
       Status: <VerdictTag verdict={d.status} />{" "}
       <span class="muted">

@@ -62,9 +62,16 @@ export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);
 }
 
+/** Who, by name: a private person by their pseudonym only (their name is sealed). */
+export function sourceName(who: Attribution): string {
+  return who.kind === "private" ? `private source ${who.ref ?? ""}`.trim() : who.name;
+}
+
 /** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
 export function attributionText(who: Attribution | undefined): string {
   if (!who) return "—";
+  // A private person's name and role are sealed: the page names them by their pseudonym only.
+  if (who.kind === "private") return `private source ${who.ref ?? ""}`.trim();
   const role = who.role ? `, ${who.role}` : "";
   const side = who.side ? ` (${who.side})` : "";
   return `${who.name}${role}${side}`;
@@ -77,6 +84,9 @@ const TYPE_LABELS: Record<EventType, string> = {
   DenialIssued: "Denial issued",
   ClaimAssessed: "Claim assessed",
   ReportRetracted: "Report retracted",
+  VictimsRecorded: "Victims recorded",
+  VictimsLinked: "Victims linked",
+  RedactionApplied: "Redaction applied",
 };
 
 export const typeLabel = (type: EventType): string => TYPE_LABELS[type] ?? type;

@@ -164,7 +164,7 @@ export const IncidentListPage: FC<ListPageProps> = (props) => {
         <a href="/releases">releases</a>
         {" · "}
         <a href="/feed">change feed</a>
-        {". Columns are described in the codebook (docs/codebook.md)."}
+        {". Columns are described in the codebook (docs/reference/codebook.md)."}
       </p>
       <FilterForm values={props.values} errors={props.errors} kinds={props.kinds} />
       {Object.keys(props.errors).length ? null : (

@@ -10,6 +10,7 @@ import { categoryLabel, formatInstant, headline, orderCategories } from "./forma
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
+import { VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -27,6 +28,8 @@ export interface IncidentPageProps {
   log?: LogView;
   /** The desk's panel for a signed-in writer (its forms), or a sign-in link. */
   desk?: Child;
+  /** The victims: counts, and the latest lists with what this reader may see of them (issue 22). */
+  victims?: VictimsView;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -82,6 +85,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   citation,
   log,
   desk,
+  victims,
 }) => {
   const past = moment.at !== "current";
   const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -132,6 +136,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           <CasualtyCategory chart={chart} lastVersion={summary.version} />
         ))}
       </section>
+      {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
       <EventTimeline

@@ -5,12 +5,17 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
+import type { Summary } from "../../../events/summarize.js";
+import type { IncidentState } from "../../../events/summary.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
+import type { DisclosureReader } from "../../people/disclosure-reader.js";
+import { type ReaderAuthenticator, readerOf } from "../../people/people-routes.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
+import { hasRole, type Principal } from "../auth.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
@@ -20,6 +25,7 @@ import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
+import type { VictimsView } from "../pages/victims-section.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
@@ -34,6 +40,9 @@ export interface DashboardDeps {
   logStore?: LogStore;
   /** The desk's panel on an incident page (functions/http/desk): its forms, or a sign-in link. */
   deskPanel?: (c: Context, incidentId: string, events: readonly StoredEvent[]) => Promise<Child>;
+  /** The victims' disclosures (functions/people), and who reads: restricted ones for a restricted-reader. */
+  disclosures?: DisclosureReader;
+  readerAuth?: ReaderAuthenticator;
 }
 
 const PAGE_SIZE = 20;
@@ -53,6 +62,8 @@ export function dashboardRoutes({
   citation,
   logStore,
   deskPanel,
+  disclosures,
+  readerAuth,
 }: DashboardDeps): Hono {
   const app = new Hono();
 
@@ -133,16 +144,18 @@ export function dashboardRoutes({
     if (head.version === 0 && !state) return notFound(c, incidentId);
     if (!state)
       return notAtThatMoment(c, incidentId, moment, head.version, await events.eventAt(incidentId, 1));
+    const who = readerAuth ? await readerOf(readerAuth, c) : null;
     const summary = await reader.summarize(state);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);
     const end = Math.min(shown, (before ?? shown + 1) - 1);
     const startAfter = Math.max(0, end - TIMELINE_PAGE);
-    const [pageEvents, integrity, log, cite] = await Promise.all([
+    const [pageEvents, integrity, log, cite, victims] = await Promise.all([
       events.eventsBetween(incidentId, startAfter, end),
       integrityReport(events, views, incidentId, latest),
       logStore ? readLogView(logStore, incidentId, { after: startAfter, last: end }) : undefined,
       citation ? citation({ ...summary, version: latest }, new URL(c.req.url).origin) : null,
+      victimsView(events, disclosures, state, summary, who),
     ]);
     const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
     if (deskPanel) c.header("Vary", "Cookie");
@@ -152,7 +165,7 @@ export function dashboardRoutes({
       const text = query.toString();
       return `${viewPath(incidentId)}${text ? `?${text}` : ""}#timeline`;
     };
-    return render(
+    const page = await render(
       c,
       200,
       <IncidentPage
@@ -170,13 +183,42 @@ export function dashboardRoutes({
         citation={cite}
         log={log}
         desk={desk}
+        victims={victims}
       />,
       // A signed-in person's page carries their form token: never in a shared cache.
       deskPanel ? "private, no-cache" : "no-cache",
     );
+    // A page that may show restricted values is this reader's alone, never a shared cache's.
+    if (who) page.headers.set("Cache-Control", "private, no-store");
+    return page;
   });
 
   return app;
+}
+
+/** The victims block of a page: counts, and the latest lists with what this reader may see. */
+async function victimsView(
+  events: EventStore,
+  disclosures: DisclosureReader | undefined,
+  state: IncidentState,
+  summary: Summary,
+  who: Principal | null,
+): Promise<VictimsView> {
+  const lists = await Promise.all(
+    (state.victims?.lists ?? [])
+      .filter((l) => l.version <= summary.version)
+      .map(async (l) => {
+        const event = await events.eventAt(summary.incidentId, l.version);
+        if (!event) return null;
+        const open = disclosures ? await disclosures.ofEvent(event, who, "GET /view/{incidentId}") : [];
+        return { event, disclosures: open };
+      }),
+  );
+  return {
+    counts: summary.victims,
+    lists: lists.filter((l) => l !== null),
+    restrictedReader: hasRole(who, "restricted-reader") ? (who?.name ?? null) : null,
+  };
 }
 
 /** What the page shows of the transparency log: the latest checkpoint and the shown events' leaves. */

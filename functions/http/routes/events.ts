@@ -1,21 +1,24 @@
 import { Hono } from "hono";
 import { parseAppendBody } from "../../../events/validate.js";
-import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
-import type { EventStore } from "../../store/event-store.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
+import type { AppendRequest, AppendResult, EventStore } from "../../store/event-store.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, expectedVersion, incidentToRead, incidentToWrite, intQuery } from "../params.js";
-import { readBodyText } from "../read-body.js";
+import { readJsonBody } from "../read-body.js";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface EventRoutesDeps {
   events: EventStore;
   authenticate: Authenticator;
+  /** The append path (default the event store's): the sealing one (functions/people/sealed-append.ts). */
+  append?: (request: AppendRequest) => Promise<AppendResult>;
 }
 
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
-export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
+export function eventRoutes({ events, authenticate, append }: EventRoutesDeps) {
   const app = new Hono();
+  const appendEvents = append ?? ((request: AppendRequest) => events.append(request));
 
   app.post("/incidents/:incidentId/events", acceptQuery(), async (c) => {
     // Credentials first: an unauthenticated caller learns nothing about its payload.
@@ -23,16 +26,7 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
     const recordedBy = writer.name;
     const incidentId = incidentToWrite(c);
     const ifMatch = expectedVersion(c);
-    const text = await readBodyText(c, MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-        { path: "(body)", message: "is not valid JSON" },
-      ]);
-    }
-    const parsed = parseAppendBody(body);
+    const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
     if (!parsed.ok) {
       throw new ValidationError(
         `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
@@ -42,7 +36,10 @@ export function eventRoutes({ events, authenticate }: EventRoutesDeps) {
         parsed.errors,
       );
     }
-    const result = await events.append({
+    // The editors' types are the archive's own judgements (CONTRACT.md "Roles").
+    if (parsed.value.some((e) => e.type === "RedactionApplied"))
+      requireRole(authenticate, c, "editor", "a RedactionApplied");
+    const result = await appendEvents({
       incidentId,
       envelopes: parsed.value,
       recordedBy,

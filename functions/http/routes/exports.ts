@@ -8,7 +8,7 @@ import {
 import { type Exporter, textStream } from "../../export/exports.js";
 import type { LogReader } from "../../export/log-reader.js";
 import { exportTreeSize } from "../../export/query-rules.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 

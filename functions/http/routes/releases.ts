@@ -4,10 +4,10 @@ import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
 import type { Release, ReleaseStore } from "../../export/release-store.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { type Authenticator, requireRole } from "../auth.js";
 import { acceptQuery, intQuery } from "../params.js";
-import { readBodyText } from "../read-body.js";
+import { readJsonBody } from "../read-body.js";
 
 export interface ReleaseRoutesDeps {
   releases: ReleaseStore;
@@ -33,6 +33,8 @@ export function releaseView(release: Release, origin: string) {
     links: {
       incidentsCsv: `${origin}/export/incidents.csv?treeSize=${size}`,
       eventsNdjson: `${origin}/export/events.ndjson?treeSize=${size}`,
+      // The public disclosures of the events in those leaves (functions/people/people-routes.ts).
+      disclosuresNdjson: `${origin}/export/disclosures.ndjson?treeSize=${size}`,
       feed: `${origin}/feed?after=-1`,
     },
     citation: citationLine(release, url),
@@ -62,8 +64,8 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
   const app = new Hono();
 
   // Paged like GET /incidents (`limit`, `cursor` = the previous page's `nextCursor`), except
-  // that `nextCursor` is only present while another page follows: an archive of up to
-  // RELEASES_MAX_LIMIT releases answers `{ items }` exactly as before paging existed.
+  // that `nextCursor` is only present while another page follows: a client that reads only
+  // `items` still gets every release of an archive of up to RELEASES_MAX_LIMIT releases.
   app.get("/releases", acceptQuery("limit", "cursor"), async (c) => {
     const origin = originOf(c);
     const limit = intQuery(c, "limit", {
@@ -90,7 +92,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
 
   app.post("/releases", acceptQuery(), async (c) => {
     const createdBy = requireRole(authenticate, c, "editor", "a release").name;
-    const { name, note } = parseReleaseBody(await readBodyText(c, 16 * 1024));
+    const { name, note } = parseReleaseBody(await readJsonBody(c, 16 * 1024));
     const checkpoint = await logReader.latestCheckpoint();
     // A release of the empty tree would cite nothing.
     if (!checkpoint || checkpoint.size === 0)
@@ -123,15 +125,7 @@ export function releaseRoutes({ releases, logReader, authenticate, builds, log }
   return app;
 }
 
-function parseReleaseBody(text: string): { name: string; note: string } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MalformedRequestError(`the body is not valid JSON: ${(error as Error).message}`, [
-      { path: "(body)", message: "is not valid JSON" },
-    ]);
-  }
+function parseReleaseBody(body: unknown): { name: string; note: string } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ValidationError("the body must be an object { name, note }", [
       { path: "(body)", message: "must be an object { name, note }" },

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../logger.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";

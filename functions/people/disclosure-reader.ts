@@ -1,0 +1,53 @@
+import { commitmentsIn, type Visibility } from "../../events/sealing.js";
+import type { StoredEvent } from "../../events/stored-event.js";
+import { hasRole, type Principal } from "../http/auth.js";
+import type { AuditLog } from "./audit-log.js";
+import type { DisclosureStore } from "./disclosure-store.js";
+
+export interface ServedDisclosure {
+  pointer: string;
+  disclosure: string;
+  visibility: Visibility;
+}
+
+/**
+ * What a reader may see of an event's sealed values: the disclosures that open its commitments
+ * (an item no commitment names, an orphan of an unstored attempt, is never served), public ones
+ * for anyone, restricted ones too for a `restricted-reader` — each such read recorded first, so
+ * no restricted value leaves without its record.
+ */
+export class DisclosureReader {
+  constructor(
+    private readonly disclosures: DisclosureStore,
+    private readonly audit: AuditLog,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  async ofEvent(event: StoredEvent, who: Principal | null, via: string): Promise<ServedDisclosure[]> {
+    const commitments = commitmentsIn(event);
+    if (commitments.length === 0) return [];
+    const wanted = new Map(commitments.map((c) => [`${c.pointer}#${c.digest}`, c.pointer]));
+    const held = await this.disclosures.ofEvent(event.incidentId, event.eventId);
+    const restricted = hasRole(who, "restricted-reader");
+    const items: ServedDisclosure[] = [];
+    for (const h of held) {
+      if (h.erased || !wanted.has(`${h.pointer}#${h.digest}`)) continue;
+      if (h.visibility === "restricted" && !restricted) continue;
+      items.push({ pointer: h.pointer, disclosure: h.disclosure, visibility: h.visibility });
+    }
+    const order = new Map(commitments.map((c, i) => [c.pointer, i]));
+    items.sort((a, b) => (order.get(a.pointer) ?? 0) - (order.get(b.pointer) ?? 0));
+    const read = items.filter((i) => i.visibility === "restricted").map((i) => i.pointer);
+    if (read.length > 0 && who) {
+      await this.audit.record({
+        who: who.name,
+        incidentId: event.incidentId,
+        eventId: event.eventId,
+        pointers: read,
+        via,
+        at: this.now(),
+      });
+    }
+    return items;
+  }
+}

@@ -1,0 +1,279 @@
+import { randomBytes } from "node:crypto";
+import { checkAppend } from "../../events/append-rules.js";
+import type { Envelope } from "../../events/schemas.js";
+import {
+  commitmentDigest,
+  type Disclosure,
+  decodeDisclosure,
+  MIN_SALT_BYTES,
+  sealables,
+  sealEnvelope,
+  valueAt,
+  withCommitment,
+} from "../../events/sealing.js";
+import { canonicalJson, type StoredEvent } from "../../events/stored-event.js";
+import type { FieldError } from "../../events/validate.js";
+import { PayloadTooLargeError, ValidationError } from "../errors.js";
+import { breachError } from "../store/append-answers.js";
+import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
+import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
+
+/**
+ * What one commit item may hold of events (DynamoDB's item limit is 400 KB): a margin is left
+ * for the item's other attributes and for what the server adds to each event.
+ */
+export const COMMIT_EVENTS_BUDGET = 390_000;
+const SERVER_FIELDS_BYTES = 400;
+
+export interface SealedAppendOptions {
+  events: EventStore;
+  disclosures: DisclosureStore;
+  /** Salt for one sealed value: base64url of at least 16 random bytes (tests may fix it). */
+  salt?: () => string;
+  /** An id for a sealed event posted without one (its disclosures are keyed by it). */
+  newEventId?: () => string;
+}
+
+const randomSalt = () => randomBytes(MIN_SALT_BYTES).toString("base64url");
+const randomEventId = () => `sealed-${randomBytes(16).toString("base64url")}`;
+
+/**
+ * The append path for events that carry personal values (CONTRACT.md "People"), around the
+ * event store: each sealed value is replaced by its commitment before the store seals and hashes
+ * the event, and its disclosure is written to the disclosures table **first**. A crash between
+ * the two leaves disclosures no event commits to: never served (readers match every item against
+ * its event's commitment), reused by a retry of the same eventId, and otherwise left as they are
+ * (they hold what the writer sent and was never told was stored). The reverse order could
+ * acknowledge an event whose values are lost; this one cannot.
+ *
+ * Idempotency: the store recognises a repeat by the content it stores, here the sealed envelope.
+ * So a retry must seal with the first attempt's salts: each value equal to a disclosure already
+ * held for that eventId and pointer reuses its salt; a value erased since takes the stored
+ * commitment as it is (it cannot be compared any more, and is never written again); and when two
+ * attempts raced with different salts and the other one was stored, the values are opened
+ * against the stored commitments and the append is replayed with them.
+ *
+ * `RedactionApplied` takes effect on the disclosures before it is appended: a crash in between
+ * leaves a value withheld or erased (the safe side) whose event a retry then stores.
+ */
+export class SealedAppend {
+  private readonly salt: () => string;
+  private readonly newEventId: () => string;
+
+  constructor(private readonly o: SealedAppendOptions) {
+    this.salt = o.salt ?? randomSalt;
+    this.newEventId = o.newEventId ?? randomEventId;
+  }
+
+  async append(request: AppendRequest): Promise<AppendResult> {
+    const { incidentId, batched } = request;
+    const at = (i: number, field: string) => (batched ? `events[${i}].${field}` : field);
+    await this.checkReferences(request, at);
+    const redactions = await this.redactions(request, at);
+
+    const sealed: Envelope[] = [];
+    const writes: { eventId: string; disclosures: Disclosure[] }[] = [];
+    for (const envelope of request.envelopes) {
+      if (sealables(envelope).length === 0) {
+        sealed.push(envelope);
+        continue;
+      }
+      const eventId = envelope.eventId ?? this.newEventId();
+      const held = envelope.eventId ? await this.o.disclosures.ofEvent(incidentId, eventId) : [];
+      const one = await this.seal(incidentId, { ...envelope, eventId }, held);
+      sealed.push(one.sealed);
+      writes.push({ eventId, disclosures: one.fresh });
+    }
+    checkCommitSize(sealed);
+    if (writes.length > 0) await this.checkHead(request);
+    for (const r of redactions) await r();
+    for (const w of writes) await this.o.disclosures.putFresh(incidentId, w.eventId, w.disclosures);
+    try {
+      return await this.o.events.append({ ...request, envelopes: sealed });
+    } catch (error) {
+      if ((error as Error).name !== "EventIdConflictError") throw error;
+      const again = await this.reseal(incidentId, request.envelopes, sealed);
+      if (!again) throw error;
+      return this.o.events.append({ ...request, envelopes: again });
+    }
+  }
+
+  /** Seals one envelope, reusing what a first attempt at its eventId left (see the class). */
+  private async seal(
+    incidentId: string,
+    envelope: Envelope & { eventId: string },
+    held: readonly HeldDisclosure[],
+  ): Promise<{ sealed: Envelope; fresh: Disclosure[] }> {
+    const erased = new Set(held.filter((h) => h.erased).map((h) => h.pointer));
+    const reuse = new Map<string, string>();
+    for (const h of held) {
+      if (h.erased || reuse.has(h.pointer)) continue;
+      const parts = decodeDisclosure(h.disclosure);
+      const value = valueAt(envelope, h.pointer);
+      if (parts && value !== undefined && canonicalJson(parts.value) === canonicalJson(value))
+        reuse.set(h.pointer, parts.salt);
+    }
+    let { sealed, disclosures } = sealEnvelope(envelope, (pointer) => reuse.get(pointer) ?? this.salt());
+    if (erased.size > 0) {
+      // Erasure needs a stored event: its commitments are what this repeat must carry.
+      const stored = await this.o.events.findEvent(incidentId, envelope.eventId);
+      for (const pointer of erased) {
+        const digest = commitmentDigest(valueAt(stored, pointer));
+        if (digest) sealed = withCommitment(sealed, pointer, digest);
+      }
+      disclosures = disclosures.filter((d) => !erased.has(d.pointer));
+    }
+    return { sealed, fresh: disclosures.filter((d) => !reuse.has(d.pointer)) };
+  }
+
+  /**
+   * After an eventId conflict: the envelopes again with the stored events' commitments, where the
+   * stored event is this very one (every public field the same, every sealed value opening its
+   * commitment or erased); null when one of them is not.
+   */
+  private async reseal(
+    incidentId: string,
+    envelopes: readonly Envelope[],
+    sealed: readonly Envelope[],
+  ): Promise<Envelope[] | null> {
+    let changed = false;
+    const out: Envelope[] = [];
+    for (const [i, envelope] of envelopes.entries()) {
+      const mine = sealed[i] as Envelope;
+      const pointers = sealables(envelope);
+      if (pointers.length === 0 || !envelope.eventId) {
+        out.push(mine);
+        continue;
+      }
+      const stored = await this.o.events.findEvent(incidentId, envelope.eventId);
+      if (!stored) return null;
+      const held = await this.o.disclosures.ofEvent(incidentId, envelope.eventId);
+      let copy = mine;
+      for (const { pointer, value } of pointers) {
+        const digest = commitmentDigest(valueAt(stored, pointer));
+        const item = held.find((h) => h.pointer === pointer && h.digest === digest);
+        if (!digest || !item) return null;
+        if (!item.erased) {
+          const parts = decodeDisclosure(item.disclosure);
+          if (!parts || canonicalJson(parts.value) !== canonicalJson(value)) return null;
+        }
+        copy = withCommitment(copy, pointer, digest);
+      }
+      changed ||= canonicalJson(copy) !== canonicalJson(mine);
+      out.push(copy);
+    }
+    return changed ? out : null;
+  }
+
+  /**
+   * A sealed event posted to an incident that does not exist is refused before any disclosure
+   * is written, so it leaves no orphan. Only that refusal: every other one (If-Match, an
+   * IncidentOpened again) may be a retry the store answers with its first answer, so the store
+   * decides them, at the commit.
+   */
+  private async checkHead(request: AppendRequest): Promise<void> {
+    const head = await this.o.events.readHead(request.incidentId);
+    const breach = checkAppend(head.version, request.envelopes, request.batched);
+    if (breach?.kind === "incident-missing") throw breachError(breach);
+  }
+
+  /** `VictimsLinked` names entries that exist: a victim of a `VictimsRecorded` of this incident. */
+  private async checkReferences(request: AppendRequest, at: (i: number, field: string) => string) {
+    const errors: FieldError[] = [];
+    const inBatch = new Map<string, Envelope>();
+    for (const [i, e] of request.envelopes.entries()) {
+      if (e.type === "VictimsLinked") {
+        for (const side of ["a", "b"] as const) {
+          const ref = e.data[side];
+          const target =
+            inBatch.get(ref.eventId) ?? (await this.o.events.findEvent(request.incidentId, ref.eventId));
+          if (target?.type !== "VictimsRecorded") {
+            errors.push({
+              path: at(i, `data.${side}.eventId`),
+              message: `${ref.eventId} is not a VictimsRecorded event of this incident`,
+            });
+          } else if (ref.index >= (target.data as { victims: unknown[] }).victims.length) {
+            errors.push({
+              path: at(i, `data.${side}.index`),
+              message: `${ref.eventId} records ${(target.data as { victims: unknown[] }).victims.length} victims: there is no index ${ref.index}`,
+            });
+          }
+        }
+      }
+      if (e.eventId) inBatch.set(e.eventId, e);
+    }
+    if (errors.length > 0)
+      throw new ValidationError(
+        "a VictimsLinked names an entry that does not exist; nothing was stored",
+        errors,
+      );
+  }
+
+  /**
+   * Checks each `RedactionApplied` (its target a stored event of this incident, each pointer one
+   * with a disclosure) and returns its effects, to run once everything else passed.
+   */
+  private async redactions(
+    request: AppendRequest,
+    at: (i: number, field: string) => string,
+  ): Promise<(() => Promise<void>)[]> {
+    const errors: FieldError[] = [];
+    const effects: (() => Promise<void>)[] = [];
+    for (const [i, e] of request.envelopes.entries()) {
+      if (e.type !== "RedactionApplied") continue;
+      const { targetEventId, pointers, effect } = e.data;
+      const target: StoredEvent | null = await this.o.events.findEvent(request.incidentId, targetEventId);
+      if (!target) {
+        errors.push({
+          path: at(i, "data.targetEventId"),
+          message: `${targetEventId} is not a stored event of this incident`,
+        });
+        continue;
+      }
+      const held = await this.o.disclosures.ofEvent(request.incidentId, targetEventId);
+      const items: HeldDisclosure[] = [];
+      for (const [p, pointer] of pointers.entries()) {
+        const digest = commitmentDigest(valueAt(target, pointer));
+        const matching = digest ? held.filter((h) => h.pointer === pointer && h.digest === digest) : [];
+        if (matching.length === 0) {
+          errors.push({
+            path: at(i, `data.pointers[${p}]`),
+            message: `${targetEventId} has no disclosure at ${pointer}`,
+          });
+          continue;
+        }
+        // Erasure takes every copy at the pointer, orphans of unstored attempts included.
+        items.push(...(effect === "erased" ? held.filter((h) => h.pointer === pointer) : matching));
+      }
+      const by = e.eventId ?? "redaction";
+      effects.push(async () => {
+        for (const item of items) {
+          if (effect === "erased") await this.o.disclosures.erase(item, by);
+          else await this.o.disclosures.withhold(item);
+        }
+      });
+    }
+    if (errors.length > 0)
+      throw new ValidationError("a RedactionApplied names what it cannot redact; nothing was stored", errors);
+    return effects;
+  }
+}
+
+/** The sealed events must fit one commit item: refused with the limit named, never a store error. */
+function checkCommitSize(envelopes: readonly Envelope[]): void {
+  const bytes = envelopes.reduce(
+    (sum, e) => sum + Buffer.byteLength(JSON.stringify(e)) + SERVER_FIELDS_BYTES,
+    0,
+  );
+  if (bytes > COMMIT_EVENTS_BUDGET) {
+    throw new PayloadTooLargeError(
+      `these events take ${bytes} bytes once sealed (each sealed value becomes a commitment), more than one commit holds (${COMMIT_EVENTS_BUDGET} bytes, under DynamoDB's 400 KB item limit); post them in smaller batches; nothing was stored`,
+      [
+        {
+          path: "(body)",
+          message: `is ${bytes} bytes once sealed; at most ${COMMIT_EVENTS_BUDGET} fit DynamoDB's 400 KB item`,
+        },
+      ],
+    );
+  }
+}

@@ -1,0 +1,517 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ScanCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkDisclosure, decodeDisclosure, encodeDisclosure } from "../../events/sealing.js";
+import type { StoredEvent } from "../../events/stored-event.js";
+import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+import { createLogger } from "../../functions/logger.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { peopleTables } from "../../functions/store/table-design.js";
+import { AP, call, opened, post, TOKEN } from "../support/archive.js";
+import { runVerify } from "../support/run-verify.js";
+
+/**
+ * CONTRACT.md "People" from outside: sealed values, their disclosures by role, the victims block,
+ * private sources, redactions, and every refusal storing nothing.
+ */
+const WRITER = "writer-only-token-0123456789";
+const READER = "restricted-reader-token-0123";
+const as = (token: string) => ({ authorization: `Bearer ${token}` });
+
+let archive: LocalServer;
+/** Every line the server logs (debug included): no sealed value may be in one. */
+const logLines: string[] = [];
+beforeAll(async () => {
+  archive = await startLocalServer({
+    port: 0,
+    dynamoPort: 0,
+    token: TOKEN,
+    log: createLogger("debug", (line) => logLines.push(line)),
+    writer: "test-writer",
+    users: [
+      { name: "Wanda Writer", token: WRITER, roles: ["writer"] },
+      { name: "Rita Reader", token: READER, roles: ["restricted-reader"] },
+    ],
+  });
+});
+afterAll(async () => {
+  await archive.close();
+  // Guarantee 7: of everything logged while the tests above wrote, read and failed, no line
+  // holds a sealed value.
+  expect(logLines.length).toBeGreaterThan(50);
+  for (const secret of ["Olena", "Bondar", "Kovalenko", "Platform 2", "Someone Else", "station worker"])
+    expect(logLines.join("\n")).not.toContain(secret);
+});
+
+const victims = (eventId: string, list: unknown[], disclose?: Record<string, string>) => ({
+  eventId,
+  type: "VictimsRecorded",
+  source: AP,
+  attributedTo: { name: "Regional prosecutor's office" },
+  data: { victims: list, ...(disclose ? { disclose } : {}) },
+});
+
+const LIST = [
+  { name: "Olena Ivanenko", age: 34, sex: "female", status: "civilian", ageGroup: "adult" },
+  { name: "Petro Bondar", nameVariants: ["P. Bondar"], sex: "male", status: "civilian", place: "Platform 2" },
+  { sex: "male", ageGroup: "child", notes: "identified by a relative" },
+];
+
+async function events(incidentId: string): Promise<{ items: StoredEvent[]; text: string }> {
+  const response = await fetch(`${archive.url}/incidents/${incidentId}/events?limit=500`);
+  const text = await response.text();
+  return { items: JSON.parse(text).items, text };
+}
+const head = async (incidentId: string) => (await events(incidentId)).items.length;
+const disclosures = async (incidentId: string, eventId: string, headers: Record<string, string> = {}) =>
+  call(archive.url, "GET", `/incidents/${incidentId}/events/${eventId}/disclosures`, undefined, headers);
+
+async function opening(incidentId: string) {
+  expect((await post(archive.url, incidentId, opened())).status).toBe(201);
+}
+
+describe("recording victims", () => {
+  const id = "people-record";
+  beforeAll(async () => {
+    await opening(id);
+    const answer = await post(
+      archive.url,
+      id,
+      victims("victims-list-1", LIST, { "/data/victims/0/name": "public" }),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  });
+
+  it("stores commitments in place of the sealed fields: no name, age, place or note in the record", async () => {
+    const { items, text } = await events(id);
+    for (const secret of ["Olena", "Bondar", "Platform 2", "relative", '"age":34'])
+      expect(text).not.toContain(secret);
+    const event = items[1] as StoredEvent;
+    expect(event.data.victims[0]).toMatchObject({ sex: "female", status: "civilian", ageGroup: "adult" });
+    expect(event.data.victims[0].name.$sealed).toMatch(/^sha-256:[A-Za-z0-9_-]{43}$/);
+    expect(event.data.victims[1].nameVariants.$sealed).toBeDefined();
+    const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
+    expect(verify.body).toMatchObject({ ok: true, version: 2 });
+  });
+
+  it("gives anyone the public disclosures, cached publicly, each opening its commitment", async () => {
+    const { items } = await events(id);
+    const answer = await disclosures(id, "victims-list-1");
+    expect(answer.status).toBe(200);
+    expect(answer.body.items.map((i: { pointer: string }) => i.pointer)).toEqual(["/data/victims/0/name"]);
+    const [item] = answer.body.items;
+    expect(decodeDisclosure(item.disclosure)?.value).toBe("Olena Ivanenko");
+    expect(checkDisclosure(items[1], item.pointer, item.disclosure)).toEqual({ ok: true });
+    expect(answer.headers.get("cache-control")).not.toContain("private");
+  });
+
+  it("gives a restricted-reader the restricted ones too, privately, and records the read", async () => {
+    const answer = await disclosures(id, "victims-list-1", as(READER));
+    expect(answer.body.items).toHaveLength(6);
+    expect(
+      answer.body.items.filter((i: { visibility: string }) => i.visibility === "restricted"),
+    ).toHaveLength(5);
+    expect(answer.headers.get("cache-control")).toBe("private, no-store");
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+    db.destroy();
+    const read = (audit.Items ?? []).find((i) => i.who?.S === "Rita Reader");
+    expect(read?.eventId?.S).toBe("victims-list-1");
+    expect(read?.pointers?.L).toHaveLength(5);
+    expect(JSON.stringify(audit.Items)).not.toContain("Bondar");
+  });
+
+  it("a writer without the role sees the public ones only; wrong credentials are a 401", async () => {
+    expect((await disclosures(id, "victims-list-1", as(WRITER))).body.items).toHaveLength(1);
+    expect((await disclosures(id, "victims-list-1", as("not-a-user-token-000000"))).status).toBe(401);
+    expect((await disclosures(id, "no-such-event-1")).status).toBe(404);
+  });
+
+  it("counts victims in the summary, never a sealed value, and merges same-person links", async () => {
+    const link = await post(archive.url, id, {
+      eventId: "victims-link-1",
+      type: "VictimsLinked",
+      source: AP,
+      attributedTo: { name: "Archive editor" },
+      data: {
+        a: { eventId: "victims-list-1", index: 1 },
+        b: { eventId: "victims-list-1", index: 2 },
+        relation: "same-person",
+        certainty: "medium",
+      },
+    });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+    const summary = await call(archive.url, "GET", `/incidents/${id}?minVersion=3`);
+    expect(summary.body.victims).toEqual({
+      recorded: 3,
+      distinct: 2,
+      byStatus: { civilian: 2, unknown: 1 },
+      bySex: { female: 1, male: 2 },
+      byAgeGroup: { adult: 1, child: 1, unknown: 1 },
+      named: 2,
+    });
+    expect(JSON.stringify(summary.body)).not.toContain("Olena");
+  });
+
+  it("the incident page lists victims with public values; a restricted-reader's page shows the rest, privately", async () => {
+    const open = await fetch(`${archive.url}/view/${id}`);
+    const page = await open.text();
+    expect(page).toContain("Olena Ivanenko");
+    expect(page).not.toContain("Bondar");
+    expect(page).toContain("name: withheld");
+    expect(page).not.toContain("data-restricted");
+    expect(open.headers.get("cache-control")).not.toContain("private");
+    const signedIn = await fetch(`${archive.url}/view/${id}`, { headers: as(READER) });
+    const restricted = await signedIn.text();
+    expect(restricted).toContain("Petro Bondar");
+    expect(restricted).toContain("data-restricted");
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+    db.destroy();
+    expect(
+      (audit.Items ?? []).some((i) => i.via?.S === "GET /view/{incidentId}" && i.who?.S === "Rita Reader"),
+    ).toBe(true);
+  });
+
+  it("exports the public disclosures only, and the events export carries commitments", async () => {
+    const text = await (await fetch(`${archive.url}/export/disclosures.ndjson`)).text();
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const mine = lines.filter((l) => l.incidentId === id);
+    expect(mine).toEqual([
+      {
+        incidentId: id,
+        eventId: "victims-list-1",
+        pointer: "/data/victims/0/name",
+        disclosure: expect.any(String),
+      },
+    ]);
+  });
+});
+
+describe("the disclosures export at a tree size (a release's link)", () => {
+  it("holds the disclosures of events within the first N leaves only", async () => {
+    const id = "people-record";
+    const proof = (await call(archive.url, "GET", `/incidents/${id}/events/victims-list-1/proof?wait=true`))
+      .body;
+    const at = async (size: number) =>
+      (await (await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=${size}`)).text()).includes(
+        `"eventId":"victims-list-1"`,
+      );
+    expect(await at(proof.index)).toBe(false);
+    expect(await at(proof.index + 1)).toBe(true);
+    expect((await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=999999999`)).status).toBe(400);
+  });
+});
+
+describe("retrying an append with sealed values", () => {
+  const id = "people-retry";
+  beforeAll(() => opening(id));
+
+  it("the same eventId and content again answers the first answer (200), with the same stored event", async () => {
+    const first = await post(archive.url, id, victims("retry-list-1", LIST));
+    const before = (await events(id)).text;
+    const again = await post(archive.url, id, victims("retry-list-1", LIST));
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await events(id)).text).toBe(before);
+  });
+
+  it("the same eventId with another sealed value is a 409, and nothing is stored", async () => {
+    const other = structuredClone(LIST);
+    (other[0] as { name: string }).name = "Someone Else";
+    const answer = await post(archive.url, id, victims("retry-list-1", other));
+    expect(answer.status).toBe(409);
+    expect(await head(id)).toBe(2);
+    expect(
+      (await disclosures(id, "retry-list-1", as(READER))).body.items.map(
+        (i: { disclosure: string }) => decodeDisclosure(i.disclosure)?.value,
+      ),
+    ).not.toContain("Someone Else");
+  });
+});
+
+describe("private sources", () => {
+  const id = "people-private";
+  beforeAll(() => opening(id));
+
+  it("seals a private person's name and role, and keys their figures on ref", async () => {
+    const witness = (eventId: string, name: string, killed: number) => ({
+      eventId,
+      type: "CasualtiesReported",
+      source: AP,
+      attributedTo: { name, role: "station worker", kind: "private", ref: "witness-7" },
+      data: { figures: { killed: { value: killed, qualifier: "at-least" } } },
+    });
+    expect((await post(archive.url, id, witness("private-one-1", "Ivan Kovalenko", 30))).status).toBe(201);
+    expect((await post(archive.url, id, witness("private-two-1", "I. Kovalenko", 40))).status).toBe(201);
+    const denial = {
+      eventId: "private-denial",
+      type: "DenialIssued",
+      source: AP,
+      attributedTo: { name: "Ivan Kovalenko", kind: "private", ref: "witness-7" },
+      data: { claim: "that the platform was empty" },
+    };
+    expect((await post(archive.url, id, denial)).status).toBe(201);
+    const { text, items } = await events(id);
+    expect(text).not.toContain("Kovalenko");
+    expect(text).not.toContain("station worker");
+    expect(items[1]?.attributedTo).toMatchObject({
+      kind: "private",
+      ref: "witness-7",
+      name: { $sealed: expect.any(String) },
+    });
+    const summary = await call(archive.url, "GET", `/incidents/${id}?minVersion=4`);
+    expect(summary.body.casualties.killed.bySource).toHaveLength(1);
+    expect(summary.body.casualties.killed.low).toBe(40);
+    expect(JSON.stringify(summary.body)).not.toContain("Kovalenko");
+    const page = await (await fetch(`${archive.url}/view/${id}`)).text();
+    expect(page).not.toContain("Kovalenko");
+    expect(page).toContain("private source witness-7 denies");
+    expect(page).not.toContain("[object Object]");
+    for (const path of ["/export/events.ndjson", "/feed?limit=1000"]) {
+      expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");
+    }
+  });
+});
+
+describe("bad input: a clear problem, and nothing stored", () => {
+  const id = "people-bad";
+  beforeAll(async () => {
+    await opening(id);
+    expect((await post(archive.url, id, victims("bad-list-1", LIST))).status).toBe(201);
+    const other = "people-bad-other";
+    await opening(other);
+    expect((await post(archive.url, other, victims("other-list-1", LIST))).status).toBe(201);
+  });
+
+  const refused = async (
+    body: unknown,
+    status: number,
+    path: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const before = await head(id);
+    const answer = await post(archive.url, id, body, headers);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    if (path) expect(answer.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect(await head(id)).toBe(before);
+    return answer;
+  };
+  const link = (a: unknown, b: unknown) => ({
+    type: "VictimsLinked",
+    source: AP,
+    attributedTo: { name: "Editor" },
+    data: { a, b, relation: "same-person", certainty: "low" },
+  });
+  const redaction = (data: Record<string, unknown>) => ({
+    type: "RedactionApplied",
+    source: { publisher: "incident-ledger" },
+    attributedTo: { name: "Archive editors" },
+    data: {
+      targetEventId: "bad-list-1",
+      pointers: ["/data/victims/0/name"],
+      effect: "withheld",
+      reason: "safety-risk",
+      ...data,
+    },
+  });
+
+  it("$sealed sent by a client (422)", async () => {
+    await refused(
+      victims("bad-sealed-1", [{ name: { $sealed: "sha-256:abc" } }]),
+      422,
+      "data.victims[0].name.$sealed",
+    );
+  });
+  it("a disclose mark on a field that is not sealed (422)", async () => {
+    await refused(
+      victims("bad-disclose", [{ sex: "male", name: "A" }], { "/data/victims/0/sex": "public" }),
+      422,
+      "data.disclose./data/victims/0/sex",
+    );
+  });
+  it("501 victims, or a victim with no field (422)", async () => {
+    await refused(
+      victims(
+        "bad-many-1",
+        Array.from({ length: 501 }, () => ({ sex: "male" })),
+      ),
+      422,
+      "data.victims",
+    );
+    await refused(victims("bad-empty-1", [{}]), 422, "data.victims[0]");
+  });
+  it("a link to an index that does not exist, to a missing event, or of an entry to itself (422)", async () => {
+    await refused(
+      link({ eventId: "bad-list-1", index: 0 }, { eventId: "bad-list-1", index: 3 }),
+      422,
+      "data.b.index",
+    );
+    await refused(
+      link({ eventId: "no-such-list", index: 0 }, { eventId: "bad-list-1", index: 1 }),
+      422,
+      "data.a.eventId",
+    );
+    await refused(
+      link({ eventId: "bad-list-1", index: 1 }, { eventId: "bad-list-1", index: 1 }),
+      422,
+      "data.b",
+    );
+  });
+  it("a RedactionApplied by a writer who is not an editor (403)", async () => {
+    const answer = await refused(redaction({}), 403, "", as(WRITER));
+    expect(answer.body.type).toContain("forbidden");
+  });
+  it("a RedactionApplied on another incident's event, or on a pointer with no disclosure (422)", async () => {
+    await refused(redaction({ targetEventId: "other-list-1" }), 422, "data.targetEventId");
+    await refused(redaction({ pointers: ["/data/victims/0/sex"] }), 422, "data.pointers[0]");
+    await refused(redaction({ pointers: ["/data/victims/9/name"] }), 422, "data.pointers[0]");
+  });
+  it("sealed values for an incident that does not exist (409), leaving no disclosure behind", async () => {
+    const answer = await post(archive.url, "people-nowhere", victims("nowhere-list-1", LIST));
+    expect(answer.status).toBe(409);
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).disclosures }));
+    db.destroy();
+    expect((table.Items ?? []).filter((i) => i.incidentId?.S === "people-nowhere")).toEqual([]);
+  });
+  it("a batch whose sealed events would pass DynamoDB's 400 KB item (413, naming the limit)", async () => {
+    // Each tiny sealed value becomes a commitment of some 60 bytes: small bodies, large commits.
+    const many = Array.from({ length: 500 }, () => ({ age: 1, place: "x" }));
+    const batch = { events: Array.from({ length: 6 }, (_, i) => victims(`bad-big-${i}-000`, many)) };
+    const answer = await refused(batch, 413, "");
+    expect(answer.body.detail).toContain("400 KB");
+  });
+});
+
+describe("redactions", () => {
+  const id = "people-redact";
+  let before: string;
+  beforeAll(async () => {
+    await opening(id);
+    expect(
+      (
+        await post(
+          archive.url,
+          id,
+          victims("redact-list-1", LIST, {
+            "/data/victims/0/name": "public",
+            "/data/victims/1/name": "public",
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    before = (await events(id)).text;
+  });
+  const redact = (eventId: string, pointers: string[], effect: string) => ({
+    eventId,
+    type: "RedactionApplied",
+    source: { publisher: "incident-ledger" },
+    attributedTo: { name: "Archive editors" },
+    data: {
+      targetEventId: "redact-list-1",
+      pointers,
+      effect,
+      reason: "data-subject-request",
+      requestRef: "DSR-17",
+    },
+  });
+  const visible = async (headers: Record<string, string> = {}) =>
+    (await disclosures(id, "redact-list-1", headers)).body.items.map((i: { pointer: string }) => i.pointer);
+
+  it("withheld: the value leaves the public answers, a restricted-reader still reads it", async () => {
+    const answer = await post(
+      archive.url,
+      id,
+      redact("redact-withhold", ["/data/victims/0/name"], "withheld"),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(await visible()).toEqual(["/data/victims/1/name"]);
+    expect(await visible(as(READER))).toContain("/data/victims/0/name");
+  });
+
+  it("erased: gone for everyone and from the export, for good; the stored bytes and the chain unchanged", async () => {
+    const answer = await post(
+      archive.url,
+      id,
+      redact("redact-erase-1", ["/data/victims/1/name", "/data/victims/1/place"], "erased"),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(await visible(as(READER))).not.toContain("/data/victims/1/name");
+    expect(await visible(as(READER))).not.toContain("/data/victims/1/place");
+    const exported = await (await fetch(`${archive.url}/export/disclosures.ndjson`)).text();
+    expect(exported).not.toContain(`"eventId":"redact-list-1","pointer":"/data/victims/1/name"`);
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const table = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).disclosures }));
+    db.destroy();
+    const rows = (table.Items ?? []).filter(
+      (i) => i.eventId?.S === "redact-list-1" && i.pointer?.S === "/data/victims/1/name",
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.disclosure).toBeUndefined();
+    const { text, items } = await events(id);
+    expect(text.startsWith(before.slice(0, before.lastIndexOf("]")))).toBe(true);
+    expect(items.slice(0, 2)).toEqual(JSON.parse(before).items);
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toMatchObject({ ok: true });
+  });
+
+  it("erasing twice changes nothing and is no error; a retry of the recorded event is still its first answer", async () => {
+    const rows = async () => (await disclosures(id, "redact-list-1", as(READER))).body.items;
+    const held = await rows();
+    const again = await post(archive.url, id, redact("redact-erase-2", ["/data/victims/1/name"], "erased"));
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(await rows()).toEqual(held);
+    const repeat = await post(
+      archive.url,
+      id,
+      redact("redact-erase-1", ["/data/victims/1/name", "/data/victims/1/place"], "erased"),
+    );
+    expect(repeat.status).toBe(200);
+    const retry = await post(
+      archive.url,
+      id,
+      victims("redact-list-1", LIST, { "/data/victims/0/name": "public", "/data/victims/1/name": "public" }),
+    );
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(await visible(as(READER))).not.toContain("/data/victims/1/name");
+  });
+
+  it("the proofs and npm run verify pass after the redactions, the event's leaf as it was", async () => {
+    const proof = async (eventId: string) =>
+      (await call(archive.url, "GET", `/incidents/${id}/events/${eventId}/proof?wait=true`)).body;
+    const listed = await proof("redact-list-1");
+    await proof("redact-erase-2");
+    expect(listed.leaf).toContain(JSON.parse(before).items[1].hash);
+    const vkey = ((await call(archive.url, "GET", "/log/vkey")).body as string).trim();
+    const run = await runVerify(["--url", archive.url, "--vkey", vkey]);
+    expect(run.stdout, run.stderr).toMatch(/^OK /);
+    expect(run.code).toBe(0);
+    const consistency = await call(archive.url, "GET", `/log/consistency?from=${listed.index + 1}`);
+    expect(consistency.status).toBe(200);
+  });
+
+  it("npm run verify -- --disclosures checks the export, and names a pointer that does not match", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "disclosures-"));
+    const good = join(dir, "good.ndjson");
+    writeFileSync(good, await (await fetch(`${archive.url}/export/disclosures.ndjson`)).text());
+    const ok = await runVerify(["--url", archive.url, "--disclosures", good]);
+    expect(ok.stdout, ok.stderr).toMatch(/^OK \d+ disclosures match their commitments/);
+    expect(ok.code).toBe(0);
+    const forged = join(dir, "forged.ndjson");
+    const salt = "AAAAAAAAAAAAAAAAAAAAAA";
+    writeFileSync(
+      forged,
+      `${JSON.stringify({ incidentId: id, eventId: "redact-list-1", pointer: "/data/victims/2/notes", disclosure: encodeDisclosure(salt, "/data/victims/2/notes", "made up") })}\n`,
+    );
+    const bad = await runVerify(["--url", archive.url, "--disclosures", forged]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("redact-list-1 /data/victims/2/notes: does not match the commitment");
+  });
+});

@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
+import { startChildServer } from "../support/child-server.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "ledger-npm-start-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm start: the archive in one process", () => {
+  it("reads wait for the projection of every write before them", async () => {
+    const archive = await startArchive();
+    try {
+      const id = "npm-start-ryw";
+      expect((await post(archive.url, id, opened())).status).toBe(201);
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, k) =>
+          post(archive.url, id, casualties({ killed: { value: k, qualifier: "exact" } })),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(201));
+      const summary = await call(archive.url, "GET", `/incidents/${id}`);
+      expect(summary.body.version).toBe(13);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it("npm start exits non-zero, with the cause, when its store cannot start", async () => {
+    const dataDir = tempDir();
+    // LevelDB takes a lock on its directory: a second archive on it cannot open the store.
+    const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    try {
+      const second = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+        cwd: root,
+        env: { ...process.env, PORT: "0", DYNAMO_PORT: "0", DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      second.stdout?.on("data", (chunk) => {
+        output += chunk;
+      });
+      second.stderr?.on("data", (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => second.once("exit", resolve));
+      expect(code).not.toBe(0);
+      expect(output).not.toContain("incident-ledger is running");
+      // dynalite reports the held lock as a closed database.
+      expect(output).toMatch(/Database is closed|lock/i);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it("on SIGTERM npm start stops cleanly, and what it stored is there at the next start", async () => {
+    const dataDir = tempDir();
+    const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    expect((await post(first.url, "npm-start-restart", opened())).status).toBe(201);
+    first.process.kill("SIGTERM");
+    const code = await new Promise((resolve) => first.process.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(first.output()).toContain('"message":"stopped"');
+    const second = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    try {
+      const summary = await call(second.url, "GET", "/incidents/npm-start-restart");
+      expect(summary.body.version).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  });
+});
