@@ -74,6 +74,8 @@ export function createLedger(options: LedgerOptions) {
     openApi,
     disclosures: core.disclosureReader,
     ...(readerAuth ? { readerAuth } : {}),
+    // The desk's posts take the API's own append path (sealing personal data first).
+    append: core.append,
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.

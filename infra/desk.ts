@@ -32,6 +32,8 @@ export interface DeskProps {
   pagesIntegration: HttpLambdaIntegration;
   eventsTable: dynamodb.ITable;
   claimsTable: dynamodb.ITable;
+  /** The sealed values (infra/people-tables.ts): the append writes them before the event. */
+  disclosuresTable: dynamodb.ITable;
 }
 
 /**
@@ -154,6 +156,12 @@ export class Desk extends Construct {
     // The desk's posts run the API's append: the API's grants on events and claims, no delete.
     grantTableActions(props.pages.role, props.eventsTable, ["dynamodb:PutItem"]);
     grantTableActions(props.pages.role, props.claimsTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
+    // …and the sealing append's writes of disclosures (fresh ones in batches; the redactions).
+    grantTableActions(props.pages.role, props.disclosuresTable, [
+      "dynamodb:PutItem",
+      "dynamodb:BatchWriteItem",
+      "dynamodb:UpdateItem",
+    ]);
 
     for (const [paths, method] of [
       [DESK_GET_PATHS, HttpMethod.GET],

@@ -325,6 +325,7 @@ export class LedgerStack extends Stack {
       pagesIntegration,
       eventsTable: this.eventsTable,
       claimsTable: this.claimsTable,
+      disclosuresTable: this.people.disclosures,
     });
     const publicRoutes = [
       ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { TOKEN } from "../support/archive.js";
 
 /**

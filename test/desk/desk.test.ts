@@ -226,6 +226,32 @@ describe("the desk in Chromium", () => {
     expect(new Set((await events()).map((e) => e.recordedBy))).toEqual(new Set([WRITER.name]));
   });
 
+  it("records victims, two people in one report, their names sealed from public reads", async () => {
+    await openForm("Record victims");
+    await submit(page, "Add another person");
+    await fill(page, {
+      "victims[0].name": "Olena Petrenko-Desk",
+      "victims[0].age": "34",
+      "victims[0].sex": "female",
+      "victims[0].status": "civilian",
+      "victims[1].name": "Ivan Desk-Hrytsenko",
+      "victims[1].ageGroup": "child",
+      "attributedTo.name": "Regional police",
+      ...AP,
+    });
+    await shot("form-victims");
+    await expectAccessible(browser, rita, formUrl("victims"));
+    await submit(page, "Record victims");
+    const stored = await expectAtNewEvent();
+    expect(stored.type).toBe("VictimsRecorded");
+    // Rita holds no restricted-reader role, and the public record names nobody.
+    const everything = JSON.stringify(await events()) + (await page.content());
+    expect(everything).not.toContain("Olena Petrenko-Desk");
+    expect(everything).not.toContain("Ivan Desk-Hrytsenko");
+    // Editors' forms are not offered to a writer.
+    await expect(page.getByRole("link", { name: "Redact personal data" }).count()).resolves.toBe(0);
+  });
+
   it("shows a form with three mistakes again with three messages and every value kept, storing nothing", async () => {
     const before = (await events()).length;
     const mistakes = {

@@ -4,7 +4,6 @@ import type { FormState } from "../../functions/http/desk/form-kit.js";
 import { fieldId } from "../../functions/http/desk/form-kit.js";
 import { CODING_FORMS } from "../../functions/http/desk/forms/coding-forms.js";
 import type { DeskForm, FormContext } from "../../functions/http/desk/forms/desk-form.js";
-import { PEOPLE_FORMS } from "../../functions/http/desk/forms/people-forms.js";
 import { DESK_FORMS } from "../../functions/http/desk/forms/registry.js";
 
 /**
@@ -40,7 +39,7 @@ const state = (values: Record<string, string> = {}): FormState => ({
 const render = async (form: DeskForm, values?: Record<string, string>) =>
   String(await form.Fields({ form: state(values), context }));
 
-describe.each([...DESK_FORMS, ...CODING_FORMS, ...PEOPLE_FORMS].map((f) => [f.type, f] as const))(
+describe.each([...DESK_FORMS, ...CODING_FORMS].map((f) => [f.type, f] as const))(
   "the %s form",
   (_type, form) => {
     it("renders every field it lists, under the id the error summary links to", async () => {

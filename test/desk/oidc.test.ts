@@ -7,7 +7,7 @@ import { Sessions } from "../../functions/http/desk/session.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
 import { pagesApp } from "../../functions/http/routes/site.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/log.js";
+import { silentLogger } from "../../functions/logger.js";
 import { opened, post, startArchive } from "../support/archive.js";
 import { startTestIssuer } from "./test-issuer.js";
 

@@ -7,6 +7,7 @@ import type { ReleaseStore } from "../../export/release-store.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
+import type { EventRoutesDeps } from "../routes/events.js";
 import { deskRoutes, formsOffered } from "./desk-routes.js";
 import type { DeskForm } from "./forms/desk-form.js";
 import type { Sessions } from "./session.js";
@@ -28,6 +29,8 @@ export function deskPages(deps: {
   reader: IncidentReader;
   log: Logger;
   desk: DeskConfig;
+  /** The API's own append path (it seals personal data before storing): the desk's posts take it. */
+  append: NonNullable<EventRoutesDeps["append"]>;
 }) {
   const { desk } = deps;
   const routes = new Hono();
@@ -42,6 +45,7 @@ export function deskPages(deps: {
       reader: deps.reader,
       sessions: desk.sessions,
       log: deps.log,
+      append: deps.append,
       ...(desk.releases ? { releases: desk.releases } : {}),
       ...(desk.forms ? { forms: desk.forms } : {}),
     }),

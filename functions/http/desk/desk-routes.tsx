@@ -15,7 +15,7 @@ import { viewPath } from "../pages/format.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler } from "../problem.js";
 import { readBodyText } from "../read-body.js";
-import { eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
+import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
 import { releaseRoutes } from "../routes/releases.js";
 import { DeskLayout, messagePage, renderDesk } from "./desk-page.js";
 import {
@@ -39,6 +39,8 @@ export interface DeskDeps {
   reader: IncidentReader;
   sessions: Sessions;
   log: Logger;
+  /** The API's append path, the sealing one its route takes: never the bare event store's. */
+  append: NonNullable<EventRoutesDeps["append"]>;
   /** Releases (an editor's act), where this deployment's pages may name them. */
   releases?: { releases: ReleaseStore; logReader: LogReader };
   forms?: readonly DeskForm[];
@@ -69,7 +71,14 @@ export function deskRoutes(deps: DeskDeps) {
   const asUser: Authenticator = (c) => (c.env as { deskUser?: Principal } | undefined)?.deskUser ?? null;
   const api = new Hono();
   api.onError(createErrorHandler(deps.log));
-  api.route("/", eventRoutes({ events: deps.events, authenticate: asUser }));
+  api.route(
+    "/",
+    eventRoutes({
+      events: deps.events,
+      authenticate: asUser,
+      append: deps.append,
+    }),
+  );
   if (deps.releases) api.route("/", releaseRoutes({ ...deps.releases, authenticate: asUser }));
   const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
     const res = await api.request(

@@ -5,12 +5,15 @@ import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
+import type { EventRoutesDeps } from "./events.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
   openApi: Record<string, unknown>;
   /** The desk (sign-in, forms); without it the pages are read-only. */
   desk?: DeskConfig & { log: Logger };
+  /** The API's append path (the sealing one), which the desk's posts take. */
+  append?: EventRoutesDeps["append"];
 }
 
 /**
@@ -19,7 +22,12 @@ export interface PageRoutesDeps extends DashboardDeps {
  * carries no JSX, no page code and no document renderer.
  */
 export function pageRoutes(deps: PageRoutesDeps): Hono {
-  const desk = deps.desk ? deskPages({ ...deps, log: deps.desk.log, desk: deps.desk }) : null;
+  // The desk writes through the API's own append path (which seals personal data), never around it.
+  if (deps.desk && !deps.append) throw new Error("the desk needs the API's append path (ledger.pageDeps)");
+  const desk =
+    deps.desk && deps.append
+      ? deskPages({ ...deps, append: deps.append, log: deps.desk.log, desk: deps.desk })
+      : null;
   const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
   if (desk) app.route("/", desk.routes);
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));

@@ -3,6 +3,9 @@ import { claimAssessedForm } from "./claim-assessed.js";
 import { denialIssuedForm } from "./denial-issued.js";
 import type { DeskForm } from "./desk-form.js";
 import { incidentOpenedForm } from "./incident-opened.js";
+import { redactionAppliedForm } from "./people/redaction-applied.js";
+import { victimsLinkedForm } from "./people/victims-linked.js";
+import { victimsRecordedForm } from "./people/victims-recorded.js";
 import { reportRetractedForm } from "./report-retracted.js";
 import { statementMadeForm } from "./statement-made.js";
 
@@ -17,4 +20,7 @@ export const DESK_FORMS: readonly DeskForm[] = [
   denialIssuedForm,
   claimAssessedForm,
   reportRetractedForm,
+  victimsRecordedForm,
+  victimsLinkedForm,
+  redactionAppliedForm,
 ];

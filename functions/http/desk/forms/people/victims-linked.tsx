@@ -15,7 +15,7 @@ const PUBLIC_PARTS = ["ageGroup", "sex", "status", "diedOn"] as const;
 /** The incident's victim entries, `eventId#index`, labelled by their public fields only. */
 export function victimEntries(events: readonly StoredEvent[]): Choice[] {
   return events
-    .filter((e) => (e.type as string) === "VictimsRecorded")
+    .filter((e) => e.type === "VictimsRecorded")
     .flatMap((e) => {
       const victims = ((e.data as { victims?: unknown[] }).victims ?? []) as Record<string, unknown>[];
       return victims.map((v, index) => {
