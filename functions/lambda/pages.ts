@@ -1,6 +1,6 @@
 import { handle } from "hono/aws-lambda";
-import { deskFromEnv } from "../http/desk/aws-desk.js";
 import { bearerJwt } from "../http/bearer-jwt.js";
+import { deskFromEnv } from "../http/desk/aws-desk.js";
 import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
 import { createLogger } from "../logger.js";
