@@ -3,6 +3,7 @@ import { evidenceChecks } from "./evidence/evidence-checks.js";
 import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
+import type { EventRoutesDeps } from "./http/routes/events.js";
 import { incidentCategories } from "./incident-categories.js";
 import { IncidentReader, type PendingProjections } from "./incident-reader.js";
 import { LinkIndex } from "./links/link-index.js";
@@ -64,6 +65,17 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   const disclosureReader = new DisclosureReader(disclosures, audit);
   const sealed = new SealedAppend({ events, disclosures, ...(options.salt ? { salt: options.salt } : {}) });
   const append = (request: Parameters<SealedAppend["append"]>[0]) => sealed.append(request);
+  /**
+   * What every write route takes, whoever the writer is: the API's append and the desk's forms
+   * alike (the sealing append, the evidence and editorial checks, what a link waits for).
+   */
+  const writes: Omit<EventRoutesDeps, "authenticate"> = {
+    events,
+    append,
+    reader,
+    ...(evidence ? { evidence: evidence.checks } : {}),
+    ...(options.pendingProjections ? { pending: options.pendingProjections } : {}),
+  };
   /** `readerAuth`: who reads on a public GET (default: the writers' tokens, as locally). */
   const routes = (authenticate: Authenticator, readerAuth?: ReaderAuthenticator) =>
     apiRoutes({
@@ -93,6 +105,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     disclosureReader,
     audit,
     append,
+    writes,
     blobs: options.evidence?.store,
     links,
   };

@@ -95,6 +95,8 @@ export function createLedger(options: LedgerOptions) {
     openApi,
     disclosures: core.disclosureReader,
     ...(readerAuth ? { readerAuth } : {}),
+    // The desk's posts take the API's own write path (sealing personal data first, the same checks).
+    writes: core.writes,
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.
@@ -145,6 +147,8 @@ export function createLedger(options: LedgerOptions) {
     links,
     logStore,
     exports: exportParts,
+    /** The public origin every absolute link is built on. */
+    publicUrl,
     app,
     /**
      * What the pages people read (dashboard, /docs) need: hand it to `pageRoutes` or `pagesApp`

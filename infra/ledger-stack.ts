@@ -28,6 +28,7 @@ import {
   EVENTS_KEYS,
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
+import { Desk } from "./desk.js";
 import { DurableTable } from "./durable-table.js";
 import { EvidenceBucket } from "./evidence-bucket.js";
 import { ExportHandOff } from "./export-hand-off.js";
@@ -107,6 +108,7 @@ export class LedgerStack extends Stack {
   readonly transparencyLog: TransparencyLog;
   readonly exportStreaming: ExportStreaming;
   readonly exportHandOff: ExportHandOff;
+  readonly desk: Desk;
   readonly people: PeopleTables;
   readonly evidence: EvidenceBucket;
 
@@ -327,6 +329,16 @@ export class LedgerStack extends Stack {
         authorizer: writerAuthorizer,
       });
     const pagesIntegration = new HttpLambdaIntegration("PagesIntegration", this.pages.function);
+    // The desk: sign-in, sessions and forms on the pages Lambda (infra/desk.ts).
+    this.desk = new Desk(this, "Desk", {
+      writers,
+      pages: this.pages,
+      httpApi: this.httpApi,
+      pagesIntegration,
+      eventsTable: this.eventsTable,
+      claimsTable: this.claimsTable,
+      disclosuresTable: this.people.disclosures,
+    });
     const publicRoutes = [
       ...PUBLIC_GET_PATHS.map((path) => [path, integration] as const),
       ...PAGE_PATHS.map((path) => [path, pagesIntegration] as const),

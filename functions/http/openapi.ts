@@ -1,4 +1,5 @@
 import { GRADES, KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
+import * as deskApi from "./openapi-desk.js";
 import * as evidenceApi from "./openapi-evidence.js";
 import * as feedApi from "./openapi-feed.js";
 import * as logApi from "./openapi-log.js";
@@ -515,6 +516,7 @@ const CORE_TAGS = [
 export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
+  { paths: deskApi.paths, tags: deskApi.deskTags },
   { paths: peopleApi.paths, schemas: peopleApi.schemas },
   { paths: evidenceApi.paths, schemas: evidenceApi.schemas },
 ];
@@ -563,6 +565,12 @@ export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {
           type: "http",
           scheme: "bearer",
           description: "Locally the LEDGER_TOKEN; in AWS a JWT checked by the HTTP API's authorizer.",
+        },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "ledger_session",
+          description: "The desk's signed session cookie (POST /sign-in), with the form's `formToken`.",
         },
       },
     },

@@ -1,5 +1,6 @@
 import { handle } from "hono/aws-lambda";
 import { bearerJwt } from "../http/bearer-jwt.js";
+import { deskFromEnv } from "../http/desk/aws-desk.js";
 import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
 import { createLogger } from "../logger.js";
@@ -7,7 +8,7 @@ import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
-// Wiring only: the dashboard and /docs behind the HTTP API's page routes, read-only.
+// Wiring only: the dashboard, /docs and the desk (sign-in and forms) behind the HTTP API's page routes.
 const log = createLogger();
 const ledger = createLedger({
   db: createDynamoClient(),
@@ -24,4 +25,7 @@ const readers = process.env.READER_JWT_ISSUER
       groupsClaim: process.env.GROUPS_CLAIM ?? "cognito:groups",
     })
   : undefined;
-export const handler = handle(pagesApp({ ...ledger.pageDeps(prebuiltOpenApi(), readers), log }));
+const desk = deskFromEnv(process.env, log);
+export const handler = handle(
+  pagesApp({ ...ledger.pageDeps(prebuiltOpenApi(), readers), log, ...(desk ? { desk } : {}) }),
+);

@@ -28,6 +28,7 @@ const server = await startLocalServer({
   ...(env.LEDGER_LOG_ORIGIN ? { logOrigin: env.LEDGER_LOG_ORIGIN } : {}),
   ...(env.LEDGER_PUBLIC_URL ? { publicUrl: env.LEDGER_PUBLIC_URL } : {}),
   ...(env.LEDGER_LOG_KEY ? { logKey: env.LEDGER_LOG_KEY } : {}),
+  ...(env.LEDGER_SESSION_KEY ? { sessionKey: env.LEDGER_SESSION_KEY } : {}),
   witnesses: parseWitnesses(env.LEDGER_WITNESSES),
   // RFC 3161 tokens over checkpoints (CONTRACT.md "Trusted time").
   ...(env.LEDGER_TSA_URL ? { tsa: { url: env.LEDGER_TSA_URL } } : {}),
@@ -46,6 +47,7 @@ process.stderr.write(
     `  API          ${server.url}`,
     `  dashboard    ${server.url}/`,
     `  API docs     ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)`,
+    `  desk         ${server.url}/sign-in   (sign in with the write token)`,
     `  ${tokenLine}`,
     `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
     `  log vkey     ${server.logSigner.vkey}`,

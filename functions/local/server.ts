@@ -8,6 +8,7 @@ import dynalite from "dynalite";
 import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { answerClientError } from "../http/client-error.js";
+import { localDesk } from "../http/desk/local-desk.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
 import { createLedger, type Ledger } from "../ledger.js";
@@ -49,6 +50,8 @@ export interface LocalOptions {
   publicUrl?: string;
   /** LEDGER_EVIDENCE_MAX: the largest evidence upload in bytes (default 256 MiB). */
   evidenceMax?: number;
+  /** The desk's session key (LEDGER_SESSION_KEY); else kept in dataDir, or new per run in memory. */
+  sessionKey?: string;
 }
 
 export interface LocalServer {
@@ -155,16 +158,21 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   sequencing = new LocalSequencing(logWriter, options.log, LOG_PASS_WINDOW_MS);
 
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const authenticate = tokenUsers([
-    { name: options.writer ?? "local-writer", token, roles: ROLES },
-    ...(options.users ?? []),
-  ]);
+  const users = [{ name: options.writer ?? "local-writer", token, roles: ROLES }, ...(options.users ?? [])];
+  const authenticate = tokenUsers(users);
   // One process serves everything here: the API and the pages, the document built once at start.
   const openApi = openApiDocument();
+  // The desk signs people in with the same tokens (functions/http/desk/local-desk.ts).
+  const desk = localDesk({
+    ...options,
+    users,
+    releases: { ...ledger.exports, publicUrl: ledger.publicUrl },
+    log: options.log,
+  });
   const app = ledger.app(authenticate, {
     openApi,
     // Pages know a signed-in reader by the same tokens (restricted victims' values).
-    pages: pageRoutes(ledger.pageDeps(openApi, async (c) => authenticate(c))),
+    pages: pageRoutes({ ...ledger.pageDeps(openApi, async (c) => authenticate(c)), desk }),
   });
   const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
   await new Promise<void>((resolve, reject) => {

@@ -9,9 +9,11 @@ import {
   EVENTS_KEYS,
   VIEWS_KEYS,
 } from "../../functions/store/table-design.js";
+import { DESK_GET_PATHS, DESK_POST_PATHS } from "../../infra/desk.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
 import { actionsByResource, allAllowedActions, type Json, synthLedger } from "./synth.js";
 
+const DESK_ROUTES = [...DESK_GET_PATHS.map((p) => `GET ${p}`), ...DESK_POST_PATHS.map((p) => `POST ${p}`)];
 let stack: LedgerStack;
 let template: Template;
 const id = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
@@ -108,13 +110,19 @@ describe("IAM: least privilege per role", () => {
     expect(indexes).toEqual([]);
   });
 
-  it("lets the pages read events, views, claims and the log, and write only chain-check records", () => {
+  it("lets the pages read events, views, claims and the log, append as the API does (the desk), and write only chain-check views", () => {
     const pages = actionsByResource(template, id(stack.pages.role));
+    // The desk's posts run the API's append (test/infra/desk.test.ts): PutItem, never an update.
     expect([...(pages.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
       "dynamodb:GetItem",
+      "dynamodb:PutItem",
       "dynamodb:Query",
     ]);
-    expect([...(pages.get(id(stack.claimsTable)) ?? [])].sort()).toEqual(["dynamodb:GetItem"]);
+    expect([...(pages.get(id(stack.claimsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
     expect([...(pages.get(id(stack.transparencyLog.table)) ?? [])].sort()).toEqual([
       "dynamodb:GetItem",
       "dynamodb:Query",
@@ -127,22 +135,16 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:PutItem",
       "dynamodb:Query",
     ]);
-    // …and every PutItem the pages' role is given carries the condition: chain-check records only.
+    // …and every PutItem on views the pages' role is given carries the condition: chain-check records only.
     const pagePolicies = Object.values(template.findResources("AWS::IAM::Policy")).filter((p) =>
       JSON.stringify(p.Properties.Roles).includes(id(stack.pages.role)),
     );
     const puts = pagePolicies.flatMap((p) =>
       (
-        p.Properties.PolicyDocument.Statement as {
-          Action: unknown;
-          Condition?: unknown;
-          Resource?: unknown;
-        }[]
+        p.Properties.PolicyDocument.Statement as { Action: unknown; Condition?: unknown; Resource: unknown }[]
       ).filter(
         (st) =>
-          [st.Action].flat().includes("dynamodb:PutItem") &&
-          // Its other put: a record of a restricted read, in the audit table (people-stack.test.ts).
-          !JSON.stringify(st.Resource).includes(id(stack.people.audit)),
+          [st.Action].flat().includes("dynamodb:PutItem") && JSON.stringify(st.Resource).includes(views),
       ),
     );
     expect(puts.length).toBeGreaterThan(0);
@@ -164,12 +166,13 @@ describe("IAM: least privilege per role", () => {
       expect(action).not.toMatch(/\*/);
       expect(action).not.toMatch(/^dynamodb:(Delete|UpdateTable|PartiQL)/);
     }
-    // The API's batch writes and the data Lambda's scan are of the disclosures table alone
-    // (test/infra/people-stack.test.ts holds them to it).
+    // The API's (and the desk's, on the pages) batch writes and the data Lambda's scan are of the
+    // disclosures table alone (test/infra/people-stack.test.ts holds them to it).
     for (const action of allAllowedActions(template, [
       id(stack.viewRepair.fn.role),
       id(stack.data.role),
       id(stack.api.role),
+      id(stack.pages.role),
     ])) {
       expect(action).not.toMatch(/^dynamodb:(BatchWrite|Scan)/);
     }
@@ -371,6 +374,7 @@ describe("HTTP API", () => {
         "POST /evidence/uploads",
         "GET /evidence/{sha256}",
         "GET /incidents/{incidentId}/events/{eventId}/bundle",
+        ...DESK_ROUTES,
       ].sort(),
     );
   });
@@ -386,11 +390,9 @@ describe("HTTP API", () => {
       const fn = functionOf(route);
       byFunction.set(fn, [...(byFunction.get(fn) ?? []), route.RouteKey].sort());
     }
-    expect(byFunction.get(id(stack.pages.function))).toEqual([
-      "GET /",
-      "GET /docs",
-      "GET /view/{incidentId}",
-    ]);
+    expect(byFunction.get(id(stack.pages.function))).toEqual(
+      ["GET /", "GET /docs", "GET /view/{incidentId}", ...DESK_ROUTES].sort(),
+    );
     expect(byFunction.get(id(stack.data.function))).toEqual(
       [
         "GET /export/{name}",
@@ -425,7 +427,8 @@ describe("HTTP API", () => {
     const authorizerId = Object.keys(template.findResources("AWS::ApiGatewayV2::Authorizer"));
     expect(authorizerId).toHaveLength(1);
     for (const route of routes()) {
-      if (route.RouteKey.startsWith("POST ")) {
+      // The desk's posts are checked by the pages Lambda: its session, form token and origin.
+      if (route.RouteKey.startsWith("POST ") && !DESK_ROUTES.includes(route.RouteKey)) {
         expect(route.AuthorizationType).toBe("JWT");
         expect(route.AuthorizerId).toEqual({ Ref: authorizerId[0] });
       } else {
@@ -437,7 +440,10 @@ describe("HTTP API", () => {
 
   it("trusts the created Cognito pool's ID tokens when no issuer is given", () => {
     const pools = Object.keys(template.findResources("AWS::Cognito::UserPool"));
-    const clients = Object.keys(template.findResources("AWS::Cognito::UserPoolClient"));
+    // The writers' client (no OAuth: tokens from InitiateAuth); the desk's is test/infra/desk.test.ts's.
+    const clients = Object.entries(template.findResources("AWS::Cognito::UserPoolClient"))
+      .filter(([, c]) => !(c as Json).Properties.AllowedOAuthFlows)
+      .map(([key]) => key);
     expect(pools).toHaveLength(1);
     expect(clients).toHaveLength(1);
     const authorizer: Json = Object.values(template.findResources("AWS::ApiGatewayV2::Authorizer"))[0];

@@ -1,4 +1,4 @@
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import { ownValue } from "../../../events/own-keys.js";
 import { SUMMARY_LIST_MAX, type Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
@@ -30,6 +30,8 @@ export interface IncidentPageProps {
   citation?: string | null;
   /** The events' places in the transparency log and its latest checkpoint (issue 11), if known. */
   log?: LogView;
+  /** The desk's panel for a signed-in writer (its forms), or a sign-in link. */
+  desk?: Child;
   /** The victims: counts, and the latest lists with what this reader may see of them. */
   victims?: VictimsView;
   /** Every retracted id (the summary lists only the latest): the charts and timeline mark them. */
@@ -99,6 +101,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   moment,
   citation,
   log,
+  desk,
   victims,
   retracted = new Set(summary.retractedEventIds),
 }) => {
@@ -126,6 +129,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           Cite: <bdi>{citation}</bdi>
         </p>
       ) : null}
+      {desk ?? null}
       <Contents />
       <div class="tools">
         <KnownAtPanel

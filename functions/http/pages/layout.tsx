@@ -9,12 +9,14 @@ const DEFAULT_DESCRIPTION =
  * The frame of every dashboard page: a skip link, the site bar, one <main>, a footer.
  * `past` tints the frame so a past view is unmistakable even when scrolled past its banner.
  */
-export const Layout: FC<{ title: string; description?: string; past?: boolean; children?: Child }> = ({
-  title,
-  description,
-  past,
-  children,
-}) => (
+export const Layout: FC<{
+  title: string;
+  description?: string;
+  past?: boolean;
+  /** A second constant stylesheet (the desk's forms); its hash must be in the page's CSP. */
+  styles?: string;
+  children?: Child;
+}> = ({ title, description, past, styles, children }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -24,6 +26,7 @@ export const Layout: FC<{ title: string; description?: string; past?: boolean; c
       <title>{title}</title>
       {/* The stylesheet is a constant of this module, never user data: printing it raw is safe. */}
       <style>{raw(DASHBOARD_CSS)}</style>
+      {styles ? <style>{raw(styles)}</style> : null}
     </head>
     <body class={past ? "past" : undefined}>
       <a class="skip" href="#main">

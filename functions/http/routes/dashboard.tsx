@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { withIncoming } from "../../../events/links.js";
@@ -42,6 +43,8 @@ export interface DashboardDeps {
   }) => Promise<string | null>;
   /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
   logStore?: LogStore;
+  /** The desk's panel on an incident page (functions/http/desk): its forms, or a sign-in link. */
+  deskPanel?: (c: Context, incidentId: string, events: readonly StoredEvent[]) => Promise<Child>;
   /** The victims' disclosures (functions/people), and who reads: restricted ones for a restricted-reader. */
   disclosures?: DisclosureReader;
   readerAuth?: ReaderAuthenticator;
@@ -66,6 +69,7 @@ export function dashboardRoutes({
   views,
   citation,
   logStore,
+  deskPanel,
   disclosures,
   readerAuth,
 }: DashboardDeps): Hono {
@@ -172,6 +176,8 @@ export function dashboardRoutes({
     // The newest events of the stretch, as many as fit the page's budget (at least one).
     const pageEvents = withinBytes(read, TIMELINE_BYTES);
     const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
+    const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
+    if (deskPanel) c.header("Vary", "Cookie");
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
       if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
@@ -195,9 +201,12 @@ export function dashboardRoutes({
         moment={moment}
         citation={cite}
         log={log}
+        desk={desk}
         victims={victims}
         retracted={new Set(retracted)}
       />,
+      // A signed-in person's page carries their form token: never in a shared cache.
+      deskPanel ? "private, no-cache" : "no-cache",
     );
     // A page that may show restricted values is this reader's alone, never a shared cache's.
     if (who) page.headers.set("Cache-Control", "private, no-store");
@@ -274,11 +283,16 @@ async function readLogView(
 }
 
 /** Every page goes out through here: a doctype, and headers that forbid script and foreign assets. */
-async function render(c: Context, status: ContentfulStatusCode, page: JSX.Element): Promise<Response> {
+async function render(
+  c: Context,
+  status: ContentfulStatusCode,
+  page: JSX.Element,
+  cache = "no-cache",
+): Promise<Response> {
   c.header("Content-Security-Policy", DASHBOARD_CSP);
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", "no-cache");
+  c.header("Cache-Control", cache);
   return c.html(await html`<!doctype html>${page}`, status);
 }
 

@@ -1,14 +1,20 @@
 import { Hono } from "hono";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
+import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
+import type { EventRoutesDeps } from "./events.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
   openApi: Record<string, unknown>;
+  /** The desk (sign-in, forms); without it the pages are read-only. */
+  desk?: DeskConfig & { log: Logger };
+  /** The API's write path (the sealing append and its checks), which the desk's posts take. */
+  writes?: Omit<EventRoutesDeps, "authenticate">;
 }
 
 /**
@@ -17,7 +23,14 @@ export interface PageRoutesDeps extends DashboardDeps {
  * carries no JSX, no page code and no document renderer.
  */
 export function pageRoutes(deps: PageRoutesDeps): Hono {
-  const app = dashboardRoutes(deps);
+  // The desk writes through the API's own append path (which seals personal data), never around it.
+  if (deps.desk && !deps.writes) throw new Error("the desk needs the API's write path (ledger.pageDeps)");
+  const desk =
+    deps.desk && deps.writes
+      ? deskPages({ ...deps, writes: deps.writes, log: deps.desk.log, desk: deps.desk })
+      : null;
+  const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
+  if (desk) app.route("/", desk.routes);
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
   return app;
 }

@@ -1,0 +1,33 @@
+import type { Logger } from "../../logger.js";
+import type { DeskConfig } from "./desk-pages.js";
+import { OidcClient } from "./oidc.js";
+import { getSecretString } from "./secret-value.js";
+import { Sessions, sessionKeyFromText } from "./session.js";
+
+/**
+ * The desk in AWS, from the pages Lambda's environment (infra/desk.ts sets it): OpenID Connect
+ * against DESK_OIDC_ISSUER (the stack's user pool, or the configured issuer) for the app
+ * client DESK_OIDC_CLIENT_ID; sessions signed with the secret DESK_SESSION_SECRET_ARN.
+ * Undefined when the stack configures no desk: the pages stay read-only.
+ */
+export function deskFromEnv(env: NodeJS.ProcessEnv, log: Logger): (DeskConfig & { log: Logger }) | undefined {
+  const issuer = env.DESK_OIDC_ISSUER;
+  const clientId = env.DESK_OIDC_CLIENT_ID;
+  const secretArn = env.DESK_SESSION_SECRET_ARN;
+  if (!issuer || !clientId || !secretArn) return undefined;
+  const key = getSecretString(secretArn).then(sessionKeyFromText);
+  return {
+    signIn: {
+      kind: "oidc",
+      client: new OidcClient({
+        issuer,
+        clientId,
+        ...(env.DESK_OIDC_GROUPS_CLAIM ? { groupsClaim: env.DESK_OIDC_GROUPS_CLAIM } : {}),
+        ...(env.DESK_OIDC_LOGOUT_URL ? { logoutUrl: env.DESK_OIDC_LOGOUT_URL } : {}),
+      }),
+    },
+    sessions: new Sessions(key),
+    flowKey: key,
+    log,
+  };
+}

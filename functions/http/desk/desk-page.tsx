@@ -1,0 +1,74 @@
+import type { Context } from "hono";
+import { html } from "hono/html";
+import type { Child, FC } from "hono/jsx";
+import type { JSX } from "hono/jsx/jsx-runtime";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Layout } from "../pages/layout.js";
+import { DESK_CSP, DESK_CSS } from "./desk-styles.js";
+import type { Session } from "./session.js";
+
+/** Who is signed in, and the sign-out button (a form: signing out changes state). */
+export const DeskBar: FC<{ session: Session }> = ({ session }) => (
+  <div class="desk-bar">
+    <span>
+      Signed in as <strong>{session.who.name}</strong>
+      {` (${[...session.who.roles].join(", ") || "no roles"})`}
+    </span>
+    <a href="/desk">Desk</a>
+    <form method="post" action="/sign-out">
+      <input type="hidden" name="formToken" value={session.formToken} />
+      <button type="submit" class="secondary">
+        Sign out
+      </button>
+    </form>
+  </div>
+);
+
+export const DeskLayout: FC<{ title: string; session?: Session | null; children?: Child }> = ({
+  title,
+  session,
+  children,
+}) => (
+  <Layout title={`${title} · Incident ledger desk`} styles={DESK_CSS}>
+    {session ? <DeskBar session={session} /> : null}
+    {children}
+  </Layout>
+);
+
+/** Every desk page goes out through here: never cached (it holds a form token), strict CSP, no script. */
+export async function renderDesk(
+  c: Context,
+  status: ContentfulStatusCode,
+  page: JSX.Element,
+): Promise<Response> {
+  c.header("Content-Security-Policy", DESK_CSP);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cache-Control", "no-store");
+  return c.html(await html`<!doctype html>${page}`, status);
+}
+
+export function messagePage(
+  c: Context,
+  status: ContentfulStatusCode,
+  title: string,
+  text: string,
+  session?: Session | null,
+): Promise<Response> {
+  return renderDesk(
+    c,
+    status,
+    <DeskLayout title={title} session={session ?? null}>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <p>
+        <a href="/">Back to all incidents</a>
+      </p>
+    </DeskLayout>,
+  );
+}
+
+/** A path of this site to return to after signing in: never another origin. */
+export function localPath(next: string | undefined, fallback = "/desk"): string {
+  return next && /^\/(?![/\\])[^\s\\]*$/.test(next) ? next : fallback;
+}

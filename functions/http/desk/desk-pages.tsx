@@ -1,0 +1,85 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { Child } from "hono/jsx";
+import type { StoredEvent } from "../../../events/stored-event.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import type { Logger } from "../../logger.js";
+import type { EventStore } from "../../store/event-store.js";
+import type { EventRoutesDeps } from "../routes/events.js";
+import type { ReleaseRoutesDeps } from "../routes/releases.js";
+import { deskRoutes, formsOffered } from "./desk-routes.js";
+import type { DeskForm } from "./forms/desk-form.js";
+import type { Sessions } from "./session.js";
+import { type SignIn, signInRoutes } from "./sign-in-routes.js";
+
+/** How this deployment's desk signs people in and keeps their sessions. */
+export interface DeskConfig {
+  signIn: SignIn;
+  sessions: Sessions;
+  /** The key of the short-lived cookie an OIDC sign-in keeps its state in (the session key). */
+  flowKey: Promise<Uint8Array> | Uint8Array;
+  releases?: Omit<ReleaseRoutesDeps, "authenticate">;
+  forms?: readonly DeskForm[];
+}
+
+/** The desk's routes, and the panel the incident page shows a signed-in person. */
+export function deskPages(deps: {
+  events: EventStore;
+  reader: IncidentReader;
+  log: Logger;
+  desk: DeskConfig;
+  /** The API's own append path (it seals personal data before storing): the desk's posts take it. */
+  /** The API's write path: the sealing append and its checks, never the bare event store's. */
+  writes: Omit<EventRoutesDeps, "authenticate">;
+}) {
+  const { desk } = deps;
+  const routes = new Hono();
+  routes.route(
+    "/",
+    signInRoutes({ signIn: desk.signIn, sessions: desk.sessions, flowKey: desk.flowKey, log: deps.log }),
+  );
+  routes.route(
+    "/",
+    deskRoutes({
+      events: deps.events,
+      reader: deps.reader,
+      sessions: desk.sessions,
+      log: deps.log,
+      writes: deps.writes,
+      ...(desk.releases ? { releases: desk.releases } : {}),
+      ...(desk.forms ? { forms: desk.forms } : {}),
+    }),
+  );
+  const panel = async (c: Context, incidentId: string, events: readonly StoredEvent[]): Promise<Child> => {
+    const session = await desk.sessions.read(c);
+    if (!session)
+      return (
+        <p class="muted" data-desk="">
+          Writers: <a href={`/sign-in?next=${encodeURIComponent(c.req.path)}`}>sign in</a> to add reports.
+        </p>
+      );
+    const offered = formsOffered(session.who, events, desk.forms);
+    return (
+      <section class="panel" aria-labelledby="desk-h" data-desk="">
+        <h2 id="desk-h">Add to this incident</h2>
+        <p>
+          {`Signed in as ${session.who.name}. `}
+          {offered.length === 0 ? "Your roles let you read only." : null}
+        </p>
+        <ul class="toc-list">
+          {offered.map((form) => (
+            <li>
+              <a href={`/desk/incidents/${incidentId}/${form.slug}`}>{form.title}</a>
+              {` — ${form.blurb}`}
+            </li>
+          ))}
+        </ul>
+        <form method="post" action="/sign-out">
+          <input type="hidden" name="formToken" value={session.formToken} />
+          <button type="submit">Sign out</button>
+        </form>
+      </section>
+    );
+  };
+  return { routes, panel };
+}

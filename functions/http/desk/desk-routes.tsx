@@ -1,0 +1,392 @@
+import { randomBytes } from "node:crypto";
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { IncidentId } from "../../../events/schemas.js";
+import type { StoredEvent } from "../../../events/stored-event.js";
+import type { FieldError } from "../../../events/validate.js";
+import { parseAppendBody } from "../../../events/validate.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import type { Logger } from "../../logger.js";
+import type { EventStore } from "../../store/event-store.js";
+import { type Authenticator, hasRole, type Principal } from "../auth.js";
+import { viewPath } from "../pages/format.js";
+import { acceptQuery } from "../params.js";
+import { createErrorHandler } from "../problem.js";
+import { readBodyText } from "../read-body.js";
+import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
+import type { ReleaseRoutesDeps } from "../routes/releases.js";
+import { releaseRoutes } from "../routes/releases.js";
+import { DeskLayout, messagePage, renderDesk } from "./desk-page.js";
+import {
+  ErrorSummary,
+  type FormState,
+  type FormValues,
+  SuggestionLists,
+  type Suggestions,
+} from "./form-kit.js";
+import { fieldMessages, formValues, nearestField } from "./form-read.js";
+import { ADD_ROW } from "./forms/casualties-reported.js";
+import type { DeskForm, FormContext } from "./forms/desk-form.js";
+import { DESK_FORMS } from "./forms/registry.js";
+import { ReleaseFields, releaseFieldFor, releaseLabel } from "./release-form.js";
+import { sameOrigin } from "./same-origin.js";
+import { formTokenMatches, type Session, type Sessions } from "./session.js";
+import { suggestionsFrom } from "./suggestions.js";
+
+export interface DeskDeps {
+  events: EventStore;
+  reader: IncidentReader;
+  sessions: Sessions;
+  log: Logger;
+  /** The API's write path: the sealing append and its checks, never the bare event store's. */
+  writes: Omit<EventRoutesDeps, "authenticate">;
+  /** Releases (an editor's act), where this deployment's pages may name them. */
+  releases?: Omit<ReleaseRoutesDeps, "authenticate">;
+  forms?: readonly DeskForm[];
+}
+
+/** The most events a form reads to pick a target from and to suggest names. */
+const CONTEXT_EVENTS = 200;
+const SUGGESTION_INCIDENTS = 20;
+
+/** A form is an event and its few fields: the API's own body limit. */
+export const MAX_FORM_BYTES = MAX_BODY_BYTES;
+
+const newEventId = () => `desk-${randomBytes(12).toString("base64url")}`;
+
+interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: an API answer, read by status.
+  body: any;
+}
+
+/**
+ * The desk: a signed-in person's forms. Each post goes through the API's own route handlers,
+ * in process (`eventRoutes`, `releaseRoutes`), with the session's user as the caller: the same
+ * validation, the same roles, the same `recordedBy`, the same idempotency by `eventId`.
+ */
+export function deskRoutes(deps: DeskDeps) {
+  const forms = deps.forms ?? DESK_FORMS;
+  const asUser: Authenticator = (c) => (c.env as { deskUser?: Principal } | undefined)?.deskUser ?? null;
+  const api = new Hono();
+  api.onError(createErrorHandler(deps.log));
+  api.route("/", eventRoutes({ ...deps.writes, authenticate: asUser }));
+  if (deps.releases) api.route("/", releaseRoutes({ ...deps.releases, authenticate: asUser }));
+  const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
+    const res = await api.request(
+      path,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      { deskUser: who },
+    );
+    return { status: res.status, body: await res.json() };
+  };
+
+  const app = new Hono();
+
+  /** The session, or a redirect to sign in (a GET) or 403 (a post without one). */
+  const session = async (c: Context): Promise<Session | Response> => {
+    const found = await deps.sessions.read(c);
+    if (found) return found;
+    if (c.req.method !== "GET")
+      return messagePage(c, 403, "Not signed in", "Your session has ended: sign in and post the form again.");
+    return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
+  };
+
+  /** A post's form, once its session, anti-forgery token and role are checked. */
+  const posted = async (c: Context, form: { role: DeskForm["role"]; title: string }) => {
+    const s = await session(c);
+    if (s instanceof Response) return s;
+    const values = formValues(await readBodyText(c, MAX_FORM_BYTES));
+    if (!formTokenMatches(s, values.get("formToken")))
+      return messagePage(
+        c,
+        403,
+        "Form refused",
+        "This form was not made for your session; nothing was stored. Open it again.",
+        s,
+      );
+    if (!hasRole(s.who, form.role))
+      return messagePage(
+        c,
+        403,
+        "Not allowed",
+        `${form.title} needs the ${form.role} role, which you do not hold; nothing was stored.`,
+        s,
+      );
+    return { session: s, values };
+  };
+
+  const suggestions = async (events: readonly StoredEvent[]): Promise<Suggestions> => {
+    const recent = await deps.reader.list({ limit: SUGGESTION_INCIDENTS });
+    return suggestionsFrom(events, recent.items);
+  };
+
+  const contextFor = async (incidentId: string | null, target?: string): Promise<FormContext> => {
+    if (!incidentId) return { incidentId, events: [] };
+    const head = await deps.events.readHead(incidentId);
+    const events = await deps.events.eventsBetween(
+      incidentId,
+      Math.max(0, head.version - CONTEXT_EVENTS),
+      head.version,
+    );
+    return { incidentId, events: [...events].reverse(), ...(target ? { target } : {}) };
+  };
+
+  const page = async (
+    c: Context,
+    status: ContentfulStatusCode,
+    s: Session,
+    form: DeskForm,
+    context: FormContext,
+    values: FormValues,
+    errors: ReadonlyMap<string, string>,
+    general: readonly string[],
+  ) => {
+    const order = form.fields(values);
+    const sorted = new Map([...errors].sort(([a], [b]) => rank(order, a) - rank(order, b)));
+    const state: FormState = { values, errors: sorted, suggestions: await suggestions(context.events) };
+    const action = form.where === "new" ? "/desk/new" : `/desk/incidents/${context.incidentId}/${form.slug}`;
+    return renderDesk(
+      c,
+      status,
+      <DeskLayout title={`${sorted.size || general.length ? "Error: " : ""}${form.title}`} session={s}>
+        <ErrorSummary errors={sorted} general={general} />
+        {context.incidentId ? (
+          <p class="crumbs">
+            <a href={viewPath(context.incidentId)}>{`← Back to ${context.incidentId}`}</a>
+          </p>
+        ) : null}
+        <h1>{form.title}</h1>
+        <p class="muted">{form.blurb}</p>
+        <form method="post" action={action} class="desk-form" novalidate>
+          <input type="hidden" name="formToken" value={s.formToken} />
+          <input type="hidden" name="eventId" value={values.get("eventId") ?? newEventId()} />
+          <SuggestionLists suggestions={state.suggestions} />
+          <form.Fields form={state} context={context} />
+          <div class="actions">
+            <button type="submit">{form.title}</button>
+            {form.addRow ? (
+              <button type="submit" name="action" value={ADD_ROW} class="secondary">
+                {form.addRow}
+              </button>
+            ) : null}
+          </div>
+        </form>
+      </DeskLayout>,
+    );
+  };
+
+  const show = async (c: Context, form: DeskForm, incidentId: string | null) => {
+    const s = await session(c);
+    if (s instanceof Response) return s;
+    if (!hasRole(s.who, form.role))
+      return messagePage(
+        c,
+        403,
+        "Not allowed",
+        `${form.title} needs the ${form.role} role, which you do not hold.`,
+        s,
+      );
+    if (incidentId !== null && !IncidentId.safeParse(incidentId).success)
+      return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
+    const context = await contextFor(incidentId, c.req.query("target"));
+    if (incidentId && context.events.length === 0)
+      return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);
+    const values = new Map(Object.entries(form.initial?.(context) ?? {}));
+    return page(c, 200, s, form, context, values, new Map(), []);
+  };
+
+  const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
+    const checked = await posted(c, form);
+    if (checked instanceof Response) return checked;
+    const { session: s, values } = checked;
+    const incidentId = pathIncidentId ?? (values.get("incidentId") ?? "").trim();
+    const context = await contextFor(pathIncidentId);
+    if (form.addRow && values.get("action") === ADD_ROW) {
+      const grown = new Map(values);
+      grown.set("rows", String((Number(values.get("rows")) || 0) + 1));
+      return page(c, 200, s, form, context, grown, new Map(), []);
+    }
+    const read = form.read(values);
+    const fields = new Set(form.fields(values));
+    const fieldFor = (path: string) =>
+      path === "incidentId" ? "incidentId" : (form.fieldFor?.(path, values) ?? nearestField(path, fields));
+    const refuse = (status: ContentfulStatusCode, problems: readonly FieldError[], extra: string[] = []) => {
+      const { fields: messages, general } = fieldMessages(problems, read.errors, fieldFor, form.label);
+      return page(c, status, s, form, context, values, messages, [...extra, ...general]);
+    };
+    // A form that could not be read whole (a number in words, a category twice) is never sent:
+    // the event's own problems come from the API's parser, the same the route runs.
+    const rest = () => {
+      const parsed = parseAppendBody(read.body);
+      return parsed.ok ? [] : parsed.errors;
+    };
+    if (incidentId === "") return refuse(422, [{ path: "incidentId", message: "is required" }, ...rest()]);
+    if (read.errors.size > 0) return refuse(422, rest());
+    if (!IncidentId.safeParse(incidentId).success && pathIncidentId)
+      return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
+    const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
+    if (answer.status === 201 || answer.status === 200) {
+      const stored = answer.body.events[0] as { eventId: string };
+      return c.redirect(`${viewPath(incidentId)}#ev-${stored.eventId}`, 303);
+    }
+    const problems: FieldError[] = answer.body.errors ?? [];
+    // The id is checked before the body: the body's own problems are listed too, by the same parser.
+    if (problems.length > 0 && problems.every((p) => p.path === "incidentId"))
+      return refuse(422, [...problems, ...rest()]);
+    if (answer.status === 403) return messagePage(c, 403, "Not allowed", answer.body.detail, s);
+    const slug = String(answer.body.type ?? "");
+    if (slug.endsWith("incident-exists"))
+      return refuse(409, [
+        { path: "incidentId", message: "names an incident that exists already: choose another name" },
+      ]);
+    if (slug.endsWith("event-id-conflict")) {
+      // Stored before with other values (the form was sent, then changed): a new form keeps them.
+      const again = new Map(values);
+      again.delete("eventId");
+      return page(c, 409, s, form, context, again, new Map(), [
+        "This form was already recorded, with other values; nothing new was stored. Check the incident's timeline, then send this form again to record these values as a new report.",
+      ]);
+    }
+    return refuse(
+      answer.status as ContentfulStatusCode,
+      problems,
+      problems.length ? [] : [String(answer.body.detail)],
+    );
+  };
+
+  app.get("/desk", acceptQuery(), async (c) => {
+    const s = await session(c);
+    if (s instanceof Response) return s;
+    const recent = await deps.reader.list({ limit: SUGGESTION_INCIDENTS });
+    const offered = forms.filter((f) => f.where === "new" && hasRole(s.who, f.role));
+    return renderDesk(
+      c,
+      200,
+      <DeskLayout title="Desk" session={s}>
+        <h1>The desk</h1>
+        {offered.length === 0 && !hasRole(s.who, "editor") ? (
+          <p>Your roles let you read only: ask an administrator for the writer role to record reports.</p>
+        ) : null}
+        <ul class="desk-links">
+          {offered.map((f) => (
+            <li>
+              <a href="/desk/new">{f.title}</a>
+            </li>
+          ))}
+          {deps.releases && hasRole(s.who, "editor") ? (
+            <li>
+              <a href="/desk/release">Name a release</a>
+            </li>
+          ) : null}
+        </ul>
+        <h2>Add to an incident</h2>
+        <ul>
+          {recent.items.map((i) => (
+            <li>
+              <a href={viewPath(i.incidentId)}>{i.title ?? i.incidentId}</a>
+            </li>
+          ))}
+        </ul>
+      </DeskLayout>,
+    );
+  });
+
+  const opening = forms.find((f) => f.where === "new");
+  if (opening) {
+    app.get("/desk/new", acceptQuery(), (c) => show(c, opening, null));
+    app.post("/desk/new", acceptQuery(), sameOrigin(), (c) => submit(c, opening, null));
+  }
+  const bySlug = new Map(forms.filter((f) => f.where === "incident").map((f) => [f.slug, f]));
+  const onIncident =
+    (run: (c: Context, form: DeskForm, incidentId: string) => Promise<Response>) => async (c: Context) => {
+      const form = bySlug.get(c.req.param("form") ?? "");
+      if (!form) return messagePage(c, 404, "No such form", "The desk has no form of that name.");
+      return run(c, form, c.req.param("incidentId") ?? "");
+    };
+  const FORM_PATH = "/desk/incidents/:incidentId/:form";
+  app.get(FORM_PATH, acceptQuery("target"), onIncident(show));
+  app.post(FORM_PATH, acceptQuery(), sameOrigin(), onIncident(submit));
+
+  if (deps.releases) {
+    const release = { role: "editor" as const, title: "Name a release" };
+    const releasePage = (
+      c: Context,
+      status: ContentfulStatusCode,
+      s: Session,
+      values: FormValues,
+      errors: Map<string, string>,
+      general: string[],
+    ) =>
+      renderDesk(
+        c,
+        status,
+        <DeskLayout title={`${errors.size || general.length ? "Error: " : ""}${release.title}`} session={s}>
+          <ErrorSummary errors={errors} general={general} />
+          <h1>{release.title}</h1>
+          <p class="muted">
+            A release names the log's latest checkpoint: a citable, checkable state of the whole archive.
+          </p>
+          <form method="post" action="/desk/release" class="desk-form" novalidate>
+            <input type="hidden" name="formToken" value={s.formToken} />
+            <ReleaseFields form={{ values, errors, suggestions: { speakers: [], publishers: [] } }} />
+            <div class="actions">
+              <button type="submit">{release.title}</button>
+            </div>
+          </form>
+        </DeskLayout>,
+      );
+    app.get("/desk/release", acceptQuery(), async (c) => {
+      const s = await session(c);
+      if (s instanceof Response) return s;
+      if (!hasRole(s.who, "editor"))
+        return messagePage(
+          c,
+          403,
+          "Not allowed",
+          "Naming a release needs the editor role, which you do not hold.",
+          s,
+        );
+      return releasePage(c, 200, s, new Map(), new Map(), []);
+    });
+    app.post("/desk/release", acceptQuery(), sameOrigin(), async (c) => {
+      const checked = await posted(c, release);
+      if (checked instanceof Response) return checked;
+      const { session: s, values } = checked;
+      const answer = await send(s.who, "/releases", {
+        name: values.get("name") ?? "",
+        note: values.get("note") ?? "",
+      });
+      if (answer.status === 201) return c.redirect(`/releases/${encodeURIComponent(answer.body.name)}`, 303);
+      const problems: FieldError[] = answer.body.errors ?? [];
+      const { fields, general } = fieldMessages(problems, new Map(), releaseFieldFor, releaseLabel);
+      return releasePage(
+        c,
+        answer.status as ContentfulStatusCode,
+        s,
+        values,
+        fields,
+        problems.length ? general : [String(answer.body.detail)],
+      );
+    });
+  }
+
+  return app;
+}
+
+const rank = (order: readonly string[], field: string) => {
+  const i = order.indexOf(field);
+  return i === -1 ? order.length : i;
+};
+
+/** The forms a signed-in person may open on an incident, for its page's desk panel. */
+export function formsOffered(
+  who: Principal,
+  events: readonly StoredEvent[],
+  forms: readonly DeskForm[] = DESK_FORMS,
+) {
+  const context: FormContext = { incidentId: null, events };
+  return forms.filter(
+    (f) => f.where === "incident" && hasRole(who, f.role) && (f.offered?.(context) ?? true),
+  );
+}

@@ -1,0 +1,181 @@
+import {
+  AttributionFields,
+  OccurredAtField,
+  SelectField,
+  SourceFields,
+  TextArea,
+  TextField,
+} from "../../form-kit.js";
+import { readEnvelope, readWhole, setPath } from "../../form-read.js";
+import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
+
+/** Rows shown at first; the form's "add" button adds one, as the casualty form does. */
+const FIRST_ROWS = 1;
+const MAX_ROWS = 50;
+const PARTS = [
+  "name",
+  "age",
+  "ageGroup",
+  "sex",
+  "status",
+  "diedOn",
+  "place",
+  "notes",
+  "publishName",
+] as const;
+type Part = (typeof PARTS)[number];
+const row = (i: number, part: Part) => `victims[${i}].${part}`;
+const ROW_FIELD = /^victims\[(\d+)\]\.(\w+)$/;
+
+const choices = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
+
+function rowCount(values: ReadonlyMap<string, string>): number {
+  let rows = Math.max(FIRST_ROWS, Number(values.get("rows")) || 0);
+  for (const [name, text] of values) {
+    const match = ROW_FIELD.exec(name);
+    if (match && text.trim() !== "") rows = Math.max(rows, Number(match[1]) + 1);
+  }
+  return Math.min(rows, MAX_ROWS);
+}
+
+const PART_LABELS: Record<Part, string> = {
+  name: "name",
+  age: "age",
+  ageGroup: "age group",
+  sex: "sex",
+  status: "status",
+  diedOn: "day of death",
+  place: "place",
+  notes: "notes",
+  publishName: "publish the name",
+};
+
+function label(field: string): string {
+  const match = ROW_FIELD.exec(field);
+  if (match) return `Person ${Number(match[1]) + 1}: ${PART_LABELS[match[2] as Part] ?? match[2]}`;
+  return labelFrom({ "attributedTo.name": "Name of who reported them" })(field);
+}
+
+/**
+ * `VictimsRecorded` (people issue): the people a source names, one row each. Names, ages,
+ * places and notes are sealed by the archive; a name is published only when the row says so
+ * (`disclose`), else it is restricted.
+ */
+export const victimsRecordedForm: DeskForm = {
+  slug: "victims",
+  type: "VictimsRecorded",
+  title: "Record victims",
+  blurb: "The people a source names; names are sealed unless published on purpose.",
+  role: "writer",
+  where: "incident",
+  addRow: "Add another person",
+  fields: (values) => [
+    ...Array.from({ length: rowCount(values) }, (_, i) => PARTS.map((p) => row(i, p))).flat(),
+    ...ATTRIBUTION_FIELDS,
+    ...SOURCE_FIELDS,
+    "occurredAt",
+  ],
+  label,
+  read(values) {
+    const read = readEnvelope("VictimsRecorded", values);
+    const victims: Record<string, unknown>[] = [];
+    const disclose: Record<string, string> = {};
+    for (let i = 0; i < rowCount(values); i++) {
+      const get = (part: Part) => values.get(row(i, part)) ?? "";
+      if (!PARTS.some((p) => p !== "publishName" && get(p).trim() !== "")) continue;
+      const victim: Record<string, unknown> = {};
+      for (const part of ["name", "ageGroup", "sex", "status", "diedOn", "place", "notes"] as const)
+        if (get(part).trim() !== "") victim[part] = get(part);
+      if (get("age").trim() !== "") victim.age = readWhole(get("age"), row(i, "age"), read.errors);
+      if (get("publishName") === "public" && victim.name !== undefined)
+        disclose[`/data/victims/${victims.length}/name`] = "public";
+      victims.push(victim);
+    }
+    setPath(read.body, ["data", "victims"], victims);
+    if (Object.keys(disclose).length > 0) setPath(read.body, ["data", "disclose"], disclose);
+    return read;
+  },
+  fieldFor(path, values) {
+    const match = /^data\.victims(?:\[(\d+)\](?:\.(\w+))?)?/.exec(path);
+    if (!match) return null;
+    // The n-th row that holds something is victims[n] of the event.
+    const filled = Array.from({ length: rowCount(values) }, (_, i) => i).filter((i) =>
+      PARTS.some((p) => p !== "publishName" && (values.get(row(i, p)) ?? "").trim() !== ""),
+    );
+    const i = filled[Number(match[1] ?? 0)] ?? 0;
+    const part = match[2] === "ageRange" ? "age" : match[2];
+    return row(i, PARTS.includes(part as Part) ? (part as Part) : "name");
+  },
+  Fields: ({ form }) => {
+    const rows = rowCount(form.values);
+    return (
+      <>
+        <input type="hidden" name="rows" value={String(rows)} />
+        {Array.from({ length: rows }, (_, i) => (
+          <fieldset>
+            <legend>{`Person ${i + 1}`}</legend>
+            <TextField
+              form={form}
+              name={row(i, "name")}
+              label="Name"
+              hint="Sealed: shown only to restricted readers."
+              optional
+            />
+            <SelectField
+              form={form}
+              name={row(i, "publishName")}
+              label="Who may read the name"
+              choices={[
+                { value: "restricted", label: "Restricted readers only" },
+                { value: "public", label: "Everyone (published with consent or already public)" },
+              ]}
+              optional
+            />
+            <div class="row">
+              <TextField form={form} name={row(i, "age")} label="Age" inputmode="numeric" optional />
+              <SelectField
+                form={form}
+                name={row(i, "ageGroup")}
+                label="Age group"
+                choices={choices(["child", "adult", "elderly", "unknown"])}
+                blank="Not given"
+                optional
+              />
+            </div>
+            <div class="row">
+              <SelectField
+                form={form}
+                name={row(i, "sex")}
+                label="Sex"
+                choices={choices(["female", "male", "unknown"])}
+                blank="Not given"
+                optional
+              />
+              <SelectField
+                form={form}
+                name={row(i, "status")}
+                label="Status"
+                choices={choices(["civilian", "combatant", "unknown"])}
+                blank="Not given"
+                optional
+              />
+            </div>
+            <TextField
+              form={form}
+              name={row(i, "diedOn")}
+              label="Day of death"
+              hint="e.g. 2022-04-08"
+              narrow
+              optional
+            />
+            <TextField form={form} name={row(i, "place")} label="Place" optional />
+            <TextArea form={form} name={row(i, "notes")} label="Notes" rows={2} optional />
+          </fieldset>
+        ))}
+        <AttributionFields form={form} legend="Who reported them" />
+        <SourceFields form={form} />
+        <OccurredAtField form={form} label="When it was reported" />
+      </>
+    );
+  },
+};

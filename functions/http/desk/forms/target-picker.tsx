@@ -1,0 +1,64 @@
+import { describeFigure } from "../../../../events/figures.js";
+import type { Figure } from "../../../../events/schemas.js";
+import type { StoredEvent } from "../../../../events/stored-event.js";
+import { attributionText, categoryLabel, typeLabel } from "../../pages/format.js";
+import { type FormState, Radios } from "../form-kit.js";
+import type { FormContext } from "./desk-form.js";
+
+/** How far a gist quotes: enough to tell reports apart in a list. */
+const GIST = 140;
+const cut = (text: string) => (text.length > GIST ? `${text.slice(0, GIST - 1)}…` : text);
+
+/** What an event said, in a line: enough to pick it as a target. */
+export function eventGist(event: StoredEvent): string {
+  const d = event.data as Record<string, unknown>;
+  switch (event.type) {
+    case "CasualtiesReported":
+      return Object.entries(d.figures as Record<string, Figure>)
+        .map(([c, f]) => `${categoryLabel(c)} ${describeFigure(f)}`)
+        .join(", ");
+    case "StatementMade":
+      return `“${cut(String(d.quote))}”`;
+    case "DenialIssued":
+      return `denies ${cut(String(d.claim))}`;
+    case "ClaimAssessed":
+      return `${String(d.verdict)}: ${String(d.targetEventId)}`;
+    case "ReportRetracted":
+      return `retracts ${String(d.targetEventId)}`;
+    default:
+      return typeof d.title === "string" ? cut(d.title) : "";
+  }
+}
+
+/** "v4 · Denial issued · Russian Ministry of Defence: denies … (TASS)": who said what, where. */
+export function targetLabel(event: StoredEvent): string {
+  const who = event.attributedTo ? attributionText(event.attributedTo) : "the archive";
+  return `v${event.version} · ${typeLabel(event.type)} · ${who}: ${eventGist(event)} (${event.source.publisher})`;
+}
+
+/** The incident's events that a judgement may name, newest first (the opening is not a report). */
+export const targetsOf = (context: FormContext, types?: readonly string[]) =>
+  context.events.filter((e) => e.type !== "IncidentOpened" && (!types || types.includes(e.type)));
+
+/** The target as radios, newest first, each with who said what. */
+export const TargetPicker = ({
+  form,
+  context,
+  legend,
+  hint,
+  types,
+}: {
+  form: FormState;
+  context: FormContext;
+  legend: string;
+  hint: string;
+  types?: readonly string[];
+}) => (
+  <Radios
+    form={form}
+    name="data.targetEventId"
+    label={legend}
+    hint={hint}
+    choices={targetsOf(context, types).map((e) => ({ value: e.eventId, label: targetLabel(e) }))}
+  />
+);

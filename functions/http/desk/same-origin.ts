@@ -1,0 +1,21 @@
+import type { MiddlewareHandler } from "hono";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import { ForbiddenError } from "../../errors.js";
+
+/**
+ * Hono's origin check (Origin or Sec-Fetch-Site must be this site) on a form post; a post from
+ * another origin is the 403 problem every other refusal is, with nothing stored.
+ */
+export function sameOrigin(): MiddlewareHandler {
+  const check = csrf();
+  return async (c, next) => {
+    try {
+      await check(c, next);
+    } catch (error) {
+      if (error instanceof HTTPException && error.status === 403)
+        throw new ForbiddenError("a form posted from another site is refused; nothing was stored");
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The desk's routes (functions/http/desk): sign-in and the forms, for people in a browser.
+ * Form posts take `application/x-www-form-urlencoded` fields named by their place in the event
+ * (`source.publisher`, `data.quote`), plus `formToken` (the session's anti-forgery token) and
+ * `eventId` (the event the form stores, however often it is sent).
+ */
+type Json = Record<string, unknown>;
+
+const tags = ["desk"];
+const html = (description: string) => ({
+  description,
+  content: { "text/html": { schema: { type: "string" } } },
+});
+const redirect = (description: string) => ({
+  description,
+  headers: { Location: { required: true, schema: { type: "string" } } },
+});
+const refused = {
+  description:
+    "Refused, nothing stored: a post from another origin (problem+json), or without this session's form token, or without the role the form needs (a page saying so).",
+  content: {
+    "text/html": { schema: { type: "string" } },
+    "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+  },
+};
+const form = {
+  required: true,
+  content: {
+    "application/x-www-form-urlencoded": {
+      schema: { type: "object", additionalProperties: { type: "string" } },
+    },
+  },
+};
+const page = { security: [] as unknown[] };
+/** A post of a signed-in person: the session cookie, checked with the form's token. */
+const session = { security: [{ session: [] }] };
+const badQuery = {
+  description: "A query parameter this route does not take; `errors` names it.",
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+};
+const incident = {
+  name: "incidentId",
+  in: "path",
+  required: true,
+  description: "The incident the form adds to.",
+  schema: { type: "string" },
+};
+const slug = {
+  name: "form",
+  in: "path",
+  required: true,
+  description: "The form: casualties, statement, denial, assessment, retraction (and each newer type's).",
+  schema: { type: "string" },
+};
+const formPost = (operationId: string, summary: string, parameters: Json[] = []) => ({
+  operationId,
+  tags,
+  summary,
+  description:
+    "Needs the session cookie, the same origin and the session's `formToken`; then the form's role; then the API's own validation and append (the same rules, roles and `recordedBy`). Post/redirect/get on success.",
+  ...session,
+  parameters,
+  requestBody: form,
+  responses: {
+    "200": html('The form again with one more row ("Add another category"); nothing stored.'),
+    "303": redirect("Stored (or stored before, by the same eventId): the incident's page at the event."),
+    "400": html("The form again, every value kept, each problem beside its field and in a summary."),
+    "403": refused,
+    "404": html("No such incident."),
+    "409": html(
+      "The form again: the incident exists already, or the form was stored before with other values.",
+    ),
+    "422": html("The form again, every value kept, each problem beside its field and in a summary."),
+  },
+});
+const formPage = (operationId: string, summary: string, parameters: Json[] = []) => ({
+  operationId,
+  tags,
+  summary,
+  description:
+    "Server-rendered HTML, no script; every field labelled, grouped in fieldsets; names already in the archive suggested.",
+  ...page,
+  parameters,
+  responses: {
+    "200": html("The form, with a new eventId and the session's form token."),
+    "303": redirect("Not signed in: to /sign-in, coming back here after."),
+    "403": html("The signed-in user lacks the role the form needs."),
+    "400": badQuery,
+    "404": html("No such incident."),
+  },
+});
+
+export const paths: Record<string, Json> = {
+  "/sign-in": {
+    get: {
+      operationId: "getSignIn",
+      tags,
+      summary: "Sign in (a token locally; the issuer's login in AWS)",
+      description:
+        "Locally a form taking a token of LEDGER_TOKEN or LEDGER_USERS. With OpenID Connect, a redirect to the issuer (authorization code flow with PKCE, state and nonce).",
+      ...page,
+      parameters: [
+        {
+          name: "next",
+          in: "query",
+          required: false,
+          description: "A path of this site to return to.",
+          schema: { type: "string" },
+        },
+      ],
+      responses: {
+        "200": html("The sign-in form (local: a token)."),
+        "302": redirect("OpenID Connect: to the issuer's authorization endpoint (code flow with PKCE)."),
+        "400": badQuery,
+      },
+    },
+    post: {
+      operationId: "postSignIn",
+      tags,
+      summary: "Start a session",
+      description: "Form fields `token` and `next`. Same origin only.",
+      ...page,
+      requestBody: form,
+      responses: {
+        "200": html("The form again: no token was entered."),
+        "302": redirect("OpenID Connect: to the issuer's authorization endpoint."),
+        "303": redirect(
+          "Signed in: a session cookie (HttpOnly, SameSite=Lax, Secure over https, ≤ 12 h) and on to `next`.",
+        ),
+        "401": html("The form again: the token is not one this archive knows."),
+        "403": refused,
+      },
+    },
+  },
+  "/sign-in/callback": {
+    get: {
+      operationId: "getSignInCallback",
+      tags,
+      summary: "Where the issuer sends the browser back (OpenID Connect)",
+      description:
+        "The code is exchanged with the PKCE verifier; the ID token is verified against the issuer's JWKS (signature, issuer, audience, expiry, nonce); its groups become roles.",
+      ...page,
+      parameters: ["code", "state", "error", "error_description", "error_uri", "iss", "session_state"].map(
+        (name) => ({
+          name,
+          in: "query",
+          required: false,
+          description: "As the issuer sends it.",
+          schema: { type: "string" },
+        }),
+      ),
+      responses: {
+        "200": html(
+          "Not signed in: the issuer answered with an error (e.g. the person cancelled), or this archive signs in with a token.",
+        ),
+        "303": redirect("Signed in: the code exchanged, the ID token verified, a session started."),
+        "400": {
+          description:
+            "The state does not match a sign-in this browser started (a page), or an unknown query parameter (a problem).",
+          content: {
+            "text/html": { schema: { type: "string" } },
+            "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
+          },
+        },
+        "401": html("The issuer refused the code or its ID token did not verify."),
+      },
+    },
+  },
+  "/sign-out": {
+    post: {
+      operationId: "postSignOut",
+      tags,
+      summary: "End the session",
+      description: "Clears the session cookie; with OpenID Connect, offers the issuer's sign-out too.",
+      ...session,
+      requestBody: form,
+      responses: { "200": html("Signed out: the session cookie cleared."), "403": refused },
+    },
+  },
+  "/desk": {
+    get: {
+      operationId: "getDesk",
+      tags,
+      summary: "The desk: what the signed-in user may record",
+      description: "The forms the user's roles allow, and the latest incidents to add to.",
+      ...page,
+      responses: {
+        "200": html("The desk."),
+        "303": redirect("Not signed in: to /sign-in."),
+        "400": badQuery,
+      },
+    },
+  },
+  "/desk/new": {
+    get: formPage("getDeskNewIncident", "The form that opens an incident"),
+    post: formPost("postDeskNewIncident", "Open an incident (IncidentOpened, through the API's append)"),
+  },
+  "/desk/incidents/{incidentId}/{form}": {
+    get: formPage("getDeskForm", "A form that adds a report to an incident", [
+      incident,
+      slug,
+      {
+        name: "target",
+        in: "query",
+        required: false,
+        description: "The event an assessment or retraction names, picked beforehand.",
+        schema: { type: "string" },
+      },
+    ]),
+    post: formPost("postDeskForm", "Add a report to an incident (through the API's append)", [
+      incident,
+      slug,
+    ]),
+  },
+  "/desk/release": {
+    get: formPage("getDeskRelease", "The form that names a release (editors)"),
+    post: formPost("postDeskRelease", "Name a release (POST /releases, editors)"),
+  },
+};
+
+export const deskTags = [{ name: "desk", description: "Writing from a browser: sign-in, sessions, forms." }];

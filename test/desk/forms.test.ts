@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { parseAppendBody } from "../../events/validate.js";
+import type { FormState } from "../../functions/http/desk/form-kit.js";
+import { fieldId } from "../../functions/http/desk/form-kit.js";
+import type { DeskForm, FormContext } from "../../functions/http/desk/forms/desk-form.js";
+import { DESK_FORMS } from "../../functions/http/desk/forms/registry.js";
+
+/**
+ * Every form module keeps the desk's promises by construction: each field it lists is on the
+ * page under the id the error summary links to, each control it renders is one it lists (so a
+ * problem path finds its field), and an empty form reads into an event the API refuses with
+ * problems that all land on fields.
+ */
+
+const context: FormContext = {
+  incidentId: "an-incident",
+  events: [
+    {
+      incidentId: "an-incident",
+      eventId: "target-event-1",
+      version: 2,
+      type: "DenialIssued",
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      recordedBy: "x",
+      prevHash: "0".repeat(64),
+      hash: "1".repeat(64),
+      source: { publisher: "TASS" },
+      attributedTo: { name: "Ministry" },
+      data: { claim: "responsibility" },
+    } as never,
+  ],
+};
+const state = (values: Record<string, string> = {}): FormState => ({
+  values: new Map(Object.entries(values)),
+  errors: new Map(),
+  suggestions: { speakers: [], publishers: [] },
+});
+const render = async (form: DeskForm, values?: Record<string, string>) =>
+  String(await form.Fields({ form: state(values), context }));
+
+describe.each([...DESK_FORMS].map((f) => [f.type, f] as const))("the %s form", (_type, form) => {
+  it("renders every field it lists, under the id the error summary links to", async () => {
+    const html = await render(form);
+    for (const field of form.fields(new Map())) expect(html, field).toContain(`id="${fieldId(field)}"`);
+  });
+
+  it("lists every control it renders, so that each problem finds its field", async () => {
+    const html = await render(form);
+    const names = new Set([...html.matchAll(/name="([^"]+)"/g)].map((m) => m[1]));
+    const listed = new Set([...form.fields(new Map()), "rows"]);
+    for (const name of names) expect(listed.has(name as string), name).toBe(true);
+    for (const field of form.fields(new Map())) expect(form.label(field), field).not.toBe("");
+  });
+
+  if (DESK_FORMS.includes(form))
+    it("reads an empty form into an event the API refuses, every problem on a field", () => {
+      const values = new Map<string, string>();
+      const read = form.read(values);
+      const parsed = parseAppendBody(read.body);
+      expect(parsed.ok).toBe(false);
+      const fields = new Set(form.fields(values));
+      for (const problem of parsed.ok ? [] : parsed.errors) {
+        const field =
+          form.fieldFor?.(problem.path, values) ??
+          [...fields].find((f) => f === problem.path || f.startsWith(`${problem.path}.`));
+        expect(field, problem.path).toBeTruthy();
+      }
+    });
+});
+
+describe("the casualty form's figures", () => {
+  const form = DESK_FORMS.find((f) => f.type === "CasualtiesReported") as DeskForm;
+  it.each([
+    ["exact", { value: "12" }, { value: 12, qualifier: "exact" }],
+    ["at-least", { value: "50" }, { value: 50, qualifier: "at-least" }],
+    ["at-most", { value: "4,000" }, { value: 4000, qualifier: "at-most" }],
+    ["about", { value: "4 000" }, { value: 4000, qualifier: "about" }],
+    ["range", { min: "15", max: "20" }, { min: 15, max: 20 }],
+    ["dozens", {}, { qualifier: "dozens" }],
+    ["hundreds", { value: "ignored for a word" }, { qualifier: "hundreds" }],
+  ] as const)("reads %s, with the words as reported, into the contract's Figure", (kind, parts, figure) => {
+    const values = new Map<string, string>([
+      ["figures[0].category", "other"],
+      ["figures[0].other", "hospitalised"],
+      ["figures[0].form", kind],
+      ["figures[0].text", "as the source put it"],
+      ["source.publisher", "AP"],
+      ["attributedTo.name", "Police"],
+      ...Object.entries(parts).map(([k, v]) => [`figures[0].${k}`, v] as [string, string]),
+    ]);
+    const read = form.read(values);
+    expect(read.errors.size).toBe(0);
+    const parsed = parseAppendBody(read.body);
+    expect(parsed.ok && parsed.value[0]?.data).toEqual({
+      figures: { hospitalised: { ...figure, text: "as the source put it" } },
+    });
+  });
+});

@@ -1,0 +1,173 @@
+import { rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { serve } from "@hono/node-server";
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+} from "aws-lambda";
+import dynalite from "dynalite";
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTables } from "../../functions/store/create-tables.js";
+import { startTestIssuer } from "../desk/test-issuer.js";
+import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { type HttpRequest, httpApiEvent, REGION } from "./lambda-events.js";
+
+/**
+ * The desk as AWS runs it: the pages bundle `cdk deploy` would upload, fed API Gateway HTTP API
+ * events (cookies in `event.cookies`, as API Gateway passes them), its session key read from a
+ * stand-in Secrets Manager, signing a person in through a local OIDC issuer and opening an
+ * incident with the desk's form, recorded under the ID token's user.
+ */
+
+type Handler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
+const CLIENT_ID = "desk-bundle-client";
+const SECRET_ARN = `arn:aws:secretsmanager:${REGION}:123456789012:secret:desk-session-AbCdEf`;
+const ORIGIN = "https://a1b2c3d4e5.execute-api.eu-central-1.amazonaws.com";
+
+let outdir: string;
+let pages: Handler;
+let store: Server;
+let secrets: ReturnType<typeof serve>;
+let issuer: Awaited<ReturnType<typeof startTestIssuer>>;
+let db: DynamoDBClient;
+let secretReads = 0;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  const synthesized = synthesizeBundles("ledger-desk-bundle-");
+  outdir = synthesized.outdir;
+  const bundle = synthesized.assetFile(synthesized.stack.pages.function);
+
+  store = dynalite({ createTableMs: 0 });
+  await new Promise<void>((resolve) => store.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+  db = new DynamoDBClient({
+    endpoint,
+    region: REGION,
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+  });
+  const tables = { events: "desk-events", claims: "desk-claims", views: "desk-views", log: "desk-log" };
+  await createTables(db, tables);
+
+  const app = new Hono();
+  app.post("/", (c) => {
+    secretReads += 1;
+    return c.json({ ARN: SECRET_ARN, SecretString: "s".repeat(64) });
+  });
+  secrets = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => secrets.once("listening", () => resolve()));
+  issuer = await startTestIssuer(CLIENT_ID);
+
+  Object.assign(process.env, {
+    EVENTS_TABLE: tables.events,
+    CLAIMS_TABLE: tables.claims,
+    VIEWS_TABLE: tables.views,
+    LOG_TABLE: tables.log,
+    LOG_LEVEL: "warn",
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    AWS_SECRET_ACCESS_KEY: "secret",
+    DYNAMODB_ENDPOINT: endpoint,
+    DESK_OIDC_ISSUER: issuer.issuer,
+    DESK_OIDC_CLIENT_ID: CLIENT_ID,
+    DESK_SESSION_SECRET_ARN: SECRET_ARN,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`,
+  });
+  pages = ((await nativeImport(pathToFileURL(bundle).href)) as { handler: Handler }).handler;
+}, 240_000);
+
+afterAll(async () => {
+  process.env = savedEnv;
+  db?.destroy();
+  await issuer?.close();
+  await new Promise<void>((resolve) => (secrets ? secrets.close(() => resolve()) : resolve()));
+  await new Promise<void>((resolve) => (store ? store.close(() => resolve()) : resolve()));
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+const jar = new Map<string, string>();
+async function call(request: HttpRequest & { form?: Record<string, string> }) {
+  const event = httpApiEvent(request) as APIGatewayProxyEventV2;
+  if (jar.size) event.cookies = [...jar].map(([k, v]) => `${k}=${v}`);
+  if (request.form) {
+    event.body = new URLSearchParams(request.form).toString();
+    event.headers["content-type"] = "application/x-www-form-urlencoded";
+    event.headers["content-length"] = String(Buffer.byteLength(event.body));
+    event.headers.origin = ORIGIN;
+  }
+  const result = (await pages(event)) as APIGatewayProxyStructuredResultV2;
+  for (const line of result.cookies ?? []) {
+    const [pair = ""] = line.split(";");
+    const [name = "", value = ""] = pair.split("=");
+    if (value === "" || /max-age=0/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  const text = result.isBase64Encoded
+    ? Buffer.from(result.body ?? "", "base64").toString()
+    : (result.body ?? "");
+  return { status: result.statusCode, headers: result.headers ?? {}, cookies: result.cookies ?? [], text };
+}
+
+describe("the desk in the deployed pages bundle", () => {
+  it("signs a writer in through the issuer and opens an incident recorded under their name", async () => {
+    const start = await call({
+      method: "GET",
+      route: "/sign-in",
+      path: "/sign-in",
+      query: { next: "/desk/new" },
+    });
+    expect(start.status).toBe(302);
+    const authorize = new URL(String(start.headers.location));
+    expect(authorize.origin + authorize.pathname).toBe(`${issuer.issuer}/authorize`);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/sign-in/callback`);
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+
+    const back = new URL(String((await fetch(authorize, { redirect: "manual" })).headers.get("location")));
+    const signedIn = await call({
+      method: "GET",
+      route: "/sign-in/callback",
+      path: "/sign-in/callback",
+      query: Object.fromEntries(back.searchParams),
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe("/desk/new");
+    const session = signedIn.cookies.find((c) => c.startsWith("ledger_session="));
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/Secure/);
+    expect(session).toMatch(/SameSite=Lax/);
+    expect(secretReads).toBe(1);
+
+    const form = await call({ method: "GET", route: "/desk/new", path: "/desk/new" });
+    expect(form.status).toBe(200);
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form.text)?.[1] ?? "";
+    const opened = await call({
+      method: "POST",
+      route: "/desk/new",
+      path: "/desk/new",
+      form: {
+        formToken: field("formToken"),
+        eventId: field("eventId"),
+        incidentId: "desk-bundle-incident",
+        "data.title": "Opened from the deployed desk",
+        "data.kind": "shelling",
+        "data.location.name": "A town",
+        "data.location.country": "UA",
+        "source.publisher": "Reuters",
+      },
+    });
+    expect(opened.status, opened.text.slice(0, 400)).toBe(303);
+    expect(opened.headers.location).toBe(`/view/desk-bundle-incident#ev-${field("eventId")}`);
+    const page = await call({
+      method: "GET",
+      route: "/view/{incidentId}",
+      path: "/view/desk-bundle-incident",
+    });
+    expect(page.text).toContain("Opened from the deployed desk");
+    expect(page.text).toContain("alice@example.org (alice-sub)");
+  });
+});
