@@ -19,6 +19,7 @@ import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
+import { COMMIT_SHARD_INDEX } from "../functions/store/commit-shard.js";
 import {
   ACTIVITY_INDEX,
   ACTIVITY_INDEX_ATTRIBUTES,
@@ -36,6 +37,9 @@ import { grantChainCheckRecords, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
+
+/** Context `legacyCommitIndex=true`: keep the unsharded `byCommitTime` index (an upgrade's first deploy). */
+export const LEGACY_COMMIT_INDEX_CONTEXT = "legacyCommitIndex";
 
 /** Routes anyone may call: the archive is published evidence. */
 export const PUBLIC_GET_PATHS = [
@@ -117,13 +121,25 @@ export class LedgerStack extends Stack {
       sortKey: { name: EVENTS_KEYS.sortKey, type: dynamodb.AttributeType.NUMBER },
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
-    // The log sequencer's scheduled catch-up reads commits by time (functions/log/incident-lister.ts).
+    // The log sequencer's scheduled catch-up reads commits by time (functions/log/incident-lister.ts),
+    // from an index sharded over COMMIT_SHARDS partition keys (functions/store/commit-shard.ts).
     this.eventsTable.addGlobalSecondaryIndex({
-      indexName: COMMIT_TIME_INDEX.name,
-      partitionKey: { name: COMMIT_TIME_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: COMMIT_TIME_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+      indexName: COMMIT_SHARD_INDEX.name,
+      partitionKey: { name: COMMIT_SHARD_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: COMMIT_SHARD_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
+    // The unsharded index (one key value takes every append), kept only while a stack that had it
+    // upgrades: DynamoDB adds or drops one index per update, and the catch-up reads both meanwhile.
+    const legacyCommitIndex = this.node.tryGetContext(LEGACY_COMMIT_INDEX_CONTEXT) === "true";
+    if (legacyCommitIndex) {
+      this.eventsTable.addGlobalSecondaryIndex({
+        indexName: COMMIT_TIME_INDEX.name,
+        partitionKey: { name: COMMIT_TIME_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: COMMIT_TIME_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+      });
+    }
     // claims: which commit each client eventId went to. Mutable, hence a table of its own:
     // IAM can then allow UpdateItem here and forbid it on events.
     this.claimsTable = new DurableTable(this, "ClaimsTable", {
@@ -372,6 +388,7 @@ export class LedgerStack extends Stack {
       viewsTable: this.viewsTable,
       reader: this.data,
       failureQueue: this.failureQueue,
+      legacyCommitIndex,
     });
     // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
     this.pages.function.addEnvironment("LOG_TABLE", this.transparencyLog.table.tableName);
