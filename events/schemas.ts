@@ -213,10 +213,20 @@ export const ReportRetractedData = z
   })
   .check(z.meta({ id: "ReportRetractedData" }));
 
+/** Where an imported event was first recorded: that archive's log origin, its log index and chain hash. */
+export const ImportedFrom = z
+  .strictObject({
+    origin: text(300),
+    index: z.int().check(z.gte(0, "must be a non-negative integer")),
+    hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits")),
+  })
+  .check(z.meta({ id: "ImportedFrom", description: "The record this event was imported from (npm run import)." }));
+
 const common = {
   eventId: opt(EventId),
   occurredAt: opt(isoInstant),
   source: Source,
+  importedFrom: opt(ImportedFrom),
 };
 const attributed = { ...common, attributedTo: Attribution };
 
@@ -301,3 +311,4 @@ export type Source = z.infer<typeof Source>;
 export type Attribution = z.infer<typeof Attribution>;
 export type Envelope = z.infer<typeof Envelope>;
 export type Location = z.infer<typeof Location>;
+export type ImportedFrom = z.infer<typeof ImportedFrom>;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import type { Attribution, Envelope, EventType, Source } from "./schemas.js";
+import type { Attribution, Envelope, EventType, ImportedFrom, Source } from "./schemas.js";
 
 /** An event as the archive stores and returns it: the client's envelope plus what the server adds. */
 export interface StoredEvent {
@@ -11,6 +11,8 @@ export interface StoredEvent {
   occurredAt?: string;
   source: Source;
   attributedTo?: Attribution;
+  /** Set by `npm run import` on an event re-recorded from another archive's export. */
+  importedFrom?: ImportedFrom;
   // biome-ignore lint/suspicious/noExplicitAny: the shape depends on `type`; the schemas checked it at the door.
   data: any;
   recordedAt: string;
@@ -44,7 +46,8 @@ export function hashEvent(event: Omit<StoredEvent, "hash"> | StoredEvent): strin
  */
 export function contentFingerprint(incidentId: string, envelope: Envelope | StoredEvent): string {
   const { type, occurredAt, source, attributedTo, data } = envelope;
-  return sha256Hex(canonicalJson({ incidentId, type, occurredAt, source, attributedTo, data }));
+  const importedFrom = envelope.importedFrom;
+  return sha256Hex(canonicalJson({ incidentId, type, occurredAt, source, attributedTo, data, importedFrom }));
 }
 
 export interface ChainHead {
@@ -79,6 +82,7 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
       source: envelope.source,
       ...(envelope.attributedTo === undefined ? {} : { attributedTo: envelope.attributedTo }),
       data: envelope.data,
+      ...(envelope.importedFrom === undefined ? {} : { importedFrom: envelope.importedFrom }),
       recordedAt,
       recordedBy: ctx.recordedBy,
       prevHash,
