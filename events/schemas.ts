@@ -220,7 +220,9 @@ export const ImportedFrom = z
     index: z.int().check(z.gte(0, "must be a non-negative integer")),
     hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits")),
   })
-  .check(z.meta({ id: "ImportedFrom", description: "The record this event was imported from (npm run import)." }));
+  .check(
+    z.meta({ id: "ImportedFrom", description: "The record this event was imported from (npm run import)." }),
+  );
 
 const common = {
   eventId: opt(EventId),

@@ -1,4 +1,5 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import { SearchIndex } from "./finding/search-index.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import { IncidentReader, type Settle } from "./incident-reader.js";
@@ -32,6 +33,10 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   });
   const views = options.views?.(db, tables.views) ?? new ViewStore(db, tables.views);
   const reader = new IncidentReader(events, views, options.settle);
+  // The finding index beside the views (functions/finding): written after each view, read by search.
+  const finding = tables.search
+    ? new SearchIndex(db, tables.search, (id) => reader.summary(id, { at: "current" }))
+    : undefined;
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -42,6 +47,6 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     );
   };
   const routes = (authenticate: Authenticator) =>
-    apiRoutes({ events, views, reader, authenticate, checkStore });
-  return { events, views, reader, checkStore, routes };
+    apiRoutes({ events, views, reader, authenticate, checkStore, ...(finding ? { finding } : {}) });
+  return { events, views, reader, checkStore, routes, finding };
 }

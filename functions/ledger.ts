@@ -49,7 +49,8 @@ export function createLedger(options: LedgerOptions) {
       : {}),
   });
   const { events, views, reader } = core;
-  const projector = new Projector(events, views);
+  const { finding } = core;
+  const projector = new Projector(events, views, finding ? (id) => finding.update(id) : undefined);
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
     batchWrites: options.feedBatchWrites === true,
@@ -86,6 +87,7 @@ export function createLedger(options: LedgerOptions) {
     citation,
     logStore,
     openApi,
+    ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.

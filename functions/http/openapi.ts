@@ -1,5 +1,6 @@
 import { KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as feedApi from "./openapi-feed.js";
+import * as findingApi from "./openapi-finding.js";
 import * as logApi from "./openapi-log.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
 
@@ -214,7 +215,7 @@ function corePaths(): Record<string, Json> {
         operationId: "listIncidents",
         tags: ["incidents"],
         summary: "Summaries, newest activity first",
-        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
+        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${findingApi.LISTING_NOTE} ${UNKNOWN_QUERY}`,
         ...read,
         parameters: [
           query(
@@ -235,6 +236,7 @@ function corePaths(): Record<string, Json> {
           ),
           limit(100, 20),
           query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),
+          ...findingApi.listingParameters,
         ],
         responses: {
           "200": json(ref("SummaryPage"), "A page of summaries."),
@@ -341,6 +343,7 @@ function corePaths(): Record<string, Json> {
           query("country", { type: "string" }, "Only this country."),
           query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
           query("cursor", { type: "string" }, "The next page's cursor."),
+          ...findingApi.listingParameters.map((p) => ({ ...p, schema: { type: "string" } })),
         ],
         responses: {
           "200": text("text/html", "The page."),
@@ -402,6 +405,7 @@ const CORE_TAGS = [
 export const apiParts: ApiPart[] = [
   { paths: logApi.paths, schemas: logApi.schemas },
   { paths: feedApi.paths, schemas: feedApi.schemas },
+  { paths: findingApi.paths, schemas: findingApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {

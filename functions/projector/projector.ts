@@ -37,6 +37,8 @@ export class Projector {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
+    /** Derived reads kept beside the view (the finding index), brought forward after each save. */
+    private readonly afterSave?: (incidentId: string) => Promise<void>,
   ) {}
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
@@ -57,7 +59,11 @@ export class Projector {
       },
       this.views,
     );
-    if (folded === 0) return { incidentId, from, to: from, saved: false };
+    if (folded === 0) {
+      // A record delivered again after a failure past the save: the index catches up now.
+      if (this.afterSave) await this.afterSave(incidentId);
+      return { incidentId, from, to: from, saved: false };
+    }
     // Pieces sealed by this fold, then snapshots: a view at version N then vouches that every
     // piece and snapshot up to N was written.
     const stored = withoutUnsaved(state);
@@ -68,6 +74,7 @@ export class Projector {
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
     this.recent.set(incidentId, stored);
+    if (saved && this.afterSave) await this.afterSave(incidentId);
     return { incidentId, from, to: state.version, saved };
   }
 }

@@ -10,6 +10,7 @@ import {
   CLAIMS_KEYS,
   EVENTS_KEYS,
   LOG_KEYS,
+  SEARCH_KEYS,
   type TableNames,
   VIEWS_KEYS,
 } from "./table-design.js";
@@ -67,6 +68,20 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
       KeySchema: [
         { AttributeName: LOG_KEYS.partitionKey, KeyType: "HASH" },
         { AttributeName: LOG_KEYS.sortKey, KeyType: "RANGE" },
+      ],
+    });
+  }
+  if (names.search) {
+    definitions.push({
+      TableName: names.search,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: SEARCH_KEYS.partitionKey, AttributeType: "S" },
+        { AttributeName: SEARCH_KEYS.sortKey, AttributeType: "S" },
+      ],
+      KeySchema: [
+        { AttributeName: SEARCH_KEYS.partitionKey, KeyType: "HASH" },
+        { AttributeName: SEARCH_KEYS.sortKey, KeyType: "RANGE" },
       ],
     });
   }

@@ -16,6 +16,8 @@ export const EVENTS_KEYS = { partitionKey: "incidentId", sortKey: "version" } as
 export const CLAIMS_KEYS = { partitionKey: "eventId" } as const;
 export const VIEWS_KEYS = { partitionKey: "incidentId" } as const;
 export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
+/** The finding index: pk names a list (a word, a source, a year, a grid cell), sk orders its entries. */
+export const SEARCH_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
 /**
  * Attributes the listing index carries: what its filters read, and the version. Not the
@@ -44,6 +46,8 @@ export interface TableNames {
   views: string;
   /** The transparency log's table (optional so that tools which never touch the log can omit it). */
   log?: string;
+  /** The finding index (functions/finding/search-index.ts); optional like the log's. */
+  search?: string;
 }
 
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
@@ -52,5 +56,6 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     claims: env.CLAIMS_TABLE ?? `${prefix}-claims`,
     views: env.VIEWS_TABLE ?? `${prefix}-views`,
     log: env.LOG_TABLE ?? `${prefix}-log`,
+    search: env.SEARCH_TABLE ?? `${prefix}-search`,
   };
 }

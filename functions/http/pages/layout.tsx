@@ -40,6 +40,9 @@ export const Layout: FC<{ title: string; description?: string; past?: boolean; c
                 <a href="/">Incidents</a>
               </li>
               <li>
+                <a href="/map">Map</a>
+              </li>
+              <li>
                 <a href="/docs">API</a>
               </li>
             </ul>

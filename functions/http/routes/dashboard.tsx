@@ -4,12 +4,14 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
+import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
+import { FINDING_PARAMS, hasFinding } from "../finding-params.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
@@ -19,6 +21,8 @@ import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
+import { searchIncidents } from "./finding.js";
+import { readFindingForm } from "./finding-pages.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
@@ -31,6 +35,8 @@ export interface DashboardDeps {
   ) => Promise<string | null>;
   /** The transparency log: each event's leaf index and proof links, the latest checkpoint. */
   logStore?: LogStore;
+  /** The finding index: the list's words, dates, source and box (functions/finding). */
+  finding?: SearchIndex;
 }
 
 const PAGE_SIZE = 20;
@@ -43,11 +49,48 @@ const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
  * these paths do not overlap with any API route. Bad input in a form is answered with a
  * page that says what to fix, not with problem+json: a person is reading.
  */
-export function dashboardRoutes({ reader, events, views, citation, logStore }: DashboardDeps): Hono {
+export function dashboardRoutes({ reader, events, views, citation, logStore, finding }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", async (c) => {
     const { filters, values, errors, cursor } = readListQuery(c);
+    // Words, dates, a source or a box: the finding index answers, with its own cursor.
+    const found = finding ? readFindingForm(c) : null;
+    if (found) {
+      for (const name of FINDING_PARAMS) {
+        const raw = c.req.query(name)?.trim();
+        if (raw) values[name] = raw;
+      }
+      Object.assign(errors, found.errors);
+      if (errors.cursor && hasFinding(found.params)) delete errors.cursor;
+    }
+    if (finding && found && hasFinding(found.params) && Object.keys(errors).length === 0) {
+      const page = await searchIncidents(
+        { finding, reader },
+        {
+          ...found.params,
+          ...filters,
+          limit: PAGE_SIZE,
+          ...(values.cursor ? { cursor: values.cursor } : {}),
+        },
+      );
+      const { cursor: _c, ...rest } = values;
+      const nextHref = page.nextCursor
+        ? `/?${new URLSearchParams({ ...rest, cursor: page.nextCursor })}`
+        : null;
+      return render(
+        c,
+        200,
+        <IncidentListPage
+          items={page.items}
+          filters={filters}
+          values={rest}
+          errors={{}}
+          nextHref={nextHref}
+          kinds={KNOWN_KINDS}
+        />,
+      );
+    }
     if (Object.keys(errors).length > 0) {
       return render(
         c,
@@ -315,6 +358,7 @@ function readListQuery(c: Context) {
     else errors.contested = "Contested must be any, contested only, or not contested.";
   }
   const rawCursor = param(c, "cursor");
+  if (rawCursor !== undefined) values.cursor = rawCursor;
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
   if (cursor === null)
     errors.cursor = "That page link is not one this archive made; start again from the first page.";

@@ -4,6 +4,7 @@ import { DocsPage } from "../pages/docs-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
+import { findingPageRoutes } from "./finding-pages.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
@@ -17,6 +18,7 @@ export interface PageRoutesDeps extends DashboardDeps {
  */
 export function pageRoutes(deps: PageRoutesDeps): Hono {
   const app = dashboardRoutes(deps);
+  if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
   return app;
 }
