@@ -27,6 +27,7 @@ import {
   COMMIT_ITEM_TYPE,
   COMMIT_TIME_INDEX,
   EVENTS_KEYS,
+  SEARCH_KEYS,
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
@@ -99,6 +100,7 @@ export class LedgerStack extends Stack {
   readonly eventsTable: dynamodb.Table;
   readonly claimsTable: dynamodb.Table;
   readonly viewsTable: dynamodb.Table;
+  readonly searchTable: dynamodb.Table;
   readonly api: LedgerFunction;
   readonly projector: LedgerFunction;
   readonly pages: LedgerFunction;
@@ -159,11 +161,19 @@ export class LedgerStack extends Stack {
       nonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES],
     });
 
+    // search: the finding index (functions/finding/search-index.ts), derived from the views like
+    // them: written by the projector after each view, read by the listing's search and the pages.
+    this.searchTable = new DurableTable(this, "SearchTable", {
+      partitionKey: { name: SEARCH_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: SEARCH_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
+    });
+
     // ── Functions ─────────────────────────────────────────────────────────────────────────
     const tableEnvironment = {
       EVENTS_TABLE: this.eventsTable.tableName,
       CLAIMS_TABLE: this.claimsTable.tableName,
       VIEWS_TABLE: this.viewsTable.tableName,
+      SEARCH_TABLE: this.searchTable.tableName,
     };
     this.api = new LedgerFunction(this, "Api", {
       entry: "functions/lambda/api.ts",
@@ -232,6 +242,16 @@ export class LedgerStack extends Stack {
       "dynamodb:PutItem",
       "dynamodb:BatchGetItem",
     ]);
+    // The finding index: the projector brings an incident's entries forward (batch puts and
+    // deletes of its own entries, its doc item under a version condition); the API and the pages
+    // only query it.
+    grantTableActions(this.projector.role, this.searchTable, [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:BatchWriteItem",
+    ]);
+    grantTableActions(this.api.role, this.searchTable, ["dynamodb:Query"]);
+    grantTableActions(this.pages.role, this.searchTable, ["dynamodb:Query"]);
     // The pages read summaries and the listing index, events for history and checks, and a claim
     // to find an event by its client id (a past view's read-back). Their one write is the record
     // of a full chain check of a short incident, and only under that key.

@@ -143,8 +143,26 @@ describe("IAM: least privilege per role", () => {
       expect(action).not.toMatch(/\*/);
       expect(action).not.toMatch(/^dynamodb:(Delete|UpdateTable|PartiQL)/);
     }
-    for (const action of allAllowedActions(template, [id(stack.viewRepair.fn.role)])) {
+    for (const action of allAllowedActions(template, [
+      id(stack.viewRepair.fn.role),
+      id(stack.projector.role),
+    ])) {
       expect(action).not.toMatch(/^dynamodb:(BatchWrite|Scan)/);
+    }
+    // The projector's one batch write: the finding index, derived and rebuilt from the views.
+    const projector = actionsByResource(template, id(stack.projector.role));
+    for (const [resource, actions] of projector) {
+      if (resource !== id(stack.searchTable)) expect([...actions].join()).not.toMatch(/BatchWrite|Scan/);
+    }
+    expect([...(projector.get(id(stack.searchTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchWriteItem",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+    ]);
+    for (const role of [stack.api.role, stack.pages.role]) {
+      expect([...(actionsByResource(template, id(role)).get(id(stack.searchTable)) ?? [])]).toEqual([
+        "dynamodb:Query",
+      ]);
     }
   });
 
