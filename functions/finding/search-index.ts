@@ -265,6 +265,8 @@ export class SearchIndex {
       ...(query.contested !== undefined ? { contested: query.contested } : {}),
     };
     const lists = this.plan(terms, query);
+    // Whether a filter may drop entries of the list read (then reads go a page-full at a time).
+    const filtering = Object.keys(filter).length > 0;
     let ranked: Entry[];
     let next: SearchCursor | null = null;
     if (lists.length === 1 && (query.cursor === undefined || "k" in query.cursor)) {
@@ -275,9 +277,11 @@ export class SearchIndex {
       let read = 0;
       let more = true;
       scan: while (more && read < ENTRIES_PER_LIST) {
+        // Unfiltered, a page needs one entry past it (to know whether there is more); filtered, a page-full read.
+        const want = filtering ? QUERY_PAGE : query.limit + 1;
         const chunk = await this.readList(
           only.pk,
-          Math.min(QUERY_PAGE, ENTRIES_PER_LIST - read),
+          Math.min(want, ENTRIES_PER_LIST - read),
           start,
           only.range,
         );
@@ -327,11 +331,13 @@ export class SearchIndex {
       ranked = pageEntries;
     }
     const found = await summaries(ranked.map((e) => e.incidentId));
-    // An entry left by an older version of its incident names words it may no longer have.
+    // An entry left by an older version of its incident may name a word it no longer has: a
+    // summary whose text lacks every query word is dropped (a substring test, a superset of the
+    // word test, cheap enough for every page).
     const items = ranked
       .map((e) => found.get(e.incidentId))
       .filter((s): s is Summary => s !== undefined)
-      .filter((s) => terms.length === 0 || terms.some((t) => searchDoc(s).terms.has(t)));
+      .filter((s) => terms.length === 0 || mentionsAny(s, terms));
     return { items, next };
   }
 
@@ -356,6 +362,11 @@ export class SearchIndex {
     const { entries } = await this.readList(`s#${source}`, ENTRIES_PER_LIST);
     return new Set(entries.map((e) => e.incidentId));
   }
+}
+
+function mentionsAny(summary: Summary, terms: readonly string[]): boolean {
+  const text = JSON.stringify(summary).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  return terms.some((t) => text.includes(t));
 }
 
 function cellsOf2(bbox: Bbox): string[] {
