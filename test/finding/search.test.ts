@@ -1,5 +1,7 @@
+import { QueryCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, startArchive } from "../support/archive.js";
 import { loadSample, opened } from "./finding-kit.js";
 
@@ -191,5 +193,47 @@ describe("GET /sources/{name}", () => {
   it("is 404 for a source no incident names", async () => {
     const answer = await call(archive.url, "GET", "/sources/Nobody%20At%20All");
     expect(answer.status).toBe(404);
+  });
+});
+
+describe("the index follows the summary", () => {
+  it("drops a retracted statement's words, and keeps the incident's other words", async () => {
+    const id = "find-retract-2024";
+    await call(
+      archive.url,
+      "POST",
+      `/incidents/${id}/events`,
+      opened(id, "Strike on a quiet village", { occurredOn: "2024-03-03" }),
+    );
+    const said = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      eventId: "find-retract-statement",
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Witness" },
+      data: { quote: "A xylophone factory was hit.", stance: "neutral" },
+    });
+    expect(said.status).toBe(201);
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=xylophone")).body)).toEqual([id]);
+    await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "ReportRetracted",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Witness" },
+      data: { targetEventId: "find-retract-statement", reason: "misheard" },
+    });
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=xylophone")).body)).toEqual([]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=quiet%20village")).body)).toEqual([id]);
+    // The entry itself is gone, not only filtered out of the answer.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const entries = await db.send(
+      new QueryCommand({
+        TableName: archive.tables.search,
+        KeyConditionExpression: "pk = :p",
+        ExpressionAttributeValues: { ":p": { S: "t#xylophone" } },
+      }),
+    );
+    db.destroy();
+    expect(entries.Items).toEqual([]);
   });
 });
