@@ -50,7 +50,11 @@ export function createLedger(options: LedgerOptions) {
   });
   const { events, views, reader } = core;
   const { finding } = core;
-  const projector = new Projector(events, views, finding ? (id) => finding.update(id) : undefined);
+  const projector = new Projector(
+    events,
+    views,
+    finding ? (id, state) => finding.update(id, state) : undefined,
+  );
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log", {
     batchWrites: options.feedBatchWrites === true,

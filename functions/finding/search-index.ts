@@ -18,6 +18,9 @@ import {
   searchDoc,
 } from "../../events/finding/search-doc.js";
 import type { Summary } from "../../events/summarize.js";
+import { summarize } from "../../events/summarize.js";
+import type { IncidentState } from "../../events/summary.js";
+import { BoundedLru } from "../bounded-lru.js";
 import { BATCH_WRITE_LIMIT, backOff } from "../store/batch-writes.js";
 import { isConditionFailed } from "../store/dynamo-client.js";
 
@@ -114,6 +117,9 @@ function entryOf(item: Record<string, AttributeValue>): Entry {
 }
 
 export class SearchIndex {
+  /** The doc items this process wrote or read lately: a warm projector reads none back. */
+  private readonly docs = new BoundedLru<string, { version: number; facts: string; keys: string[] }>(10_000);
+
   constructor(
     private readonly db: DynamoDBClient,
     readonly table: string,
@@ -128,10 +134,14 @@ export class SearchIndex {
    * Entries left from an older version only ever add candidates, which `search` checks against
    * the summaries it returns.
    */
-  async update(incidentId: string): Promise<void> {
-    const summary = await this.summaryOf(incidentId);
+  async update(incidentId: string, state?: IncidentState): Promise<void> {
+    const summary = (state && summaryOfState(state)) ?? (await this.summaryOf(incidentId));
     if (!summary) return;
-    const previous = await this.readDoc(incidentId);
+    let previous = this.docs.get(incidentId) ?? null;
+    if (!previous) {
+      previous = await this.readDoc(incidentId);
+      if (previous) this.docs.set(incidentId, previous);
+    }
     if (previous && previous.version >= summary.version) return;
     const doc = searchDoc(summary);
     const facts = factsOf(doc);
@@ -142,6 +152,12 @@ export class SearchIndex {
     const puts =
       previous?.facts === factsText ? keys.filter(([pk, sk]) => !had.has(`${pk}\u0000${sk}`)) : keys;
     const deletes = [...had].filter((k) => !keep.has(k)).map((k) => k.split("\u0000") as [string, string]);
+    const written = { version: summary.version, facts: factsText, keys: [...keep] };
+    // Nothing to change (the usual append: no new word, source or date): no write at all.
+    if (previous && puts.length === 0 && deletes.length === 0) {
+      this.docs.set(incidentId, written);
+      return;
+    }
     await this.write(
       puts.map(([pk, sk]) => ({ PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...facts } } })),
     );
@@ -163,8 +179,10 @@ export class SearchIndex {
           ExpressionAttributeValues: { ":v": { N: String(summary.version) } },
         }),
       );
+      this.docs.set(incidentId, written);
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
+      this.docs.delete(incidentId);
       const newer = await this.readDoc(incidentId);
       if (!newer) return;
       const items = newer.keys.map((k) => {
@@ -361,6 +379,16 @@ export class SearchIndex {
   private async sourceIncidents(source: string): Promise<Set<string>> {
     const { entries } = await this.readList(`s#${source}`, ENTRIES_PER_LIST);
     return new Set(entries.map((e) => e.incidentId));
+  }
+}
+
+/** The summary of a state just folded; null when its lists spilled into stored pieces (then it is read). */
+function summaryOfState(state: IncidentState): Summary | null {
+  try {
+    return summarize(state);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
   }
 }
 

@@ -37,8 +37,11 @@ export class Projector {
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
-    /** Derived reads kept beside the view (the finding index), brought forward after each save. */
-    private readonly afterSave?: (incidentId: string) => Promise<void>,
+    /**
+     * Derived reads kept beside the view (the finding index), brought forward after each save:
+     * given the state just saved, or nothing when a redelivered record folded nothing new.
+     */
+    private readonly afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>,
   ) {}
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
@@ -74,7 +77,7 @@ export class Projector {
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
     this.recent.set(incidentId, stored);
-    if (saved && this.afterSave) await this.afterSave(incidentId);
+    if (saved && this.afterSave) await this.afterSave(incidentId, stored);
     return { incidentId, from, to: state.version, saved };
   }
 }
