@@ -211,9 +211,13 @@ export class SearchIndex {
     };
   }
 
+  /** Batch writes of 25, up to four at once (a new incident has a hundred entries or more). */
   private async write(requests: Record<string, unknown>[]): Promise<void> {
-    for (let i = 0; i < requests.length; i += BATCH_WRITE_LIMIT) {
-      let chunk = requests.slice(i, i + BATCH_WRITE_LIMIT);
+    const chunks: Record<string, unknown>[][] = [];
+    for (let i = 0; i < requests.length; i += BATCH_WRITE_LIMIT)
+      chunks.push(requests.slice(i, i + BATCH_WRITE_LIMIT));
+    const one = async (first: Record<string, unknown>[]) => {
+      let chunk = first;
       for (let attempt = 0; chunk.length > 0; attempt++) {
         const out = await this.db.send(
           new BatchWriteItemCommand({ RequestItems: { [this.table]: chunk as never } }),
@@ -221,7 +225,8 @@ export class SearchIndex {
         chunk = (out.UnprocessedItems?.[this.table] ?? []) as typeof chunk;
         if (chunk.length > 0) await backOff(attempt);
       }
-    }
+    };
+    for (let i = 0; i < chunks.length; i += 4) await Promise.all(chunks.slice(i, i + 4).map(one));
   }
 
   /** Up to `max` entries of one list, from after `start`, optionally within sort-key bounds. */
