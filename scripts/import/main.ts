@@ -98,7 +98,7 @@ async function main(): Promise<number> {
     throw new UsageError("LEDGER_TOKEN is not set: use the write token `npm start` printed");
   await checkUtf8(opts.file);
   const report = new ErrorReport(`${opts.file}.import-errors.ndjson`);
-  const counts = { rows: 0, events: 0, created: 0, existing: 0, failed: 0, bytes: 0, size };
+  const counts = { rows: 0, events: 0, created: 0, existing: 0, failed: 0, bytes: 0, size, sent: 0 };
   const started = Date.now();
   const progress = startProgress(`import ${basename(opts.file)}`, process.stderr.isTTY === true, started);
   const fail = (
@@ -120,7 +120,10 @@ async function main(): Promise<number> {
           counts.events += stored.created + stored.existing;
           void rows;
         },
-        onFailed: ({ row, messages }) => fail(row, messages),
+        onFailed: ({ row, messages }) => {
+          counts.sent -= row.events.length;
+          fail(row, messages);
+        },
       });
 
   /** One row: its events checked with the API's own rules, then sent (or, dry, counted). */
@@ -138,6 +141,7 @@ async function main(): Promise<number> {
       return;
     }
     const row: RowEvents = { ...source, incidentId: mapped.incidentId, events: mapped.events };
+    counts.sent += row.events.length;
     await sender.add(row);
   };
 

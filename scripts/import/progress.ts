@@ -7,6 +7,18 @@ export interface ProgressCounts {
   /** Bytes of the file read so far, and its size: the fraction done, for time left. */
   bytes: number;
   size: number;
+  /** Events handed to the sender so far (read, not yet all answered); 0 in a dry run. */
+  sent: number;
+}
+
+/**
+ * The share done: of the file read, the part whose events the server has answered (reading runs
+ * ahead of the answers by the batches in flight and filling).
+ */
+function done(c: ProgressCounts): number {
+  if (c.size <= 0) return 0;
+  const read = c.bytes / c.size;
+  return c.sent > 0 ? read * Math.min(1, c.events / c.sent) : read;
 }
 
 export interface Progress {
@@ -39,7 +51,7 @@ export function startProgress(label: string, tty: boolean, started = Date.now())
     return {
       update(c) {
         const s = (Date.now() - started) / 1000;
-        const fraction = c.size > 0 ? c.bytes / c.size : 0;
+        const fraction = done(c);
         bar.update(Math.round(fraction * 1000), {
           rows: c.rows,
           stored: c.events,
@@ -58,7 +70,7 @@ export function startProgress(label: string, tty: boolean, started = Date.now())
       if (now - last < 2000) return;
       last = now;
       const s = (now - started) / 1000;
-      const fraction = c.size > 0 ? c.bytes / c.size : 0;
+      const fraction = done(c);
       process.stderr.write(
         `${label}: ${c.rows} rows, ${c.events} events, ${s > 0 ? Math.round(c.events / s) : 0} events/s, ` +
           `${c.failed} failed, ${Math.round(fraction * 100)}% of the file, ${eta(s, fraction)} left\n`,
