@@ -49,6 +49,7 @@ export const PUBLIC_GET_PATHS = [
   "/incidents/{incidentId}",
   "/incidents/{incidentId}/events",
   "/incidents/{incidentId}/verify",
+  "/sources/{name}",
   // The app's own problem+json 404 for unknown paths.
   "/{proxy+}",
 ] as const;
@@ -67,7 +68,7 @@ export const DATA_GET_PATHS = [
   "/releases/{name}",
 ] as const;
 /** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
-export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
+export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}", "/map", "/source/{name}"] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
 /** Naming the current checkpoint as a release is a write too: a writer's JWT, like an append. */
@@ -398,6 +399,7 @@ export class LedgerStack extends Stack {
     this.viewRepair = new ViewRepair(this, "ViewRepair", {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
+      searchTable: this.searchTable,
       environment: tableEnvironment,
     });
 

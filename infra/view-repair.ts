@@ -15,6 +15,8 @@ export const VIEW_REPAIR_TIMEOUT = Duration.minutes(15);
 export interface ViewRepairProps {
   readonly eventsTable: dynamodb.ITable;
   readonly viewsTable: dynamodb.ITable;
+  /** The finding index: a re-projection brings the incident's entries forward too. */
+  readonly searchTable?: dynamodb.ITable;
   readonly environment: Record<string, string>;
 }
 
@@ -47,6 +49,13 @@ export class ViewRepair extends Construct {
       // The sealed pieces a lagging view's fold may need (ViewStore.getPieces).
       "dynamodb:BatchGetItem",
     ]);
+    if (props.searchTable) {
+      grantTableActions(this.fn.role, props.searchTable, [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:BatchWriteItem",
+      ]);
+    }
     Validations.of(this.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:

@@ -164,6 +164,13 @@ describe("IAM: least privilege per role", () => {
         "dynamodb:Query",
       ]);
     }
+    // The sweep re-projects, so it brings entries forward as the projector does.
+    const sweep = actionsByResource(template, id(stack.viewRepair.fn.role));
+    expect([...(sweep.get(id(stack.searchTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchWriteItem",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+    ]);
   });
 
   it("puts only actions without resource-level permissions on the `*` resource", () => {
@@ -345,6 +352,9 @@ describe("HTTP API", () => {
         "GET /releases",
         "GET /releases/{name}",
         "GET /view/{incidentId}",
+        "GET /map",
+        "GET /source/{name}",
+        "GET /sources/{name}",
         "GET /{proxy+}",
       ].sort(),
     );
@@ -364,6 +374,8 @@ describe("HTTP API", () => {
     expect(byFunction.get(id(stack.pages.function))).toEqual([
       "GET /",
       "GET /docs",
+      "GET /map",
+      "GET /source/{name}",
       "GET /view/{incidentId}",
     ]);
     expect(byFunction.get(id(stack.data.function))).toEqual(
@@ -385,6 +397,7 @@ describe("HTTP API", () => {
         "GET /incidents/{incidentId}",
         "GET /incidents/{incidentId}/events",
         "GET /incidents/{incidentId}/verify",
+        "GET /sources/{name}",
         "GET /{proxy+}",
         "POST /incidents/{incidentId}/events",
       ].sort(),
