@@ -37,7 +37,7 @@ const { values } = parseArgs({
   options: {
     events: { type: "string", default: "10000" },
     dir: { type: "string" },
-    concurrency: { type: "string", default: "8" },
+    concurrency: { type: "string", default: "4" },
     reads: { type: "string", default: "200" },
   },
 });
