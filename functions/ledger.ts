@@ -116,6 +116,8 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
+    /** The finding index (functions/finding), where a search table is configured. */
+    finding,
     log: logStore,
     exports: exportParts,
     app,
