@@ -279,6 +279,8 @@ export class SearchIndex {
     summaries: (ids: string[]) => Promise<Map<string, Summary>>,
   ): Promise<SearchPage> {
     const terms = query.q === undefined ? [] : queryTerms(query.q);
+    // Symbols and operators only: no word to look for, so nothing matches.
+    if (query.q !== undefined && terms.length === 0) return { items: [], next: null };
     const filter: EntryFilter = {
       ...(query.from !== undefined ? { from: query.from } : {}),
       ...(query.to !== undefined ? { to: query.to } : {}),

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { Bbox } from "../../events/finding/search-doc.js";
-import { queryTerms } from "../../events/finding/search-doc.js";
 import { MalformedRequestError } from "../errors.js";
 import type { SearchCursor } from "../finding/search-index.js";
 
@@ -46,8 +45,6 @@ export function findingParamsFrom(get: Get): FindingParams {
   if (q !== undefined) {
     if (q.trim() === "") throw bad("q", "must not be empty: give the words to search for");
     if (q.length > MAX_Q) throw bad("q", `must be at most ${MAX_Q} characters`);
-    if (queryTerms(q).length === 0)
-      throw bad("q", "holds no words to search for (operators and symbols are not searched)");
     out.q = q;
   }
   const from = day(get, "from");
@@ -64,7 +61,7 @@ export function findingParamsFrom(get: Get): FindingParams {
   const bbox = get("bbox");
   if (bbox !== undefined) {
     const parts = bbox.split(",");
-    const numbers = parts.map((p) => (/^-?\d+(\.\d+)?$/.test(p.trim()) ? Number(p) : Number.NaN));
+    const numbers = parts.map((p) => (/^-?\d+(\.\d+)?$/.test(p) ? Number(p) : Number.NaN));
     if (parts.length !== 4 || numbers.some((n) => Number.isNaN(n))) {
       throw bad("bbox", "must be minLon,minLat,maxLon,maxLat in degrees, e.g. 22,44,41,53");
     }

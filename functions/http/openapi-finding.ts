@@ -23,25 +23,27 @@ const query = (name: string, schema: Json, description: string) => ({
 });
 const read = { security: [] as unknown[] };
 const DAY = { type: "string", format: "date" };
+const LON = "-?(?:180(?:\\.0+)?|(?:1[0-7][0-9]|[0-9]?[0-9])(?:\\.[0-9]+)?)";
+const LAT = "-?(?:90(?:\\.0+)?|[0-8]?[0-9](?:\\.[0-9]+)?)";
 
 /** q, from, to, source and bbox: on GET /incidents and on the pages that list incidents. */
 export const listingParameters: Json[] = [
   query(
     "q",
-    { type: "string", minLength: 1, maxLength: 500 },
-    "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored, at most 8 words; symbols and operators are not searched). Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, over 500 characters or without a word: 400.",
+    { type: "string", minLength: 1, maxLength: 500, pattern: "\\S" },
+    "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored, at most 8 words). Operators and regular-expression characters are plain text, not searched: a query of symbols only matches nothing. Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, blank or over 500 characters: 400.",
   ),
   query("from", DAY, "Only incidents that occurred on or after this day (ISO 8601 date)."),
   query("to", DAY, "Only incidents that occurred on or before this day; `from` after `to` is 400."),
   query(
     "source",
-    { type: "string", minLength: 1, maxLength: 300 },
+    { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },
     "Only incidents naming this source or speaker (an attributedTo name or a publisher of figures), compared after NFC normalisation and white-space trimming and collapsing.",
   ),
   query(
     "bbox",
-    { type: "string", pattern: "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$" },
-    "minLon,minLat,maxLon,maxLat in degrees: only incidents with coordinates in the box. A minimum above its maximum or a value out of range: 400.",
+    { type: "string", pattern: `^${LON},${LAT},${LON},${LAT}$` },
+    "minLon,minLat,maxLon,maxLat in degrees (longitudes -180..180, latitudes -90..90): only incidents with coordinates in the box. Each minimum must be at most its maximum (no box across the antimeridian), else 400.",
   ),
 ];
 
