@@ -532,11 +532,23 @@ const EvidenceList = z
     z.meta({ description: "SHA-256s of EvidenceCaptured events of this incident." }),
   );
 
+/** Where an imported event was first recorded: that archive's log origin, its log index and chain hash. */
+export const ImportedFrom = z
+  .strictObject({
+    origin: text(300),
+    index: z.int().check(z.gte(0, "must be a non-negative integer")),
+    hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits")),
+  })
+  .check(
+    z.meta({ id: "ImportedFrom", description: "The record this event was imported from (npm run import)." }),
+  );
+
 const common = {
   eventId: opt(EventId),
   occurredAt: opt(isoInstant),
   source: Source,
   evidence: opt(EvidenceList),
+  importedFrom: opt(ImportedFrom),
 };
 const attributed = { ...common, attributedTo: Attribution };
 /**
@@ -631,6 +643,7 @@ export const EvidenceCaptured = z
     eventId: opt(EventId),
     occurredAt: opt(isoInstant),
     source: Source,
+    importedFrom: opt(ImportedFrom),
     type: z.literal("EvidenceCaptured"),
     attributedTo: opt(Attribution),
     data: EvidenceCapturedData,
@@ -698,3 +711,4 @@ export type Source = z.infer<typeof Source>;
 export type Attribution = z.infer<typeof Attribution>;
 export type Envelope = z.infer<typeof Envelope>;
 export type Location = z.infer<typeof Location>;
+export type ImportedFrom = z.infer<typeof ImportedFrom>;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import type { Attribution, Envelope, EventType, Source } from "./schemas.js";
+import type { Attribution, Envelope, EventType, ImportedFrom, Source } from "./schemas.js";
 import { SCHEMA_VERSIONS } from "./upcast.js";
 
 /** An event as the archive stores and returns it: the client's envelope plus what the server adds. */
@@ -16,6 +16,8 @@ export interface StoredEvent {
   evidence?: string[];
   /** The version of its type's data schema it was written in; absent: version 1 (events/upcast.ts). */
   schemaVersion?: number;
+  /** Set by `npm run import` on an event re-recorded from another archive's export. */
+  importedFrom?: ImportedFrom;
   // biome-ignore lint/suspicious/noExplicitAny: the shape depends on `type`; the schemas checked it at the door.
   data: any;
   recordedAt: string;
@@ -50,7 +52,10 @@ export function hashEvent(event: Omit<StoredEvent, "hash"> | StoredEvent): strin
 export function contentFingerprint(incidentId: string, envelope: Envelope | StoredEvent): string {
   const { type, occurredAt, source, attributedTo, data } = envelope;
   const evidence = "evidence" in envelope ? envelope.evidence : undefined;
-  return sha256Hex(canonicalJson({ incidentId, type, occurredAt, source, attributedTo, evidence, data }));
+  const importedFrom = envelope.importedFrom;
+  return sha256Hex(
+    canonicalJson({ incidentId, type, occurredAt, source, attributedTo, evidence, data, importedFrom }),
+  );
 }
 
 export interface ChainHead {
@@ -87,6 +92,7 @@ export function sealEvents(head: ChainHead, envelopes: readonly Envelope[], ctx:
       ...("evidence" in envelope && envelope.evidence !== undefined ? { evidence: envelope.evidence } : {}),
       data: envelope.data,
       schemaVersion: SCHEMA_VERSIONS[envelope.type],
+      ...(envelope.importedFrom === undefined ? {} : { importedFrom: envelope.importedFrom }),
       recordedAt,
       recordedBy: ctx.recordedBy,
       prevHash,

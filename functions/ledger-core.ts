@@ -1,6 +1,7 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { evidenceChecks } from "./evidence/evidence-checks.js";
 import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
+import { SearchIndex } from "./finding/search-index.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
 import type { EventRoutesDeps } from "./http/routes/events.js";
@@ -46,6 +47,12 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   });
   const links = new LinkIndex(db, tables.views);
   const reader = new IncidentReader(events, views, options.pendingProjections, links);
+  // The finding index beside the views (functions/finding): written after each view, read by search.
+  const finding = tables.search
+    ? // The stored view, never a read that waits for projections: the projector calls this
+      // while projecting, and locally a read would wait for that very projection.
+      new SearchIndex(db, tables.search, (id) => views.getSummary(id))
+    : undefined;
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
     await db.send(
@@ -87,6 +94,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       append,
       ...(evidence ? { evidence } : {}),
       ...(options.pendingProjections ? { pending: options.pendingProjections } : {}),
+      ...(finding ? { finding } : {}),
       extra: [
         disclosureRoutes({
           events,
@@ -108,5 +116,6 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     writes,
     blobs: options.evidence?.store,
     links,
+    finding,
   };
 }

@@ -57,8 +57,13 @@ export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
   const publicUrl = publicOrigin(options.publicUrl);
   const core = createLedgerCore(options);
-  const { events, views, reader, links } = core;
-  const projector = new Projector(events, views, links);
+  const { events, views, reader, links, finding } = core;
+  const projector = new Projector(
+    events,
+    views,
+    links,
+    finding ? (id, state) => finding.update(id, state) : undefined,
+  );
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const transparency = {
@@ -97,6 +102,7 @@ export function createLedger(options: LedgerOptions) {
     ...(readerAuth ? { readerAuth } : {}),
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).
     writes: core.writes,
+    ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
   // (functions/http/routes/site.tsx): the Lambdas carry none of them, the local server does.
@@ -145,6 +151,8 @@ export function createLedger(options: LedgerOptions) {
     projector,
     reader,
     links,
+    /** The finding index (functions/finding), where a search table is configured. */
+    finding,
     logStore,
     exports: exportParts,
     /** The public origin every absolute link is built on. */

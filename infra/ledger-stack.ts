@@ -19,6 +19,7 @@ import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
+import { COMMIT_SHARD_INDEX } from "../functions/store/commit-shard.js";
 import {
   ACTIVITY_INDEX,
   ACTIVITY_INDEX_ATTRIBUTES,
@@ -26,6 +27,7 @@ import {
   COMMIT_ITEM_TYPE,
   COMMIT_TIME_INDEX,
   EVENTS_KEYS,
+  SEARCH_KEYS,
   VIEWS_KEYS,
 } from "../functions/store/table-design.js";
 import { Desk } from "./desk.js";
@@ -40,6 +42,9 @@ import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
+/** Context `legacyCommitIndex=true`: keep the unsharded `byCommitTime` index (an upgrade's first deploy). */
+export const LEGACY_COMMIT_INDEX_CONTEXT = "legacyCommitIndex";
+
 /** Routes anyone may call: the archive is published evidence. */
 export const PUBLIC_GET_PATHS = [
   "/health",
@@ -47,6 +52,7 @@ export const PUBLIC_GET_PATHS = [
   "/incidents/{incidentId}",
   "/incidents/{incidentId}/events",
   "/incidents/{incidentId}/verify",
+  "/sources/{name}",
   // The app's own problem+json 404 for unknown paths.
   "/{proxy+}",
 ] as const;
@@ -65,7 +71,7 @@ export const DATA_GET_PATHS = [
   "/releases/{name}",
 ] as const;
 /** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
-export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}"] as const;
+export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}", "/map", "/source/{name}"] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
 /** Naming the current checkpoint as a release is a write too: a writer's JWT, like an append. */
@@ -98,6 +104,7 @@ export class LedgerStack extends Stack {
   readonly eventsTable: dynamodb.Table;
   readonly claimsTable: dynamodb.Table;
   readonly viewsTable: dynamodb.Table;
+  readonly searchTable: dynamodb.Table;
   readonly api: LedgerFunction;
   readonly projector: LedgerFunction;
   readonly pages: LedgerFunction;
@@ -123,13 +130,25 @@ export class LedgerStack extends Stack {
       sortKey: { name: EVENTS_KEYS.sortKey, type: dynamodb.AttributeType.NUMBER },
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
-    // The log sequencer's scheduled catch-up reads commits by time (functions/log/incident-lister.ts).
+    // The log sequencer's scheduled catch-up reads commits by time (functions/log/incident-lister.ts),
+    // from an index sharded over COMMIT_SHARDS partition keys (functions/store/commit-shard.ts).
     this.eventsTable.addGlobalSecondaryIndex({
-      indexName: COMMIT_TIME_INDEX.name,
-      partitionKey: { name: COMMIT_TIME_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: COMMIT_TIME_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+      indexName: COMMIT_SHARD_INDEX.name,
+      partitionKey: { name: COMMIT_SHARD_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: COMMIT_SHARD_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
+    // The unsharded index (one key value takes every append), kept only while a stack that had it
+    // upgrades: DynamoDB adds or drops one index per update, and the catch-up reads both meanwhile.
+    const legacyCommitIndex = this.node.tryGetContext(LEGACY_COMMIT_INDEX_CONTEXT) === "true";
+    if (legacyCommitIndex) {
+      this.eventsTable.addGlobalSecondaryIndex({
+        indexName: COMMIT_TIME_INDEX.name,
+        partitionKey: { name: COMMIT_TIME_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: COMMIT_TIME_INDEX.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+      });
+    }
     // claims: which commit each client eventId went to. Mutable, hence a table of its own:
     // IAM can then allow UpdateItem here and forbid it on events.
     this.claimsTable = new DurableTable(this, "ClaimsTable", {
@@ -149,11 +168,19 @@ export class LedgerStack extends Stack {
       nonKeyAttributes: [...ACTIVITY_INDEX_ATTRIBUTES],
     });
 
+    // search: the finding index (functions/finding/search-index.ts), derived from the views like
+    // them: written by the projector after each view, read by the listing's search and the pages.
+    this.searchTable = new DurableTable(this, "SearchTable", {
+      partitionKey: { name: SEARCH_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: SEARCH_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
+    });
+
     // ── Functions ─────────────────────────────────────────────────────────────────────────
     const tableEnvironment = {
       EVENTS_TABLE: this.eventsTable.tableName,
       CLAIMS_TABLE: this.claimsTable.tableName,
       VIEWS_TABLE: this.viewsTable.tableName,
+      SEARCH_TABLE: this.searchTable.tableName,
     };
     this.api = new LedgerFunction(this, "Api", {
       entry: "functions/lambda/api.ts",
@@ -225,6 +252,16 @@ export class LedgerStack extends Stack {
     ]);
     // The other incident's entry of each link it folds (functions/links/link-index.ts).
     grantLinkIndex(this.projector.role, this.viewsTable);
+    // The finding index: the projector brings an incident's entries forward (batch puts and
+    // deletes of its own entries, its doc item under a version condition); the API and the pages
+    // only query it.
+    grantTableActions(this.projector.role, this.searchTable, [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:BatchWriteItem",
+    ]);
+    grantTableActions(this.api.role, this.searchTable, ["dynamodb:Query"]);
+    grantTableActions(this.pages.role, this.searchTable, ["dynamodb:Query"]);
     // The pages read summaries and the listing index, events for history and checks, and a claim
     // to find an event by its client id (a past view's read-back). Their one write is the record
     // of a full chain check of a short incident, and only under that key.
@@ -399,6 +436,7 @@ export class LedgerStack extends Stack {
     this.viewRepair = new ViewRepair(this, "ViewRepair", {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
+      searchTable: this.searchTable,
       environment: tableEnvironment,
     });
 
@@ -409,6 +447,7 @@ export class LedgerStack extends Stack {
       viewsTable: this.viewsTable,
       reader: this.data,
       failureQueue: this.failureQueue,
+      legacyCommitIndex,
     });
     // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
     this.pages.function.addEnvironment("LOG_TABLE", this.transparencyLog.table.tableName);

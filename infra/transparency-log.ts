@@ -12,6 +12,7 @@ import { Construct } from "constructs";
 import { LOG_METRICS } from "../functions/log/log-metrics.js";
 import { KMS_SIGNING_ALGORITHM } from "../functions/log/signer.js";
 import { TIMESTAMP_TICK } from "../functions/log/timestamp-keeper.js";
+import { COMMIT_SHARD_INDEX } from "../functions/store/commit-shard.js";
 import { COMMIT_ITEM_TYPE, COMMIT_TIME_INDEX, LOG_KEYS } from "../functions/store/table-design.js";
 import { DurableTable } from "./durable-table.js";
 import { LedgerFunction } from "./ledger-function.js";
@@ -43,6 +44,8 @@ export interface TransparencyLogProps {
   readonly reader: LedgerFunction;
   /** Where stream records the sequencer gave up on go (the stack's failure queue). */
   readonly failureQueue: sqs.IQueue;
+  /** The events table still has the unsharded commit-time index: the catch-up reads it too. */
+  readonly legacyCommitIndex?: boolean;
 }
 
 /**
@@ -126,6 +129,7 @@ export class TransparencyLog extends Construct {
         LEDGER_LOG_ORIGIN: origin,
         ...(witnesses ? { LEDGER_WITNESSES: witnesses } : {}),
         ...(this.tsaUrl ? { LEDGER_TSA_URL: this.tsaUrl } : {}),
+        ...(props.legacyCommitIndex ? { LEGACY_COMMIT_INDEX: COMMIT_TIME_INDEX.name } : {}),
       },
       timeout: Duration.minutes(1),
       memorySize: 512,
@@ -151,7 +155,7 @@ export class TransparencyLog extends Construct {
       this.sequencer.role,
       props.eventsTable,
       ["dynamodb:GetItem", "dynamodb:Query"],
-      [COMMIT_TIME_INDEX.name],
+      [COMMIT_SHARD_INDEX.name, ...(props.legacyCommitIndex ? [COMMIT_TIME_INDEX.name] : [])],
     );
     grantTableActions(this.sequencer.role, this.table, [
       "dynamodb:GetItem",

@@ -15,6 +15,8 @@ export const VIEW_REPAIR_TIMEOUT = Duration.minutes(15);
 export interface ViewRepairProps {
   readonly eventsTable: dynamodb.ITable;
   readonly viewsTable: dynamodb.ITable;
+  /** The finding index: a re-projection brings the incident's entries forward too. */
+  readonly searchTable?: dynamodb.ITable;
   readonly environment: Record<string, string>;
 }
 
@@ -49,6 +51,13 @@ export class ViewRepair extends Construct {
     ]);
     // The other incidents' entries of the links it folds (functions/links/link-index.ts).
     grantLinkIndex(this.fn.role, props.viewsTable);
+    if (props.searchTable) {
+      grantTableActions(this.fn.role, props.searchTable, [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:BatchWriteItem",
+      ]);
+    }
     Validations.of(this.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:

@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import type { EvidenceChecks } from "../evidence/evidence-checks.js";
 import { type EvidenceRouteDeps, evidenceRoutes } from "../evidence/evidence-routes.js";
+import type { SearchIndex } from "../finding/search-index.js";
 import type { IncidentReader, PendingProjections } from "../incident-reader.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { ViewStore } from "../store/view-store.js";
 import type { Authenticator } from "./auth.js";
 import { eventRoutes } from "./routes/events.js";
+import { findingRoutes } from "./routes/finding.js";
 import { incidentListRoutes } from "./routes/incident-lists.js";
 import { incidentRoutes } from "./routes/incidents.js";
 import { metaRoutes } from "./routes/meta.js";
@@ -24,6 +26,8 @@ export interface ApiRoutesDeps {
   extra?: readonly Hono[];
   /** The evidence routes and the append's evidence checks, when the archive keeps evidence. */
   evidence?: { routes: Omit<EvidenceRouteDeps, "authenticate">; checks: EvidenceChecks };
+  /** The finding index (search, filters, source pages); absent where no search table is configured. */
+  finding?: SearchIndex;
 }
 
 /** The API Lambda's routes: /health, the incidents, their events and the append. */
@@ -36,5 +40,6 @@ export function apiRoutes(deps: ApiRoutesDeps): Hono {
   app.route("/", incidentRoutes(deps));
   app.route("/", incidentListRoutes(deps));
   for (const routes of deps.extra ?? []) app.route("/", routes);
+  if (deps.finding) app.route("/", findingRoutes({ finding: deps.finding, reader: deps.reader }));
   return app;
 }

@@ -411,7 +411,7 @@ const answerSchemas: Record<string, Json> = {
     [],
     { description: "The current-state view of one incident, projected from its events." },
   ),
-  SourcePage: listPage(
+  CategorySourcePage: listPage(
     ref("SourcedFigure"),
     "Each live source's latest report of the category, the most recent first.",
   ),

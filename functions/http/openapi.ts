@@ -2,6 +2,7 @@ import { GRADES, KIND_SLUG_PATTERN, MAX_BATCH } from "../../events/schemas.js";
 import * as deskApi from "./openapi-desk.js";
 import * as evidenceApi from "./openapi-evidence.js";
 import * as feedApi from "./openapi-feed.js";
+import * as findingApi from "./openapi-finding.js";
 import * as logApi from "./openapi-log.js";
 import * as peopleApi from "./openapi-people.js";
 import { coreSchemas, type Json, ref } from "./openapi-schemas.js";
@@ -224,7 +225,7 @@ function corePaths(): Record<string, Json> {
         operationId: "listIncidents",
         tags: ["incidents"],
         summary: "Summaries, newest activity first",
-        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${UNKNOWN_QUERY}`,
+        description: `Filters combine (all must hold). Ask again with \`cursor\` = \`nextCursor\` until it is null. ${findingApi.LISTING_NOTE} ${UNKNOWN_QUERY}`,
         ...read,
         parameters: [
           query(
@@ -250,6 +251,7 @@ function corePaths(): Record<string, Json> {
           ),
           limit(100, 20),
           query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),
+          ...findingApi.listingParameters,
         ],
         responses: {
           "200": json(ref("SummaryPage"), "A page of summaries."),
@@ -370,6 +372,7 @@ function corePaths(): Record<string, Json> {
             "`true`, `false` or empty (either).",
           ),
           query("cursor", { type: "string" }, "The next page's cursor."),
+          ...findingApi.listingParameters.map((p) => ({ ...p, schema: { type: "string" } })),
         ],
         responses: {
           "200": text("text/html", "The page."),
@@ -452,7 +455,7 @@ function incidentListPaths(): Record<string, Json> {
     "/incidents/{incidentId}/casualties/{category}/sources": list(
       "listCategorySources",
       "Every live source of one casualty category",
-      "SourcePage",
+      "CategorySourcePage",
       "Each live source's latest report of the category, the most recent first: the whole of the summary's `bySource`.",
       [
         {
@@ -519,6 +522,7 @@ export const apiParts: ApiPart[] = [
   { paths: deskApi.paths, tags: deskApi.deskTags },
   { paths: peopleApi.paths, schemas: peopleApi.schemas },
   { paths: evidenceApi.paths, schemas: evidenceApi.schemas },
+  { paths: findingApi.paths, schemas: findingApi.schemas },
 ];
 
 export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {

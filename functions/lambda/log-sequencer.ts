@@ -28,7 +28,14 @@ async function startWriter(): Promise<LogWriter> {
   return createLogWriter({
     store,
     events: new EventStore({ db, tables }),
-    catchUp: new RecentCommitIncidents(db, tables.events, store),
+    catchUp: new RecentCommitIncidents(
+      db,
+      tables.events,
+      store,
+      Date.now,
+      undefined,
+      env.LEGACY_COMMIT_INDEX || null,
+    ),
     signer,
     log,
     witnesses: parseWitnesses(env.LEDGER_WITNESSES),

@@ -40,6 +40,11 @@ export class Projector {
     private readonly views: ViewStore,
     /** Where the incidents this one links to learn of it (functions/links/link-index.ts). */
     private readonly links?: LinkIndex,
+    /**
+     * Derived reads kept beside the view (the finding index), brought forward after each save:
+     * given the state just saved, or nothing when a redelivered record folded nothing new.
+     */
+    private readonly afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>,
   ) {}
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
@@ -60,7 +65,11 @@ export class Projector {
       },
       this.views,
     );
-    if (folded === 0) return { incidentId, from, to: from, saved: false };
+    if (folded === 0) {
+      // A record delivered again after a failure past the save: the index catches up now.
+      if (this.afterSave) await this.afterSave(incidentId);
+      return { incidentId, from, to: from, saved: false };
+    }
     // Pieces sealed by this fold, then snapshots: a view at version N then vouches that every
     // piece and snapshot up to N was written.
     const stored = withoutUnsaved(state);
@@ -75,6 +84,7 @@ export class Projector {
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
     this.recent.set(incidentId, stored);
+    if (saved && this.afterSave) await this.afterSave(incidentId, stored);
     return { incidentId, from, to: state.version, saved };
   }
 }

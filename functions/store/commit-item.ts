@@ -1,5 +1,6 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import type { ChainHead, StoredEvent } from "../../events/stored-event.js";
+import { commitShardOf } from "./commit-shard.js";
 import { COMMIT_ITEM_TYPE } from "./table-design.js";
 
 /**
@@ -38,6 +39,7 @@ export function commitToItem(commit: Commit): Item {
     lastHash: { S: last.hash },
     lastRecordedAt: { S: last.recordedAt },
     itemType: { S: COMMIT_ITEM_TYPE },
+    commitShard: { S: commitShardOf(commit.incidentId, commit.version) },
     token: { S: commit.token },
     events: { L: commit.events.map((e) => ({ S: JSON.stringify(e) })) },
   };

@@ -13,6 +13,7 @@ import {
   EVENTS_KEYS,
   LOG_KEYS,
   peopleTables,
+  SEARCH_KEYS,
   type TableNames,
   VIEWS_KEYS,
 } from "./table-design.js";
@@ -89,6 +90,20 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
       KeySchema: [
         { AttributeName: keys.partitionKey, KeyType: "HASH" },
         { AttributeName: keys.sortKey, KeyType: "RANGE" },
+      ],
+    });
+  }
+  if (names.search) {
+    definitions.push({
+      TableName: names.search,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: SEARCH_KEYS.partitionKey, AttributeType: "S" },
+        { AttributeName: SEARCH_KEYS.sortKey, AttributeType: "S" },
+      ],
+      KeySchema: [
+        { AttributeName: SEARCH_KEYS.partitionKey, KeyType: "HASH" },
+        { AttributeName: SEARCH_KEYS.sortKey, KeyType: "RANGE" },
       ],
     });
   }

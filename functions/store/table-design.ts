@@ -16,6 +16,8 @@ export const EVENTS_KEYS = { partitionKey: "incidentId", sortKey: "version" } as
 export const CLAIMS_KEYS = { partitionKey: "eventId" } as const;
 export const VIEWS_KEYS = { partitionKey: "incidentId" } as const;
 export const LOG_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
+/** The finding index: pk names a list (a word, a source, a year, a grid cell), sk orders its entries. */
+export const SEARCH_KEYS = { partitionKey: "pk", sortKey: "sk" } as const;
 export const ACTIVITY_INDEX = { name: "byActivity", partitionKey: "listPk", sortKey: "activity" } as const;
 /**
  * Attributes the listing index carries: what its filters read, and the version. Not the
@@ -63,6 +65,8 @@ export interface TableNames {
   /** The sealed values' table and the restricted reads' audit (default: peopleTables). */
   disclosures?: string;
   audit?: string;
+  /** The finding index (functions/finding/search-index.ts); optional like the log's. */
+  search?: string;
 }
 
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
@@ -74,5 +78,6 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     // Absent: named after the events table (peopleTables).
     ...(env.DISCLOSURES_TABLE ? { disclosures: env.DISCLOSURES_TABLE } : {}),
     ...(env.AUDIT_TABLE ? { audit: env.AUDIT_TABLE } : {}),
+    search: env.SEARCH_TABLE ?? `${prefix}-search`,
   };
 }

@@ -167,15 +167,39 @@ describe("IAM: least privilege per role", () => {
       expect(action).not.toMatch(/^dynamodb:(Delete|UpdateTable|PartiQL)/);
     }
     // The API's (and the desk's, on the pages) batch writes and the data Lambda's scan are of the
-    // disclosures table alone (test/infra/people-stack.test.ts holds them to it).
+    // disclosures table alone (test/infra/people-stack.test.ts holds them to it); the projector's of
+    // the finding index alone (below).
     for (const action of allAllowedActions(template, [
       id(stack.viewRepair.fn.role),
       id(stack.data.role),
       id(stack.api.role),
       id(stack.pages.role),
+      id(stack.projector.role),
     ])) {
       expect(action).not.toMatch(/^dynamodb:(BatchWrite|Scan)/);
     }
+    // The projector's one batch write: the finding index, derived and rebuilt from the views.
+    const projector = actionsByResource(template, id(stack.projector.role));
+    for (const [resource, actions] of projector) {
+      if (resource !== id(stack.searchTable)) expect([...actions].join()).not.toMatch(/BatchWrite|Scan/);
+    }
+    expect([...(projector.get(id(stack.searchTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchWriteItem",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+    ]);
+    for (const role of [stack.api.role, stack.pages.role]) {
+      expect([...(actionsByResource(template, id(role)).get(id(stack.searchTable)) ?? [])]).toEqual([
+        "dynamodb:Query",
+      ]);
+    }
+    // The sweep re-projects, so it brings entries forward as the projector does.
+    const sweep = actionsByResource(template, id(stack.viewRepair.fn.role));
+    expect([...(sweep.get(id(stack.searchTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchWriteItem",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+    ]);
   });
 
   it("puts only actions without resource-level permissions on the `*` resource", () => {
@@ -369,6 +393,9 @@ describe("HTTP API", () => {
         "GET /releases",
         "GET /releases/{name}",
         "GET /view/{incidentId}",
+        "GET /map",
+        "GET /source/{name}",
+        "GET /sources/{name}",
         "GET /{proxy+}",
         "POST /evidence",
         "POST /evidence/uploads",
@@ -391,7 +418,14 @@ describe("HTTP API", () => {
       byFunction.set(fn, [...(byFunction.get(fn) ?? []), route.RouteKey].sort());
     }
     expect(byFunction.get(id(stack.pages.function))).toEqual(
-      ["GET /", "GET /docs", "GET /view/{incidentId}", ...DESK_ROUTES].sort(),
+      [
+        "GET /",
+        "GET /docs",
+        "GET /map",
+        "GET /source/{name}",
+        "GET /view/{incidentId}",
+        ...DESK_ROUTES,
+      ].sort(),
     );
     expect(byFunction.get(id(stack.data.function))).toEqual(
       [
@@ -413,6 +447,7 @@ describe("HTTP API", () => {
         "GET /incidents/{incidentId}",
         "GET /incidents/{incidentId}/events",
         "GET /incidents/{incidentId}/verify",
+        "GET /sources/{name}",
         "GET /{proxy+}",
         "POST /incidents/{incidentId}/events",
         "GET /evidence/{sha256}",

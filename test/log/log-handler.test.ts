@@ -14,6 +14,7 @@ import { LOG_METRICS } from "../../functions/log/log-metrics.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore } from "../../functions/log/log-store.js";
 import { silentLogger } from "../../functions/logger.js";
+import { COMMIT_SHARD_INDEX, COMMIT_SHARDS } from "../../functions/store/commit-shard.js";
 import { tableDefinitions } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
@@ -57,36 +58,45 @@ async function commitRecords(incidentId: string) {
   );
 }
 
-/** An events table as the stack makes it: with the commit-time index (the local server has none; it scans). */
-async function indexedEventsTable(db: DynamoDBClient, name: string): Promise<string> {
+/**
+ * An events table as the stack makes it: with the sharded commit-time index, and with the
+ * unsharded one too as an upgrading stack keeps it (the local server has neither; it scans).
+ */
+async function indexedEventsTable(db: DynamoDBClient, name: string, legacy = false): Promise<string> {
   const events = tableDefinitions({ ...archive.tables, events: name })[0] as ConstructorParameters<
     typeof CreateTableCommand
   >[0];
+  const indexes = [COMMIT_SHARD_INDEX, ...(legacy ? [COMMIT_TIME_INDEX] : [])];
   await db.send(
     new CreateTableCommand({
       ...events,
       AttributeDefinitions: [
         ...(events.AttributeDefinitions ?? []),
-        { AttributeName: COMMIT_TIME_INDEX.partitionKey, AttributeType: "S" },
-        { AttributeName: COMMIT_TIME_INDEX.sortKey, AttributeType: "S" },
+        ...[...new Set(indexes.flatMap((i) => [i.partitionKey, i.sortKey]))].map((a) => ({
+          AttributeName: a,
+          AttributeType: "S" as const,
+        })),
       ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: COMMIT_TIME_INDEX.name,
-          KeySchema: [
-            { AttributeName: COMMIT_TIME_INDEX.partitionKey, KeyType: "HASH" },
-            { AttributeName: COMMIT_TIME_INDEX.sortKey, KeyType: "RANGE" },
-          ],
-          Projection: { ProjectionType: "KEYS_ONLY" },
-        },
-      ],
+      GlobalSecondaryIndexes: indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: "HASH" as const },
+          { AttributeName: index.sortKey, KeyType: "RANGE" as const },
+        ],
+        Projection: { ProjectionType: "KEYS_ONLY" as const },
+      })),
     }),
   );
   return name;
 }
 
-/** Copies the archive's commits of these incidents into `table`; returns how many. */
-async function copyCommits(db: DynamoDBClient, table: string, incidents: string[]): Promise<number> {
+/** Copies the archive's commits of these incidents into `table`; returns how many. `unsharded`: as put before commitShard existed. */
+async function copyCommits(
+  db: DynamoDBClient,
+  table: string,
+  incidents: string[],
+  unsharded = false,
+): Promise<number> {
   let copied = 0;
   for (const id of incidents) {
     const out = await db.send(
@@ -97,7 +107,8 @@ async function copyCommits(db: DynamoDBClient, table: string, incidents: string[
       }),
     );
     for (const item of out.Items ?? []) {
-      await db.send(new PutItemCommand({ TableName: table, Item: item }));
+      const { commitShard, ...old } = item;
+      await db.send(new PutItemCommand({ TableName: table, Item: unsharded ? old : item }));
       copied += 1;
     }
   }
@@ -176,6 +187,47 @@ describe("the sequencer Lambda's handler", () => {
     expect(checkLogAgainstEvents(await allLeaves(store), all).problems).toEqual([]);
     expect((await store.latestCheckpoint())?.size).toBe(all.length);
     expect(reads).toEqual([firstCommits, laterCommits]);
+    db.destroy();
+  });
+
+  it("finds every commit across the shards, and, while the unsharded index is kept, the commits put before shards", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const store = new LogStore(db, await freshLogTable(archive));
+    const OLD = ["handler-unsharded-2024"];
+    const NEW = Array.from({ length: 12 }, (_, n) => `handler-sharded-${n}-2024`);
+    await appendEvents(archive.url, [...OLD, ...NEW], 2);
+    const table = await indexedEventsTable(db, `events-sharded-${process.pid}`, true);
+    const oldCommits = await copyCommits(db, table, OLD, true);
+    const newCommits = await copyCommits(db, table, NEW);
+    const shards = new Set<string>();
+    for (const id of NEW) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: "incidentId = :i",
+          ExpressionAttributeValues: { ":i": { S: id } },
+        }),
+      );
+      for (const item of out.Items ?? []) shards.add(item.commitShard?.S ?? "none");
+    }
+    // The commits spread over several shards, none outside the fixed range.
+    expect(shards.size).toBeGreaterThan(4);
+    for (const shard of shards) expect(Number(shard)).toBeLessThan(COMMIT_SHARDS);
+
+    const sharded = await new RecentCommitIncidents(db, table, store, Date.now, 0).list();
+    expect(sharded.incidents.sort()).toEqual([...NEW].sort());
+    expect(sharded.commitsRead).toBe(newCommits);
+    const both = await new RecentCommitIncidents(
+      db,
+      table,
+      store,
+      Date.now,
+      0,
+      COMMIT_TIME_INDEX.name,
+    ).list();
+    expect(both.incidents.sort()).toEqual([...OLD, ...NEW].sort());
+    // The unsharded index holds the new commits as well (they keep itemType): read twice, listed once.
+    expect(both.commitsRead).toBe(oldCommits + 2 * newCommits);
     db.destroy();
   });
 

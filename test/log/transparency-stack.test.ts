@@ -3,6 +3,7 @@ import type { Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOG_METRICS } from "../../functions/log/log-metrics.js";
+import { COMMIT_SHARD_INDEX } from "../../functions/store/commit-shard.js";
 import { COMMIT_TIME_INDEX, LOG_KEYS } from "../../functions/store/table-design.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
 import { LOG_CHECKPOINT_DELAY_ALARM } from "../../infra/transparency-log.js";
@@ -81,13 +82,16 @@ describe("the transparency log in AWS", () => {
     expect(sequencer.get(id(stack.viewsTable))).toBeUndefined();
     const events: Json = template.toJSON().Resources[id(stack.eventsTable)];
     expect(events.Properties.GlobalSecondaryIndexes).toContainEqual({
-      IndexName: COMMIT_TIME_INDEX.name,
+      IndexName: COMMIT_SHARD_INDEX.name,
       KeySchema: [
-        { AttributeName: COMMIT_TIME_INDEX.partitionKey, KeyType: "HASH" },
-        { AttributeName: COMMIT_TIME_INDEX.sortKey, KeyType: "RANGE" },
+        { AttributeName: COMMIT_SHARD_INDEX.partitionKey, KeyType: "HASH" },
+        { AttributeName: COMMIT_SHARD_INDEX.sortKey, KeyType: "RANGE" },
       ],
       Projection: { ProjectionType: "KEYS_ONLY" },
     });
+    // No index whose one key value takes every append.
+    const names = (events.Properties.GlobalSecondaryIndexes as Json[]).map((i) => i.IndexName);
+    expect(names).not.toContain(COMMIT_TIME_INDEX.name);
 
     // The data Lambda reads the log and adds releases; the API Lambda has no grant on it at all.
     expect(actionsByResource(template, id(stack.api.role)).get(log)).toBeUndefined();
@@ -175,5 +179,22 @@ describe("the transparency log in AWS", () => {
         EvaluationPeriods: 2,
       });
     });
+  });
+});
+
+describe("an upgrade from the unsharded commit-time index", () => {
+  it("keeps both indexes with legacyCommitIndex=true, and the catch-up reads both", () => {
+    const upgrading = synthLedger({ logOrigin: "archive.example/log", legacyCommitIndex: "true" });
+    const lid = (construct: IConstruct) =>
+      upgrading.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+    const events: Json = upgrading.template.toJSON().Resources[lid(upgrading.stack.eventsTable)];
+    const names = (events.Properties.GlobalSecondaryIndexes as Json[]).map((i) => i.IndexName);
+    expect(names).toEqual(expect.arrayContaining([COMMIT_SHARD_INDEX.name, COMMIT_TIME_INDEX.name]));
+    const sequencer: Json =
+      upgrading.template.toJSON().Resources[lid(upgrading.stack.transparencyLog.sequencer.function)];
+    expect(sequencer.Properties.Environment.Variables.LEGACY_COMMIT_INDEX).toBe(COMMIT_TIME_INDEX.name);
+    const grants = actionsByResource(upgrading.template, lid(upgrading.stack.transparencyLog.sequencer.role));
+    expect(grants.get(`${lid(upgrading.stack.eventsTable)}/index/${COMMIT_TIME_INDEX.name}`)).toBeDefined();
+    expect(grants.get(`${lid(upgrading.stack.eventsTable)}/index/${COMMIT_SHARD_INDEX.name}`)).toBeDefined();
   });
 });

@@ -83,6 +83,49 @@ const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, st
     <search aria-label="Filter incidents">
       <form class="filters" method="get" action="/">
         <div class="field">
+          <label for="q">Search</label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            value={values.q ?? ""}
+            placeholder="words in titles, places, quotes, names"
+            maxlength={500}
+            autocomplete="off"
+            {...invalid("q")}
+          />
+        </div>
+        <div class="field">
+          <label for="from">Occurred from</label>
+          <input id="from" name="from" type="date" value={values.from ?? ""} {...invalid("from")} />
+        </div>
+        <div class="field">
+          <label for="to">to</label>
+          <input id="to" name="to" type="date" value={values.to ?? ""} {...invalid("to")} />
+        </div>
+        <div class="field">
+          <label for="source">Source or speaker</label>
+          <input
+            id="source"
+            name="source"
+            value={values.source ?? ""}
+            maxlength={300}
+            autocomplete="off"
+            {...invalid("source")}
+          />
+        </div>
+        <div class="field">
+          <label for="bbox">Map box (minLon,minLat,maxLon,maxLat)</label>
+          <input
+            id="bbox"
+            name="bbox"
+            value={values.bbox ?? ""}
+            placeholder="22,44,41,53"
+            autocomplete="off"
+            {...invalid("bbox")}
+          />
+        </div>
+        <div class="field">
           <label for="kind">Kind</label>
           <input
             id="kind"
@@ -128,6 +171,7 @@ const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, st
         </div>
         <button type="submit">Filter</button>
         <a href="/">Clear filters</a>
+        <a href={`/map${mapQuery(values)}`}>Show on the map</a>
         {Object.entries(errors).map(([name, message]) => (
           <p class="hint error" id={`${name}-error`} role="alert">
             {message}
@@ -137,6 +181,12 @@ const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, st
     </search>
   );
 };
+
+/** The list's filters, for the same view on the map. */
+function mapQuery(values: Record<string, string>): string {
+  const kept = Object.entries(values).filter(([k, v]) => k !== "cursor" && v !== "");
+  return kept.length > 0 ? `?${new URLSearchParams(kept)}` : "";
+}
 
 function describeFilters(f: ListFilters): string {
   const parts = [

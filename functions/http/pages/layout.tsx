@@ -43,6 +43,9 @@ export const Layout: FC<{
                 <a href="/">Incidents</a>
               </li>
               <li>
+                <a href="/map">Map</a>
+              </li>
+              <li>
                 <a href="/docs">API</a>
               </li>
             </ul>

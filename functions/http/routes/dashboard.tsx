@@ -8,6 +8,7 @@ import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
 import { type Summary, utf8Length } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
+import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
 import type { DisclosureReader } from "../../people/disclosure-reader.js";
@@ -17,6 +18,7 @@ import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { hasRole, type Principal } from "../auth.js";
+import { FINDING_PARAMS, hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
@@ -30,6 +32,8 @@ import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import type { VictimsView } from "../pages/victims-section.js";
 import { acceptQuery } from "../params.js";
+import { searchIncidents } from "./finding.js";
+import { readFindingForm } from "./finding-pages.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
@@ -48,6 +52,8 @@ export interface DashboardDeps {
   /** The victims' disclosures (functions/people), and who reads: restricted ones for a restricted-reader. */
   disclosures?: DisclosureReader;
   readerAuth?: ReaderAuthenticator;
+  /** The finding index: the list's words, dates, source and box (functions/finding). */
+  finding?: SearchIndex;
 }
 
 const PAGE_SIZE = 20;
@@ -72,11 +78,49 @@ export function dashboardRoutes({
   deskPanel,
   disclosures,
   readerAuth,
+  finding,
 }: DashboardDeps): Hono {
   const app = new Hono();
 
   app.get("/", acceptQuery(...LIST_QUERY), async (c) => {
     const { filters, values, errors, cursor } = readListQuery(c);
+    // Words, dates, a source or a box: the finding index answers, with its own cursor.
+    const found = finding ? readFindingForm(c) : null;
+    if (found) {
+      for (const name of FINDING_PARAMS) {
+        const raw = c.req.query(name)?.trim();
+        if (raw) values[name] = raw;
+      }
+      Object.assign(errors, found.errors);
+      if (errors.cursor && hasFinding(found.params)) delete errors.cursor;
+    }
+    if (finding && found && hasFinding(found.params) && Object.keys(errors).length === 0) {
+      const page = await searchIncidents(
+        { finding, reader },
+        {
+          ...found.params,
+          ...filters,
+          limit: PAGE_SIZE,
+          ...(values.cursor ? { cursor: values.cursor } : {}),
+        },
+      );
+      const { cursor: _c, ...rest } = values;
+      const nextHref = page.nextCursor
+        ? `/?${new URLSearchParams({ ...rest, cursor: page.nextCursor })}`
+        : null;
+      return render(
+        c,
+        200,
+        <IncidentListPage
+          items={page.items}
+          filters={filters}
+          values={rest}
+          errors={{}}
+          nextHref={nextHref}
+          kinds={KNOWN_KINDS}
+        />,
+      );
+    }
     if (Object.keys(errors).length > 0) {
       return render(
         c,
@@ -449,6 +493,7 @@ function readListQuery(c: Context) {
     else errors.contested = "Contested must be any, contested only, or not contested.";
   }
   const rawCursor = param(c, "cursor");
+  if (rawCursor !== undefined) values.cursor = rawCursor;
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
   if (cursor === null)
     errors.cursor = "That page link is not one this archive made; start again from the first page.";

@@ -2,28 +2,34 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type Context, Hono } from "hono";
 import { GRADES, type Grade, KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
+import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
+import { FINDING_PARAMS, findingParams, hasFinding } from "../finding-params.js";
 import { acceptQuery, boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
+import { searchIncidents } from "./finding.js";
 
 export interface IncidentRoutesDeps {
   events: EventStore;
   reader: IncidentReader;
   /** Where a passed full check is recorded, for the incident page's integrity badge. */
   views?: ViewStore;
+  /** The finding index: q, from, to, source and bbox on the listing. */
+  finding?: SearchIndex;
 }
 
 const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 
 /** Reads: the summary (now, then, or at least as new as a write), the listing, and /verify. */
-export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
+export function incidentRoutes(deps: IncidentRoutesDeps) {
+  const { events, reader, views } = deps;
   const app = new Hono();
 
   app.get(
     "/incidents",
-    acceptQuery("kind", "country", "contested", "grade", "limit", "cursor"),
+    acceptQuery("kind", "country", "contested", "grade", "limit", "cursor", ...FINDING_PARAMS),
     async (c) => {
       const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
       const kind = stringQuery(c, "kind", KIND_SLUG_PATTERN, KIND_SLUG_RULE);
@@ -34,6 +40,23 @@ export function incidentRoutes({ events, reader, views }: IncidentRoutesDeps) {
         "must be an ISO 3166-1 alpha-2 code, e.g. UA",
       );
       const contested = boolQuery(c, "contested");
+      // Words, dates, a source or a box: the finding index answers (functions/finding).
+      const finding = findingParams(c);
+      if (hasFinding(finding) && deps.finding) {
+        return c.json(
+          await searchIncidents(
+            { finding: deps.finding, reader },
+            {
+              ...finding,
+              limit,
+              ...(kind === undefined ? {} : { kind }),
+              ...(country === undefined ? {} : { country: country.toUpperCase() }),
+              ...(contested === undefined ? {} : { contested }),
+              ...(c.req.query("cursor") === undefined ? {} : { cursor: c.req.query("cursor") as string }),
+            },
+          ),
+        );
+      }
       const grade = gradeQuery(c);
       const page = await reader.list(
         {

@@ -7,6 +7,7 @@ import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
 import type { EventRoutesDeps } from "./events.js";
+import { findingPageRoutes } from "./finding-pages.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
@@ -31,6 +32,7 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
       : null;
   const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
   if (desk) app.route("/", desk.routes);
+  if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
   return app;
 }

@@ -1,0 +1,409 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  type DynamoDBClient,
+  ScanCommand,
+} from "@aws-sdk/client-dynamodb";
+import { canonicalJson, sha256Hex } from "../../events/stored-event.js";
+import { createTables } from "../../functions/store/create-tables.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { tableNamesFromEnv } from "../../functions/store/table-design.js";
+import { percentile } from "../lib/stats.js";
+
+/**
+ * `tsx bench/scale/run.ts --events N [--dir D]`: the issue's scale table at one size, measured
+ * on `npm start` (its own process, on disk) with the real commands, each beside its raw baseline
+ * in the same run:
+ *
+ * - import: `npm run import` of the generated export (events/s) vs raw BatchWriteItem of the
+ *   same commit items into the same dynalite;
+ * - reads: p50/p99 of the summary, the incident page, the listing page, a search and a source
+ *   page (compare with the same file written at 10,000 events);
+ * - exports: events.ndjson and incidents.csv MB/s vs a raw parallel Scan writing JSON lines;
+ * - verify: `npm run verify` leaves/s vs SHA-256 of the same events and leaves in one loop;
+ * - rebuild: `npm run rebuild` into an empty views table, events/s vs a raw parallel Scan;
+ * - peak RSS (VmHWM) of each process.
+ *
+ * Writes bench/results/scale/<N>.json (and prints it). The machine's load is recorded with it.
+ */
+const { values } = parseArgs({
+  options: {
+    events: { type: "string", default: "10000" },
+    dir: { type: "string" },
+    concurrency: { type: "string", default: "4" },
+    reads: { type: "string", default: "200" },
+  },
+});
+const N = Number(values.events);
+const DIR = resolve(values.dir ?? `/tmp/ledger-scale-${N}`);
+const ROOT = resolve(new URL("../..", import.meta.url).pathname);
+const TOKEN = "scale-token-0123456789abcdef";
+const PORT = 3300 + (process.pid % 500);
+const DYNAMO_PORT = PORT + 1000;
+const URL_ = `http://127.0.0.1:${PORT}`;
+mkdirSync(DIR, { recursive: true });
+const results: Record<string, unknown> = {
+  events: N,
+  startedAt: new Date().toISOString(),
+  load: loadAverage(),
+};
+
+function loadAverage(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+}
+
+function peakRss(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A command of the project as a user runs it; resolves with its wall time and peak RSS (MB). */
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMb: number | null; stdout: string; code: number | null }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  let rss: number | null = null;
+  const poll = setInterval(() => {
+    rss = peakRss(child.pid) ?? rss;
+  }, 200);
+  child.stdout.on("data", (c) => {
+    stdout += c;
+  });
+  child.stderr.on("data", (c) => {
+    stderr += c;
+    if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
+  });
+  return new Promise((done) => {
+    child.once("close", (code) => {
+      clearInterval(poll);
+      if (code !== 0) process.stderr.write(`${args.join(" ")} exited ${code}:\n${stderr.slice(-2000)}\n`);
+      done({ ms: Date.now() - started, rssMb: rss, stdout, code });
+    });
+  });
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      PORT: String(PORT),
+      DYNAMO_PORT: String(DYNAMO_PORT),
+      DATA_DIR: join(DIR, "data"),
+      LEDGER_TOKEN: TOKEN,
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 600; i += 1) {
+    await new Promise((r) => setTimeout(r, 250));
+    try {
+      if ((await fetch(`${URL_}/health`)).ok) return child;
+    } catch {}
+  }
+  throw new Error("npm start did not answer /health");
+}
+
+const db: DynamoDBClient = createDynamoClient(`http://127.0.0.1:${DYNAMO_PORT}`);
+const tables = tableNamesFromEnv({});
+
+/** Every item of a table, a parallel Scan in `segments`; `each` sees each page. */
+async function scanAll(
+  table: string,
+  segments: number,
+  each: (items: Record<string, AttributeValue>[]) => void | Promise<void>,
+  projection?: string,
+) {
+  await Promise.all(
+    Array.from({ length: segments }, async (_, segment) => {
+      let start: Record<string, AttributeValue> | undefined;
+      do {
+        const out = await db.send(
+          new ScanCommand({
+            TableName: table,
+            Segment: segment,
+            TotalSegments: segments,
+            ExclusiveStartKey: start,
+            ...(projection ? { ProjectionExpression: projection } : {}),
+          }),
+        );
+        await each(out.Items ?? []);
+        start = out.LastEvaluatedKey;
+      } while (start);
+    }),
+  );
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await f();
+  return { ms: performance.now() - started, value };
+}
+
+async function latencies(
+  paths: string[],
+  concurrency = 4,
+): Promise<{ p50: number; p99: number; count: number }> {
+  const samples: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < paths.length) {
+        const path = paths[next++] as string;
+        const t = performance.now();
+        const r = await fetch(`${URL_}${path}`);
+        await r.arrayBuffer();
+        samples.push(performance.now() - t);
+        if (r.status >= 500) throw new Error(`${path}: ${r.status}`);
+      }
+    }),
+  );
+  return {
+    p50: Number(percentile(samples, 50).toFixed(2)),
+    p99: Number(percentile(samples, 99).toFixed(2)),
+    count: samples.length,
+  };
+}
+
+const file = join(DIR, `scale-${N}.ndjson`);
+const log = (line: string) => process.stderr.write(`[scale ${N}] ${line}\n`);
+
+if (!existsSync(file)) {
+  const gen = await run(["bench/scale/generate.ts", "--events", String(N), "--out", file]);
+  results.generate = { seconds: gen.ms / 1000, rssMb: gen.rssMb };
+  log(`generated in ${(gen.ms / 1000).toFixed(1)} s`);
+}
+
+const server = await startServer();
+const serverPid = server.pid;
+try {
+  // ── Import through the API, then the raw baseline: the same commit items, BatchWriteItem ──
+  const imported = await run(
+    [
+      "scripts/import/main.ts",
+      file,
+      "--format",
+      "ndjson",
+      "--origin",
+      "scale.example/log",
+      "--concurrency",
+      values.concurrency as string,
+    ],
+    {
+      LEDGER_URL: URL_,
+      LEDGER_TOKEN: TOKEN,
+    },
+  );
+  results.import = {
+    seconds: imported.ms / 1000,
+    eventsPerSecond: Math.round((N / imported.ms) * 1000),
+    rssMb: imported.rssMb,
+    summary: imported.stdout.trim(),
+  };
+  log(`import: ${imported.stdout.trim()}`);
+  await fetch(`${URL_}/incidents/gen-000000/events/gen-0-1/proof?wait=true`).catch(() => undefined);
+
+  // The commit items as stored, a sample held in memory (at most 50,000 events' worth), written again raw.
+  const sample: Record<string, AttributeValue>[][] = [];
+  let sampled = 0;
+  await scanAll(tables.events, 4, (items) => {
+    for (const item of items) {
+      if (sampled >= 50_000) return;
+      sample.push([item]);
+      sampled += item.events?.L?.length ?? 1;
+    }
+  });
+  const rawTable = `scale-raw-${Date.now()}`;
+  await db.send(
+    new CreateTableCommand({
+      TableName: rawTable,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: "incidentId", AttributeType: "S" },
+        { AttributeName: "version", AttributeType: "N" },
+      ],
+      KeySchema: [
+        { AttributeName: "incidentId", KeyType: "HASH" },
+        { AttributeName: "version", KeyType: "RANGE" },
+      ],
+    }),
+  );
+  const items = sample.flat();
+  const raw = await timed(async () => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Number(values.concurrency) }, async () => {
+        while (next < items.length) {
+          const chunk = items.slice(next, next + 25);
+          next += 25;
+          let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
+          while (requests.length > 0) {
+            const out = await db.send(new BatchWriteItemCommand({ RequestItems: { [rawTable]: requests } }));
+            requests = (out.UnprocessedItems?.[rawTable] ?? []) as typeof requests;
+          }
+        }
+      }),
+    );
+  });
+  const rawRate = Math.round((sampled / raw.ms) * 1000);
+  results.importBaseline = {
+    events: sampled,
+    items: items.length,
+    eventsPerSecond: rawRate,
+    ratio: Number((((N / imported.ms) * 1000) / rawRate).toFixed(3)),
+  };
+  log(`raw BatchWriteItem: ${rawRate} events/s`);
+
+  // ── Reads ──
+  const ids = items.map((i) => i.incidentId?.S as string);
+  const some = Array.from({ length: Number(values.reads) }, (_, i) => ids[(i * 7919) % ids.length] as string);
+  const words = ["odesa", "hospital", "station", "kharkiv", "bridge", "market", "shelter", "convoy"];
+  const speakers = ["Olena Kovalenko", "Pavlo Kovalenko", "Ivan Kovalenko", "Maria Kovalenko"];
+  results.reads = {
+    summary: await latencies(some.map((id) => `/incidents/${id}`)),
+    incidentPage: await latencies(some.slice(0, 100).map((id) => `/view/${id}`)),
+    listingPage: await latencies(Array.from({ length: 100 }, () => "/incidents?limit=20")),
+    listingHtml: await latencies(Array.from({ length: 50 }, () => "/")),
+    search: await latencies(Array.from({ length: 100 }, (_, i) => `/incidents?q=${words[i % words.length]}`)),
+    sourcePage: await latencies(
+      Array.from(
+        { length: 100 },
+        (_, i) => `/sources/${encodeURIComponent(speakers[i % speakers.length] as string)}`,
+      ),
+    ),
+  };
+  log(`reads: ${JSON.stringify(results.reads)}`);
+
+  // ── Exports vs a raw parallel Scan writing JSON lines ──
+  const checkpoint = await (await fetch(`${URL_}/log/checkpoint`)).text();
+  const treeSize = Number(checkpoint.split("\n")[1]);
+  const exportOf = async (path: string) => {
+    const t = await timed(async () => {
+      const r = await fetch(`${URL_}${path}`);
+      let bytes = 0;
+      for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+      return bytes;
+    });
+    return {
+      bytes: t.value,
+      seconds: t.ms / 1000,
+      mbPerSecond: Number((t.value / 1e6 / (t.ms / 1000)).toFixed(2)),
+    };
+  };
+  const ndjson = await exportOf(`/export/events.ndjson?treeSize=${treeSize}`);
+  const csv = await exportOf(`/export/incidents.csv?treeSize=${treeSize}`);
+  const scan = await timed(async () => {
+    let bytes = 0;
+    await scanAll(tables.events, 4, (page) => {
+      for (const item of page) for (const e of item.events?.L ?? []) bytes += (e.S ?? "").length + 1;
+    });
+    return bytes;
+  });
+  const scanRate = scan.value / 1e6 / (scan.ms / 1000);
+  results.exports = {
+    treeSize,
+    eventsNdjson: { ...ndjson, ratio: Number((ndjson.mbPerSecond / scanRate).toFixed(3)) },
+    incidentsCsv: { ...csv, ratio: Number((csv.mbPerSecond / scanRate).toFixed(3)) },
+    rawScan: { bytes: scan.value, seconds: scan.ms / 1000, mbPerSecond: Number(scanRate.toFixed(2)) },
+  };
+  log(`exports: ${JSON.stringify(results.exports)}`);
+
+  // ── Verify vs SHA-256 of the same events and leaves ──
+  const vkey = (await (await fetch(`${URL_}/log/vkey`)).text()).trim();
+  const verified = await run(["scripts/verify/main.ts", "--url", URL_, "--vkey", vkey]);
+  const exportFile = join(DIR, "export.ndjson");
+  writeFileSync(exportFile, await (await fetch(`${URL_}/export/events.ndjson?treeSize=${treeSize}`)).text());
+  const hashLoop = await timed(async () => {
+    let n = 0;
+    const lines = createInterface({
+      input: createReadStream(exportFile),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    for await (const line of lines) {
+      if (!line) continue;
+      const e = JSON.parse(line) as Record<string, unknown>;
+      const { hash, ...covered } = e;
+      sha256Hex(canonicalJson(covered));
+      const leaf = canonicalJson({ incidentId: e.incidentId, version: e.version, eventId: e.eventId, hash });
+      createHash("sha256")
+        .update(Buffer.concat([Buffer.from([0]), Buffer.from(leaf)]))
+        .digest();
+      n += 1;
+    }
+    return n;
+  });
+  const hashRate = (hashLoop.value / hashLoop.ms) * 1000;
+  const verifyRate = (treeSize / verified.ms) * 1000;
+  results.verify = {
+    ok: verified.code === 0,
+    seconds: verified.ms / 1000,
+    leavesPerSecond: Math.round(verifyRate),
+    rssMb: verified.rssMb,
+    sha256LoopPerSecond: Math.round(hashRate),
+    ratio: Number((verifyRate / hashRate).toFixed(3)),
+  };
+  log(`verify: ${JSON.stringify(results.verify)}`);
+
+  // ── Rebuild into empty views and search tables vs a raw parallel Scan ──
+  const rebuildTables = {
+    ...tables,
+    views: `scale-views-${Date.now()}`,
+    search: `scale-search-${Date.now()}`,
+  };
+  await createTables(db, rebuildTables);
+  const rebuilt = await run(["scripts/rebuild.ts"], {
+    DYNAMO_PORT: String(DYNAMO_PORT),
+    VIEWS_TABLE: rebuildTables.views,
+    SEARCH_TABLE: rebuildTables.search,
+  });
+  const rebuildRate = (N / rebuilt.ms) * 1000;
+  const scanEvents = (N / scan.ms) * 1000;
+  results.rebuild = {
+    ok: rebuilt.code === 0,
+    seconds: rebuilt.ms / 1000,
+    eventsPerSecond: Math.round(rebuildRate),
+    rssMb: rebuilt.rssMb,
+    rawScanEventsPerSecond: Math.round(scanEvents),
+    ratio: Number((rebuildRate / scanEvents).toFixed(3)),
+  };
+  log(`rebuild: ${JSON.stringify(results.rebuild)}`);
+  results.rssMb = {
+    server: peakRss(serverPid),
+    import: imported.rssMb,
+    verify: verified.rssMb,
+    rebuild: rebuilt.rssMb,
+    runner: peakRss(process.pid),
+  };
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((r) => server.once("close", r));
+  db.destroy();
+}
+results.finishedAt = new Date().toISOString();
+results.loadAfter = loadAverage();
+const out = join(ROOT, "bench/results/scale");
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, `${N}.json`), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+process.exit(0);

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { cellsCovering, cellsOf, passes, queryTerms, words } from "./search-doc.js";
+
+describe("words: what the index and the queries see", () => {
+  it("given text with accents, case, punctuation and operators, then plain lowercase words", () => {
+    expect(words("Kramatórsk STATION: “Tochka-U” (a.k.a. [x]) *.+?")).toEqual([
+      "kramatorsk",
+      "station",
+      "tochka",
+      "u",
+      "a.k.a",
+      "x",
+    ]);
+  });
+
+  it("given a query, then its distinct words, at most eight, and none from symbols alone", () => {
+    expect(queryTerms("odesa port odesa")).toEqual(["odesa", "port"]);
+    expect(queryTerms("a b c d e f g h i j")).toHaveLength(8);
+    expect(queryTerms(".*+?()[]{}|^$")).toEqual([]);
+  });
+});
+
+describe("cellsCovering: the grid cells a box reads", () => {
+  it("given a small box, then 1° cells; a country, then 10° cells; the world, then 32 cells of 45°", () => {
+    expect(cellsCovering({ minLon: 30, minLat: 46, maxLon: 31, maxLat: 47 })).toEqual({
+      level: 1,
+      cells: ["46:30", "46:31", "47:30", "47:31"],
+    });
+    expect(cellsCovering({ minLon: 22, minLat: 44, maxLon: 41, maxLat: 53 }).level).toBe(10);
+    const world = cellsCovering({ minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 });
+    expect(world.level).toBe(45);
+    expect(world.cells).toHaveLength(32);
+  });
+
+  it("given a point, then it lies in a cell the box around it reads, at every level", () => {
+    const box = { minLon: 37.5, minLat: 48.7, maxLon: 37.6, maxLat: 48.8 };
+    const covering = cellsCovering(box);
+    const own = cellsOf(48.73, 37.58).find((c) => c.level === covering.level);
+    expect(covering.cells).toContain(own?.cell);
+  });
+});
+
+describe("passes: the filters an entry is checked against", () => {
+  const facts = {
+    occurred: "2022-04-08",
+    lat: 48.73,
+    lon: 37.58,
+    kind: "missile-strike",
+    country: "UA",
+    contested: true,
+  };
+  it("given each filter that holds, then it passes; one that does not, then it fails", () => {
+    expect(
+      passes(facts, {
+        from: "2022-04-08",
+        to: "2022-04-08",
+        kind: "missile-strike",
+        country: "UA",
+        contested: true,
+      }),
+    ).toBe(true);
+    expect(passes(facts, { from: "2022-04-09" })).toBe(false);
+    expect(passes(facts, { bbox: { minLon: 30, minLat: 40, maxLon: 35, maxLat: 50 } })).toBe(false);
+    expect(passes({ ...facts, occurred: "" }, { to: "2030-01-01" })).toBe(false);
+    expect(
+      passes(
+        { ...facts, lat: null, lon: null },
+        { bbox: { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 } },
+      ),
+    ).toBe(false);
+  });
+});

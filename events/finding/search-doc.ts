@@ -1,0 +1,185 @@
+import { sourceKey } from "../source-key.js";
+import type { Summary } from "../summarize.js";
+
+/**
+ * What the search index holds of one incident, derived from its summary alone (so it can always
+ * be rebuilt): its words with a weight by where they occur, the sources and speakers it names,
+ * and the few facts the filters read (when it occurred, where, kind, country, contested).
+ */
+export interface SearchDoc {
+  incidentId: string;
+  version: number;
+  /** `YYYY-MM-DD` of when it occurred (occurredOn, or the day of occurredAt); "" when unknown. */
+  occurred: string;
+  lat: number | null;
+  lon: number | null;
+  kind: string;
+  country: string;
+  contested: boolean;
+  /** Word → weight (1–15): the sum of its fields' weights, capped. */
+  terms: Map<string, number>;
+  /** sourceKey → the name as first seen: every speaker and publisher the summary names. */
+  sources: Map<string, string>;
+}
+
+/** At most this many words per incident are indexed (the heaviest). */
+export const MAX_TERMS = 400;
+/** Words a query is split into, at most; the rest are ignored (and say so nowhere: a query is not a program). */
+export const MAX_QUERY_TERMS = 8;
+const MAX_WEIGHT = 15;
+const WEIGHTS = { title: 8, place: 6, source: 4, claim: 3, description: 2, quote: 1 } as const;
+
+const segmenter = new Intl.Segmenter("en", { granularity: "word" });
+
+/**
+ * The words of a text as the index and the queries see them: Unicode word segmentation,
+ * compatibility-normalised, marks stripped (so "Kramatorsk" matches "Kramatórsk"), lowercased;
+ * 1–40 characters each. No stemming: a word matches itself.
+ */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const segment of segmenter.segment(text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase())) {
+    if (!segment.isWordLike) continue;
+    const word = segment.segment;
+    if (word.length <= 40) out.push(word);
+  }
+  return out;
+}
+
+/** A query's words, distinct, at most MAX_QUERY_TERMS, in the order given. */
+export function queryTerms(q: string): string[] {
+  return [...new Set(words(q.slice(0, 2000)))].slice(0, MAX_QUERY_TERMS);
+}
+
+export function searchDoc(summary: Summary): SearchDoc {
+  const weights = new Map<string, number>();
+  const add = (text: string | null | undefined, weight: number) => {
+    if (!text) return;
+    for (const word of new Set(words(text)))
+      weights.set(word, Math.min(MAX_WEIGHT, (weights.get(word) ?? 0) + weight));
+  };
+  const sources = new Map<string, string>();
+  const named = (who: { name: string; kind?: string; ref?: string } | undefined) => {
+    if (typeof who?.name !== "string" || who.name === "") return;
+    const key = sourceKey(who);
+    if (!sources.has(key)) sources.set(key, who.kind === "private" ? key : who.name);
+    // A private person's name is sealed: the index keeps only the public key of such a source.
+    if ((who as { kind?: string }).kind !== "private") add(who.name, WEIGHTS.source);
+  };
+  const publisher = (name: string | undefined) => {
+    if (!name) return;
+    const key = sourceKey({ name });
+    if (!sources.has(key)) sources.set(key, name);
+    add(name, WEIGHTS.source);
+  };
+  add(summary.title, WEIGHTS.title);
+  add(summary.location?.name, WEIGHTS.place);
+  add(summary.location?.region, WEIGHTS.place);
+  add(summary.description, WEIGHTS.description);
+  for (const category of Object.values(summary.casualties ?? {})) {
+    for (const row of category.bySource ?? []) {
+      named(row.attributedTo);
+      publisher(row.publisher);
+    }
+  }
+  for (const statement of summary.statements?.latest ?? []) {
+    named(statement.attributedTo);
+    add(statement.quote, WEIGHTS.quote);
+    for (const a of statement.assessments ?? []) named(a.attributedTo);
+  }
+  for (const denial of summary.denials ?? []) {
+    named(denial.attributedTo);
+    add(denial.claim, WEIGHTS.claim);
+    add(denial.counterClaim, WEIGHTS.claim);
+    add(denial.quote, WEIGHTS.quote);
+    for (const a of denial.assessments ?? []) named(a.attributedTo);
+  }
+  const terms = new Map(
+    [...weights.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS),
+  );
+  const occurred = summary.occurredOn ?? (summary.occurredAt ? summary.occurredAt.slice(0, 10) : "");
+  const lat = summary.location?.lat;
+  const lon = summary.location?.lon;
+  return {
+    incidentId: summary.incidentId,
+    version: summary.version,
+    occurred,
+    lat: typeof lat === "number" ? lat : null,
+    lon: typeof lon === "number" ? lon : null,
+    kind: summary.kind ?? "",
+    country: summary.location?.country ?? "",
+    contested: summary.contested === true,
+    terms,
+    sources,
+  };
+}
+
+/** A box on the map: west, south, east, north, in degrees. */
+export interface Bbox {
+  minLon: number;
+  minLat: number;
+  maxLon: number;
+  maxLat: number;
+}
+
+/** The filters every index entry can be checked against without reading its incident. */
+export interface EntryFilter {
+  from?: string;
+  to?: string;
+  bbox?: Bbox;
+  kind?: string;
+  country?: string;
+  contested?: boolean;
+}
+
+export interface EntryFacts {
+  occurred: string;
+  lat: number | null;
+  lon: number | null;
+  kind: string;
+  country: string;
+  contested: boolean;
+}
+
+export function passes(facts: EntryFacts, filter: EntryFilter): boolean {
+  if (filter.from !== undefined && (facts.occurred === "" || facts.occurred < filter.from)) return false;
+  if (filter.to !== undefined && (facts.occurred === "" || facts.occurred > filter.to)) return false;
+  if (filter.kind !== undefined && facts.kind !== filter.kind) return false;
+  if (filter.country !== undefined && facts.country !== filter.country) return false;
+  if (filter.contested !== undefined && facts.contested !== filter.contested) return false;
+  if (filter.bbox) {
+    const { lat, lon } = facts;
+    const b = filter.bbox;
+    if (lat === null || lon === null) return false;
+    if (lat < b.minLat || lat > b.maxLat || lon < b.minLon || lon > b.maxLon) return false;
+  }
+  return true;
+}
+
+/**
+ * Grid cells covering a box, at the finest of 1°, 10° and 45° that needs at most 32 cells
+ * (45° cells cover the world in 32).
+ */
+export function cellsCovering(b: Bbox): { level: number; cells: string[] } {
+  for (const size of [1, 10, 45]) {
+    const lat0 = Math.floor(b.minLat / size);
+    const lat1 = Math.floor(Math.min(b.maxLat, 89.999999) / size);
+    const lon0 = Math.floor(b.minLon / size);
+    const lon1 = Math.floor(Math.min(b.maxLon, 179.999999) / size);
+    const count = (lat1 - lat0 + 1) * (lon1 - lon0 + 1);
+    if (count <= 32 || size === 45) {
+      const cells: string[] = [];
+      for (let y = lat0; y <= lat1; y += 1) for (let x = lon0; x <= lon1; x += 1) cells.push(`${y}:${x}`);
+      return { level: size, cells };
+    }
+  }
+  return { level: 45, cells: [] };
+}
+
+/** The cell of a point at each level (the index writes one entry per level). */
+export function cellsOf(lat: number, lon: number): { level: number; cell: string }[] {
+  return [1, 10, 45].map((size) => ({
+    level: size,
+    cell: `${Math.floor(Math.min(lat, 89.999999) / size)}:${Math.floor(Math.min(lon, 179.999999) / size)}`,
+  }));
+}

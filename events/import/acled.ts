@@ -1,0 +1,123 @@
+import { countryCode } from "./countries.js";
+import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
+
+/**
+ * ACLED's CSV export (the columns of its codebook, 2023 layout and later): one row is one
+ * event, which becomes one incident — an `IncidentOpened` and, when ACLED reports fatalities,
+ * a `CasualtiesReported` attributed to ACLED. What does not map is listed in
+ * docs/explanation/finding.md ("Import").
+ */
+export const ACLED_REQUIRED = [
+  "event_id_cnty",
+  "event_date",
+  "event_type",
+  "sub_event_type",
+  "actor1",
+  "country",
+  "location",
+  "latitude",
+  "longitude",
+  "source",
+  "fatalities",
+] as const;
+
+export const ACLED_COLUMNS = [
+  "event_id_cnty",
+  "event_date",
+  "year",
+  "time_precision",
+  "disorder_type",
+  "event_type",
+  "sub_event_type",
+  "actor1",
+  "assoc_actor_1",
+  "inter1",
+  "actor2",
+  "assoc_actor_2",
+  "inter2",
+  "interaction",
+  "civilian_targeting",
+  "iso",
+  "region",
+  "country",
+  "admin1",
+  "admin2",
+  "admin3",
+  "location",
+  "latitude",
+  "longitude",
+  "geo_precision",
+  "source",
+  "source_scale",
+  "notes",
+  "fatalities",
+  "tags",
+  "timestamp",
+] as const;
+
+export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
+  const f = row.fields;
+  const cell = (name: string) => (f[name] ?? "").trim();
+  const incidentId = slugify(cell("event_id_cnty"), "acled-");
+  if (!incidentId) return fail("event_id_cnty", "is required (ACLED's event id, e.g. UKR12345)");
+  const day = parseDay(cell("event_date"));
+  if (!day) return fail("event_date", "must be a real day (2022-04-08 or 08 April 2022)");
+  const country = countryCode(cell("country"));
+  if (!country) return fail("country", `"${clip(cell("country"), 80)}" is not a country this importer knows`);
+  const lat = parseNumber(cell("latitude"));
+  const lon = parseNumber(cell("longitude"));
+  if (lat === null) return fail("latitude", "must be a number");
+  if (lon === null) return fail("longitude", "must be a number");
+  const fatalities = parseCount(cell("fatalities"));
+  if (fatalities === null) return fail("fatalities", "must be a non-negative integer");
+  const kind = slugify(cell("sub_event_type") || cell("event_type")) ?? "acled-event";
+  const place = cell("location") || cell("admin2") || cell("admin1") || cell("country");
+  const source = {
+    publisher: "ACLED",
+    title: clip(`ACLED ${cell("event_id_cnty")}; sources: ${cell("source") || "none given"}`, 500),
+  };
+  const identity = rowIdentity(
+    header,
+    header.map((h) => f[h] ?? ""),
+  );
+  const events: Record<string, unknown>[] = [
+    {
+      eventId: importEventId(["acled", identity, "0"]),
+      type: "IncidentOpened",
+      source,
+      data: {
+        title: clip(`${cell("sub_event_type") || cell("event_type")}: ${place}`, 500),
+        kind: kind.slice(0, 64).replace(/-+$/, ""),
+        location: {
+          name: clip(place, 300),
+          ...(cell("admin1") ? { region: clip(cell("admin1"), 300) } : {}),
+          country,
+          lat,
+          lon,
+        },
+        occurredOn: day,
+        ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
+      },
+    },
+  ];
+  // Zero fatalities says no death was reported; "at least 0" would say nothing, so none is recorded.
+  if (fatalities > 0) {
+    events.push({
+      eventId: importEventId(["acled", identity, "1"]),
+      type: "CasualtiesReported",
+      source,
+      attributedTo: { name: "ACLED", role: "conflict event dataset" },
+      data: {
+        figures: {
+          killed: {
+            value: fatalities,
+            qualifier: "at-least",
+            text: "ACLED fatalities (its most conservative estimate)",
+          },
+        },
+      },
+    });
+  }
+  return { ok: true, incidentId, events };
+}

@@ -1,0 +1,87 @@
+import { ownValue } from "../own-keys.js";
+
+/**
+ * Country names as ACLED and UCDP GED spell them → ISO 3166-1 alpha-2. Most names are the ones
+ * `Intl.DisplayNames` gives in English; the datasets' other spellings are listed below.
+ */
+const ALIASES: Record<string, string> = {
+  "russia (soviet union)": "RU",
+  russia: "RU",
+  "dr congo (zaire)": "CD",
+  "democratic republic of congo": "CD",
+  "democratic republic of the congo": "CD",
+  "republic of congo": "CG",
+  congo: "CG",
+  "ivory coast": "CI",
+  "cote d'ivoire": "CI",
+  "myanmar (burma)": "MM",
+  myanmar: "MM",
+  "yemen (north yemen)": "YE",
+  "serbia (yugoslavia)": "RS",
+  "cambodia (kampuchea)": "KH",
+  "zimbabwe (rhodesia)": "ZW",
+  "madagascar (malagasy)": "MG",
+  "bosnia-herzegovina": "BA",
+  "bosnia and herzegovina": "BA",
+  "macedonia, fyr": "MK",
+  "north macedonia": "MK",
+  palestine: "PS",
+  israel: "IL",
+  syria: "SY",
+  iran: "IR",
+  laos: "LA",
+  "south korea": "KR",
+  "north korea": "KP",
+  "united states": "US",
+  "united kingdom": "GB",
+  turkey: "TR",
+  "czech republic": "CZ",
+  "east timor": "TL",
+  "timor-leste": "TL",
+  swaziland: "SZ",
+  eswatini: "SZ",
+  "cape verde": "CV",
+  "vietnam (north vietnam)": "VN",
+  "kingdom of eswatini": "SZ",
+  bahamas: "BS",
+  gambia: "GM",
+  micronesia: "FM",
+  "vatican city": "VA",
+  "caribbean netherlands": "BQ",
+  "saint-martin": "MF",
+  "saint-barthelemy": "BL",
+  kosovo: "XK",
+};
+
+function normalise(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, " ");
+}
+
+let byName: Map<string, string> | undefined;
+
+function names(): Map<string, string> {
+  if (byName) return byName;
+  const display = new Intl.DisplayNames(["en"], { type: "region" });
+  byName = new Map();
+  for (let a = 65; a <= 90; a += 1) {
+    for (let b = 65; b <= 90; b += 1) {
+      const code = String.fromCharCode(a, b);
+      const name = display.of(code);
+      if (name && name !== code) byName.set(normalise(name), code);
+    }
+  }
+  return byName;
+}
+
+/** The alpha-2 code of a country name (or of an alpha-2 code itself); null for a name not known. */
+export function countryCode(name: string): string | null {
+  const trimmed = name.trim();
+  if (/^[A-Z]{2}$/.test(trimmed)) return trimmed;
+  const key = normalise(trimmed);
+  return ownValue(ALIASES, key) ?? names().get(key) ?? null;
+}

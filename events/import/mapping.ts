@@ -1,0 +1,204 @@
+import { ownValue, setOwn } from "../own-keys.js";
+import type { FieldError } from "../validate.js";
+import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { type MappedRow, parseNumber, type SourceRow } from "./rows.js";
+
+/**
+ * The generic CSV format's mapping file: how a row's cells become an incident id and events.
+ *
+ * ```json
+ * { "incidentId": "{region}-{id}",
+ *   "events": [
+ *     { "type": "IncidentOpened", "once": true,
+ *       "fields": { "data.title": "{title}", "data.kind": "shelling", "data.location.name": "{place}",
+ *                   "data.location.country": "{country}", "data.location.lat": { "column": "lat", "as": "number" },
+ *                   "data.occurredOn": "{date}", "source.publisher": "{outlet}" } },
+ *     { "type": "CasualtiesReported", "when": "killed",
+ *       "fields": { "attributedTo.name": "{speaker}", "source.publisher": "{outlet}",
+ *                   "data.figures.killed.value": { "column": "killed", "as": "integer" },
+ *                   "data.figures.killed.qualifier": "exact" } } ] }
+ * ```
+ *
+ * A field is a template (text with `{column}` placeholders; left out when every column it names
+ * is empty) or `{ "column", "as": "string" | "number" | "integer" }`. `when` names a column
+ * that must be non-empty for the event to be made; `once` makes the event only on the first row
+ * of each incident in the file. The incident id is slugified (a-z, 0-9, -).
+ */
+export interface Mapping {
+  incidentId: string;
+  events: MappedEvent[];
+}
+
+export interface MappedEvent {
+  type: string;
+  once?: boolean;
+  when?: string;
+  fields: Record<string, FieldRule>;
+}
+
+export type FieldRule = string | { column: string; as?: "string" | "number" | "integer" };
+
+const PLACEHOLDER = /\{([^{}]+)\}/g;
+
+function columnsOf(rule: FieldRule): string[] {
+  if (typeof rule !== "string") return [rule.column];
+  return [...rule.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+}
+
+/** The mapping checked against the file's header: every problem, each naming its place in the mapping. */
+export function checkMapping(
+  input: unknown,
+  header: readonly string[],
+): { ok: true; mapping: Mapping } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const have = new Set(header);
+  const named = (path: string, column: string) => {
+    if (!have.has(column)) {
+      errors.push({
+        path,
+        message: `names the column "${column}", which the file does not have (it has: ${header.join(", ")})`,
+      });
+    }
+  };
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return {
+      ok: false,
+      errors: [{ path: "(mapping)", message: "must be a JSON object with incidentId and events" }],
+    };
+  }
+  const m = input as Record<string, unknown>;
+  if (typeof m.incidentId !== "string" || columnsOf(m.incidentId).length === 0) {
+    errors.push({
+      path: "incidentId",
+      message: 'must be a template naming at least one column, e.g. "{id}"',
+    });
+  } else for (const c of columnsOf(m.incidentId)) named("incidentId", c);
+  if (!Array.isArray(m.events) || m.events.length === 0 || m.events.length > 25) {
+    errors.push({ path: "events", message: "must list 1–25 events a row makes" });
+    return { ok: false, errors };
+  }
+  m.events.forEach((e: unknown, i: number) => {
+    const at = `events[${i}]`;
+    if (typeof e !== "object" || e === null) {
+      errors.push({ path: at, message: "must be an object with type and fields" });
+      return;
+    }
+    const event = e as Record<string, unknown>;
+    if (typeof event.type !== "string") errors.push({ path: `${at}.type`, message: "is required" });
+    if (event.when !== undefined) {
+      if (typeof event.when !== "string") errors.push({ path: `${at}.when`, message: "must name a column" });
+      else named(`${at}.when`, event.when);
+    }
+    if (typeof event.fields !== "object" || event.fields === null || Array.isArray(event.fields)) {
+      errors.push({ path: `${at}.fields`, message: "must map event fields to columns" });
+      return;
+    }
+    for (const [field, rule] of Object.entries(event.fields as Record<string, unknown>)) {
+      const path = `${at}.fields.${field}`;
+      if (
+        !/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/.test(field) ||
+        field.split(".").includes("__proto__")
+      ) {
+        errors.push({ path, message: "must be a dotted field path such as data.title" });
+      } else if (typeof rule === "string") {
+        for (const c of columnsOf(rule)) named(path, c);
+      } else if (
+        typeof rule === "object" &&
+        rule !== null &&
+        typeof (rule as { column?: unknown }).column === "string"
+      ) {
+        const as = (rule as { as?: unknown }).as;
+        if (as !== undefined && as !== "string" && as !== "number" && as !== "integer") {
+          errors.push({ path: `${path}.as`, message: "must be string, number or integer" });
+        }
+        named(`${path}.column`, (rule as { column: string }).column);
+      } else errors.push({ path, message: "must be a template or { column, as }" });
+    }
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, mapping: input as Mapping };
+}
+
+function fill(template: string, cells: Record<string, string>): string | undefined {
+  let any = false;
+  const out = template.replace(PLACEHOLDER, (_, column: string) => {
+    const value = (ownValue(cells, column) ?? "").trim();
+    if (value !== "") any = true;
+    return value;
+  });
+  return columnsOf(template).length > 0 && !any ? undefined : out;
+}
+
+function put(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let at = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = ownValue(at, key);
+    if (typeof next === "object" && next !== null) at = next as Record<string, unknown>;
+    else {
+      const child: Record<string, unknown> = {};
+      setOwn(at, key, child);
+      at = child;
+    }
+  }
+  setOwn(at, keys[keys.length - 1] as string, value);
+}
+
+/**
+ * One row through a checked mapping. `seen` holds the incidents that already had a row in this
+ * file (for `once`); the caller keeps it across rows.
+ */
+export function mappedRow(
+  mapping: Mapping,
+  mappingId: string,
+  header: readonly string[],
+  row: SourceRow,
+  seen: Set<string>,
+): MappedRow {
+  const cells = row.fields;
+  const idText = fill(mapping.incidentId, cells);
+  const incidentId = idText === undefined ? null : slugify(idText);
+  if (!incidentId)
+    return { ok: false, errors: [{ path: "incidentId", message: "the row's id columns are empty" }] };
+  const first = !seen.has(incidentId);
+  const identity = rowIdentity(
+    header,
+    header.map((h) => ownValue(cells, h) ?? ""),
+  );
+  const errors: FieldError[] = [];
+  const events: Record<string, unknown>[] = [];
+  mapping.events.forEach((spec, i) => {
+    if (spec.once && !first) return;
+    if (spec.when !== undefined && (ownValue(cells, spec.when) ?? "").trim() === "") return;
+    const event: Record<string, unknown> = { type: spec.type };
+    for (const [field, rule] of Object.entries(spec.fields)) {
+      if (typeof rule === "string") {
+        const value = fill(rule, cells);
+        if (value !== undefined) put(event, field, value);
+        continue;
+      }
+      const text = (ownValue(cells, rule.column) ?? "").trim();
+      if (text === "") continue;
+      if (rule.as === "number" || rule.as === "integer") {
+        const n = parseNumber(text);
+        if (n === null || (rule.as === "integer" && !Number.isInteger(n))) {
+          errors.push({
+            path: rule.column,
+            message: `must be ${rule.as === "integer" ? "an integer" : "a number"}`,
+          });
+          continue;
+        }
+        put(event, field, n);
+      } else put(event, field, text);
+    }
+    // `once` events are named by the incident, so another first row on a later run is the same event.
+    event.eventId = importEventId(
+      spec.once ? ["csv", mappingId, incidentId, String(i)] : ["csv", mappingId, identity, String(i)],
+    );
+    events.push(event);
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  if (events.length === 0)
+    return { ok: false, errors: [{ path: "(row)", message: "the mapping makes no event of this row" }] };
+  seen.add(incidentId);
+  return { ok: true, incidentId, events };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { countryCode } from "./countries.js";
+import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { parseCount, parseDay } from "./rows.js";
+
+describe("parseDay: the days the datasets write", () => {
+  it.each([
+    ["2022-04-08", "2022-04-08"],
+    ["2022-04-08 00:00:00.000", "2022-04-08"],
+    ["08 April 2022", "2022-04-08"],
+    ["8-Apr-2022", "2022-04-08"],
+    ["2022-02-31", null],
+    ["31 February 2022", null],
+    ["yesterday", null],
+  ])("given %s, then %s", (text, day) => {
+    expect(parseDay(text)).toBe(day);
+  });
+});
+
+describe("import ids", () => {
+  it("given the same row in another column order, then the same id; another cell, then another", () => {
+    const a = rowIdentity(["id", "place"], ["1", "Izium"]);
+    expect(rowIdentity(["place", "id"], ["Izium", "1"])).toBe(a);
+    expect(rowIdentity(["id", "place"], ["1", "Kharkiv"])).not.toBe(a);
+    expect(importEventId(["csv", a, "0"])).toMatch(/^im-[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("given free text, then a slug of the incident-id alphabet, or null when nothing is left", () => {
+    expect(slugify("UKR12345", "acled-")).toBe("acled-ukr12345");
+    expect(slugify("Київ")).toBeNull();
+    expect(slugify("Café  Zürich!")).toBe("cafe-zurich");
+  });
+});
+
+describe("countryCode and parseCount", () => {
+  it("given the datasets' country names, then ISO codes; an unknown name, then null", () => {
+    expect(countryCode("Ukraine")).toBe("UA");
+    expect(countryCode("Russia (Soviet Union)")).toBe("RU");
+    expect(countryCode("DR Congo (Zaire)")).toBe("CD");
+    expect(countryCode("Atlantis")).toBeNull();
+    expect(countryCode("constructor")).toBeNull();
+  });
+
+  it("given counts, then non-negative integers only", () => {
+    expect(parseCount("57")).toBe(57);
+    expect(parseCount("-1")).toBeNull();
+    expect(parseCount("2.5")).toBeNull();
+    expect(parseCount("")).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import type { FieldError } from "../validate.js";
+
+/** One data row of an import file, as the readers give it to a format. */
+export interface SourceRow {
+  /** 1-based number of the data row (the header is not counted). */
+  row: number;
+  /** The file line it starts on (a quoted field may span several). */
+  line: number;
+  /** Column name → cell (CSV), or the parsed line (NDJSON). */
+  fields: Record<string, string>;
+}
+
+/** What a row becomes: the incident and the envelopes (not yet validated) to append there. */
+export type MappedRow =
+  | { ok: true; incidentId: string; events: Record<string, unknown>[] }
+  | { ok: false; errors: FieldError[] };
+
+export function fail(path: string, message: string): MappedRow {
+  return { ok: false, errors: [{ path, message }] };
+}
+
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/** A calendar day as ISO `YYYY-MM-DD` from `2022-04-08`, `2022-04-08 00:00:00.000`, `08 April 2022` or `8-Apr-2022`; null if not a real day. */
+export function parseDay(text: string): string | null {
+  const t = text.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[ T][0-9:.]+Z?)?$/.exec(t);
+  const words = /^(\d{1,2})[ -]([A-Za-z]+)[ -](\d{4})$/.exec(t);
+  if (iso) {
+    [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  } else if (words) {
+    const month = (words[2] as string).toLowerCase();
+    const index = MONTHS.findIndex((name) => name === month || (month.length >= 3 && name.startsWith(month)));
+    if (index < 0) return null;
+    [y, m, d] = [Number(words[3]), index + 1, Number(words[1])];
+  } else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A finite number from a cell (`.` decimal point); null for an empty or non-numeric cell. */
+export function parseNumber(text: string | undefined): number | null {
+  const t = (text ?? "").trim();
+  if (t === "" || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A non-negative integer from a cell; null otherwise. */
+export function parseCount(text: string | undefined): number | null {
+  const n = parseNumber(text);
+  return n !== null && Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+/** Text cut to a schema's limit, with an ellipsis when cut; undefined for an empty cell. */
+export function clip(text: string | undefined, max: number): string | undefined {
+  const t = (text ?? "").trim();
+  if (t === "") return undefined;
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+/** Every column a format needs that the header lacks. */
+export function missingColumns(header: readonly string[], required: readonly string[]): string[] {
+  const have = new Set(header.map((h) => h.trim().toLowerCase()));
+  return required.filter((c) => !have.has(c.toLowerCase()));
+}

@@ -1,0 +1,169 @@
+import { countryCode } from "./countries.js";
+import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
+
+/**
+ * UCDP GED's CSV (the columns of its codebook): one row is one event of organised violence,
+ * which becomes one incident — an `IncidentOpened` and a `CasualtiesReported` attributed to
+ * UCDP with its low–high range (best in the figure's text). What does not map is listed in
+ * docs/explanation/finding.md ("Import").
+ */
+export const UCDP_REQUIRED = [
+  "id",
+  "type_of_violence",
+  "dyad_name",
+  "country",
+  "latitude",
+  "longitude",
+  "date_start",
+  "date_end",
+  "best",
+  "low",
+  "high",
+] as const;
+
+export const UCDP_COLUMNS = [
+  "id",
+  "relid",
+  "year",
+  "active_year",
+  "code_status",
+  "type_of_violence",
+  "conflict_dset_id",
+  "conflict_new_id",
+  "conflict_name",
+  "dyad_dset_id",
+  "dyad_new_id",
+  "dyad_name",
+  "side_a_dset_id",
+  "side_a_new_id",
+  "side_a",
+  "side_b_dset_id",
+  "side_b_new_id",
+  "side_b",
+  "number_of_sources",
+  "source_article",
+  "source_office",
+  "source_date",
+  "source_headline",
+  "source_original",
+  "where_prec",
+  "where_coordinates",
+  "where_description",
+  "adm_1",
+  "adm_2",
+  "latitude",
+  "longitude",
+  "geom_wkt",
+  "priogrid_gid",
+  "country",
+  "country_id",
+  "region",
+  "event_clarity",
+  "date_prec",
+  "date_start",
+  "date_end",
+  "deaths_a",
+  "deaths_b",
+  "deaths_civilians",
+  "deaths_unknown",
+  "best",
+  "high",
+  "low",
+  "gwnoa",
+  "gwnob",
+] as const;
+
+const VIOLENCE: Record<string, string> = {
+  "1": "state-based-violence",
+  "2": "non-state-violence",
+  "3": "one-sided-violence",
+};
+
+export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
+  const f = row.fields;
+  const cell = (name: string) => (f[name] ?? "").trim();
+  const incidentId = slugify(cell("id"), "ucdp-ged-");
+  if (!incidentId || !/^\d+$/.test(cell("id")))
+    return fail("id", "is required (UCDP GED's numeric event id)");
+  const kind = Object.hasOwn(VIOLENCE, cell("type_of_violence"))
+    ? VIOLENCE[cell("type_of_violence")]
+    : undefined;
+  if (!kind) return fail("type_of_violence", "must be 1, 2 or 3");
+  const start = parseDay(cell("date_start"));
+  const end = parseDay(cell("date_end"));
+  if (!start) return fail("date_start", "must be a real day (2022-04-08)");
+  if (!end || end < start) return fail("date_end", "must be a real day, not before date_start");
+  const country = countryCode(cell("country"));
+  if (!country) return fail("country", `"${clip(cell("country"), 80)}" is not a country this importer knows`);
+  const lat = parseNumber(cell("latitude"));
+  const lon = parseNumber(cell("longitude"));
+  if (lat === null) return fail("latitude", "must be a number");
+  if (lon === null) return fail("longitude", "must be a number");
+  const [best, low, high] = [parseCount(cell("best")), parseCount(cell("low")), parseCount(cell("high"))];
+  if (best === null) return fail("best", "must be a non-negative integer");
+  if (low === null || low > best) return fail("low", "must be a non-negative integer, at most best");
+  if (high === null || high < best) return fail("high", "must be a non-negative integer, at least best");
+  const place = cell("where_coordinates") || cell("adm_2") || cell("adm_1") || cell("country");
+  const source = {
+    publisher: "UCDP GED",
+    title: clip(`UCDP GED event ${cell("id")}; sources: ${cell("source_article") || "none given"}`, 500),
+  };
+  const identity = rowIdentity(
+    header,
+    header.map((h) => f[h] ?? ""),
+  );
+  const dates = start === end ? start : `${start} to ${end}`;
+  const description = [cell("where_description"), `Dates: ${dates}.`, cell("source_headline")]
+    .filter((s) => s !== "")
+    .join(" ");
+  const figure =
+    low === high
+      ? { value: best, qualifier: "exact", text: `UCDP best estimate ${best}` }
+      : { min: low, max: high, text: `UCDP best estimate ${best} (low ${low}, high ${high})` };
+  const civilians = parseCount(cell("deaths_civilians"));
+  return {
+    ok: true,
+    incidentId,
+    events: [
+      {
+        eventId: importEventId(["ucdp", identity, "0"]),
+        type: "IncidentOpened",
+        source,
+        data: {
+          title: clip(`${cell("dyad_name") || cell("conflict_name")}: ${place}`, 500),
+          kind,
+          location: {
+            name: clip(place, 300),
+            ...(cell("adm_1") ? { region: clip(cell("adm_1"), 300) } : {}),
+            country,
+            lat,
+            lon,
+          },
+          occurredOn: start,
+          description: clip(description, 20_000),
+        },
+      },
+      {
+        eventId: importEventId(["ucdp", identity, "1"]),
+        type: "CasualtiesReported",
+        source,
+        attributedTo: { name: "UCDP", role: "Uppsala Conflict Data Program" },
+        data: {
+          figures: {
+            killed: figure,
+            ...(civilians !== null && civilians > 0
+              ? {
+                  civiliansKilled: {
+                    value: civilians,
+                    qualifier: "exact",
+                    text: "UCDP deaths_civilians (best)",
+                  },
+                }
+              : {}),
+          },
+        },
+      },
+    ],
+  };
+}

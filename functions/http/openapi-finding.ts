@@ -1,0 +1,202 @@
+/**
+ * The OpenAPI entries of finding (functions/http/routes/finding.ts, finding-pages.tsx): the
+ * listing's search parameters, the source routes and pages, and the map. Merged into the
+ * document by functions/http/openapi.ts.
+ */
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: ref("Problem") } },
+});
+const html = (description: string) => ({
+  description,
+  content: { "text/html": { schema: { type: "string" } } },
+});
+const query = (name: string, schema: Json, description: string) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+const read = { security: [] as unknown[] };
+const DAY = { type: "string", format: "date" };
+const LON = "-?(?:180(?:\\.0+)?|(?:1[0-7][0-9]|[0-9]?[0-9])(?:\\.[0-9]+)?)";
+const LAT = "-?(?:90(?:\\.0+)?|[0-8]?[0-9](?:\\.[0-9]+)?)";
+
+/** q, from, to, source and bbox: on GET /incidents and on the pages that list incidents. */
+export const listingParameters: Json[] = [
+  query(
+    "q",
+    { type: "string", minLength: 1, maxLength: 500, pattern: "\\S" },
+    "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored, at most 8 words). Operators and regular-expression characters are plain text, not searched: a query of symbols only matches nothing. Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, blank or over 500 characters: 400.",
+  ),
+  query("from", DAY, "Only incidents that occurred on or after this day (ISO 8601 date)."),
+  query("to", DAY, "Only incidents that occurred on or before this day; `from` after `to` is 400."),
+  query(
+    "source",
+    { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },
+    "Only incidents naming this source or speaker (an attributedTo name or a publisher of figures), compared after NFC normalisation and white-space trimming and collapsing.",
+  ),
+  query(
+    "bbox",
+    { type: "string", pattern: `^${LON},${LAT},${LON},${LAT}$` },
+    "minLon,minLat,maxLon,maxLat in degrees (longitudes -180..180, latitudes -90..90): only incidents with coordinates in the box. Each minimum must be at most its maximum (no box across the antimeridian), else 400.",
+  ),
+];
+
+export const LISTING_NOTE =
+  "With q, from, to, source or bbox the finding index answers: each request reads a bounded number of index entries, so a page may come back short with a nextCursor; without q the newest occurrence comes first.";
+
+const SOURCE_NAME = {
+  name: "name",
+  in: "path",
+  required: true,
+  description: "A source or speaker name as it appears on events (compared after NFC and white space).",
+  schema: { type: "string", minLength: 1, maxLength: 300 },
+};
+
+export const schemas: Record<string, Json> = {
+  SourceRecord: {
+    type: "object",
+    additionalProperties: false,
+    required: ["incidentId", "title", "occurred", "location", "figures", "statements", "denials", "assessed"],
+    properties: {
+      incidentId: ref("IncidentId"),
+      title: { anyOf: [{ type: "string" }, { type: "null" }] },
+      occurred: { anyOf: [{ type: "string" }, { type: "null" }] },
+      location: { anyOf: [{ type: "object" }, { type: "null" }] },
+      figures: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["category", "figure", "publisher", "speaker", "eventId", "version"],
+          properties: {
+            category: { type: "string" },
+            figure: ref("Figure"),
+            publisher: { type: "string" },
+            speaker: { type: "string" },
+            eventId: { type: "string" },
+            version: { type: "integer", minimum: 1 },
+          },
+        },
+      },
+      statements: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["eventId", "quote", "stance", "assessments"],
+          properties: {
+            eventId: { type: "string" },
+            quote: { type: "string" },
+            stance: { type: "string" },
+            assessments: { type: "array", items: { type: "object" } },
+          },
+        },
+      },
+      denials: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["eventId", "claim", "status", "assessments"],
+          properties: {
+            eventId: { type: "string" },
+            claim: { type: "string" },
+            counterClaim: { type: "string" },
+            status: { type: "string" },
+            assessments: { type: "array", items: { type: "object" } },
+          },
+        },
+      },
+      assessed: {
+        type: "array",
+        description: "Assessments this source made of others' statements and denials.",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["eventId", "targetEventId", "verdict"],
+          properties: {
+            eventId: { type: "string" },
+            targetEventId: { type: "string" },
+            verdict: { type: "string" },
+          },
+        },
+      },
+    },
+  },
+  SourcePage: {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "items", "nextCursor"],
+    properties: {
+      name: { type: "string" },
+      items: { type: "array", items: ref("SourceRecord") },
+      nextCursor: { anyOf: [{ type: "string" }, { type: "null" }] },
+    },
+  },
+};
+
+export const paths: Record<string, Json> = {
+  "/sources/{name}": {
+    get: {
+      operationId: "getSource",
+      tags: ["incidents"],
+      summary: "Every incident naming a source or speaker, with what it reported there",
+      description:
+        "Newest occurrence first: per incident, the source's figures, statements and denials (with their assessments and status) and the assessments it made of others. From each incident's summary, so an incident with more than 100 statements or denials shows its latest.",
+      ...read,
+      parameters: [
+        SOURCE_NAME,
+        query("limit", { type: "integer", minimum: 1, maximum: 100, default: 20 }, "Page size, 1–100."),
+        query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),
+      ],
+      responses: {
+        "200": {
+          description: "A page of incidents.",
+          content: { "application/json": { schema: ref("SourcePage") } },
+        },
+        "400": problem("A query parameter is malformed or unknown."),
+        "404": problem("No incident names this source or speaker."),
+        "500": problem("The archive could not answer."),
+      },
+    },
+  },
+  "/source/{name}": {
+    get: {
+      operationId: "getSourcePage",
+      tags: ["pages"],
+      summary: "A source's page (HTML): every incident naming it, with what it reported",
+      description:
+        "For people: the same data as GET /sources/{name}, newest occurrence first, each incident linked.",
+      ...read,
+      parameters: [SOURCE_NAME, query("cursor", { type: "string" }, "The next page's cursor.")],
+      responses: {
+        "200": html("The page."),
+        "400": html("A page that says which parameter to fix."),
+        "404": html("A page that says no incident names this source."),
+      },
+    },
+  },
+  "/map": {
+    get: {
+      operationId: "getMap",
+      tags: ["pages"],
+      summary: "A map of incidents with coordinates (HTML with an inline SVG drawn on the server)",
+      description:
+        "Natural Earth boundaries (world-atlas) projected on the server; each point links to its incident. Takes the listing's filters; readable without JavaScript.",
+      ...read,
+      parameters: [
+        query("kind", { type: "string" }, "Only this kind."),
+        query("country", { type: "string" }, "Only this country."),
+        query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
+        ...listingParameters.map((p) => ({ ...p, schema: { type: "string" } })),
+      ],
+      responses: { "200": html("The page."), "400": html("A page that says which filter to fix.") },
+    },
+  },
+};

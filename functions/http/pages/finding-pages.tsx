@@ -1,0 +1,155 @@
+import type { FC } from "hono/jsx";
+import { describeFigure } from "../../../events/figures.js";
+import type { Bbox } from "../../../events/finding/search-doc.js";
+import type { SourceRecord } from "../../../events/finding/source-record.js";
+import type { Figure } from "../../../events/schemas.js";
+import { categoryLabel, viewPath } from "./format.js";
+import { Layout } from "./layout.js";
+import { type MapPoint, WorldMap } from "./world-map.js";
+
+export const sourcePath = (name: string): string => `/source/${encodeURIComponent(name)}`;
+
+const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
+  <li>
+    <article class="card" data-incident={r.incidentId}>
+      <h2>
+        <a href={viewPath(r.incidentId)}>
+          <bdi>{r.title ?? r.incidentId}</bdi>
+        </a>
+      </h2>
+      <p class="muted">
+        <bdi>{[r.location?.name, r.location?.country].filter(Boolean).join(", ") || "unknown place"}</bdi>
+        {r.occurred ? ` · ${r.occurred}` : ""}
+      </p>
+      {r.figures.length > 0 ? (
+        <>
+          <h3>Figures</h3>
+          <ul>
+            {r.figures.map((f) => (
+              <li data-event={f.eventId}>
+                {`${categoryLabel(f.category)}: ${describeFigure(f.figure as Figure)} — `}
+                <bdi>{f.speaker}</bdi>
+                {", in "}
+                <bdi>{f.publisher}</bdi>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {r.statements.length > 0 ? (
+        <>
+          <h3>Statements</h3>
+          <ul>
+            {r.statements.map((s) => (
+              <li data-event={s.eventId}>
+                {`${s.stance}: “`}
+                <bdi>{s.quote}</bdi>
+                {"”"}
+                {s.assessments.length > 0 ? ` (assessed ${s.assessments.length}×)` : ""}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {r.denials.length > 0 ? (
+        <>
+          <h3>Denials</h3>
+          <ul>
+            {r.denials.map((d) => (
+              <li data-event={d.eventId}>
+                {"Denied "}
+                <bdi>{d.claim}</bdi>
+                {` — ${d.status}`}
+                {d.assessments.length > 0 ? ` after ${d.assessments.length} assessment(s)` : ""}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {r.assessed.length > 0 ? (
+        <p class="muted">{`Assessed ${r.assessed.length} claim(s) of others here.`}</p>
+      ) : null}
+    </article>
+  </li>
+);
+
+export const SourcePageView: FC<{ name: string; records: SourceRecord[]; nextHref: string | null }> = ({
+  name,
+  records,
+  nextHref,
+}) => (
+  <Layout title={`${name} · Sources · Incident ledger`}>
+    <h1>
+      {"Source: "}
+      <bdi>{name}</bdi>
+    </h1>
+    <p>
+      Every incident where this source or speaker is named, newest first, with the figures, statements and
+      denials it gave there and how they were assessed. The same data as{" "}
+      <a href={`/sources/${encodeURIComponent(name)}`}>/sources/…</a> in JSON.
+    </p>
+    <ul class="cards">
+      {records.map((r) => (
+        <Record record={r} />
+      ))}
+    </ul>
+    {nextHref ? (
+      <p class="pager">
+        <a href={nextHref} rel="next">
+          More incidents →
+        </a>
+      </p>
+    ) : null}
+  </Layout>
+);
+
+export const MapPageView: FC<{
+  points: MapPoint[];
+  bbox?: Bbox;
+  listHref: string;
+  unplaced: number;
+  errors: Record<string, string>;
+}> = ({ points, bbox, listHref, unplaced, errors }) => (
+  <Layout title="Map · Incident ledger">
+    <h1>Map of incidents</h1>
+    <p>
+      Incidents with coordinates, drawn on the server from Natural Earth boundaries. Each mark links to its
+      incident; the filters of the <a href={listHref}>list</a> apply here too.
+    </p>
+    {Object.entries(errors).map(([name, message]) => (
+      <p class="hint error" role="alert" data-field={name}>
+        {message}
+      </p>
+    ))}
+    <form class="filters" method="get" action="/map">
+      <div class="field">
+        <label for="map-q">Words</label>
+        <input id="map-q" name="q" autocomplete="off" />
+      </div>
+      <div class="field">
+        <label for="map-bbox">Box (minLon,minLat,maxLon,maxLat)</label>
+        <input id="map-bbox" name="bbox" placeholder="22,44,41,53" autocomplete="off" />
+      </div>
+      <button type="submit">Show</button>
+    </form>
+    <figure>
+      <WorldMap points={points} {...(bbox ? { bbox } : {})} />
+      <figcaption class="muted">
+        {`${points.length} incident(s) shown`}
+        {unplaced > 0 ? `; ${unplaced} without coordinates are in the list only` : ""}. Red marks are
+        contested.
+      </figcaption>
+    </figure>
+    <h2>The incidents on this map</h2>
+    <ul>
+      {points.map((p) => (
+        <li>
+          <a href={viewPath(p.incidentId)}>
+            <bdi>{p.title}</bdi>
+          </a>
+          {` (${p.lat.toFixed(2)}, ${p.lon.toFixed(2)})`}
+        </li>
+      ))}
+    </ul>
+  </Layout>
+);

@@ -1,0 +1,133 @@
+import { type Context, Hono } from "hono";
+import { html } from "hono/html";
+import type { JSX } from "hono/jsx/jsx-runtime";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { KIND_SLUG_PATTERN } from "../../../events/schemas.js";
+import type { Summary } from "../../../events/summarize.js";
+import type { SearchIndex } from "../../finding/search-index.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import { FINDING_PARAMS, type FindingParams, findingParamsFrom } from "../finding-params.js";
+import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
+import { MapPageView, SourcePageView, sourcePath } from "../pages/finding-pages.js";
+import { MessagePage } from "../pages/layout.js";
+import type { MapPoint } from "../pages/world-map.js";
+import { searchIncidents, sourcePage } from "./finding.js";
+
+export interface FindingPageDeps {
+  finding: SearchIndex;
+  reader: IncidentReader;
+}
+
+/** Marks on one map at most: a page of the index, not the archive. */
+const MAP_POINTS = 100;
+
+async function render(c: Context, status: ContentfulStatusCode, page: JSX.Element): Promise<Response> {
+  c.header("Content-Security-Policy", DASHBOARD_CSP);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cache-Control", "no-cache");
+  return c.html(await html`<!doctype html>${page}`, status);
+}
+
+/** The page's finding parameters, each bad one as a message for its field (a person is reading). */
+export function readFindingForm(c: Context): { params: FindingParams; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const params: FindingParams = {};
+  for (const name of FINDING_PARAMS) {
+    const raw = c.req.query(name);
+    if (raw === undefined || raw.trim() === "") continue;
+    try {
+      // One parameter at a time, so each message names its own field.
+      Object.assign(
+        params,
+        findingParamsFrom((n) => (n === name ? raw.trim() : undefined)),
+      );
+    } catch (error) {
+      errors[name] = (error as Error).message.replace(/^query parameter /, "");
+    }
+  }
+  if (params.from && params.to && params.from > params.to) errors.from = "from must not be after to";
+  return { params, errors };
+}
+
+export function findingPageRoutes(deps: FindingPageDeps): Hono {
+  const app = new Hono();
+
+  app.get("/source/:name", async (c) => {
+    const name = c.req.param("name");
+    try {
+      const page = await sourcePage(deps, name, 20, c.req.query("cursor"));
+      const nextHref = page.nextCursor
+        ? `${sourcePath(name)}?cursor=${encodeURIComponent(page.nextCursor)}`
+        : null;
+      return render(c, 200, <SourcePageView name={name} records={page.items} nextHref={nextHref} />);
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status !== 404 && status !== 400) throw error;
+      return render(
+        c,
+        status,
+        <MessagePage title={status === 404 ? "No such source" : "That page link is not valid"}>
+          <p>{(error as Error).message}</p>
+          <p>
+            <a href="/">All incidents</a>
+          </p>
+        </MessagePage>,
+      );
+    }
+  });
+
+  app.get("/map", async (c) => {
+    const { params, errors } = readFindingForm(c);
+    const kind = c.req.query("kind")?.trim() || undefined;
+    const country = c.req.query("country")?.trim() || undefined;
+    const contested = c.req.query("contested")?.trim() || undefined;
+    if (kind !== undefined && !KIND_SLUG_PATTERN.test(kind)) errors.kind = "Kind must be a lowercase slug.";
+    if (country !== undefined && !/^[A-Za-z]{2}$/.test(country))
+      errors.country = "Country must be a two-letter code.";
+    if (contested !== undefined && contested !== "true" && contested !== "false")
+      errors.contested = "Contested must be true or false.";
+    const listHref = `/?${new URLSearchParams(
+      Object.entries(c.req.queries()).map(([k, v]): [string, string] => [k, v[0] ?? ""]),
+    )}`;
+    if (Object.keys(errors).length > 0) {
+      return render(c, 400, <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} />);
+    }
+    // The whole world when no box is given: the grid cells are the index the map reads.
+    const bbox = params.bbox ?? { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 };
+    const page = await searchIncidents(deps, {
+      ...params,
+      bbox,
+      limit: MAP_POINTS,
+      ...(kind ? { kind } : {}),
+      ...(country ? { country: country.toUpperCase() } : {}),
+      ...(contested ? { contested: contested === "true" } : {}),
+    });
+    const points: MapPoint[] = page.items.flatMap((s: Summary) =>
+      typeof s.location?.lat === "number" && typeof s.location?.lon === "number"
+        ? [
+            {
+              incidentId: s.incidentId,
+              title: s.title ?? s.incidentId,
+              lat: s.location.lat,
+              lon: s.location.lon,
+              contested: s.contested,
+            },
+          ]
+        : [],
+    );
+    return render(
+      c,
+      200,
+      <MapPageView
+        points={points}
+        {...(params.bbox ? { bbox: params.bbox } : {})}
+        listHref={listHref}
+        unplaced={0}
+        errors={{}}
+      />,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,100 @@
+import { Hono } from "hono";
+import { type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
+import { sourceKey } from "../../../events/source-key.js";
+import type { Summary } from "../../../events/summarize.js";
+import { MalformedRequestError, NotFoundError } from "../../errors.js";
+import type { SearchIndex, SearchPage } from "../../finding/search-index.js";
+import type { IncidentReader } from "../../incident-reader.js";
+import { decodeSearchCursor, encodeSearchCursor, type FindingParams } from "../finding-params.js";
+import { acceptQuery, intQuery } from "../params.js";
+
+export interface FindingDeps {
+  finding: SearchIndex;
+  reader: IncidentReader;
+}
+
+/** The current summaries of a page's incidents, read in parallel (a page holds at most 100). */
+export function summariesOf(reader: IncidentReader) {
+  return async (ids: string[]): Promise<Map<string, Summary>> => {
+    const found = await Promise.all(ids.map((id) => reader.summary(id, { at: "current" })));
+    const out = new Map<string, Summary>();
+    found.forEach((s, i) => {
+      if (s) out.set(ids[i] as string, s);
+    });
+    return out;
+  };
+}
+
+function cursorOf(text: string | undefined) {
+  if (text === undefined) return undefined;
+  const cursor = decodeSearchCursor(text);
+  if (cursor) return cursor;
+  const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
+  throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
+}
+
+/** `GET /incidents` with q, from, to, source or bbox: one bounded page of the finding index. */
+export async function searchIncidents(
+  deps: FindingDeps,
+  params: FindingParams & {
+    kind?: string;
+    country?: string;
+    contested?: boolean;
+    limit: number;
+    cursor?: string;
+  },
+): Promise<{ items: Summary[]; nextCursor: string | null }> {
+  const cursor = cursorOf(params.cursor);
+  const page: SearchPage = await deps.finding.search(
+    {
+      limit: params.limit,
+      ...(params.q !== undefined ? { q: params.q } : {}),
+      ...(params.from !== undefined ? { from: params.from } : {}),
+      ...(params.to !== undefined ? { to: params.to } : {}),
+      ...(params.source !== undefined ? { source: sourceKey({ name: params.source }) } : {}),
+      ...(params.bbox !== undefined ? { bbox: params.bbox } : {}),
+      ...(params.kind !== undefined ? { kind: params.kind } : {}),
+      ...(params.country !== undefined ? { country: params.country } : {}),
+      ...(params.contested !== undefined ? { contested: params.contested } : {}),
+      ...(cursor ? { cursor } : {}),
+    },
+    summariesOf(deps.reader),
+  );
+  return { items: page.items, nextCursor: page.next ? encodeSearchCursor(page.next) : null };
+}
+
+export interface SourcePage {
+  name: string;
+  items: SourceRecord[];
+  nextCursor: string | null;
+}
+
+/** Every incident naming a source or speaker, newest occurrence first, with what it said there. */
+export async function sourcePage(
+  deps: FindingDeps,
+  name: string,
+  limit: number,
+  cursor?: string,
+): Promise<SourcePage> {
+  const key = sourceKey({ name });
+  const page = await searchIncidents(deps, {
+    source: name,
+    limit,
+    ...(cursor !== undefined ? { cursor } : {}),
+  });
+  if (page.items.length === 0 && cursor === undefined) {
+    throw new NotFoundError(`no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))}`);
+  }
+  return { name, items: page.items.map((s) => sourceRecord(s, key)), nextCursor: page.nextCursor };
+}
+
+export function findingRoutes(deps: FindingDeps): Hono {
+  const app = new Hono();
+  app.get("/sources/:name", acceptQuery("limit", "cursor"), async (c) => {
+    const name = c.req.param("name");
+    if (name.trim() === "" || name.length > 300) throw new NotFoundError("a source name is 1–300 characters");
+    const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
+    return c.json(await sourcePage(deps, name, limit, c.req.query("cursor")));
+  });
+  return app;
+}

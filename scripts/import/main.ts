@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { ACLED_REQUIRED, acledRow } from "../../events/import/acled.js";
+import { checkMapping, mappedRow } from "../../events/import/mapping.js";
+import { ndjsonRow } from "../../events/import/ndjson.js";
+import { type MappedRow, missingColumns, type SourceRow } from "../../events/import/rows.js";
+import { UCDP_REQUIRED, ucdpRow } from "../../events/import/ucdp.js";
+import type { FieldError } from "../../events/validate.js";
+import { parseEnvelope } from "../../events/validate.js";
+import { startProgress } from "./progress.js";
+import { checkUtf8, csvRows, ImportFileError, ndjsonLines } from "./read-rows.js";
+import { ImportStoppedError, type RowEvents, Sender } from "./sender.js";
+
+/**
+ * `npm run import -- <file> [--format ndjson|csv|acled|ucdp] [--map mapping.json] [--dry-run]`:
+ * streams a file's rows into events and appends them through the HTTP API (LEDGER_URL,
+ * LEDGER_TOKEN). Exit 0: every row stored (or already there); 1: some rows failed (see
+ * `<file>.import-errors.ndjson`); 2: the import could not run (usage, file, mapping, server).
+ */
+const USAGE =
+  "usage: npm run import -- <file> [--format ndjson|csv|acled|ucdp] [--map mapping.json] [--dry-run]\n" +
+  "       [--concurrency N] [--origin NAME (ndjson: the archive the export came from)]\n";
+/** Requests in flight: see docs/explanation/finding.md ("Import") for the measurement behind it. */
+const DEFAULT_CONCURRENCY = 4;
+const FORMATS = ["ndjson", "csv", "acled", "ucdp"] as const;
+type Format = (typeof FORMATS)[number];
+
+class UsageError extends Error {}
+
+function options() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      map: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      concurrency: { type: "string" },
+      origin: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("give exactly one file to import");
+  const format = (values.format ??
+    (/\.(nd)?jsonl?$/i.test(file) ? "ndjson" : values.map ? "csv" : undefined)) as Format | undefined;
+  if (!format) throw new UsageError("give --format (acled, ucdp, or csv with --map) for a CSV file");
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  if (format === "csv" && !values.map) throw new UsageError("--format csv needs --map mapping.json");
+  const concurrency = Number(values.concurrency ?? DEFAULT_CONCURRENCY);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    throw new UsageError("--concurrency must be an integer from 1 to 64");
+  }
+  return {
+    file,
+    format,
+    map: values.map,
+    dryRun: values["dry-run"] === true,
+    concurrency,
+    origin: values.origin,
+  };
+}
+
+/** Rows that failed, one JSON object a line: `{ row, line, fields, messages }`. */
+class ErrorReport {
+  private fd: number | null = null;
+  count = 0;
+  constructor(readonly path: string) {
+    rmSync(path, { force: true });
+  }
+  write(row: { row: number; line: number; fields: Record<string, unknown> }, messages: FieldError[]): void {
+    this.fd ??= openSync(this.path, "w");
+    const fields = Object.fromEntries(
+      Object.entries(row.fields).map(([k, v]) => [
+        k,
+        typeof v === "string" && v.length > 2000 ? `${v.slice(0, 2000)}…` : v,
+      ]),
+    );
+    writeSync(this.fd, `${JSON.stringify({ row: row.row, line: row.line, fields, messages })}\n`);
+    this.count += 1;
+  }
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+  }
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const size = statSync(opts.file).size;
+  const baseUrl = (process.env.LEDGER_URL ?? "http://localhost:3000").replace(/\/$/, "");
+  const token = process.env.LEDGER_TOKEN ?? "";
+  if (!opts.dryRun && !token)
+    throw new UsageError("LEDGER_TOKEN is not set: use the write token `npm start` printed");
+  await checkUtf8(opts.file);
+  const report = new ErrorReport(`${opts.file}.import-errors.ndjson`);
+  const counts = { rows: 0, events: 0, created: 0, existing: 0, failed: 0, bytes: 0, size, sent: 0 };
+  const started = Date.now();
+  const progress = startProgress(`import ${basename(opts.file)}`, process.stderr.isTTY === true, started);
+  const fail = (
+    row: { row: number; line: number; fields: Record<string, unknown> },
+    messages: FieldError[],
+  ) => {
+    counts.failed += 1;
+    report.write(row, messages);
+  };
+  const sender = opts.dryRun
+    ? null
+    : new Sender({
+        baseUrl,
+        token,
+        concurrency: opts.concurrency,
+        onStored(rows, stored) {
+          counts.created += stored.created;
+          counts.existing += stored.existing;
+          counts.events += stored.created + stored.existing;
+          void rows;
+        },
+        onFailed: ({ row, messages }) => {
+          counts.sent -= row.events.length;
+          fail(row, messages);
+        },
+      });
+
+  /** One row: its events checked with the API's own rules, then sent (or, dry, counted). */
+  const take = async (source: SourceRow, mapped: MappedRow) => {
+    counts.rows += 1;
+    if (!mapped.ok) return fail(source, mapped.errors);
+    const errors: FieldError[] = [];
+    mapped.events.forEach((event, i) => {
+      const parsed = parseEnvelope(event, mapped.events.length > 1 ? ["events", i] : []);
+      if (!parsed.ok) errors.push(...parsed.errors);
+    });
+    if (errors.length > 0) return fail(source, errors);
+    if (!sender) {
+      counts.events += mapped.events.length;
+      return;
+    }
+    const row: RowEvents = { ...source, incidentId: mapped.incidentId, events: mapped.events };
+    counts.sent += row.events.length;
+    await sender.add(row);
+  };
+
+  async function readInto(): Promise<void> {
+    if (opts.format === "ndjson") {
+      const { lines, bytesRead: read } = ndjsonLines(opts.file);
+      bytesRead = read;
+      let exportId: string | null = null;
+      let origin = opts.origin ?? null;
+      for await (const { row, line, text } of lines) {
+        exportId ??= createHash("sha256").update(text).digest("hex");
+        origin ??= `export:${exportId.slice(0, 16)}`;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch (error) {
+          counts.rows += 1;
+          fail({ row, line, fields: { text } }, [
+            { path: "(line)", message: `is not JSON: ${(error as Error).message}` },
+          ]);
+          continue;
+        }
+        const fields = (typeof parsed === "object" && parsed !== null ? parsed : { text }) as Record<
+          string,
+          string
+        >;
+        await take({ row, line, fields }, ndjsonRow(parsed, row - 1, exportId, origin));
+      }
+    } else {
+      const { header, rows, bytesRead: read } = await csvRows(opts.file);
+      bytesRead = read;
+      let map: (row: SourceRow) => MappedRow;
+      if (opts.format === "csv") {
+        const text = readFileSync(opts.map as string, "utf8");
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch (error) {
+          throw new ImportFileError(`the mapping ${opts.map} is not JSON: ${(error as Error).message}`);
+        }
+        const checked = checkMapping(json, header);
+        if (!checked.ok) {
+          throw new ImportFileError(
+            `the mapping ${opts.map} does not fit the file:\n${checked.errors.map((e) => `  ${e.path}: ${e.message}`).join("\n")}`,
+          );
+        }
+        const mappingId = createHash("sha256").update(JSON.stringify(json)).digest("hex");
+        const seen = new Set<string>();
+        map = (row) => mappedRow(checked.mapping, mappingId, header, row, seen);
+      } else {
+        const required = opts.format === "acled" ? ACLED_REQUIRED : UCDP_REQUIRED;
+        const missing = missingColumns(header, required);
+        if (missing.length > 0) {
+          throw new ImportFileError(
+            `the file lacks the ${opts.format.toUpperCase()} column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} ` +
+              `(it has: ${header.join(", ")})`,
+          );
+        }
+        const lower = header.map((h) => h.toLowerCase());
+        const format = opts.format === "acled" ? acledRow : ucdpRow;
+        map = (row) => {
+          const fields: Record<string, string> = {};
+          header.forEach((h, i) => {
+            Object.defineProperty(fields, lower[i] as string, {
+              value: row.fields[h] ?? "",
+              enumerable: true,
+            });
+          });
+          return format(lower, { ...row, fields });
+        };
+      }
+      for await (const row of rows) {
+        if ("error" in row) {
+          counts.rows += 1;
+          fail(row, [{ path: "(row)", message: row.error }]);
+          continue;
+        }
+        await take(row, map(row));
+      }
+    }
+  }
+
+  let bytesRead = () => 0;
+  const tick = setInterval(() => progress.update({ ...counts, bytes: bytesRead() }), 200);
+  // A file that cannot be read on stops the import, once the rows read before it are sent.
+  let unreadable: Error | null = null;
+  try {
+    try {
+      await readInto();
+    } catch (error) {
+      if (!(error instanceof ImportFileError) || counts.rows === 0) throw error;
+      unreadable = error;
+    }
+    await sender?.finish();
+  } finally {
+    clearInterval(tick);
+    progress.update({ ...counts, bytes: size });
+    progress.stop();
+    report.close();
+  }
+  if (unreadable) throw unreadable;
+  const seconds = (Date.now() - started) / 1000;
+  const rate = seconds > 0 ? Math.round(counts.events / seconds) : counts.events;
+  process.stdout.write(
+    opts.dryRun
+      ? `dry run: ${counts.rows} rows, ${counts.events} events valid, ${counts.failed} rows failed; nothing stored.\n`
+      : `${counts.rows} rows: ${counts.created} events stored, ${counts.existing} already there, ` +
+          `${counts.failed} rows failed, in ${seconds.toFixed(1)} s (${rate} events/s).\n`,
+  );
+  if (counts.failed > 0) process.stdout.write(`failed rows: ${report.path}\n`);
+  return counts.failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n${USAGE}`);
+    else if (error instanceof ImportFileError || error instanceof ImportStoppedError) {
+      process.stderr.write(`import stopped: ${error.message}\n`);
+    } else if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      process.stderr.write(`import stopped: ${error.message}\n`);
+    } else process.stderr.write(`import failed: ${error.stack ?? error.message}\n`);
+    process.exit(2);
+  },
+);

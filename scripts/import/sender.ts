@@ -1,0 +1,226 @@
+import { MAX_BATCH } from "../../events/schemas.js";
+import type { FieldError } from "../../events/validate.js";
+
+/** One row's events, bound for one incident: the unit that is stored whole or not at all. */
+export interface RowEvents {
+  row: number;
+  line: number;
+  fields: Record<string, string>;
+  incidentId: string;
+  events: Record<string, unknown>[];
+}
+
+export interface RowFailure {
+  row: RowEvents;
+  messages: FieldError[];
+}
+
+/** The server refused the credentials, or stayed unreachable: nothing more can be stored. */
+export class ImportStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ImportStoppedError";
+  }
+}
+
+export interface SenderOptions {
+  baseUrl: string;
+  token: string;
+  /** Requests in flight at most. */
+  concurrency: number;
+  onStored(rows: readonly RowEvents[], events: { created: number; existing: number }): void;
+  onFailed(failure: RowFailure): void;
+  fetch?: typeof fetch;
+}
+
+interface Batch {
+  incidentId: string;
+  rows: RowEvents[];
+  size: number;
+}
+
+/** How many incidents may have a batch filling at once before the oldest is sent part-full. */
+const OPEN_BATCHES = 256;
+const RETRIES = 6;
+
+/**
+ * Appends rows through the HTTP API: consecutive rows of an incident share a batch of up to 25
+ * events; batches of different incidents go out in parallel, those of one incident one after
+ * another (a row may need the one before it, as an assessment needs its claim). A refused batch
+ * of several rows is sent again row by row, so that one bad row fails alone and every row stays
+ * whole. Back-pressure: `add` waits while the requests in flight and queued reach the limit, so
+ * memory holds a bounded number of batches whatever the file's size.
+ */
+export class Sender {
+  private readonly open = new Map<string, Batch>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private inFlight = 0;
+  private queued = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly slotWaiters: (() => void)[] = [];
+  private stopped: Error | null = null;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: SenderOptions) {
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  async add(row: RowEvents): Promise<void> {
+    if (this.stopped) throw this.stopped;
+    let batch = this.open.get(row.incidentId);
+    if (batch && batch.size + row.events.length > MAX_BATCH) {
+      this.dispatch(batch);
+      batch = undefined;
+    }
+    if (!batch) {
+      batch = { incidentId: row.incidentId, rows: [], size: 0 };
+      this.open.set(row.incidentId, batch);
+      if (this.open.size > OPEN_BATCHES) {
+        const oldest = this.open.values().next().value as Batch;
+        this.dispatch(oldest);
+      }
+    }
+    batch.rows.push(row);
+    batch.size += row.events.length;
+    if (batch.size === MAX_BATCH) this.dispatch(batch);
+    while (this.queued >= this.options.concurrency * 4 && !this.stopped) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    if (this.stopped) throw this.stopped;
+  }
+
+  /** Sends what is still filling and resolves when every request has been answered. */
+  async finish(): Promise<void> {
+    for (const batch of [...this.open.values()]) this.dispatch(batch);
+    await Promise.all([...this.chains.values()]);
+    if (this.stopped) throw this.stopped;
+  }
+
+  private dispatch(batch: Batch): void {
+    this.open.delete(batch.incidentId);
+    this.queued += 1;
+    const previous = this.chains.get(batch.incidentId) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.sendBatch(batch))
+      .finally(() => {
+        this.queued -= 1;
+        this.waiting.shift()?.();
+        if (this.chains.get(batch.incidentId) === next) this.chains.delete(batch.incidentId);
+      });
+    this.chains.set(batch.incidentId, next);
+  }
+
+  private async sendBatch(batch: Batch): Promise<void> {
+    if (this.stopped) return;
+    const answer = await this.post(
+      batch.incidentId,
+      batch.rows.flatMap((r) => r.events),
+    );
+    if (answer.ok) {
+      this.options.onStored(batch.rows, answer.counts);
+      return;
+    }
+    if (batch.rows.length === 1) {
+      this.options.onFailed({ row: batch.rows[0] as RowEvents, messages: answer.messages });
+      return;
+    }
+    for (const row of batch.rows) {
+      if (this.stopped) return;
+      const one = await this.post(row.incidentId, row.events);
+      if (one.ok) this.options.onStored([row], one.counts);
+      else this.options.onFailed({ row, messages: one.messages });
+    }
+  }
+
+  private async slot(): Promise<() => void> {
+    if (this.inFlight >= this.options.concurrency) {
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    } else this.inFlight += 1;
+    // A released slot passes straight to the next waiter, so inFlight counts it throughout.
+    return () => {
+      const next = this.slotWaiters.shift();
+      if (next) next();
+      else this.inFlight -= 1;
+    };
+  }
+
+  private async post(
+    incidentId: string,
+    events: Record<string, unknown>[],
+  ): Promise<
+    { ok: true; counts: { created: number; existing: number } } | { ok: false; messages: FieldError[] }
+  > {
+    const url = `${this.options.baseUrl}/incidents/${incidentId}/events`;
+    const body = JSON.stringify({ events });
+    for (let attempt = 0; ; attempt += 1) {
+      if (this.stopped) return { ok: false, messages: [{ path: "(import)", message: "stopped" }] };
+      const release = await this.slot();
+      let status: number;
+      let text: string;
+      try {
+        const response = await this.fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${this.options.token}` },
+          body,
+        });
+        status = response.status;
+        text = await response.text();
+      } catch (error) {
+        release();
+        if (attempt < RETRIES) {
+          await sleep(100 * 2 ** attempt);
+          continue;
+        }
+        this.stop(
+          new ImportStoppedError(`cannot reach ${this.options.baseUrl}: ${(error as Error).message}`),
+        );
+        return { ok: false, messages: [{ path: "(import)", message: "the server could not be reached" }] };
+      }
+      release();
+      if (status === 201) return { ok: true, counts: { created: events.length, existing: 0 } };
+      if (status === 200) return { ok: true, counts: { created: 0, existing: events.length } };
+      if (status === 401 || status === 403) {
+        this.stop(new ImportStoppedError(`the server refused the token (${status}): ${problemDetail(text)}`));
+        return { ok: false, messages: [{ path: "(import)", message: "refused" }] };
+      }
+      if ((status === 429 || status >= 500) && attempt < RETRIES) {
+        await sleep(100 * 2 ** attempt);
+        continue;
+      }
+      if (status >= 500 || status === 429) {
+        this.stop(new ImportStoppedError(`the server keeps failing (${status}): ${problemDetail(text)}`));
+        return { ok: false, messages: [{ path: "(import)", message: `the server answered ${status}` }] };
+      }
+      return { ok: false, messages: problemMessages(status, text) };
+    }
+  }
+
+  private stop(error: Error): void {
+    if (!this.stopped) this.stopped = error;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function problemDetail(text: string): string {
+  try {
+    const problem = JSON.parse(text) as { detail?: string; title?: string };
+    return problem.detail ?? problem.title ?? text.slice(0, 300);
+  } catch {
+    return text.slice(0, 300);
+  }
+}
+
+/** A problem document's field errors (paths as the server gave them), else its detail. */
+function problemMessages(status: number, text: string): FieldError[] {
+  try {
+    const problem = JSON.parse(text) as { detail?: string; title?: string; errors?: FieldError[] };
+    const detail = { path: "(event)", message: `${status} ${problem.detail ?? problem.title ?? ""}`.trim() };
+    return problem.errors && problem.errors.length > 0 ? [detail, ...problem.errors] : [detail];
+  } catch {
+    return [{ path: "(event)", message: `${status} ${text.slice(0, 300)}` }];
+  }
+}

@@ -1,0 +1,125 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { call, startArchive } from "../support/archive.js";
+import { loadSample, opened } from "./finding-kit.js";
+
+/**
+ * The map, the search box and a source page in headless Chromium (Debian's), with JavaScript
+ * off: each is read as served, under the pages' strict CSP (a violation is reported by the
+ * browser and fails the test). Screenshots go to test-artifacts/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = join(process.cwd(), "test-artifacts");
+
+let archive: LocalServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [archive, browser] = await Promise.all([
+    startArchive(),
+    chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] }),
+  ]);
+  await loadSample(archive);
+  const places: [string, string, number, number][] = [
+    ["map-kharkiv-2022", "Strike on Kharkiv square", 49.99, 36.23],
+    ["map-odesa-2023", "Strike on Odesa port", 46.48, 30.72],
+    ["map-lviv-2024", "Drone strike on Lviv", 49.84, 24.03],
+  ];
+  for (const [id, title, lat, lon] of places) {
+    await call(
+      archive.url,
+      "POST",
+      `/incidents/${id}/events`,
+      opened(id, title, { occurredOn: "2023-01-01", location: { name: title, country: "UA", lat, lon } }),
+    );
+  }
+  await archive.stream.idle();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await archive?.close();
+});
+
+async function open(path: string) {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const response = await page.goto(`${archive.url}${path}`);
+  return { page, response, violations, close: () => context.close() };
+}
+
+describe("the map page", () => {
+  it("draws the boundaries and one linked mark per incident with coordinates, without JavaScript, within the CSP", async () => {
+    const { page, response, violations, close } = await open("/map");
+    expect(response?.status()).toBe(200);
+    const svg = page.locator("svg.world-map");
+    await expect(svg.count()).resolves.toBe(1);
+    expect(await page.locator("svg.world-map g path").count()).toBeGreaterThan(100);
+    const marks = page.locator("svg.world-map a[data-incident]");
+    const ids = await marks.evaluateAll((as) => as.map((a) => a.getAttribute("data-incident")));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "map-kharkiv-2022",
+        "map-odesa-2023",
+        "map-lviv-2024",
+        "kramatorsk-station-2022-04-08",
+      ]),
+    );
+    // Every mark is inside the drawing and links to its incident.
+    for (const id of ids) {
+      const mark = page.locator(`svg.world-map a[data-incident="${id}"]`);
+      expect(await mark.getAttribute("href")).toBe(`/view/${id}`);
+      const box = await mark.boundingBox();
+      expect(box?.width).toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, "map.png"), fullPage: false });
+    expect(violations).toEqual([]);
+    await close();
+  });
+
+  it("applies the list's filters: a box shows only what lies in it", async () => {
+    const { page, close } = await open("/map?bbox=29,45,32,48");
+    const ids = await page
+      .locator("svg.world-map a[data-incident]")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("data-incident")));
+    expect(ids).toEqual(["map-odesa-2023"]);
+    await page.screenshot({ path: join(ARTIFACTS, "map-odesa.png") });
+    await close();
+    const bad = await open("/map?bbox=40,10,30,20");
+    expect(bad.response?.status()).toBe(400);
+    expect(await bad.page.locator("[data-field=bbox]").textContent()).toMatch(/minimum at most its maximum/);
+    await bad.close();
+  });
+});
+
+describe("the search box and the source page", () => {
+  it("searches from the list's form and opens a source's page", async () => {
+    const { page, close } = await open("/");
+    await page.fill("#q", "Odesa");
+    await page.click("button[type=submit]");
+    await page.waitForURL(/q=Odesa/);
+    const cards = await page
+      .locator("article.card")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("data-incident")));
+    expect(cards).toEqual(["map-odesa-2023"]);
+    await page.goto(`${archive.url}/source/${encodeURIComponent("Dmitry Peskov")}`);
+    expect(await page.locator("h1").textContent()).toBe("Source: Dmitry Peskov");
+    expect(await page.locator("article.card").count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, "source-page.png"), fullPage: true });
+    const missing = await page.goto(`${archive.url}/source/Nobody%20At%20All`);
+    expect(missing?.status()).toBe(404);
+    await close();
+  });
+});

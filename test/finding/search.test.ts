@@ -1,0 +1,245 @@
+import { QueryCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { call, startArchive } from "../support/archive.js";
+import { loadSample, opened } from "./finding-kit.js";
+
+let archive: LocalServer;
+beforeAll(async () => {
+  archive = await startArchive();
+  await loadSample(archive);
+  // Incidents whose words, dates and places the tests below tell apart.
+  const more: [string, Record<string, unknown>][] = [
+    [
+      "find-odesa-port-2023",
+      opened("find-odesa-port-2023", "Strike on the port of Odesa", {
+        occurredOn: "2023-07-20",
+        location: { name: "Odesa port", country: "UA", lat: 46.48, lon: 30.72 },
+      }),
+    ],
+    [
+      "find-odesa-theatre-2022",
+      opened("find-odesa-theatre-2022", "Shelling near Odesa theatre", {
+        occurredOn: "2022-03-01",
+        location: { name: "Odesa", country: "UA", lat: 46.47, lon: 30.74 },
+      }),
+    ],
+    [
+      "find-lviv-2024",
+      opened("find-lviv-2024", "Drone strike on Lviv depot", {
+        occurredOn: "2024-01-05",
+        location: { name: "Lviv", country: "UA", lat: 49.84, lon: 24.03 },
+      }),
+    ],
+  ];
+  for (const [id, event] of more) await call(archive.url, "POST", `/incidents/${id}/events`, event);
+  await call(archive.url, "POST", "/incidents/find-lviv-2024/events", {
+    type: "StatementMade",
+    source: { publisher: "Kyiv Independent" },
+    attributedTo: { name: "Andriy  Sadovyi", role: "Mayor of Lviv" },
+    data: { quote: "The depot at Lviv (a.k.a. [depot-7]) burned for hours.*", stance: "condemns" },
+  });
+  await archive.stream.idle();
+});
+afterAll(() => archive.close());
+
+const ids = (body: { items: { incidentId: string }[] }) => body.items.map((s) => s.incidentId);
+
+describe("GET /incidents?q=", () => {
+  it("finds words in titles, places, quotes, claims and speakers' names, best match first", async () => {
+    const odesa = await call(archive.url, "GET", "/incidents?q=odesa");
+    expect(odesa.status).toBe(200);
+    // Both name Odesa in title and place; ties go to the newest occurrence.
+    expect(ids(odesa.body)).toEqual(["find-odesa-port-2023", "find-odesa-theatre-2022"]);
+    // Two words: the incident matching both comes first.
+    expect(ids((await call(archive.url, "GET", "/incidents?q=odesa%20port")).body)[0]).toBe(
+      "find-odesa-port-2023",
+    );
+    // A speaker's name and a word of a quote.
+    expect(ids((await call(archive.url, "GET", "/incidents?q=Peskov")).body)).toEqual([
+      "kramatorsk-station-2022-04-08",
+    ]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=burned")).body)).toEqual(["find-lviv-2024"]);
+    // Diacritics and case do not matter; a word never said matches nothing.
+    expect(ids((await call(archive.url, "GET", "/incidents?q=ÓDESA")).body)).toHaveLength(2);
+    expect((await call(archive.url, "GET", "/incidents?q=zzyzx")).body).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+  });
+
+  it("treats operators and regular-expression characters as text", async () => {
+    const answer = await call(
+      archive.url,
+      "GET",
+      `/incidents?q=${encodeURIComponent('depot-7 OR .* ( [ "lviv')}`,
+    );
+    expect(answer.status).toBe(200);
+    expect(ids(answer.body)[0]).toBe("find-lviv-2024");
+  });
+
+  it("refuses an empty, a blank and a 10 KB query, naming q; symbols alone match nothing", async () => {
+    expect(
+      (await call(archive.url, "GET", `/incidents?q=${encodeURIComponent(".*+?()[]{}|^$")}`)).body,
+    ).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+    for (const q of ["", "%20%20", "x".repeat(10_000)]) {
+      const answer = await call(archive.url, "GET", `/incidents?q=${q}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].path).toBe("query.q");
+    }
+  });
+
+  it("pages with nextCursor, and refuses a cursor it did not give out", async () => {
+    const first = await call(archive.url, "GET", "/incidents?q=odesa&limit=1");
+    expect(ids(first.body)).toEqual(["find-odesa-port-2023"]);
+    const second = await call(
+      archive.url,
+      "GET",
+      `/incidents?q=odesa&limit=1&cursor=${first.body.nextCursor}`,
+    );
+    expect(ids(second.body)).toEqual(["find-odesa-theatre-2022"]);
+    expect(second.body.nextCursor).toBeNull();
+    expect((await call(archive.url, "GET", "/incidents?q=odesa&cursor=f.bm9wZQ")).status).toBe(400);
+  });
+});
+
+describe("GET /incidents with from, to, source and bbox", () => {
+  it("filters by when the incident occurred, newest first", async () => {
+    const answer = await call(archive.url, "GET", "/incidents?from=2022-01-01&to=2023-12-31");
+    expect(ids(answer.body)).toEqual([
+      "find-odesa-port-2023",
+      ...ids(answer.body).filter((id) => id.endsWith("2022-04-08") || id.endsWith("2022-04-07")),
+      "find-odesa-theatre-2022",
+    ]);
+    expect(ids(answer.body)).not.toContain("find-lviv-2024");
+    expect(ids((await call(archive.url, "GET", "/incidents?q=odesa&from=2023-01-01")).body)).toEqual([
+      "find-odesa-port-2023",
+    ]);
+  });
+
+  it("filters by a source or speaker, compared after NFC and white space", async () => {
+    const speaker = await call(
+      archive.url,
+      "GET",
+      `/incidents?source=${encodeURIComponent(" Andriy Sadovyi ")}`,
+    );
+    expect(ids(speaker.body)).toEqual(["find-lviv-2024"]);
+    // A publisher of figures names its incidents too.
+    const publisher = await call(
+      archive.url,
+      "GET",
+      `/incidents?source=${encodeURIComponent("Associated Press")}`,
+    );
+    expect(ids(publisher.body)).toContain("kramatorsk-station-2022-04-08");
+    const nfd = "Anto\u0301nio Guterres";
+    expect(
+      ids((await call(archive.url, "GET", `/incidents?source=${encodeURIComponent(nfd)}`)).body),
+    ).toEqual(["kramatorsk-station-2022-04-08"]);
+    expect((await call(archive.url, "GET", "/incidents?source=Nobody%20Atall")).body.items).toEqual([]);
+  });
+
+  it("filters by a box on the map, and refuses a box with min > max or out of range", async () => {
+    const odesa = await call(archive.url, "GET", "/incidents?bbox=30,46,31,47");
+    expect(ids(odesa.body).sort()).toEqual(["find-odesa-port-2023", "find-odesa-theatre-2022"]);
+    const ukraine = await call(archive.url, "GET", "/incidents?bbox=22,44,41,53&kind=shelling");
+    expect(ids(ukraine.body)).toContain("find-lviv-2024");
+    const world = await call(archive.url, "GET", "/incidents?bbox=-180,-90,180,90");
+    expect(ids(world.body)).toEqual(
+      expect.arrayContaining([
+        "find-lviv-2024",
+        "find-odesa-port-2023",
+        "find-odesa-theatre-2022",
+        "kramatorsk-station-2022-04-08",
+      ]),
+    );
+    for (const bbox of ["31,46,30,47", "30,47,31,46", "-181,0,0,10", "0,-91,10,0", "1,2,3", "a,b,c,d"]) {
+      const answer = await call(archive.url, "GET", `/incidents?bbox=${bbox}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].path).toBe("query.bbox");
+    }
+  });
+
+  it("is fresh within the append: a new incident is found at once", async () => {
+    await call(
+      archive.url,
+      "POST",
+      "/incidents/find-fresh-2024/events",
+      opened("find-fresh-2024", "Quokka sighting", { occurredOn: "2024-02-02" }),
+    );
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=quokka")).body)).toEqual(["find-fresh-2024"]);
+  });
+});
+
+describe("GET /sources/{name}", () => {
+  it("lists every incident naming the speaker, with their figures, statements and denials and how they were assessed", async () => {
+    const answer = await call(archive.url, "GET", `/sources/${encodeURIComponent("Dmitry Peskov")}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.items).toHaveLength(1);
+    const [row] = answer.body.items;
+    expect(row.incidentId).toBe("kramatorsk-station-2022-04-08");
+    expect(row.denials).toHaveLength(1);
+    expect(row.denials[0].status).toBeDefined();
+    const prosecutor = await call(
+      archive.url,
+      "GET",
+      `/sources/${encodeURIComponent("Office of the Prosecutor-General of Ukraine")}`,
+    );
+    expect(prosecutor.body.items.map((r: { incidentId: string }) => r.incidentId).sort()).toEqual([
+      "bucha-church-mass-grave-2022-04-08",
+      "kramatorsk-station-2022-04-08",
+    ]);
+    expect(prosecutor.body.items[0].figures.length).toBeGreaterThan(0);
+  });
+
+  it("is 404 for a source no incident names", async () => {
+    const answer = await call(archive.url, "GET", "/sources/Nobody%20At%20All");
+    expect(answer.status).toBe(404);
+  });
+});
+
+describe("the index follows the summary", () => {
+  it("drops a retracted statement's words, and keeps the incident's other words", async () => {
+    const id = "find-retract-2024";
+    await call(
+      archive.url,
+      "POST",
+      `/incidents/${id}/events`,
+      opened(id, "Strike on a quiet village", { occurredOn: "2024-03-03" }),
+    );
+    const said = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      eventId: "find-retract-statement",
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Witness" },
+      data: { quote: "A xylophone factory was hit.", stance: "neutral" },
+    });
+    expect(said.status).toBe(201);
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=xylophone")).body)).toEqual([id]);
+    await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "ReportRetracted",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Witness" },
+      data: { targetEventId: "find-retract-statement", reason: "misheard" },
+    });
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=xylophone")).body)).toEqual([]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=quiet%20village")).body)).toEqual([id]);
+    // The entry itself is gone, not only filtered out of the answer.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const entries = await db.send(
+      new QueryCommand({
+        TableName: archive.tables.search,
+        KeyConditionExpression: "pk = :p",
+        ExpressionAttributeValues: { ":p": { S: "t#xylophone" } },
+      }),
+    );
+    db.destroy();
+    expect(entries.Items).toEqual([]);
+  });
+});

@@ -1,0 +1,303 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyChain } from "../../events/stored-event.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { call, startArchive } from "../support/archive.js";
+import { FIXTURES, runImport, startImport, storedEvents } from "./import-kit.js";
+
+let archive: LocalServer;
+let dir: string;
+beforeAll(async () => {
+  archive = await startArchive();
+  dir = await mkdtemp(join(tmpdir(), "import-"));
+});
+afterAll(() => archive.close());
+
+function errorsOf(file: string): {
+  row: number;
+  line: number;
+  fields: Record<string, unknown>;
+  messages: { path: string; message: string }[];
+}[] {
+  return readFileSync(`${file}.import-errors.ndjson`, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+function copy(name: string, transform: (text: string) => string | Buffer = (t) => t): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    transform(readFileSync(join(FIXTURES, name.replace(/^[a-z]+-(?=(acled|ucdp|recorder))/, "")), "utf8")),
+  );
+  return path;
+}
+
+describe("npm run import --format acled", () => {
+  it("stores every good row, reports the bad one in the middle, exits 1; a rerun stores nothing new", async () => {
+    const file = copy("acled.csv");
+    const first = await runImport(archive.url, [file, "--format", "acled"]);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain("3 events stored");
+    const errors = errorsOf(file);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      row: 2,
+      line: 3,
+      fields: { event_id_cnty: "UKR90002", latitude: "not-a-number" },
+    });
+    expect(errors[0]?.messages).toEqual([{ path: "latitude", message: "must be a number" }]);
+    expect(await storedEvents(archive.url, "acled-ukr90002")).toBeNull();
+    const kramatorsk = (await call(archive.url, "GET", "/incidents/acled-ukr90001")).body;
+    expect(kramatorsk.location).toMatchObject({
+      country: "UA",
+      lat: 48.7305,
+      lon: 37.5867,
+      region: "Donetsk",
+    });
+    expect(kramatorsk.casualties.killed).toMatchObject({ low: 57, high: null });
+    expect(kramatorsk.casualties.killed.latest.attributedTo.name).toBe("ACLED");
+    // No fatalities: no casualty report (at least 0 says nothing).
+    expect((await storedEvents(archive.url, "acled-ukr90003"))?.map((e) => e.type)).toEqual([
+      "IncidentOpened",
+    ]);
+
+    const again = await runImport(archive.url, [file, "--format", "acled"]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain("0 events stored, 3 already there");
+    expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(2);
+  });
+
+  it("refuses a file that lacks ACLED's columns before storing anything, naming them", async () => {
+    const file = copy("short-acled.csv", (t) =>
+      t
+        .split("\n")
+        .map((line) => line.split(",").slice(0, 20).join(","))
+        .join("\n")
+        .replace(/UKR9000/g, "UKR9100"),
+    );
+    const run = await runImport(archive.url, [file, "--format", "acled"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/lacks the ACLED columns location, latitude, longitude, source, fatalities/);
+    expect(await storedEvents(archive.url, "acled-ukr91001")).toBeNull();
+  });
+});
+
+describe("npm run import --format ucdp", () => {
+  it("maps UCDP GED's best, low and high into a range with the best estimate in its words", async () => {
+    const file = copy("ucdp.csv");
+    const run = await runImport(archive.url, [file, "--format", "ucdp"]);
+    expect(run.code).toBe(0);
+    const mariupol = (await call(archive.url, "GET", "/incidents/ucdp-ged-500002")).body;
+    expect(mariupol.kind).toBe("state-based-violence");
+    expect(mariupol.occurredOn).toBe("2022-04-11");
+    expect(mariupol.casualties.killed.latest.figure).toEqual({
+      min: 12,
+      max: 30,
+      text: "UCDP best estimate 16 (low 12, high 30)",
+    });
+    expect(mariupol.casualties.civiliansKilled.low).toBe(2);
+  });
+});
+
+describe("npm run import --format csv --map", () => {
+  it("reads a BOM, CRLF line ends and a quoted newline; one incident from several rows", async () => {
+    const file = copy("bom-recorder.csv", (t) =>
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t.replace(/\n/g, "\r\n"))]),
+    );
+    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+    // Row 3 gives "many" killed: the mapping asks for an integer.
+    expect(run.code).toBe(1);
+    expect(errorsOf(file).map((e) => [e.row, e.messages])).toEqual([
+      [3, [{ path: "killed", message: "must be an integer" }]],
+    ]);
+    const events = (await storedEvents(archive.url, "recorder-k-1")) ?? [];
+    expect(events.map((e) => e.type)).toEqual([
+      "IncidentOpened",
+      "CasualtiesReported",
+      "StatementMade",
+      "CasualtiesReported",
+    ]);
+    expect((events[2]?.data as { quote?: string } | undefined)?.quote).toBe('"Dozens" were killed.');
+    const summary = (await call(archive.url, "GET", "/incidents/recorder-k-1")).body;
+    expect(summary.casualties.killed.low).toBe(57);
+  });
+
+  it("refuses a mapping that names a column the file does not have, before storing anything", async () => {
+    const map = join(dir, "bad.map.json");
+    const mapping = JSON.parse(readFileSync(join(FIXTURES, "recorder.map.json"), "utf8"));
+    mapping.incidentId = "other-{case}";
+    mapping.events[0].fields["data.title"] = "{headline}";
+    writeFileSync(map, JSON.stringify(mapping));
+    const run = await runImport(archive.url, [copy("map-recorder.csv"), "--map", map]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'events[0].fields.data.title: names the column "headline", which the file does not have',
+    );
+    expect(await storedEvents(archive.url, "other-k-1")).toBeNull();
+  });
+
+  it("quoted newlines survive, and a row with too few fields fails alone", async () => {
+    const file = join(dir, "quoted.csv");
+    writeFileSync(
+      file,
+      "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote\n" +
+        'q-1,Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,"line one\nline two"\n' +
+        "q-2,Izium,UA\n" +
+        "q-3,Izium,UA,49.2,37.25,2022-04-02,Shelling,BBC,Someone,4,\n",
+    );
+    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(run.code).toBe(1);
+    expect(errorsOf(file).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
+      [2, 4, "has 3 fields; the header has 11"],
+    ]);
+    const q1 = (await storedEvents(archive.url, "recorder-q-1")) ?? [];
+    expect((q1[2]?.data as { quote?: string } | undefined)?.quote).toBe("line one\nline two");
+    expect(await storedEvents(archive.url, "recorder-q-3")).toHaveLength(2);
+  });
+
+  it("refuses a file that is not UTF-8 before storing any row of it", async () => {
+    const file = join(dir, "latin1.csv");
+    const text = readFileSync(join(FIXTURES, "recorder.csv"), "utf8")
+      .replace(/k-1/g, "l-1")
+      .replace("Bucha", "Buch\u00e4");
+    writeFileSync(file, Buffer.from(text, "latin1"));
+    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the file is not UTF-8: byte \d+ \(line 4\)/);
+    expect(await storedEvents(archive.url, "recorder-l-1")).toBeNull();
+  });
+
+  it("--dry-run checks every row and stores nothing", async () => {
+    const file = copy("dry-recorder.csv", (t) => t.replace(/k-1/g, "d-1").replace(/b-2/g, "d-2"));
+    const run = await runImport(archive.url, [
+      file,
+      "--map",
+      join(FIXTURES, "recorder.map.json"),
+      "--dry-run",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("dry run: 3 rows, 4 events valid, 1 rows failed; nothing stored.");
+    expect(errorsOf(file)[0]?.row).toBe(3);
+    expect(await storedEvents(archive.url, "recorder-d-1")).toBeNull();
+  });
+});
+
+describe("npm run import --format ndjson", () => {
+  it("re-records another archive's export with importedFrom, renamed ids and their references; a bad line fails alone", async () => {
+    const source = await startArchive();
+    try {
+      const opened = {
+        eventId: "mirror-opened-1",
+        type: "IncidentOpened",
+        source: { publisher: "AP" },
+        data: { title: "Strike", kind: "missile-strike", location: { name: "Kyiv", country: "UA" } },
+      };
+      const denial = {
+        eventId: "mirror-denial-1",
+        type: "DenialIssued",
+        source: { publisher: "TASS" },
+        attributedTo: { name: "Ministry of Defence" },
+        data: { claim: "responsibility for the strike" },
+      };
+      const assessed = {
+        eventId: "mirror-assessed-1",
+        type: "ClaimAssessed",
+        source: { publisher: "Bellingcat" },
+        attributedTo: { name: "Bellingcat" },
+        data: { targetEventId: "mirror-denial-1", verdict: "false" },
+      };
+      expect(
+        (
+          await call(source.url, "POST", "/incidents/mirror-kyiv-2024/events", {
+            events: [opened, denial, assessed],
+          })
+        ).status,
+      ).toBe(201);
+      await source.sequencing.idle();
+      const exported = await (await fetch(`${source.url}/export/events.ndjson`)).text();
+      const file = join(dir, "events.ndjson");
+      writeFileSync(file, `${exported}{not json\n`);
+      const run = await runImport(archive.url, [file, "--origin", "source.example/log"]);
+      expect(run.code).toBe(1);
+      expect(errorsOf(file).map((e) => [e.row, e.messages[0]?.path])).toEqual([[4, "(line)"]]);
+      const events = (await storedEvents(archive.url, "mirror-kyiv-2024")) ?? [];
+      const originals = exported
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(events).toHaveLength(3);
+      events.forEach((event, i) => {
+        expect(event.importedFrom).toEqual({
+          origin: "source.example/log",
+          index: i,
+          hash: originals[i].hash,
+        });
+        expect(event.eventId).not.toBe(originals[i].eventId);
+        expect(event.data).toEqual(
+          i === 2 ? { ...originals[i].data, targetEventId: events[1]?.eventId } : originals[i].data,
+        );
+      });
+      expect(verifyChain(events as never).ok).toBe(true);
+      const summary = (await call(archive.url, "GET", "/incidents/mirror-kyiv-2024")).body;
+      expect(summary.denials[0].status).toBe("false");
+      const again = await runImport(archive.url, [file, "--origin", "source.example/log"]);
+      expect(again.stdout).toContain("0 events stored, 3 already there");
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe("an import killed halfway", () => {
+  it("started again stores what was left, and nothing twice", async () => {
+    const file = join(dir, "many.csv");
+    const rows = ["case,place,country,lat,lon,date,what,outlet,speaker,killed,quote"];
+    for (let i = 0; i < 300; i += 1) {
+      for (let j = 0; j < 5; j += 1) {
+        rows.push(
+          `m-${i},Place ${i},UA,48.${i},37.${j},2022-04-08,Strike ${i},Outlet ${j},Speaker ${j},${i + j},`,
+        );
+      }
+    }
+    writeFileSync(file, `${rows.join("\n")}\n`);
+    const map = join(FIXTURES, "recorder.map.json");
+    const first = startImport(archive.url, [file, "--map", map, "--concurrency", "2"]);
+    // Kill it once some incidents are stored, well before all are.
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 50));
+      const page = (await call(archive.url, "GET", "/incidents?limit=100")).body;
+      if (
+        page.items.filter((s: { incidentId: string }) => s.incidentId.startsWith("recorder-m-")).length >= 20
+      )
+        break;
+    }
+    first.child.kill("SIGKILL");
+    await first.done;
+    const done = await runImport(archive.url, [file, "--map", map]);
+    expect(done.code).toBe(0);
+    const stored = Number(/(\d+) events stored/.exec(done.stdout)?.[1]);
+    const already = Number(/(\d+) already there/.exec(done.stdout)?.[1]);
+    expect(already).toBeGreaterThan(0);
+    expect(stored).toBeGreaterThan(0);
+    expect(stored + already).toBe(300 * 6);
+    const ids = new Set<string>();
+    for (let i = 0; i < 300; i += 1) {
+      const events = (await storedEvents(archive.url, `recorder-m-${i}`)) ?? [];
+      expect(events.map((e) => e.type)).toEqual([
+        "IncidentOpened",
+        "CasualtiesReported",
+        "CasualtiesReported",
+        "CasualtiesReported",
+        "CasualtiesReported",
+        "CasualtiesReported",
+      ]);
+      for (const e of events) ids.add(e.eventId as string);
+    }
+    expect(ids.size).toBe(300 * 6);
+  }, 120_000);
+});
