@@ -3,14 +3,12 @@ import {
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
-  paginateQuery,
   paginateScan,
 } from "@aws-sdk/client-dynamodb";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import type { Summary } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
 import { batchGetItems, batchPutItems, conditionally } from "./dynamo-idioms.js";
-import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
 import {
   type PackedSnapshot,
   type PackedView,
@@ -22,8 +20,11 @@ import {
   unpack,
   viewItem,
 } from "./view-items.js";
+import { type ListPage, type ListQuery, listViews } from "./view-listing.js";
 
 export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY } from "./view-items.js";
+export type { ListPage, ListQuery, Unprojected } from "./view-listing.js";
+export { LISTING_READ_MAX } from "./view-listing.js";
 
 /**
  * The last full re-check of a chain: how far, to which hash, and when; a failed one (`ok`
@@ -39,29 +40,6 @@ export interface ChainCheckRecord {
 }
 
 const checkKey = (incidentId: string) => `${incidentId}#chain-check`;
-
-/** Index items one listing request examines at most, whatever its filters match. */
-export const LISTING_READ_MAX = 500;
-export interface ListQuery {
-  kind?: string;
-  country?: string;
-  contested?: boolean;
-  limit: number;
-  /** The opaque cursor of the previous page. */
-  cursor?: Record<string, AttributeValue>;
-  /** Index items examined at most (default LISTING_READ_MAX). */
-  readMax?: number;
-}
-
-/** A listed view saved without its summary (it outgrew the item limit): the reader folds it. */
-export interface Unprojected {
-  unprojected: string;
-}
-
-export interface ListPage {
-  items: (Summary | Unprojected)[];
-  next: Record<string, AttributeValue> | null;
-}
 
 function isTooLarge(error: unknown): boolean {
   const e = error as { name?: string; message?: string } | null;
@@ -286,82 +264,9 @@ export class ViewStore {
     );
   }
 
-  /**
-   * Newest activity first, filtered; pages until `limit` matches are found, the index ends, or
-   * LISTING_READ_MAX index items were examined (then the page may be short, with a cursor).
-   */
-  async list(query: ListQuery): Promise<ListPage> {
-    const filters: string[] = [];
-    const values: Record<string, AttributeValue> = { ":p": { S: LIST_PARTITION } };
-    const names: Record<string, string> = {};
-    if (query.kind !== undefined) {
-      filters.push("#kind = :kind");
-      names["#kind"] = "kind";
-      values[":kind"] = { S: query.kind };
-    }
-    if (query.country !== undefined) {
-      filters.push("country = :country");
-      values[":country"] = { S: query.country };
-    }
-    if (query.contested !== undefined) {
-      filters.push("contested = :contested");
-      values[":contested"] = { BOOL: query.contested };
-    }
-    const ids: string[] = [];
-    let next: ListPage["next"] = null;
-    const pages = paginateQuery(
-      { client: this.db, ...(query.cursor ? { startingToken: query.cursor } : {}) },
-      {
-        TableName: this.table,
-        IndexName: ACTIVITY_INDEX.name,
-        KeyConditionExpression: "listPk = :p",
-        ExpressionAttributeValues: values,
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
-        ScanIndexForward: false,
-        Limit:
-          filters.length > 0
-            ? Math.min(query.readMax ?? LISTING_READ_MAX, Math.max(50, query.limit * 2))
-            : query.limit,
-      },
-    );
-    let examined = 0;
-    reading: for await (const out of pages) {
-      for (const item of out.Items ?? []) {
-        ids.push(item.incidentId?.S ?? "");
-        if (ids.length === query.limit) {
-          const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
-          const { incidentId, listPk, activity } = item;
-          if (more) next = { incidentId, listPk, activity } as Record<string, AttributeValue>;
-          break reading;
-        }
-      }
-      // A filter that matches few: the page comes back short, with where to go on.
-      examined += out.ScannedCount ?? out.Items?.length ?? 0;
-      if (examined >= (query.readMax ?? LISTING_READ_MAX) && out.LastEvaluatedKey) {
-        next = out.LastEvaluatedKey;
-        break;
-      }
-    }
-    const texts = await this.summaryTexts(ids);
-    const items = ids.map((id) => {
-      const text = texts.get(id);
-      return text ? (JSON.parse(text) as Summary) : { unprojected: id };
-    });
-    return { items, next };
-  }
-
-  /**
-   * The summaries of a page of the listing, by incident id (one BatchGetItem: a page holds at
-   * most 100). The listing index carries no summary (it would copy each view's summary into the
-   * index on every view write): a view without one is left out, and listed as unprojected.
-   */
-  private async summaryTexts(ids: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    const keys = [...new Set(ids)].map((id) => ({ incidentId: { S: id } }));
-    for (const item of await batchGetItems(this.db, this.table, keys, { projection: "incidentId, summary" }))
-      if (item.summary?.S) found.set(item.incidentId?.S ?? "", item.summary.S);
-    return found;
+  /** Newest activity first, filtered, a bounded read a request (view-listing.ts). */
+  list(query: ListQuery): Promise<ListPage> {
+    return listViews(this.db, this.table, query);
   }
 
   /** Every view's version, for the catch-up at start and the repair sweep (a full scan). */
