@@ -91,7 +91,13 @@ beforeAll(async () => {
     region: REGION,
     credentials: { accessKeyId: "x", secretAccessKey: "x" },
   });
-  tables = { events: "ledger-events", claims: "ledger-claims", views: "ledger-views", log: "ledger-log" };
+  tables = {
+    events: "ledger-events",
+    claims: "ledger-claims",
+    views: "ledger-views",
+    log: "ledger-log",
+    search: "ledger-search",
+  };
   await createTables(db, tables);
 
   // 3. The Lambda environment, as the stack sets it, plus what the runtime provides.
@@ -100,6 +106,7 @@ beforeAll(async () => {
     CLAIMS_TABLE: tables.claims,
     VIEWS_TABLE: tables.views,
     LOG_TABLE: tables.log,
+    SEARCH_TABLE: tables.search as string,
     LOG_LEVEL: "warn",
     AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
