@@ -127,6 +127,11 @@ export class IncidentReader {
     );
   }
 
+  /** Resolves once the projections of the writes before this call are done (locally; at once in AWS). */
+  projected(): Promise<void> {
+    return this.pending.all();
+  }
+
   /** The links posted on other incidents naming this one (none where no index is kept). */
   async incomingLinks(incidentId: string): Promise<IncomingLink[]> {
     return (await this.links?.incoming(incidentId)) ?? [];

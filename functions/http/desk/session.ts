@@ -15,6 +15,9 @@ export interface Session {
 /** At most this long: the contract's 12 hours. */
 export const SESSION_SECONDS = 12 * 60 * 60;
 const COOKIE = "ledger_session";
+
+/** Whether the request carries a desk session cookie at all (valid or not): its page is then its own. */
+export const hasSessionCookie = (c: Context): boolean => getCookie(c, COOKIE) !== undefined;
 const ISSUER = "incident-ledger-desk";
 const ALGORITHM = "HS256";
 

@@ -18,6 +18,7 @@ import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { hasRole, type Principal } from "../auth.js";
+import { hasSessionCookie } from "../desk/session.js";
 import { FINDING_PARAMS, hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
@@ -58,7 +59,7 @@ export interface DashboardDeps {
 
 const PAGE_SIZE = 20;
 /** The query parameters each page reads; any other is refused, as the API refuses them. */
-export const LIST_QUERY = ["kind", "country", "contested", "cursor"];
+export const LIST_QUERY = ["kind", "country", "contested", "cursor", ...FINDING_PARAMS];
 export const VIEW_QUERY = ["asOf", "version", "before"];
 /** Offered in the kind field besides the kinds on the page (the contract's examples). */
 const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
@@ -249,8 +250,9 @@ export function dashboardRoutes({
         victims={victims}
         retracted={new Set(retracted)}
       />,
-      // A signed-in person's page carries their form token: never in a shared cache.
-      deskPanel ? "private, no-cache" : "no-cache",
+      // A signed-in person's page carries their form token: never in a shared cache. Anyone
+      // else's is the public page (Vary: Cookie keeps the two apart).
+      deskPanel && hasSessionCookie(c) ? "private, no-cache" : "no-cache",
     );
     // A page that may show restricted values is this reader's alone, never a shared cache's.
     if (who) page.headers.set("Cache-Control", "private, no-store");

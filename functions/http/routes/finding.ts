@@ -44,6 +44,9 @@ export async function searchIncidents(
     cursor?: string;
   },
 ): Promise<{ items: Summary[]; nextCursor: string | null }> {
+  // The index is written as each view is: a search waits, as a listing does, for the
+  // projections of the writes before it (none to wait for in AWS), so a writer finds what it wrote.
+  await deps.reader.projected();
   const cursor = cursorOf(params.cursor);
   const page: SearchPage = await deps.finding.search(
     {
