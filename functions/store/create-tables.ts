@@ -60,53 +60,11 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
       ],
     },
   ];
-  if (names.log) {
-    definitions.push({
-      TableName: names.log,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: LOG_KEYS.partitionKey, AttributeType: "S" },
-        { AttributeName: LOG_KEYS.sortKey, AttributeType: "N" },
-      ],
-      KeySchema: [
-        { AttributeName: LOG_KEYS.partitionKey, KeyType: "HASH" },
-        { AttributeName: LOG_KEYS.sortKey, KeyType: "RANGE" },
-      ],
-    });
-  }
+  if (names.log) definitions.push(pairKeyed(names.log, LOG_KEYS, "N"));
   // The people tables (functions/people): sealed values and the audit of restricted reads.
   const people = peopleTables(names);
-  for (const [name, keys] of [
-    [people.disclosures, DISCLOSURES_KEYS],
-    [people.audit, AUDIT_KEYS],
-  ] as const) {
-    definitions.push({
-      TableName: name,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: keys.partitionKey, AttributeType: "S" },
-        { AttributeName: keys.sortKey, AttributeType: "S" },
-      ],
-      KeySchema: [
-        { AttributeName: keys.partitionKey, KeyType: "HASH" },
-        { AttributeName: keys.sortKey, KeyType: "RANGE" },
-      ],
-    });
-  }
-  if (names.search) {
-    definitions.push({
-      TableName: names.search,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: SEARCH_KEYS.partitionKey, AttributeType: "S" },
-        { AttributeName: SEARCH_KEYS.sortKey, AttributeType: "S" },
-      ],
-      KeySchema: [
-        { AttributeName: SEARCH_KEYS.partitionKey, KeyType: "HASH" },
-        { AttributeName: SEARCH_KEYS.sortKey, KeyType: "RANGE" },
-      ],
-    });
-  }
+  definitions.push(pairKeyed(people.disclosures, DISCLOSURES_KEYS), pairKeyed(people.audit, AUDIT_KEYS));
+  if (names.search) definitions.push(pairKeyed(names.search, SEARCH_KEYS));
   return definitions;
 }
 
@@ -123,4 +81,24 @@ export async function createTables(db: DynamoDBClient, names: TableNames): Promi
     }
   }
   return created;
+}
+
+/** A table keyed by a string partition key and a sort key (a string, or a number). */
+function pairKeyed(
+  name: string,
+  keys: { partitionKey: string; sortKey: string },
+  sortType: "S" | "N" = "S",
+): CreateTableCommandInput {
+  return {
+    TableName: name,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: keys.partitionKey, AttributeType: "S" },
+      { AttributeName: keys.sortKey, AttributeType: sortType },
+    ],
+    KeySchema: [
+      { AttributeName: keys.partitionKey, KeyType: "HASH" },
+      { AttributeName: keys.sortKey, KeyType: "RANGE" },
+    ],
+  };
 }
