@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { NotFoundError } from "./errors.js";
+import type { ProofBundleDeps } from "./evidence/proof-bundle.js";
 import type { ExportBuilds, StoredExports } from "./export/export-files.js";
 import { createExportParts } from "./export/export-parts.js";
 import { incidentCitation } from "./export/incident-citation.js";
@@ -38,7 +39,7 @@ export interface LedgerOptions extends LedgerCoreOptions {
    */
   publicUrl?: string | (() => string);
   /** The DER RFC 3161 response over the checkpoint of a tree size (proof bundles), or null. */
-  timestampFor?: (treeSize: number) => Promise<Uint8Array | null>;
+  timestampCovering?: ProofBundleDeps["timestampCovering"];
 }
 
 /** The origin of a configured public URL, without a trailing slash. */
@@ -126,7 +127,7 @@ export function createLedger(options: LedgerOptions) {
                 publicUrl,
                 bundle: {
                   ...(core.blobs ? { blobs: core.blobs } : {}),
-                  timestampFor: options.timestampFor ?? exactTimestamp(logStore),
+                  timestampCovering: options.timestampCovering ?? coveringTimestamp(logStore),
                   readers: options.evidence?.readers ?? asAsync(authenticate),
                 },
               }),
@@ -169,12 +170,11 @@ export function createLedger(options: LedgerOptions) {
 
 export type Ledger = ReturnType<typeof createLedger>;
 
-/**
- * The RFC 3161 response over exactly the checkpoint of this tree size, if the log holds one
- * (functions/log/timestamp-store.ts): a proof bundle's token must be over the checkpoint it
- * carries, so that `openssl ts -verify` checks the bytes in the bundle.
- */
-function exactTimestamp(logStore: LogStore) {
+/** The smallest time-stamped checkpoint holding this many leaves, with its token (proof bundles). */
+function coveringTimestamp(logStore: LogStore): NonNullable<ProofBundleDeps["timestampCovering"]> {
   const timestamps = timestampsOf(logStore);
-  return async (treeSize: number) => (await timestamps.at(treeSize))?.token ?? null;
+  return async (leaves) => {
+    const found = await timestamps.covering(leaves);
+    return found ? { treeSize: found.treeSize, token: found.token } : null;
+  };
 }

@@ -22,10 +22,10 @@ export interface ProofBundleDeps {
   /** The evidence bytes; without a store the bundle carries none. */
   blobs?: BlobStore;
   /**
-   * The DER RFC 3161 time-stamp response over the checkpoint of this tree size, null when
-   * there is none (the timestamps store of the trusted-time part, when it is wired).
+   * The smallest time-stamped checkpoint whose tree holds `leaves` leaves, with its DER RFC 3161
+   * response, or null when none does yet (functions/log/timestamp-store.ts `covering`).
    */
-  timestampFor?: (treeSize: number) => Promise<Uint8Array | null>;
+  timestampCovering?: (leaves: number) => Promise<{ treeSize: number; token: Uint8Array } | null>;
   /** Who may have restricted evidence put in a bundle (restricted readers); else it is left out. */
   readers?: AsyncAuthenticator;
   log?: Logger;
@@ -111,16 +111,22 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
     const event = EVENT_ID.test(eventId) ? await deps.findEvent(incidentId, eventId) : null;
     if (!event) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
     const index = await deps.logStore.indexOf(incidentId, event.version);
-    const checkpoint = await deps.logStore.latestCheckpoint();
-    if (index === null || !checkpoint || index >= checkpoint.size) {
+    const latest = await deps.logStore.latestCheckpoint();
+    if (index === null || !latest || index >= latest.size) {
       throw new NotFoundError(
         `event ${eventId} is not in a signed checkpoint yet; ask again in a few seconds (GET …/proof?wait=true waits)`,
       );
     }
+    // The checkpoint a time-stamp covers, where one covers this leaf: the proof is given in that
+    // tree, so `openssl ts -verify` checks the very checkpoint the bundle carries. Else the latest.
+    const stamped = (await deps.timestampCovering?.(index + 1)) ?? null;
+    const stampedCheckpoint =
+      stamped && stamped.treeSize <= latest.size ? await deps.logStore.checkpointAt(stamped.treeSize) : null;
+    const checkpoint = stampedCheckpoint ?? latest;
+    const token = stampedCheckpoint && stamped ? stamped.token : null;
     const leaf = { incidentId, version: event.version, eventId: event.eventId, hash: event.hash, index };
     const inclusion = await inclusionProof(index, checkpoint.size, deps.logTiles.nodeReader(checkpoint.size));
     const proof = formatProofFile({ extra: leafText(leaf), index, inclusion, checkpoint: checkpoint.text });
-    const token = (await deps.timestampFor?.(checkpoint.size)) ?? null;
     const vkey = await deps.verifierKey().catch(() => null);
 
     const reader = deps.readers ? await deps.readers(c) : null;

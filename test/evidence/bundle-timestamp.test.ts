@@ -10,7 +10,7 @@ import { openApiDocument } from "../../functions/http/openapi.js";
 import { createLedger } from "../../functions/ledger.js";
 import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { opened, post, TOKEN } from "../support/archive.js";
+import { casualties, opened, post, TOKEN } from "../support/archive.js";
 import { capture, startEvidenceArchive, upload } from "./evidence-kit.js";
 
 /**
@@ -117,6 +117,16 @@ describe("a proof bundle with an RFC 3161 response", () => {
     ssl("ts", "-query", "-data", "body.txt", "-sha256", "-cert", "-out", "req.tsq");
     ssl("ts", "-reply", "-config", "ts.cnf", "-queryfile", "req.tsq", "-out", "resp.tsr");
     const der = new Uint8Array(readFileSync(join(work, "resp.tsr")));
+    // The log grows past the time-stamped checkpoint: the bundle still proves the event in the
+    // tree the token covers, not in the newest one.
+    expect(
+      (await post(base, "bundle-tsa", casualties({ killed: { value: 3, qualifier: "exact" } }))).status,
+    ).toBe(201);
+    await expect
+      .poll(async () => Number((await (await fetch(`${base}/log/checkpoint`)).text()).split("\n")[1]), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(size);
 
     // A second front over the same tables, given the timestamps (as the trusted-time part will be).
     const ledger = createLedger({
@@ -125,7 +135,7 @@ describe("a proof bundle with an RFC 3161 response", () => {
       log: silentLogger,
       logVerifierKey: async () => archive.server.logSigner.vkey,
       evidence: { store: await LocalBlobStore.open(archive.dir), log: silentLogger },
-      timestampFor: async (treeSize) => (treeSize === size ? der : null),
+      timestampCovering: async (leaves) => (leaves <= size ? { treeSize: size, token: der } : null),
     });
     const app = ledger.app(bearerToken(TOKEN, "w"), { openApi: openApiDocument(), groups: ["data"] });
     const answer = await app.request("/incidents/bundle-tsa/events/tsa-capture/bundle");
@@ -134,6 +144,8 @@ describe("a proof bundle with an RFC 3161 response", () => {
     execFileSync("unzip", ["-q", "bundle.zip", "-d", "bundle"], { cwd: work });
     const dir = join(work, "bundle");
     expect(readFileSync(join(dir, "checkpoint.tsr"))).toEqual(Buffer.from(der));
+    expect(readFileSync(join(dir, "checkpoint.txt"), "utf8").split("\n")[1]).toBe(String(size));
+    expect(readFileSync(join(dir, "checkpoint-body.txt"), "utf8")).toBe(checkpointBody(checkpoint));
     expect(readFileSync(join(dir, "README.txt"), "utf8")).toContain(
       "openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt",
     );
