@@ -103,6 +103,8 @@ export function createLedger(options: LedgerOptions) {
     ...(readerAuth ? { readerAuth } : {}),
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).
     writes: core.writes,
+    // The desk's upload form posts its bytes through the API's own evidence routes.
+    ...(options.evidence ? { evidence: options.evidence } : {}),
     ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in

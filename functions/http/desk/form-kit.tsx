@@ -116,6 +116,30 @@ export const TextArea: FC<FieldProps & { rows?: number }> = (props) => (
   </FieldFrame>
 );
 
+/** A file to upload: a browser never keeps a chosen file, so after a refusal it is chosen again. */
+export const FileField: FC<FieldProps & { accept?: string }> = (props) => (
+  <FieldFrame {...props}>
+    <input
+      {...described(props.form, props.name, props.hint)}
+      type="file"
+      {...(props.accept ? { accept: props.accept } : {})}
+      {...(props.optional ? {} : { "aria-required": "true" })}
+    />
+  </FieldFrame>
+);
+
+/**
+ * The upload's progress, shown only once the desk's script sends the form itself (upload.js);
+ * without it the browser posts the form and shows its own progress.
+ */
+export const UploadProgress: FC = () => (
+  <div class="field" id="upload" hidden>
+    <label for="upload-progress">Upload progress</label>
+    <progress id="upload-progress" max={100} value={0} aria-describedby="upload-status" />
+    <p class="field-hint" id="upload-status" aria-live="polite" />
+  </div>
+);
+
 export interface Choice {
   value: string;
   label: string;

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
@@ -16,6 +17,8 @@ export interface PageRoutesDeps extends DashboardDeps {
   desk?: DeskConfig & { log: Logger };
   /** The API's write path (the sealing append and its checks), which the desk's posts take. */
   writes?: Omit<EventRoutesDeps, "authenticate">;
+  /** The API's evidence store and limit (functions/evidence): the desk's upload form posts through them. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
 /**
