@@ -39,7 +39,7 @@ beforeAll(async () => {
           logoutUrl: `${issuer.issuer}/logout`,
         }),
       },
-      sessions: new Sessions(key),
+      sessions: new Sessions(key, archive.ledger.deskRevocations),
       flowKey: key,
       log: silentLogger,
     },

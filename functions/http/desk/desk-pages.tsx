@@ -85,5 +85,7 @@ export function deskPages(deps: {
       </section>
     );
   };
-  return { routes, panel };
+  /** The signed-in person, as a reader of the pages (restricted values for a restricted-reader). */
+  const reader = async (c: Context) => (await desk.sessions.read(c))?.who ?? null;
+  return { routes, panel, reader };
 }

@@ -33,7 +33,10 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
     deps.desk && deps.writes
       ? deskPages({ ...deps, writes: deps.writes, log: deps.desk.log, desk: deps.desk })
       : null;
-  const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
+  const app = dashboardRoutes({
+    ...deps,
+    ...(desk ? { deskPanel: desk.panel, deskReader: desk.reader } : {}),
+  });
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
