@@ -39,6 +39,27 @@ interface FieldProps {
   optional?: boolean;
 }
 
+/** A field's hint and its message, with the ids its control is described by. */
+const HintAndError: FC<{ name: string; hint?: string | undefined; error?: string | undefined }> = ({
+  name,
+  hint,
+  error,
+}) => (
+  <>
+    {hint ? (
+      <p class="field-hint" id={hintId(name)}>
+        {hint}
+      </p>
+    ) : null}
+    {error ? (
+      <p class="field-error" id={errorId(name)}>
+        <span class="visually-hidden">Error: </span>
+        {error}
+      </p>
+    ) : null}
+  </>
+);
+
 /** The label (marked optional where it is), hint and message, around any control. */
 const FieldFrame: FC<FieldProps & { children?: Child; labelFor?: boolean }> = ({
   form,
@@ -52,17 +73,7 @@ const FieldFrame: FC<FieldProps & { children?: Child; labelFor?: boolean }> = ({
   return (
     <div class={error ? "field has-error" : "field"}>
       <label for={fieldId(name)}>{optional ? `${label} (optional)` : label}</label>
-      {hint ? (
-        <p class="field-hint" id={hintId(name)}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={errorId(name)}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <HintAndError name={name} hint={hint} error={error} />
       {children}
     </div>
   );
@@ -175,17 +186,7 @@ export const Radios: FC<FieldProps & { choices: readonly (Choice & { hint?: stri
       {...(ids ? { "aria-describedby": ids } : {})}
     >
       <legend>{label}</legend>
-      {hint ? (
-        <p class="field-hint" id={hintId(name)}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={errorId(name)}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <HintAndError name={name} hint={hint} error={error} />
       <ul class="choices">
         {props.choices.map((choice, i) => (
           <li>
