@@ -244,7 +244,6 @@ export function deskRoutes(deps: DeskDeps) {
   };
 
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
-    const context = await contextFor(pathIncidentId);
     // An upload form's file, read with its fields (multipart); over the limit, nothing is read.
     let file: ChosenFile | null = null;
     const upload = form.upload;
@@ -259,6 +258,7 @@ export function deskRoutes(deps: DeskDeps) {
               return got.values;
             }
             const message = `${form.label(upload)} must be at most ${sizeText(evidenceMax)}: nothing was stored`;
+            const context = await contextFor(pathIncidentId);
             const initial = new Map(Object.entries(form.initial?.(context) ?? {}));
             return page(c, 413, s, form, context, initial, new Map([[upload, message]]), []);
           }
@@ -267,6 +267,7 @@ export function deskRoutes(deps: DeskDeps) {
     if (checked instanceof Response) return checked;
     const { session: s, values } = checked;
     const incidentId = pathIncidentId ?? (values.get("incidentId") ?? "").trim();
+    const context = await contextFor(pathIncidentId);
     if (form.addRow && values.get("action") === ADD_ROW) {
       const grown = new Map(values);
       grown.set("rows", String((Number(values.get("rows")) || 0) + 1));
