@@ -92,8 +92,15 @@ describe("the evidence form", () => {
   it("is offered on the incident page and passes axe", async () => {
     await page.goto(`${archive.url}/view/${INCIDENT}`);
     await expect(page.getByRole("link", { name: "Attach evidence", exact: true }).count()).resolves.toBe(1);
-    await page.goto(form());
+    const answer = await page.goto(form());
     await expect(page.locator("form.desk-form").getAttribute("enctype")).resolves.toBe("multipart/form-data");
+    // The one script is the desk's own file; the policy allows no inline one.
+    const csp = answer?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    await expect(
+      page.locator("script").evaluateAll((scripts) => scripts.map((s) => s.getAttribute("src"))),
+    ).resolves.toEqual(["/desk/upload.js"]);
     await page.screenshot({ path: join(SHOTS, "form-evidence.png"), fullPage: true });
     await expectAccessible(browser, rita, form());
   });
@@ -136,6 +143,11 @@ describe("the evidence form", () => {
     const person = await newPerson(browser, { javaScript: true });
     try {
       const js = await person.newPage();
+      // A script the page's policy blocked would show here (and the upload would not be enhanced).
+      const refused: string[] = [];
+      js.on("console", (message) => {
+        if (message.type() === "error") refused.push(message.text());
+      });
       await signIn(js, archive.url, WRITER.token, `/desk/incidents/${INCIDENT}/evidence`);
       const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(400_000)]);
       await js.getByLabel("File", { exact: true }).setInputFiles(file("strike.jpg", "image/jpeg", photo));
@@ -170,6 +182,7 @@ describe("the evidence form", () => {
       expect(progress.shown).toBe(true);
       expect(progress.max).toBeGreaterThan(photo.byteLength);
       expect(progress.value).toBe(progress.max);
+      expect(refused).toEqual([]);
     } finally {
       await person.close();
     }
