@@ -283,7 +283,7 @@ describe("the evidence form", () => {
     expect(await held(sha256(photo))).toBe(404);
   });
 
-  it("refuses an upload without the form token (403), keeping nothing", async () => {
+  it("refuses an upload without the form token (403), or to no incident (404), keeping nothing", async () => {
     const bytes = randomBytes(2_000);
     const refused = await rita.request.post(form(), {
       multipart: {
@@ -296,6 +296,22 @@ describe("the evidence form", () => {
       maxRedirects: 0,
     });
     expect(refused.status()).toBe(403);
+    expect(await held(sha256(bytes))).toBe(404);
+    // With the token, to an incident that does not exist: 404, and the bytes are not kept either.
+    await page.goto(form());
+    const formToken = await page.locator('form.desk-form [name="formToken"]').inputValue();
+    const nowhere = await rita.request.post(`${archive.url}/desk/incidents/no-such-incident-2022/evidence`, {
+      multipart: {
+        formToken,
+        eventId: "nowhere-upload-0001",
+        "data.kind": "image",
+        "source.publisher": "Associated Press",
+        file: { name: "x.bin", mimeType: "application/octet-stream", buffer: bytes },
+      },
+      headers: { origin: archive.url },
+      maxRedirects: 0,
+    });
+    expect(nowhere.status()).toBe(404);
     expect(await held(sha256(bytes))).toBe(404);
   });
 });

@@ -294,6 +294,8 @@ export function deskRoutes(deps: DeskDeps) {
       return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
     const chosen = file as ChosenFile | null;
     if (upload && chosen) {
+      if (context.events.length === 0)
+        return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);
       // The event is checked whole before its bytes are kept: a refused form keeps nothing.
       const parsed = parseAppendBody(read.body);
       if (!parsed.ok) return refuse(422, parsed.errors);
