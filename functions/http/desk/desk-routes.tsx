@@ -100,10 +100,10 @@ export function deskRoutes(deps: DeskDeps) {
         method: "POST",
         headers: {
           "content-type": file.mediaType,
-          "content-length": String(file.bytes.byteLength),
+          "content-length": String(file.size),
           "repr-digest": reprDigest(file.sha256),
         },
-        body: file.bytes,
+        body: file.blob,
       },
       { deskUser: who },
     );
@@ -474,13 +474,11 @@ export const deskForms = (forms: readonly DeskForm[] = DESK_FORMS, evidence = fa
 /** The chosen file's bytes into the capture (`sha256`, `size`, `mediaType`), or why they cannot be. */
 function withFile(read: ReadForm, field: string, file: ChosenFile | null, max: number): void {
   if (!file) read.errors.set(field, "is required: choose the file to upload");
-  else if (file.bytes.byteLength === 0)
-    read.errors.set(field, "is empty: choose a file with something in it");
-  else if (file.bytes.byteLength > max)
-    read.errors.set(field, `must be at most ${sizeText(max)}: nothing was stored`);
+  else if (file.size === 0) read.errors.set(field, "is empty: choose a file with something in it");
+  else if (file.size > max) read.errors.set(field, `must be at most ${sizeText(max)}: nothing was stored`);
   else {
     setPath(read.body, ["data", "sha256"], file.sha256);
-    setPath(read.body, ["data", "size"], file.bytes.byteLength);
+    setPath(read.body, ["data", "size"], file.size);
     setPath(read.body, ["data", "mediaType"], file.mediaType);
   }
 }

@@ -9,7 +9,9 @@ export interface ChosenFile {
   name: string;
   /** The media type the browser gave, or `application/octet-stream` when it named none. */
   mediaType: string;
-  bytes: Uint8Array;
+  /** The bytes as the form's parser holds them (never copied again: hashed and sent as a stream). */
+  blob: Blob;
+  size: number;
   sha256: string;
 }
 
@@ -45,8 +47,16 @@ export async function readUpload(c: Context, max: number, fileField: string): Pr
   }
   if (declared > max || total > max) return { kind: "too-large" };
   let form: FormData;
+  // Each chunk is let go once the parser has it: the body is held once, by the parser.
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
   try {
-    form = await new Response(Buffer.concat(chunks), {
+    form = await new Response(body, {
       headers: { "content-type": c.req.header("content-type") ?? "" },
     }).formData();
   } catch {
@@ -59,12 +69,14 @@ export async function readUpload(c: Context, max: number, fileField: string): Pr
   for (const [name, part] of form) {
     if (typeof part === "string") values.set(name, part.replace(/\r\n?/g, "\n"));
     else if (name === fileField && (part.name !== "" || part.size > 0)) {
-      const bytes = new Uint8Array(await part.arrayBuffer());
+      const hash = createHash("sha256");
+      for await (const chunk of part.stream()) hash.update(chunk);
       file = {
         name: part.name,
         mediaType: part.type || "application/octet-stream",
-        bytes,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
+        blob: part,
+        size: part.size,
+        sha256: hash.digest("hex"),
       };
     }
   }
