@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -149,8 +149,10 @@ describe("the evidence form", () => {
         if (message.type() === "error") refused.push(message.text());
       });
       await signIn(js, archive.url, WRITER.token, `/desk/incidents/${INCIDENT}/evidence`);
-      const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(400_000)]);
-      await js.getByLabel("File", { exact: true }).setInputFiles(file("strike.jpg", "image/jpeg", photo));
+      // A real file from disk, chosen as a person chooses it: the browser names its media type.
+      const path = join(process.cwd(), "docs/dashboard.png");
+      const photo = readFileSync(path);
+      await js.getByLabel("File", { exact: true }).setInputFiles(path);
       await js.getByLabel("A photo or image").check();
       await js.getByLabel("Publisher").fill("Associated Press");
       // What the progress element showed, kept across the navigation that follows the upload.
@@ -175,7 +177,7 @@ describe("the evidence form", () => {
       expect(stored.data).toMatchObject({
         sha256: sha256(photo),
         size: photo.byteLength,
-        mediaType: "image/jpeg",
+        mediaType: "image/png",
       });
       const progress = JSON.parse((await js.evaluate(() => sessionStorage.getItem("progress"))) ?? "null");
       // The whole form was sent (the file and its fields), and the bar was shown moving to it.
