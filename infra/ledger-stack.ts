@@ -437,6 +437,7 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
       searchTable: this.searchTable,
+      people: { disclosuresTable: this.people.disclosures, claimsTable: this.claimsTable },
       environment: tableEnvironment,
     });
 

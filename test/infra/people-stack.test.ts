@@ -38,8 +38,8 @@ describe("the people's tables (disclosures, audit)", () => {
   });
 
   it("lets the append path write, withhold and erase disclosures (never delete), and only add audit records", () => {
+    // Packs are put one by one (conditionally) and redacted in place: no batch write, no delete.
     expect(on(stack.api.role, stack.people.disclosures)).toEqual([
-      "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
