@@ -12,7 +12,7 @@ export interface PeopleTablesProps {
   api: LedgerFunction;
   /** The incident pages: read disclosures for the victims list. */
   pages: LedgerFunction;
-  /** The disclosures export: a scan of the disclosures table. */
+  /** The data Lambda: it redirects the disclosures export to the exports function (grantExport). */
   data: LedgerFunction;
   /** The issuer whose bearer tokens name a restricted-reader on public GETs (no authorizer runs there). */
   readers: { issuer: string; audience: readonly string[] };
@@ -65,10 +65,19 @@ export class PeopleTables extends Construct {
     grantTableActions(props.pages.role, this.disclosures, ["dynamodb:Query", "dynamodb:GetItem"]);
     grantTableActions(props.api.role, this.audit, ["dynamodb:PutItem"]);
     grantTableActions(props.pages.role, this.audit, ["dynamodb:PutItem"]);
-    // The export reads the public disclosures across incidents: a scan of this table alone.
-    grantTableActions(props.data.role, this.disclosures, ["dynamodb:Scan"]);
     new CfnOutput(this, "DisclosuresTableName", { value: this.disclosures.tableName });
     new CfnOutput(this, "AuditTableName", { value: this.audit.tableName });
+  }
+
+  /**
+   * The disclosures export (GET /export/disclosures.ndjson), served in AWS by the exports
+   * function as the other exports (the data Lambda redirects there): a scan of this table, and
+   * whether each item's event is stored (its claim; the commit through the events' grant it has).
+   */
+  grantExport(fn: LedgerFunction, claimsTable: dynamodb.ITable): void {
+    fn.function.addEnvironment("DISCLOSURES_TABLE", this.disclosures.tableName);
+    grantTableActions(fn.role, this.disclosures, ["dynamodb:Scan"]);
+    grantTableActions(fn.role, claimsTable, ["dynamodb:GetItem"]);
   }
 }
 
