@@ -46,13 +46,17 @@ type Item = Record<string, AttributeValue>;
 export const PACK_BUDGET_BYTES = 350_000;
 /** An `erasedBy` is a RedactionApplied's eventId (at most 64 characters). */
 const ERASED_BY_MAX = 64;
-/** DynamoDB's per-element cost in a map, and this count's slack for it. */
-const ENTRY_OVERHEAD = 16;
+/** DynamoDB's per-element cost in a map, and this count's slack for it (two spaces too). */
+const ENTRY_OVERHEAD = 8;
+/** How an erased entry's text begins (a held one begins with its visibility). */
+const ERASED = "erased";
 
 /**
  * The disclosures table (table-design.ts). The values of one event's attempt are written as a
- * few *packs*: items keyed `eventId#tag#part` whose `entries` map holds, per JSON Pointer, the
- * digest, the disclosure text and its visibility. `tag` is the attempt's first digest (16 fresh
+ * few *packs*: items keyed `eventId#tag#part` whose `entries` map holds, per JSON Pointer, one
+ * string, `<visibility> <digest> <disclosure>`, or for an erased value `erased <digest>
+ * <erasedBy>` (no part holds a space: words, base64url, an event id) — strings, not maps, so
+ * the store checks and sizes a third as many values. `tag` is the attempt's first digest (16 fresh
  * random bytes of salt are behind it), so two attempts at one eventId with different salts (a
  * retry racing the first try) never overwrite each other: the stored event commits to one of them,
  * and only that one is ever served (readers match each entry against the event's commitment).
@@ -60,8 +64,10 @@ const ENTRY_OVERHEAD = 16;
  * The first layout, one item a value keyed `eventId/pointer#digest`, is still read, withheld and
  * erased as it is; nothing writes it any more.
  *
- * Redactions change one entry in place (UpdateItem of a nested path): withholding sets its
- * visibility, erasure replaces it by a tombstone, and every other entry of the pack stays as it was.
+ * Redactions change one entry in place (UpdateItem of a nested path, conditional on the entry):
+ * withholding rewrites it restricted, erasure replaces it by a tombstone, and every other entry
+ * of the pack stays as it was. Visibility only narrows, so an entry another redaction changed in
+ * between is left as that one made it.
  */
 export class DisclosureStore {
   constructor(
@@ -119,7 +125,11 @@ export class DisclosureStore {
                 key: { S: packKey(eventId, first.digest, part) },
                 eventId: { S: eventId },
                 writtenAt: { S: writtenAt },
-                entries: { M: Object.fromEntries(entries.map((d) => [d.pointer, heldEntry(d)])) },
+                entries: {
+                  M: Object.fromEntries(
+                    entries.map((d) => [d.pointer, { S: heldEntry(d.visibility, d.digest, d.disclosure) }]),
+                  ),
+                },
               },
               ConditionExpression: "attribute_not_exists(#k)",
               ExpressionAttributeNames: { "#k": "key" },
@@ -165,15 +175,19 @@ export class DisclosureStore {
           Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
           ...(item.packed
             ? {
-                UpdateExpression: "SET entries.#p.visibility = :r",
-                ConditionExpression: "attribute_exists(entries.#p.disclosure)",
+                UpdateExpression: "SET entries.#p = :r",
+                ConditionExpression: "entries.#p = :was",
                 ExpressionAttributeNames: { "#p": item.pointer },
+                ExpressionAttributeValues: {
+                  ":r": { S: heldEntry("restricted", item.digest, item.disclosure) },
+                  ":was": { S: heldEntry(item.visibility, item.digest, item.disclosure) },
+                },
               }
             : {
                 UpdateExpression: "SET visibility = :r",
                 ConditionExpression: "attribute_exists(disclosure)",
+                ExpressionAttributeValues: { ":r": { S: "restricted" } },
               }),
-          ExpressionAttributeValues: { ":r": { S: "restricted" } },
         }),
       ),
     );
@@ -194,9 +208,12 @@ export class DisclosureStore {
             TableName: this.table,
             Key,
             UpdateExpression: "SET entries.#p = :t",
-            ConditionExpression: "attribute_exists(entries.#p.disclosure)",
+            ConditionExpression: "attribute_exists(entries.#p) AND NOT begins_with(entries.#p, :erased)",
             ExpressionAttributeNames: { "#p": item.pointer },
-            ExpressionAttributeValues: { ":t": tombstoneEntry(item.digest, erasedBy) },
+            ExpressionAttributeValues: {
+              ":t": { S: `${ERASED} ${item.digest} ${erasedBy}` },
+              ":erased": { S: `${ERASED} ` },
+            },
           }),
         ),
       );
@@ -292,20 +309,13 @@ export class DisclosureStore {
 const packKey = (eventId: string, tag: string, part: number) =>
   `${eventId}#${tag}#${String(part).padStart(3, "0")}`;
 
-const heldEntry = (d: Disclosure): AttributeValue => ({
-  M: { digest: { S: d.digest }, disclosure: { S: d.disclosure }, visibility: { S: d.visibility } },
-});
-
-const tombstoneEntry = (digest: string, erasedBy: string): AttributeValue => ({
-  M: { digest: { S: digest }, erased: { BOOL: true }, erasedBy: { S: erasedBy } },
-});
+const heldEntry = (visibility: Visibility, digest: string, disclosure: string) =>
+  `${visibility} ${digest} ${disclosure}`;
 
 /** An entry's size in the item at its largest: held and restricted, or erased. */
 function entrySize(d: Disclosure): number {
-  const named = Buffer.byteLength(d.pointer) + "digest".length + d.digest.length + ENTRY_OVERHEAD;
-  const held = "disclosure".length + d.disclosure.length + "visibility".length + "restricted".length;
-  const erased = "erased".length + 1 + "erasedBy".length + ERASED_BY_MAX;
-  return named + Math.max(held, erased);
+  const named = Buffer.byteLength(d.pointer) + d.digest.length + ENTRY_OVERHEAD;
+  return named + Math.max("restricted".length + d.disclosure.length, ERASED.length + ERASED_BY_MAX);
 }
 
 /** Disclosures in document order, cut into packs that each fit one item. */
@@ -336,27 +346,30 @@ function valuesOf(item: Item): HeldDisclosure[] {
     ...(item.writtenAt?.S ? { writtenAt: item.writtenAt.S } : {}),
   };
   const entries = item.entries?.M;
-  if (!entries) return [valueAt(common, item.pointer?.S ?? "", false, item)];
+  if (!entries) {
+    // The first layout: one value, its parts as attributes.
+    const one = { ...common, pointer: item.pointer?.S ?? "", packed: false, digest: item.digest?.S ?? "" };
+    if (item.erased?.BOOL) return [{ ...one, erased: true, erasedBy: item.erasedBy?.S ?? "" }];
+    return [
+      {
+        ...one,
+        erased: false,
+        disclosure: item.disclosure?.S ?? "",
+        visibility: visibility(item.visibility?.S),
+      },
+    ];
+  }
   return Object.keys(entries)
     .sort(byDocumentOrder)
-    .map((pointer) => valueAt(common, pointer, true, entries[pointer]?.M ?? {}));
+    .map((pointer): HeldDisclosure => {
+      const [state, digest = "", rest = ""] = (entries[pointer]?.S ?? "").split(" ");
+      const one = { ...common, pointer, packed: true, digest };
+      if (state === ERASED) return { ...one, erased: true, erasedBy: rest };
+      return { ...one, erased: false, disclosure: rest, visibility: visibility(state) };
+    });
 }
 
-function valueAt(
-  common: Pick<HeldDisclosure, "incidentId" | "eventId" | "key" | "writtenAt">,
-  pointer: string,
-  packed: boolean,
-  at: Item,
-): HeldDisclosure {
-  const located = { ...common, pointer, packed, digest: at.digest?.S ?? "" };
-  if (at.erased?.BOOL) return { ...located, erased: true, erasedBy: at.erasedBy?.S ?? "" };
-  return {
-    ...located,
-    erased: false,
-    disclosure: at.disclosure?.S ?? "",
-    visibility: at.visibility?.S === "public" ? "public" : "restricted",
-  };
-}
+const visibility = (text: string | undefined): Visibility => (text === "public" ? "public" : "restricted");
 
 /** JSON Pointers by token, numbers as numbers (`/victims/2` before `/victims/10`). */
 function byDocumentOrder(a: string, b: string): number {

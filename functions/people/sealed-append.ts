@@ -43,7 +43,18 @@ export interface SealedAppendOptions {
   now?: () => string;
 }
 
-const randomSalt = () => randomBytes(MIN_SALT_BYTES).toString("base64url");
+// Salts are drawn from a pool of random bytes, each byte used once: one call to the CSPRNG for
+// hundreds of values instead of one a value.
+let pool = Buffer.alloc(0);
+let drawn = 0;
+const randomSalt = () => {
+  if (drawn + MIN_SALT_BYTES > pool.length) {
+    pool = randomBytes(MIN_SALT_BYTES * 512);
+    drawn = 0;
+  }
+  drawn += MIN_SALT_BYTES;
+  return pool.subarray(drawn - MIN_SALT_BYTES, drawn).toString("base64url");
+};
 const randomEventId = () => `sealed-${randomBytes(16).toString("base64url")}`;
 const nowIso = () => new Date().toISOString();
 
@@ -87,22 +98,33 @@ export class SealedAppend {
     await this.checkReferences(request, at);
     const redactions = await this.redactions(request, at);
 
+    const toSeal = request.envelopes.map((envelope) =>
+      sealables(envelope).length === 0
+        ? null
+        : { ...envelope, eventId: envelope.eventId ?? this.newEventId() },
+    );
+    // What earlier attempts left, and whether the incident exists: read at once, before any write.
+    const [held] = await Promise.all([
+      Promise.all(
+        toSeal.map((one, i) =>
+          one && request.envelopes[i]?.eventId ? this.o.disclosures.ofEvent(incidentId, one.eventId) : [],
+        ),
+      ),
+      toSeal.some(Boolean) ? this.checkHead(request) : undefined,
+    ]);
     const sealed: Envelope[] = [];
     const writes: { at: number; envelope: Envelope & { eventId: string }; sealing: Sealing }[] = [];
-    for (const envelope of request.envelopes) {
-      if (sealables(envelope).length === 0) {
+    for (const [i, envelope] of request.envelopes.entries()) {
+      const one = toSeal[i];
+      if (!one) {
         sealed.push(envelope);
         continue;
       }
-      const eventId = envelope.eventId ?? this.newEventId();
-      const held = envelope.eventId ? await this.o.disclosures.ofEvent(incidentId, eventId) : [];
-      const one = { ...envelope, eventId };
-      const sealing = await this.seal(incidentId, one, held);
+      const sealing = await this.seal(incidentId, one, held[i] ?? []);
       writes.push({ at: sealed.length, envelope: one, sealing });
       sealed.push(sealing.sealed);
     }
     checkCommitSize(sealed);
-    if (writes.length > 0) await this.checkHead(request);
     for (const r of redactions) await r();
     // Noted before any disclosure is written or relied on: the store commits within the deadline of it.
     const writtenAt = this.now();
@@ -224,7 +246,9 @@ export class SealedAppend {
    * decides them, at the commit.
    */
   private async checkHead(request: AppendRequest): Promise<void> {
-    const head = await this.o.events.readHead(request.incidentId);
+    // A cached head can only be stale, never wrong: one past version 0 means the incident exists.
+    const head =
+      this.o.events.cachedHead(request.incidentId) ?? (await this.o.events.readHead(request.incidentId));
     const breach = checkAppend(head.version, request.envelopes, request.batched);
     if (breach?.kind === "incident-missing") throw breachError(breach);
   }
