@@ -23,7 +23,7 @@ export interface PeopleTablesProps {
 /**
  * The people's tables (functions/people): the sealed values beside the chain, and the audit of
  * restricted reads. Kept like the events (retained, PITR): losing a disclosure loses a victim's
- * name for good. Erasure replaces a value with a tombstone (an UpdateItem of its entry): no role
+ * name for good. Erasure replaces a value with a tombstone (its pack rewritten): no role
  * here may delete (the orphan sweep alone may, grantOrphanSweep), and point-in-time backups age
  * out after 35 days (docs/explanation/people.md).
  */
@@ -51,9 +51,9 @@ export class PeopleTables extends Construct {
       fn.function.addEnvironment("GROUPS_CLAIM", props.groupsClaim ?? "cognito:groups");
     }
     // The append path: a conditional put of each pack of fresh disclosures (before the event),
-    // reads, a retry's move of a pack's time (UpdateItem, then GetItem), and the two redactions
-    // in place: UpdateItem of one entry (withheld: its visibility; erased: a tombstone), or for
-    // a first-layout item a tombstone put over it.
+    // reads, a retry's move of a pack's time (UpdateItem, then GetItem), and the two redactions:
+    // a pack read (GetItem) and rewritten with the entries redacted (UpdateItem, conditional on
+    // its revision), or a first-layout item's visibility set (UpdateItem) or tombstone put.
     grantTableActions(props.api.role, this.disclosures, [
       "dynamodb:Query",
       "dynamodb:GetItem",

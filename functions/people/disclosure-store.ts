@@ -9,6 +9,7 @@ import {
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { Disclosure, Visibility } from "../../events/sealing.js";
+import { StoreBusyError } from "../errors.js";
 import { conditionally } from "../store/dynamo-idioms.js";
 
 /**
@@ -46,28 +47,30 @@ type Item = Record<string, AttributeValue>;
 export const PACK_BUDGET_BYTES = 350_000;
 /** An `erasedBy` is a RedactionApplied's eventId (at most 64 characters). */
 const ERASED_BY_MAX = 64;
-/** DynamoDB's per-element cost in a map, and this count's slack for it (two spaces too). */
-const ENTRY_OVERHEAD = 8;
-/** How an erased entry's text begins (a held one begins with its visibility). */
-const ERASED = "erased";
+/** JSON's quotes, commas and brackets around an entry's four strings. */
+const ENTRY_OVERHEAD = 16;
+/** How many times a redaction re-reads a pack another writer changed under it. */
+const REDACT_ATTEMPTS = 10;
+
+/** One entry of a pack: `[pointer, digest, visibility, disclosure]`, or erased `[pointer, digest, "erased", erasedBy]`. */
+type Entry = [pointer: string, digest: string, state: Visibility | "erased", text: string];
 
 /**
  * The disclosures table (table-design.ts). The values of one event's attempt are written as a
- * few *packs*: items keyed `eventId#tag#part` whose `entries` map holds, per JSON Pointer, one
- * string, `<visibility> <digest> <disclosure>`, or for an erased value `erased <digest>
- * <erasedBy>` (no part holds a space: words, base64url, an event id) — strings, not maps, so
- * the store checks and sizes a third as many values. `tag` is the attempt's first digest (16 fresh
- * random bytes of salt are behind it), so two attempts at one eventId with different salts (a
- * retry racing the first try) never overwrite each other: the stored event commits to one of them,
- * and only that one is ever served (readers match each entry against the event's commitment).
+ * few *packs*: items keyed `eventId#tag#part` whose `entries` attribute is one string, the JSON
+ * of its entries (one string, not a map: the store checks and sizes one value, not thousands).
+ * `tag` is the attempt's first fresh digest (16 fresh random bytes of salt are behind it), so
+ * attempts at one eventId with different salts (a retry racing the first try) never overwrite
+ * each other: the stored event commits to one set of values, and only those are ever served
+ * (readers match each entry against the event's commitment).
+ *
+ * A redaction rewrites the packs it touches: the entries read, the named ones made restricted
+ * (withheld) or replaced by a tombstone (erased), every other one as it was, written back only
+ * if `rev` is still the one read (else read again), so two redactions at once both take effect.
+ * Visibility only narrows, and an erased entry stays erased.
  *
  * The first layout, one item a value keyed `eventId/pointer#digest`, is still read, withheld and
  * erased as it is; nothing writes it any more.
- *
- * Redactions change one entry in place (UpdateItem of a nested path, conditional on the entry):
- * withholding rewrites it restricted, erasure replaces it by a tombstone, and every other entry
- * of the pack stays as it was. Visibility only narrows, so an entry another redaction changed in
- * between is left as that one made it.
  */
 export class DisclosureStore {
   constructor(
@@ -113,9 +116,8 @@ export class DisclosureStore {
   ): Promise<void> {
     const [first] = disclosures;
     if (!first) return;
-    const packs = packsOf(disclosures);
     await Promise.all(
-      packs.map((entries, part) =>
+      packsOf(disclosures).map((pack, part) =>
         conditionally(
           this.db.send(
             new PutItemCommand({
@@ -125,9 +127,10 @@ export class DisclosureStore {
                 key: { S: packKey(eventId, first.digest, part) },
                 eventId: { S: eventId },
                 writtenAt: { S: writtenAt },
+                rev: { N: "0" },
                 entries: {
-                  M: Object.fromEntries(
-                    entries.map((d) => [d.pointer, { S: heldEntry(d.visibility, d.digest, d.disclosure) }]),
+                  S: JSON.stringify(
+                    pack.map((d): Entry => [d.pointer, d.digest, d.visibility, d.disclosure]),
                   ),
                 },
               },
@@ -161,69 +164,100 @@ export class DisclosureStore {
     );
     if (moved) return true;
     // Not moved: gone, or another writer moved it further already (which covers this one too).
-    const out = await this.db.send(new GetItemCommand({ TableName: this.table, Key, ConsistentRead: true }));
-    return out.Item !== undefined;
+    return (await this.getItem(Key)) !== undefined;
   }
 
-  /** Makes a held value restricted (withheld); an erased one stays erased. */
-  async withhold(item: HeldDisclosure): Promise<void> {
-    if (item.erased) return;
+  /** Makes held values restricted (withheld); an erased one stays erased. */
+  withhold(items: readonly HeldDisclosure[]): Promise<void> {
+    return this.redact(items, "withheld", "");
+  }
+
+  /**
+   * Erases for good: each value's entry (or, in the first layout, its item) is replaced by a
+   * tombstone without salt or value. The tombstone keeps the pointer and digest, so a retried
+   * append of the event never writes the value again, and a second erasure finds it done.
+   */
+  erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
+    return this.redact(items, "erased", erasedBy);
+  }
+
+  private async redact(items: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+    const packs = new Map<string, HeldDisclosure[]>();
+    for (const item of items) {
+      if (item.erased) continue;
+      if (!item.packed) {
+        await (effect === "erased" ? this.eraseFirstLayout(item, by) : this.withholdFirstLayout(item));
+        continue;
+      }
+      const key = `${item.incidentId}\n${item.key}`;
+      packs.set(key, [...(packs.get(key) ?? []), item]);
+    }
+    for (const named of packs.values()) await this.rewritePack(named, effect, by);
+  }
+
+  /** One pack rewritten with the named entries redacted, conditional on its revision (see the class). */
+  private async rewritePack(named: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+    const [first] = named as [HeldDisclosure];
+    const Key = { incidentId: { S: first.incidentId }, key: { S: first.key } };
+    const pointers = new Set(named.map((n) => n.pointer));
+    for (let attempt = 0; attempt < REDACT_ATTEMPTS; attempt++) {
+      const item = await this.getItem(Key);
+      if (!item?.entries?.S) return;
+      const entries = JSON.parse(item.entries.S) as Entry[];
+      const next = entries.map((entry): Entry => {
+        const [pointer, digest, state] = entry;
+        if (!pointers.has(pointer) || state === "erased") return entry;
+        return effect === "erased"
+          ? [pointer, digest, "erased", by]
+          : [pointer, digest, "restricted", entry[3]];
+      });
+      const text = JSON.stringify(next);
+      if (text === item.entries.S) return;
+      const rev = item.rev?.N ?? "0";
+      const written = await conditionally(
+        this.db.send(
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key,
+            UpdateExpression: "SET entries = :e, rev = :next",
+            ConditionExpression: "rev = :rev",
+            ExpressionAttributeValues: {
+              ":e": { S: text },
+              ":rev": { N: rev },
+              ":next": { N: String(Number(rev) + 1) },
+            },
+          }),
+        ),
+      );
+      if (written) return;
+    }
+    throw new StoreBusyError(
+      `the disclosures of ${first.eventId} kept changing during a redaction; try again`,
+    );
+  }
+
+  private async withholdFirstLayout(item: HeldDisclosure): Promise<void> {
     await conditionally(
       this.db.send(
         new UpdateItemCommand({
           TableName: this.table,
           Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
-          ...(item.packed
-            ? {
-                UpdateExpression: "SET entries.#p = :r",
-                ConditionExpression: "entries.#p = :was",
-                ExpressionAttributeNames: { "#p": item.pointer },
-                ExpressionAttributeValues: {
-                  ":r": { S: heldEntry("restricted", item.digest, item.disclosure) },
-                  ":was": { S: heldEntry(item.visibility, item.digest, item.disclosure) },
-                },
-              }
-            : {
-                UpdateExpression: "SET visibility = :r",
-                ConditionExpression: "attribute_exists(disclosure)",
-                ExpressionAttributeValues: { ":r": { S: "restricted" } },
-              }),
+          UpdateExpression: "SET visibility = :r",
+          ConditionExpression: "attribute_exists(disclosure)",
+          ExpressionAttributeValues: { ":r": { S: "restricted" } },
         }),
       ),
     );
   }
 
-  /**
-   * Erases for good: the value's entry (or, in the first layout, its item) is replaced by a
-   * tombstone without salt or value. The tombstone keeps the pointer and digest, so a retried
-   * append of the event never writes the value again, and a second erasure finds it done.
-   */
-  async erase(item: HeldDisclosure, erasedBy: string): Promise<void> {
-    if (item.erased) return;
-    const Key = { incidentId: { S: item.incidentId }, key: { S: item.key } };
-    if (item.packed) {
-      await conditionally(
-        this.db.send(
-          new UpdateItemCommand({
-            TableName: this.table,
-            Key,
-            UpdateExpression: "SET entries.#p = :t",
-            ConditionExpression: "attribute_exists(entries.#p) AND NOT begins_with(entries.#p, :erased)",
-            ExpressionAttributeNames: { "#p": item.pointer },
-            ExpressionAttributeValues: {
-              ":t": { S: `${ERASED} ${item.digest} ${erasedBy}` },
-              ":erased": { S: `${ERASED} ` },
-            },
-          }),
-        ),
-      );
-      return;
-    }
+  /** A first-layout item is replaced by a tombstone (a put replaces every attribute). */
+  private async eraseFirstLayout(item: HeldDisclosure, erasedBy: string): Promise<void> {
     await this.db.send(
       new PutItemCommand({
         TableName: this.table,
         Item: {
-          ...Key,
+          incidentId: { S: item.incidentId },
+          key: { S: item.key },
           eventId: { S: item.eventId },
           pointer: { S: item.pointer },
           digest: { S: item.digest },
@@ -233,6 +267,11 @@ export class DisclosureStore {
         },
       }),
     );
+  }
+
+  private async getItem(Key: Item): Promise<Item | undefined> {
+    return (await this.db.send(new GetItemCommand({ TableName: this.table, Key, ConsistentRead: true })))
+      .Item;
   }
 
   /** Every public, held value, page by page, from a full scan (the disclosures export). */
@@ -309,13 +348,10 @@ export class DisclosureStore {
 const packKey = (eventId: string, tag: string, part: number) =>
   `${eventId}#${tag}#${String(part).padStart(3, "0")}`;
 
-const heldEntry = (visibility: Visibility, digest: string, disclosure: string) =>
-  `${visibility} ${digest} ${disclosure}`;
-
 /** An entry's size in the item at its largest: held and restricted, or erased. */
 function entrySize(d: Disclosure): number {
   const named = Buffer.byteLength(d.pointer) + d.digest.length + ENTRY_OVERHEAD;
-  return named + Math.max("restricted".length + d.disclosure.length, ERASED.length + ERASED_BY_MAX);
+  return named + Math.max("restricted".length + d.disclosure.length, "erased".length + ERASED_BY_MAX);
 }
 
 /** Disclosures in document order, cut into packs that each fit one item. */
@@ -337,7 +373,7 @@ export function packsOf(disclosures: readonly Disclosure[]): Disclosure[][] {
   return packs;
 }
 
-/** The values an item holds: a pack's entries in a stable order, or a first-layout item's one value. */
+/** The values an item holds: a pack's entries (in the event's order), or a first-layout item's one value. */
 function valuesOf(item: Item): HeldDisclosure[] {
   const common = {
     incidentId: item.incidentId?.S ?? "",
@@ -345,8 +381,8 @@ function valuesOf(item: Item): HeldDisclosure[] {
     key: item.key?.S ?? "",
     ...(item.writtenAt?.S ? { writtenAt: item.writtenAt.S } : {}),
   };
-  const entries = item.entries?.M;
-  if (!entries) {
+  const entries = item.entries?.S;
+  if (entries === undefined) {
     // The first layout: one value, its parts as attributes.
     const one = { ...common, pointer: item.pointer?.S ?? "", packed: false, digest: item.digest?.S ?? "" };
     if (item.erased?.BOOL) return [{ ...one, erased: true, erasedBy: item.erasedBy?.S ?? "" }];
@@ -359,27 +395,11 @@ function valuesOf(item: Item): HeldDisclosure[] {
       },
     ];
   }
-  return Object.keys(entries)
-    .sort(byDocumentOrder)
-    .map((pointer): HeldDisclosure => {
-      const [state, digest = "", rest = ""] = (entries[pointer]?.S ?? "").split(" ");
-      const one = { ...common, pointer, packed: true, digest };
-      if (state === ERASED) return { ...one, erased: true, erasedBy: rest };
-      return { ...one, erased: false, disclosure: rest, visibility: visibility(state) };
-    });
+  return (JSON.parse(entries) as Entry[]).map(([pointer, digest, state, text]): HeldDisclosure => {
+    const one = { ...common, pointer, packed: true, digest };
+    if (state === "erased") return { ...one, erased: true, erasedBy: text };
+    return { ...one, erased: false, disclosure: text, visibility: visibility(state) };
+  });
 }
 
 const visibility = (text: string | undefined): Visibility => (text === "public" ? "public" : "restricted");
-
-/** JSON Pointers by token, numbers as numbers (`/victims/2` before `/victims/10`). */
-function byDocumentOrder(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const [p, q] = [x[i] as string, y[i] as string];
-    if (p === q) continue;
-    const numeric = /^\d+$/.test(p) && /^\d+$/.test(q);
-    return numeric ? Number(p) - Number(q) : p < q ? -1 : 1;
-  }
-  return x.length - y.length;
-}

@@ -104,6 +104,8 @@ export class SealedAppend {
         : { ...envelope, eventId: envelope.eventId ?? this.newEventId() },
     );
     // What earlier attempts left, and whether the incident exists: read at once, before any write.
+    // The read comes first even for a first attempt: a retry must find what an earlier one left
+    // (the first layout's items too, and tombstones: an erased value is never written again).
     const [held] = await Promise.all([
       Promise.all(
         toSeal.map((one, i) =>
@@ -323,10 +325,8 @@ export class SealedAppend {
       }
       const by = e.eventId ?? "redaction";
       effects.push(async () => {
-        for (const item of items) {
-          if (effect === "erased") await this.o.disclosures.erase(item, by);
-          else await this.o.disclosures.withhold(item);
-        }
+        if (effect === "erased") await this.o.disclosures.erase(items, by);
+        else await this.o.disclosures.withhold(items);
       });
     }
     if (errors.length > 0)

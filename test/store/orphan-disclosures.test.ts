@@ -123,7 +123,7 @@ describe("orphan disclosures", () => {
       expect(await stored(id)).toBeNull();
       const items = await itemsOf(id);
       expect(items).toHaveLength(1); // the event's four values in one pack
-      expect(Object.keys(items[0]?.entries?.M ?? {})).toHaveLength(4);
+      expect(JSON.parse(items[0]?.entries?.S ?? "[]")).toHaveLength(4);
       expect(items[0]?.writtenAt?.S).toBe(iso(T0));
     }
     firstDigests = (await disclosures.ofEvent(INCIDENT, "orphan-b")).map((d) => d.digest);
