@@ -48,8 +48,11 @@ export class PeopleTables extends Construct {
     for (const fn of [props.api, props.pages]) {
       fn.function.addEnvironment("READER_JWT_ISSUER", props.readers.issuer);
       fn.function.addEnvironment("READER_JWT_AUDIENCE", props.readers.audience.join(","));
-      fn.function.addEnvironment("GROUPS_CLAIM", props.groupsClaim ?? "cognito:groups");
     }
+    // Every Lambda that reads roles from a token's claims: the data Lambda's editors (releases)
+    // and restricted-readers (evidence bytes) too.
+    for (const fn of [props.api, props.pages, props.data])
+      fn.function.addEnvironment("GROUPS_CLAIM", props.groupsClaim ?? "cognito:groups");
     // The append path: a conditional put of each pack of fresh disclosures (before the event),
     // reads, a retry's move of a pack's time (UpdateItem, then GetItem), and the two redactions:
     // a pack read (GetItem) and rewritten with the entries redacted (UpdateItem, conditional on

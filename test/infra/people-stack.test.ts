@@ -86,5 +86,18 @@ describe("the people's tables (disclosures, audit)", () => {
         ]),
       );
     }
+    // The data Lambda reads roles from claims too (POST /releases, restricted evidence).
+    const data = resources[id(stack.data.function)].Properties.Environment.Variables;
+    expect(data.GROUPS_CLAIM).toBe("cognito:groups");
+    const { stack: other, template: otherTemplate } = synthLedger({
+      jwtIssuer: "https://issuer.example.org/",
+      jwtAudience: "ledger",
+      groupsClaim: "roles",
+    });
+    const otherResources: Json = otherTemplate.toJSON().Resources;
+    for (const fn of [other.api, other.pages, other.data]) {
+      const logical = other.getLogicalId(fn.function.node.defaultChild as CfnElement);
+      expect(otherResources[logical].Properties.Environment.Variables.GROUPS_CLAIM).toBe("roles");
+    }
   });
 });
