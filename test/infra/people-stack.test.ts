@@ -51,7 +51,6 @@ describe("the people's tables (disclosures, audit)", () => {
   it("lets the pages read disclosures (and write them as the API's append does, for the desk) and add audit records; the exports function scan disclosures only", () => {
     // The desk's posts run the API's sealing append (infra/desk.ts): the API's writes, no more.
     expect(on(stack.pages.role, stack.people.disclosures)).toEqual([
-      "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
