@@ -98,6 +98,7 @@ export function disclosureExportRoutes({
     if (streamedAt) {
       const query = size === undefined ? "" : `?treeSize=${size}`;
       c.header("Cache-Control", "no-store");
+      if (size !== undefined) c.header("X-Tree-Size", String(size));
       return c.redirect(`${streamedAt.replace(/\/+$/, "")}/export/disclosures.ndjson${query}`, 307);
     }
     async function* lines(): AsyncGenerator<string> {

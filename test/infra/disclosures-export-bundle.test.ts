@@ -102,6 +102,7 @@ describe("the disclosures export in AWS", () => {
     );
     expect(cut.statusCode).toBe(307);
     expect(cut.headers?.location).toBe(`${EXPORTS_URL}export/disclosures.ndjson?treeSize=2`);
+    expect(cut.headers?.["x-tree-size"]).toBe("2");
     const bad = await api(
       httpApiEvent({
         method: "GET",
