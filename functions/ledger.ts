@@ -90,6 +90,16 @@ export function createLedger(options: LedgerOptions) {
     ...(options.storedExports ? { stored: options.storedExports } : {}),
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
   });
+  // The public disclosures (functions/people): streamed here, or redirected to the exports function.
+  const disclosureExport = () =>
+    disclosureExportRoutes({
+      events,
+      disclosures: core.disclosures,
+      log: logStore,
+      leafIndex: async (incidentId, version) =>
+        (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(version),
+      ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
+    });
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
     incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
@@ -135,15 +145,7 @@ export function createLedger(options: LedgerOptions) {
                   readers: options.evidence?.readers ?? asAsync(authenticate),
                 },
               }),
-              disclosureExportRoutes({
-                events,
-                disclosures: core.disclosures,
-                log: logStore,
-                leafIndex: async (incidentId, version) =>
-                  (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(
-                    version,
-                  ),
-              }),
+              disclosureExport(),
             ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
@@ -160,6 +162,8 @@ export function createLedger(options: LedgerOptions) {
     finding,
     logStore,
     exports: exportParts,
+    /** GET /export/disclosures.ndjson alone (the exports function mounts it beside the other exports). */
+    disclosureExport,
     /** The desk's sessions ended by sign-out (functions/http/desk/session-revocations.ts). */
     deskRevocations: new DynamoSessionRevocations(db, deskSessionsTable(tables)),
     /** The public origin every absolute link is built on. */

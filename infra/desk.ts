@@ -192,12 +192,8 @@ export class Desk extends Construct {
     // The desk's posts run the API's append: the API's grants on events and claims, no delete.
     grantTableActions(props.pages.role, props.eventsTable, ["dynamodb:PutItem"]);
     grantTableActions(props.pages.role, props.claimsTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
-    // …and the sealing append's writes of disclosures (fresh ones in batches; the redactions).
-    grantTableActions(props.pages.role, props.disclosuresTable, [
-      "dynamodb:PutItem",
-      "dynamodb:BatchWriteItem",
-      "dynamodb:UpdateItem",
-    ]);
+    // …and the sealing append's writes of disclosures (fresh packs; the redactions, infra/people-tables.ts).
+    grantTableActions(props.pages.role, props.disclosuresTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
 
     for (const [paths, method] of [
       [DESK_GET_PATHS, HttpMethod.GET],

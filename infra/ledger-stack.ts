@@ -437,6 +437,7 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
       searchTable: this.searchTable,
+      people: { disclosuresTable: this.people.disclosures, claimsTable: this.claimsTable },
       environment: tableEnvironment,
     });
 
@@ -461,6 +462,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
     });
     this.data.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
+    this.people.grantExport(this.exportStreaming.fn, this.claimsTable);
     Validations.of(this.exportStreaming.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:

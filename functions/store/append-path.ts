@@ -34,6 +34,12 @@ export interface AppendRequest {
   expectedVersion?: number;
   /** Whether the client sent `{ events: [...] }`: error paths then name `events[i]`. */
   batched: boolean;
+  /**
+   * The writer's clock (ms) before it wrote what the commit relies on besides its claims (the
+   * sealing append's disclosures, functions/people): the commit is put only within
+   * WRITER_DEADLINE_MS of it too, so an orphan older than that is one for good.
+   */
+  deadlineFrom?: number;
 }
 
 export interface AppendPathOptions {
@@ -164,6 +170,15 @@ export class AppendPath {
     });
     if (fingerprints.size > 0 && Date.parse(this.o.now()) - claimsFrom > WRITER_DEADLINE_MS) {
       // Our claims may count as abandoned by now and be moved (claims.ts): never put after that.
+      throw new StoreBusyError(
+        `the append to ${incidentId} took too long to be stored safely; nothing was stored`,
+      );
+    }
+    // The people's hook (functions/people/sealed-append.ts): the deadline of what was written first.
+    if (
+      request.deadlineFrom !== undefined &&
+      Date.parse(this.o.now()) - request.deadlineFrom > WRITER_DEADLINE_MS
+    ) {
       throw new StoreBusyError(
         `the append to ${incidentId} took too long to be stored safely; nothing was stored`,
       );
