@@ -2,9 +2,9 @@ import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import busboy from "busboy";
 import type { Context } from "hono";
+import { ClientClosedError, LedgerError, MalformedRequestError, PayloadTooLargeError } from "../../errors.js";
 import type { BlobStore, StagedBlob } from "../../evidence/blob-store.js";
 import { evidenceMediaType } from "../../evidence/evidence-routes.js";
-import { ClientClosedError, LedgerError, MalformedRequestError, PayloadTooLargeError } from "../../errors.js";
 import { bodyChunks, closedByClient } from "../read-body.js";
 
 /** A file chosen in the desk's upload form. */
