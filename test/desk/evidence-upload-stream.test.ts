@@ -42,7 +42,7 @@ async function randomFile(name: string, size: number): Promise<{ path: string; s
   for (let left = size; left > 0; left -= MiB) {
     const piece = randomBytes(Math.min(MiB, left));
     hash.update(piece);
-    if (!out.write(piece)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(piece)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(resolve));
   return { path, sha256: hash.digest("hex") };
@@ -115,9 +115,13 @@ async function watched<T>(act: () => Promise<T>) {
   }
 }
 
-const events = async () =>
-  // biome-ignore lint/suspicious/noExplicitAny: answers read loosely, asserted on.
-  (await (await fetch(`${archive.url}/incidents/${INCIDENT}/events`)).json()).items as any[];
+/** The incident's events as stored. */
+async function events(): Promise<Record<string, unknown>[]> {
+  const page = (await (await fetch(`${archive.url}/incidents/${INCIDENT}/events`)).json()) as {
+    items: Record<string, unknown>[];
+  };
+  return page.items;
+}
 const held = async (sha256: string) => (await fetch(`${archive.url}/evidence/${sha256}`)).status;
 
 beforeAll(async () => {
@@ -244,7 +248,7 @@ describe("the desk's upload, streamed", () => {
     let sent = 0;
     let saw = false;
     for await (const chunk of createReadStream(other.path, { highWaterMark: MiB })) {
-      if (!req.write(chunk)) await new Promise((resolve) => req.once("drain", resolve));
+      if (!req.write(chunk)) await new Promise<void>((resolve) => req.once("drain", () => resolve()));
       sent += (chunk as Buffer).byteLength;
       if (staging().length > 0) saw = true;
       if (sent >= 8 * MiB && saw) break;
