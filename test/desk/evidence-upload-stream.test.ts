@@ -259,4 +259,36 @@ describe("the desk's upload, streamed", () => {
     expect(staging()).toEqual([]);
     expect(await held(other.sha256)).toBe(404);
   });
+  it("answers a body that grows past the limit unannounced (chunked) with 413, after reading it, keeping nothing", async () => {
+    const boundary = "----desk-stream-chunked";
+    const req = request(`${archive.url}${formPath}`, {
+      method: "POST",
+      headers: { cookie, origin: archive.url, "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on("response", (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+    });
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="formToken"\r\n\r\n${await formToken()}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="video.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
+    // Both files as one: past the limit by some MiB, well within what is drained.
+    for (const path of [big.path, other.path])
+      for await (const chunk of createReadStream(path, { highWaterMark: MiB }))
+        if (!req.write(chunk)) await new Promise<void>((resolve) => req.once("drain", () => resolve()));
+    req.end(`\r\n--${boundary}--\r\n`);
+    const answer = await answered;
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain("File must be at most 72 MiB: nothing was stored");
+    expect(staging()).toEqual([]);
+    expect(await held(other.sha256)).toBe(404);
+  });
 });
