@@ -291,4 +291,24 @@ describe("the desk's upload, streamed", () => {
     expect(staging()).toEqual([]);
     expect(await held(other.sha256)).toBe(404);
   });
+  it("refuses a form that ends mid-file (no closing boundary) with 400, nothing left staged", async () => {
+    const boundary = "----desk-stream-cut";
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="formToken"\r\n\r\n${await formToken()}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      randomBytes(2 * MiB),
+    ]);
+    const answer = await fetch(`${archive.url}${formPath}`, {
+      method: "POST",
+      headers: { cookie, origin: archive.url, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: "(body)", message: "must be the desk's upload form (multipart/form-data)" },
+    ]);
+    expect(staging()).toEqual([]);
+  });
 });

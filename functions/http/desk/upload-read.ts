@@ -115,7 +115,7 @@ export async function readUpload(
         continue;
       }
       try {
-        await Promise.race([write(parser, chunk), parsed]);
+        await write(parser, chunk);
       } catch (error) {
         failure = error;
       }
@@ -156,9 +156,16 @@ async function* partBytes(stream: Readable): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** One chunk into the parser, once it has taken it (its file part's reader sets the pace). */
+/** One chunk into the parser, once it has taken it (its file part's reader sets the pace), or its error. */
 const write = (parser: busboy.Busboy, chunk: Uint8Array) =>
-  new Promise<void>((resolve, reject) => parser.write(chunk, (error) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) => {
+    parser.once("error", reject);
+    parser.write(chunk, (error) => {
+      parser.off("error", reject);
+      if (error) reject(error);
+      else resolve();
+    });
+  });
 
 /** Reads and drops up to the drain limit of a body that is over the limit. */
 async function drain(c: Context): Promise<void> {
