@@ -27,6 +27,8 @@ export type UploadRead =
 
 /** Room for the form's text fields (source, title, token…) besides the file, within the body. */
 export const UPLOAD_FIELDS_BYTES = 64 * 1024;
+/** How far a file part's bytes may run ahead of the store writing them. */
+const FILE_AHEAD = 1024 * 1024;
 /** Past the limit this much more is read and dropped, so the browser reads the answer; then it is cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
 
@@ -53,6 +55,8 @@ export async function readUpload(
     parser = busboy({
       headers: { "content-type": c.req.header("content-type") ?? "" },
       defParamCharset: "utf8",
+      // A file part buffers up to this much ahead of the store: the parser and the disk overlap.
+      fileHwm: FILE_AHEAD,
       // One byte past the limit reaches the store, which refuses it; the rest of the file is skipped.
       limits: { fileSize: max + 1, fieldSize: UPLOAD_FIELDS_BYTES },
     });
