@@ -244,15 +244,23 @@ describe("the desk's upload, streamed", () => {
       },
     });
     req.on("error", () => undefined);
+    // An answer before the drop (the server no longer reading) ends the sending: the test fails, not hangs.
+    let answered = false;
+    req.on("response", () => {
+      answered = true;
+      req.emit("drain");
+    });
     req.write(head);
     let sent = 0;
     let saw = false;
     for await (const chunk of createReadStream(other.path, { highWaterMark: MiB })) {
+      if (answered) break;
       if (!req.write(chunk)) await new Promise<void>((resolve) => req.once("drain", () => resolve()));
       sent += (chunk as Buffer).byteLength;
       if (staging().length > 0) saw = true;
       if (sent >= 8 * MiB && saw) break;
     }
+    expect(answered).toBe(false);
     expect(saw, "the file was being staged").toBe(true);
     req.destroy();
     for (let i = 0; i < 100 && staging().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
@@ -280,10 +288,19 @@ describe("the desk's upload, streamed", () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="formToken"\r\n\r\n${await formToken()}\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="video.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
     );
-    // Both files as one: past the limit by some MiB, well within what is drained.
+    // Both files as one: past the limit by some MiB, well within what is drained. An answer
+    // before the body is sent (the server no longer reading) ends the sending.
+    let early = false;
+    void answered.then(() => {
+      early = true;
+      req.emit("drain");
+    });
     for (const path of [big.path, other.path])
-      for await (const chunk of createReadStream(path, { highWaterMark: MiB }))
+      for await (const chunk of createReadStream(path, { highWaterMark: MiB })) {
+        if (early) break;
         if (!req.write(chunk)) await new Promise<void>((resolve) => req.once("drain", () => resolve()));
+      }
+    expect(early, "answered only once the whole body was sent").toBe(false);
     req.end(`\r\n--${boundary}--\r\n`);
     const answer = await answered;
     expect(answer.status).toBe(413);
