@@ -34,7 +34,7 @@ import { ReleaseFields, releaseFieldFor, releaseLabel } from "./release-form.js"
 import { sameOrigin } from "./same-origin.js";
 import { formTokenMatches, type Session, type Sessions } from "./session.js";
 import { suggestionsFrom } from "./suggestions.js";
-import { type ChosenFile, readUpload } from "./upload-read.js";
+import { type ChosenFile, readUpload, UPLOAD_FIELDS_BYTES } from "./upload-read.js";
 import { UPLOAD_SCRIPT, UPLOAD_SCRIPT_ETAG, UPLOAD_SCRIPT_PATH } from "./upload-script.js";
 
 export interface DeskDeps {
@@ -235,7 +235,7 @@ export function deskRoutes(deps: DeskDeps) {
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
     // An upload form's file, staged as it arrives with the fields around it; never kept unless
     // the event is stored with it, and never left staged.
-    const chosen: { file: ChosenFile | null } = { file: null };
+    const chosen: { file: ChosenFile | null; tooLong: string[] } = { file: null, tooLong: [] };
     try {
       return await submitRead(c, form, pathIncidentId, chosen);
     } finally {
@@ -247,7 +247,7 @@ export function deskRoutes(deps: DeskDeps) {
     c: Context,
     form: DeskForm,
     pathIncidentId: string | null,
-    chosen: { file: ChosenFile | null },
+    chosen: { file: ChosenFile | null; tooLong: string[] },
   ) => {
     const upload = form.upload;
     const store = deps.evidence?.store;
@@ -259,6 +259,7 @@ export function deskRoutes(deps: DeskDeps) {
             const got = await readUpload(c, { max: evidenceMax, fileField: upload, store });
             if (got.kind === "read") {
               chosen.file = got.file;
+              chosen.tooLong = got.tooLong;
               return got.values;
             }
             const message = `${form.label(upload)} must be at most ${sizeText(evidenceMax)}: nothing was stored`;
@@ -280,6 +281,8 @@ export function deskRoutes(deps: DeskDeps) {
     const read = form.read(values);
     if (upload) withFile(read, upload, chosen.file, evidenceMax);
     const fields = new Set(form.fields(values));
+    for (const name of chosen.tooLong)
+      if (fields.has(name)) read.errors.set(name, `must be at most ${sizeText(UPLOAD_FIELDS_BYTES)} of text`);
     const fieldFor = (path: string) =>
       path === "incidentId" ? "incidentId" : (form.fieldFor?.(path, values) ?? nearestField(path, fields));
     const refuse = (status: ContentfulStatusCode, problems: readonly FieldError[], extra: string[] = []) => {

@@ -22,7 +22,13 @@ export interface ChosenFile {
 }
 
 export type UploadRead =
-  | { kind: "read"; values: Map<string, string>; file: ChosenFile | null }
+  | {
+      kind: "read";
+      values: Map<string, string>;
+      file: ChosenFile | null;
+      /** Text fields longer than UPLOAD_FIELDS_BYTES: their values are cut there, to be refused. */
+      tooLong: string[];
+    }
   | { kind: "too-large" };
 
 /** Room for the form's text fields (source, title, token…) besides the file, within the body. */
@@ -66,10 +72,10 @@ export async function readUpload(
   const values = new Map<string, string>();
   let file: (ChosenFile & { failed?: unknown }) | null = null;
   const staging: Promise<void>[] = [];
-  let fieldTooLong = false;
+  const tooLong: string[] = [];
   parser.on("field", (name, value, info) => {
-    if (info.valueTruncated) fieldTooLong = true;
-    else values.set(name, value.replace(/\r\n?/g, "\n"));
+    if (info.valueTruncated) tooLong.push(name);
+    values.set(name, value.replace(/\r\n?/g, "\n"));
   });
   parser.on("file", (name, stream, info) => {
     if (name !== fileField || file) {
@@ -137,18 +143,18 @@ export async function readUpload(
     throw new ClientClosedError("the client closed the connection mid-upload; nothing was stored");
   }
   const chosen = await settled();
-  if (over || fieldTooLong || failure) {
+  if (over || failure) {
     await chosen?.staged?.discard();
-    if (over || fieldTooLong) return { kind: "too-large" };
+    if (over) return { kind: "too-large" };
     throw unreadable();
   }
   if (chosen?.failed && !(chosen.failed instanceof PayloadTooLargeError)) throw chosen.failed;
   // No file chosen: the browser sends a part with no name and no bytes.
   if (chosen && chosen.name === "" && chosen.staged?.size === 0) {
     await chosen.staged.discard();
-    return { kind: "read", values, file: null };
+    return { kind: "read", values, file: null, tooLong };
   }
-  return { kind: "read", values, file: chosen };
+  return { kind: "read", values, file: chosen, tooLong };
 }
 
 /** A file part's bytes, read by the store; the store stopping early leaves the part to be drained, not destroyed. */
