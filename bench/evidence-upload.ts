@@ -17,6 +17,8 @@ import { promisify } from "node:util";
  * The same file is sent with curl (`--data-binary @file`) to
  *   1. a bare Node HTTP server that only hashes the body and writes it to a file (fsync'd),
  *   2. `npm start`'s POST /evidence (streamed, hashed, written, fsync'd, linked),
+ *   3. `npm start`'s desk, as the evidence form posts it (`curl -F`: multipart/form-data, the
+ *      file part before the fields, a signed-in session), another file of the same size,
  * in the same run; the ratio of their throughputs is the figure (goal ≥ 0.7×). The archive's
  * RSS is sampled from /proc while it receives (goal: bounded, independent of the file size).
  */
@@ -28,9 +30,11 @@ const TOKEN = "bench-evidence-token-0123456789";
 
 const work = mkdtempSync(join(tmpdir(), "ledger-bench-evidence-"));
 const file = join(work, "upload.bin");
+/** The desk's file: other bytes, so its upload is a new blob as the API's was. */
+const deskFile = join(work, "desk.bin");
 
-async function makeFile(): Promise<void> {
-  const out = createWriteStream(file);
+async function makeFile(path: string): Promise<void> {
+  const out = createWriteStream(path);
   for (let i = 0; i < MB; i++)
     if (!out.write(randomBytes(1024 * 1024))) await new Promise((r) => out.once("drain", () => r(undefined)));
   await new Promise<void>((resolve) => out.end(resolve));
@@ -41,6 +45,43 @@ async function curl(url: string, headers: string[]): Promise<{ seconds: number; 
   const args = ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-X", "POST"];
   for (const h of headers) args.push("-H", h);
   args.push("--data-binary", `@${file}`, url);
+  const { stdout } = await run("curl", args, { maxBuffer: 1024 * 1024 });
+  const [status, seconds] = stdout.trim().split(" ");
+  return { status: Number(status), seconds: Number(seconds) };
+}
+
+/** The evidence form posted as a browser posts it, with the session's cookie and form token. */
+async function curlDesk(base: string): Promise<{ seconds: number; status: number }> {
+  const incident = "bench-desk-upload-2022";
+  const opened = await fetch(`${base}/incidents/${incident}/events`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      type: "IncidentOpened",
+      source: { publisher: "Bench" },
+      data: { title: "Bench", kind: "missile-strike", location: { name: "Bench", country: "UA" } },
+    }),
+  });
+  if (opened.status !== 201) throw new Error(`opening the incident: ${opened.status}`);
+  const signedIn = await fetch(`${base}/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+    body: new URLSearchParams({ token: TOKEN, next: "/desk" }),
+    redirect: "manual",
+  });
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const path = `/desk/incidents/${incident}/evidence`;
+  const html = await (await fetch(`${base}${path}`, { headers: { cookie } })).text();
+  const formToken = /name="formToken" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  const args = ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-X", "POST"];
+  args.push("-H", `cookie: ${cookie}`, "-H", `origin: ${base}`, "-H", "expect:");
+  args.push("--form-string", `formToken=${formToken}`, "--form-string", "eventId=bench-desk-upload-1");
+  args.push("-F", `file=@${deskFile};type=video/mp4`);
+  args.push("--form-string", "data.kind=video", "--form-string", "source.publisher=Bench");
+  args.push(`${base}${path}`);
   const { stdout } = await run("curl", args, { maxBuffer: 1024 * 1024 });
   const [status, seconds] = stdout.trim().split(" ");
   return { status: Number(status), seconds: Number(seconds) };
@@ -104,7 +145,8 @@ const rssMiB = (pid: number) => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
 
-await makeFile();
+await makeFile(file);
+await makeFile(deskFile);
 const bare = await bareServer();
 // The baseline before and after the archive's run, the faster one counted: a busy machine
 // slows whichever runs at a bad moment, and the baseline should not be the one flattered.
@@ -120,6 +162,10 @@ const through = await curl(`${server.url}/evidence`, [
   `authorization: Bearer ${TOKEN}`,
   "content-type: application/octet-stream",
 ]);
+const apiPeak = peak;
+peak = rssMiB(server.pid);
+const deskIdle = peak;
+const desk = await curlDesk(server.url);
 clearInterval(sampler);
 server.stop();
 const after = await curl(bare.url, ["content-type: application/octet-stream"]);
@@ -132,7 +178,14 @@ const result = {
   bare: { status: baseline.status, seconds: baseline.seconds, MiBps: mbps(baseline.seconds) },
   archive: { status: through.status, seconds: through.seconds, MiBps: mbps(through.seconds) },
   ratio: Math.round((baseline.seconds / through.seconds) * 100) / 100,
-  archiveRssMiB: { idle: Math.round(idle), peak: Math.round(peak), growth: Math.round(peak - idle) },
+  archiveRssMiB: { idle: Math.round(idle), peak: Math.round(apiPeak), growth: Math.round(apiPeak - idle) },
+  desk: {
+    status: desk.status,
+    seconds: desk.seconds,
+    MiBps: mbps(desk.seconds),
+    ofApi: Math.round((through.seconds / desk.seconds) * 100) / 100,
+    rssMiB: { idle: Math.round(deskIdle), peak: Math.round(peak), growth: Math.round(peak - deskIdle) },
+  },
 };
 console.log(JSON.stringify(result, null, 2));
 rmSync(work, { recursive: true, force: true });

@@ -49,9 +49,26 @@ export interface DirectUpload {
   expiresAt: string;
 }
 
+/**
+ * Bytes streamed into the store's staging place and hashed, not yet held: `keep` puts them under
+ * their real name, `discard` (idempotent, a no-op once kept) removes them. Whoever stages, discards.
+ */
+export interface StagedBlob {
+  sha256: string;
+  size: number;
+  mediaType: string;
+  keep(): Promise<PutResult>;
+  discard(): Promise<void>;
+}
+
 export interface BlobStore {
   /** Streams `body` into the store while hashing it: never the whole body in memory. */
   put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult>;
+  /**
+   * The first half of `put`: the bytes staged and checked against `options` (over `max`, another
+   * digest or size: refused, nothing left staged), kept only when the caller says so.
+   */
+  stage(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StagedBlob>;
   head(sha256: string): Promise<BlobInfo | null>;
   /** The bytes (or a range of them) of a held blob. */
   read(sha256: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
@@ -69,6 +86,16 @@ export interface BlobStore {
     sha256: string,
     answer: { mediaType: string; disposition: string; expiresInSeconds: number },
   ): Promise<string | null>;
+}
+
+/** `put` as each store makes it: staged, then kept, the staging place emptied either way. */
+export async function keepStaged(staged: Promise<StagedBlob>): Promise<PutResult> {
+  const blob = await staged;
+  try {
+    return await blob.keep();
+  } finally {
+    await blob.discard();
+  }
 }
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -9,10 +9,12 @@ import {
   type BlobInfo,
   type BlobStore,
   type ByteRange,
+  keepStaged,
   mismatch,
   type PutOptions,
   type PutResult,
   SHA256_HEX,
+  type StagedBlob,
   stricter,
 } from "./blob-store.js";
 
@@ -49,7 +51,11 @@ export class LocalBlobStore implements BlobStore {
     return join(this.dir, sha256);
   }
 
-  async put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult> {
+  put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult> {
+    return keepStaged(this.stage(body, options));
+  }
+
+  async stage(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StagedBlob> {
     const temp = join(this.dir, `${TEMP_PREFIX}${randomUUID()}`);
     const file = await open(temp, "wx");
     const hash = createHash("sha256");
@@ -69,6 +75,7 @@ export class LocalBlobStore implements BlobStore {
       // Its failure is met at the next flush (or the last one).
       writing.catch(() => undefined);
     };
+    let sha256: string;
     try {
       try {
         for await (const chunk of body) {
@@ -91,10 +98,16 @@ export class LocalBlobStore implements BlobStore {
         await writing.catch(() => undefined);
         await file.close();
       }
-      const sha256 = hash.digest("hex");
+      sha256 = hash.digest("hex");
       if (options.sha256 !== undefined && options.sha256 !== sha256)
         throw mismatch("sha256", options.sha256, sha256);
       if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    const discard = () => rm(temp, { force: true });
+    const keep = async (): Promise<PutResult> => {
       const real = this.path(sha256);
       // The media type first: a blob under its real name always has it beside it.
       if (!(await exists(`${real}.json`)))
@@ -107,11 +120,11 @@ export class LocalBlobStore implements BlobStore {
         created = false;
       }
       if (created) await syncDir(this.dir);
+      await discard();
       const meta = await this.meta(sha256);
       return { sha256, size, mediaType: meta?.mediaType ?? options.mediaType, created };
-    } finally {
-      await rm(temp, { force: true });
-    }
+    };
+    return { sha256, size, mediaType: options.mediaType, keep, discard };
   }
 
   async head(sha256: string): Promise<BlobInfo | null> {

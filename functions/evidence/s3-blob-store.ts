@@ -19,10 +19,12 @@ import {
   type ByteRange,
   type DirectUpload,
   hexToBase64,
+  keepStaged,
   mismatch,
   type PutOptions,
   type PutResult,
   SHA256_HEX,
+  type StagedBlob,
   stricter,
 } from "./blob-store.js";
 
@@ -53,8 +55,20 @@ export class S3BlobStore implements BlobStore {
     return `${EVIDENCE_PREFIXES.blobs}${sha256}`;
   }
 
-  async put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult> {
+  put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<PutResult> {
+    return keepStaged(this.stage(body, options));
+  }
+
+  async stage(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StagedBlob> {
     const incoming = `${EVIDENCE_PREFIXES.incoming}${randomUUID()}`;
+    let gone = false;
+    const discard = async () => {
+      if (gone) return;
+      gone = true;
+      await this.s3
+        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: incoming }))
+        .catch(() => undefined);
+    };
     const hash = createHash("sha256");
     let size = 0;
     const pipe = new PassThrough();
@@ -64,6 +78,7 @@ export class S3BlobStore implements BlobStore {
     });
     const uploaded = upload.done();
     uploaded.catch(() => undefined);
+    let sha256: string;
     try {
       try {
         for await (const chunk of body) {
@@ -84,28 +99,34 @@ export class S3BlobStore implements BlobStore {
       }
       pipe.end();
       await uploaded;
-      const sha256 = hash.digest("hex");
+      sha256 = hash.digest("hex");
       if (options.sha256 !== undefined && options.sha256 !== sha256)
         throw mismatch("sha256", options.sha256, sha256);
       if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
-      const held = await this.head(sha256);
-      if (held) return { sha256, size, mediaType: held.mediaType, created: false };
-      await this.s3.send(
-        new CopyObjectCommand({
-          Bucket: this.bucket,
-          Key: this.key(sha256),
-          CopySource: `${this.bucket}/${incoming}`,
-          ContentType: options.mediaType,
-          MetadataDirective: "REPLACE",
-          ChecksumAlgorithm: "SHA256",
-        }),
-      );
-      return { sha256, size, mediaType: options.mediaType, created: true };
-    } finally {
-      await this.s3
-        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: incoming }))
-        .catch(() => undefined);
+    } catch (error) {
+      await discard();
+      throw error;
     }
+    const keep = async (): Promise<PutResult> => {
+      try {
+        const held = await this.head(sha256);
+        if (held) return { sha256, size, mediaType: held.mediaType, created: false };
+        await this.s3.send(
+          new CopyObjectCommand({
+            Bucket: this.bucket,
+            Key: this.key(sha256),
+            CopySource: `${this.bucket}/${incoming}`,
+            ContentType: options.mediaType,
+            MetadataDirective: "REPLACE",
+            ChecksumAlgorithm: "SHA256",
+          }),
+        );
+        return { sha256, size, mediaType: options.mediaType, created: true };
+      } finally {
+        await discard();
+      }
+    };
+    return { sha256, size, mediaType: options.mediaType, keep, discard };
   }
 
   async head(sha256: string): Promise<BlobInfo | null> {

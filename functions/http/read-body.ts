@@ -38,7 +38,7 @@ export async function readBodyText(c: Context, max: number): Promise<string> {
 }
 
 /** Whether a failed read of the body was the client going away (locally: its socket closed mid-body). */
-function closedByClient(c: Context, error: unknown): boolean {
+export function closedByClient(c: Context, error: unknown): boolean {
   const incoming = (
     c.env as { incoming?: { destroyed?: boolean; readableAborted?: boolean; complete?: boolean } }
   )?.incoming;

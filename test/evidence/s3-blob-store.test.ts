@@ -85,6 +85,21 @@ describe("the S3 blob store (s3rver as the stand-in)", () => {
     expect(await keys("incoming/")).toEqual([]);
   });
 
+  it("stages bytes in incoming/ (hashed, not held) until kept, and leaves nothing when discarded", async () => {
+    const staged = await store.stage(chunks("a staged ", "photo"), { mediaType: "image/jpeg", max: 1000 });
+    expect(staged).toMatchObject({ sha256: sha256Of("a staged photo"), size: 14, mediaType: "image/jpeg" });
+    expect(await keys("incoming/")).toHaveLength(1);
+    expect(await store.head(staged.sha256)).toBeNull();
+    await staged.discard();
+    expect(await keys("incoming/")).toEqual([]);
+    expect(await store.head(staged.sha256)).toBeNull();
+    const again = await store.stage(chunks("a staged photo"), { mediaType: "image/jpeg", max: 1000 });
+    expect(await again.keep()).toMatchObject({ sha256: staged.sha256, created: true });
+    await again.discard();
+    expect(await store.head(staged.sha256)).toMatchObject({ size: 14, mediaType: "image/jpeg" });
+    expect(await keys("incoming/")).toEqual([]);
+  });
+
   it("marks bytes restricted, and never back", async () => {
     const { sha256 } = await store.put(chunks("a face"), { mediaType: "image/jpeg", max: 1000 });
     await store.setAccess(sha256, "restricted");

@@ -5,12 +5,8 @@ import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
-import { reprDigest } from "../../evidence/blob-store.js";
-import {
-  DEFAULT_EVIDENCE_MAX,
-  type EvidenceRouteDeps,
-  evidenceRoutes,
-} from "../../evidence/evidence-routes.js";
+import type { StagedBlob } from "../../evidence/blob-store.js";
+import { DEFAULT_EVIDENCE_MAX, type EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -51,7 +47,7 @@ export interface DeskDeps {
   /** Releases (an editor's act), where this deployment's pages may name them. */
   releases?: Omit<ReleaseRoutesDeps, "authenticate">;
   forms?: readonly DeskForm[];
-  /** The API's evidence routes' store and limit: the upload form posts its bytes through them. */
+  /** The API's evidence store and limit: the upload form stages and keeps its bytes as POST /evidence does. */
   evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
@@ -83,7 +79,6 @@ export function deskRoutes(deps: DeskDeps) {
   api.onError(createErrorHandler(deps.log));
   api.route("/", eventRoutes({ ...deps.writes, authenticate: asUser }));
   if (deps.releases) api.route("/", releaseRoutes({ ...deps.releases, authenticate: asUser }));
-  if (deps.evidence) api.route("/", evidenceRoutes({ ...deps.evidence, authenticate: asUser }));
   const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
     const res = await api.request(
       path,
@@ -92,22 +87,16 @@ export function deskRoutes(deps: DeskDeps) {
     );
     return { status: res.status, body: await res.json() };
   };
-  /** A chosen file's bytes through POST /evidence, with their digest: another byte and nothing is kept. */
-  const sendBytes = async (who: Principal, file: ChosenFile): Promise<Answer> => {
-    const res = await api.request(
-      "/evidence",
-      {
-        method: "POST",
-        headers: {
-          "content-type": file.mediaType,
-          "content-length": String(file.size),
-          "repr-digest": reprDigest(file.sha256),
-        },
-        body: file.blob,
-      },
-      { deskUser: who },
-    );
-    return { status: res.status, body: await res.json() };
+  /** A chosen file's staged bytes, kept: under their SHA-256, as POST /evidence keeps bytes. */
+  const keepBytes = async (who: Principal, staged: StagedBlob) => {
+    const result = await staged.keep();
+    deps.log.info("evidence stored", {
+      sha256: result.sha256,
+      size: result.size,
+      created: result.created,
+      by: who.name,
+      desk: true,
+    });
   };
   /** Post/redirect/get; the upload script asks for the place instead (a redirect's #fragment is lost to it). */
   const stored = (c: Context, location: string) =>
@@ -244,17 +233,33 @@ export function deskRoutes(deps: DeskDeps) {
   };
 
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
-    // An upload form's file, read with its fields (multipart); over the limit, nothing is read.
-    let file: ChosenFile | null = null;
+    // An upload form's file, staged as it arrives with the fields around it; never kept unless
+    // the event is stored with it, and never left staged.
+    const chosen: { file: ChosenFile | null; tooLong: string[] } = { file: null, tooLong: [] };
+    try {
+      return await submitRead(c, form, pathIncidentId, chosen);
+    } finally {
+      await chosen.file?.staged?.discard();
+    }
+  };
+
+  const submitRead = async (
+    c: Context,
+    form: DeskForm,
+    pathIncidentId: string | null,
+    chosen: { file: ChosenFile | null; tooLong: string[] },
+  ) => {
     const upload = form.upload;
+    const store = deps.evidence?.store;
     const checked = await posted(
       c,
       form,
-      upload
+      upload && store
         ? async (s) => {
-            const got = await readUpload(c, evidenceMax + UPLOAD_FIELDS_BYTES, upload);
+            const got = await readUpload(c, { max: evidenceMax, fileField: upload, store });
             if (got.kind === "read") {
-              file = got.file;
+              chosen.file = got.file;
+              chosen.tooLong = got.tooLong;
               return got.values;
             }
             const message = `${form.label(upload)} must be at most ${sizeText(evidenceMax)}: nothing was stored`;
@@ -274,8 +279,10 @@ export function deskRoutes(deps: DeskDeps) {
       return page(c, 200, s, form, context, grown, new Map(), []);
     }
     const read = form.read(values);
-    if (upload) withFile(read, upload, file, evidenceMax);
+    if (upload) withFile(read, upload, chosen.file, evidenceMax);
     const fields = new Set(form.fields(values));
+    for (const name of chosen.tooLong)
+      if (fields.has(name)) read.errors.set(name, `must be at most ${sizeText(UPLOAD_FIELDS_BYTES)} of text`);
     const fieldFor = (path: string) =>
       path === "incidentId" ? "incidentId" : (form.fieldFor?.(path, values) ?? nearestField(path, fields));
     const refuse = (status: ContentfulStatusCode, problems: readonly FieldError[], extra: string[] = []) => {
@@ -292,22 +299,14 @@ export function deskRoutes(deps: DeskDeps) {
     if (read.errors.size > 0) return refuse(422, rest());
     if (!IncidentId.safeParse(incidentId).success && pathIncidentId)
       return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
-    const chosen = file as ChosenFile | null;
-    if (upload && chosen) {
+    const staged = chosen.file?.staged;
+    if (upload && staged) {
       if (context.events.length === 0)
         return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);
       // The event is checked whole before its bytes are kept: a refused form keeps nothing.
       const parsed = parseAppendBody(read.body);
       if (!parsed.ok) return refuse(422, parsed.errors);
-      const kept = await sendBytes(s.who, chosen);
-      if (kept.status !== 200 && kept.status !== 201) {
-        const problems: FieldError[] = kept.body.errors ?? [];
-        return refuse(
-          kept.status as ContentfulStatusCode,
-          problems.map((p) => ({ path: "data.sha256", message: p.message })),
-          problems.length ? [] : [String(kept.body.detail)],
-        );
-      }
+      await keepBytes(s.who, staged);
     }
     const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
     if (answer.status === 201 || answer.status === 200) {
@@ -474,11 +473,11 @@ export const deskForms = (forms: readonly DeskForm[] = DESK_FORMS, evidence = fa
 /** The chosen file's bytes into the capture (`sha256`, `size`, `mediaType`), or why they cannot be. */
 function withFile(read: ReadForm, field: string, file: ChosenFile | null, max: number): void {
   if (!file) read.errors.set(field, "is required: choose the file to upload");
-  else if (file.size === 0) read.errors.set(field, "is empty: choose a file with something in it");
-  else if (file.size > max) read.errors.set(field, `must be at most ${sizeText(max)}: nothing was stored`);
+  else if (!file.staged) read.errors.set(field, `must be at most ${sizeText(max)}: nothing was stored`);
+  else if (file.staged.size === 0) read.errors.set(field, "is empty: choose a file with something in it");
   else {
-    setPath(read.body, ["data", "sha256"], file.sha256);
-    setPath(read.body, ["data", "size"], file.size);
+    setPath(read.body, ["data", "sha256"], file.staged.sha256);
+    setPath(read.body, ["data", "size"], file.staged.size);
     setPath(read.body, ["data", "mediaType"], file.mediaType);
   }
 }
