@@ -11,8 +11,8 @@
  *    events vs one of 10, samples alternating, each after the projection and the log are idle:
  *    must not grow with the incident.
  *
- *   npm run bench:people                 full sizes
- *   npm run bench:people -- --small      the same rows at small sizes, for a quick look
+ *   npm run bench:people                 full sizes; rewrites the people table in bench/README.md
+ *   npm run bench:people -- --small      the same rows at small sizes, for a quick look (no table)
  */
 import { cpus, loadavg } from "node:os";
 import type { Envelope } from "../events/schemas.js";
@@ -24,6 +24,8 @@ import { createDynamoClient } from "../functions/store/dynamo-client.js";
 import { EventStore } from "../functions/store/event-store.js";
 import { peopleTables } from "../functions/store/table-design.js";
 import { FirstLayoutDisclosureStore } from "../test/support/legacy-disclosures.js";
+import { writeReadmeBlock } from "./lib/readme.js";
+import { gitCommit } from "./lib/results.js";
 import { median, percentile } from "./lib/stats.js";
 
 const small = process.argv.includes("--small");
@@ -93,7 +95,8 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
-console.log(`machine: ${cpus().length} cores, Node ${process.version}; load average at start ${load()}`);
+const loadAtStart = load();
+console.log(`machine: ${cpus().length} cores, Node ${process.version}; load average at start ${loadAtStart}`);
 
 // 1. The sealing cost: packed and first layout vs the clear append, at three sizes.
 const db = createDynamoClient(archive.dynamoEndpoint);
@@ -120,6 +123,9 @@ const lists = (victims: number, tag: string) => {
   return out;
 };
 const sealingRows: string[] = [];
+/** The README's rows: what each measured, ours, the baseline, the ratio (markdown cells). */
+const readmeRows: string[][] = [];
+const before: string[] = [];
 for (const victims of [10, 100, 1000]) {
   const id = `bench-seal-${victims}`;
   await store.append(request(id, [opened(id)]));
@@ -140,7 +146,23 @@ for (const victims of [10, 100, 1000]) {
     `append of ${victims} victims (${rounds} rounds): clear p50 ${clear.toFixed(1)} ms; sealed, ${line("packed")}; sealed, ${line("one item a value")}`,
   );
   console.log(sealingRows[sealingRows.length - 1]);
+  const p50 = (way: Way) => `${median(samples[way]).toFixed(1)} ms`;
+  readmeRows.push([
+    `sealing, ${victims.toLocaleString("en")} victims`,
+    `\`SealedAppend.append\` of a \`VictimsRecorded\` (names, ages and places sealed: ${(victims * 3).toLocaleString("en")} values), disclosures packed, vs \`EventStore.append\` of the same envelope in the clear; same client, no HTTP, ${rounds} rounds`,
+    p50("packed"),
+    p50("clear"),
+    `${(median(samples.packed) / clear).toFixed(2)}×`,
+  ]);
+  before.push(`${p50("one item a value")} (${(median(samples["one item a value"]) / clear).toFixed(2)}×)`);
 }
+readmeRows.push([
+  "before: one item a value",
+  "the first layout (test/support/legacy-disclosures.ts), same run, at 10 / 100 / 1,000 victims",
+  before.join(" / "),
+  "the clear append above",
+  "",
+]);
 
 // 2. Summary read: many victims vs few.
 async function incidentWithVictims(id: string, total: number) {
@@ -169,6 +191,13 @@ for (let i = 0; i < SIZES.reads; i++) {
   }
 }
 const bytes = async (id: string) => (await (await fetch(`${archive.url}/incidents/${id}`)).text()).length;
+readmeRows.push([
+  "summary read",
+  `\`GET /incidents/{id}\` of an incident with ${SIZES.bigList.toLocaleString("en")} recorded victims vs one with ${SIZES.smallList}, ${SIZES.reads} reads each, alternating (flat: counts, not lists)`,
+  `${median(many).toFixed(2)} ms (${await bytes("bench-many")} B)`,
+  `${median(few).toFixed(2)} ms (${await bytes("bench-few")} B)`,
+  `${(median(many) / median(few)).toFixed(2)}×`,
+]);
 console.log(
   `summary read: ${SIZES.bigList} victims p50 ${median(many).toFixed(2)} ms (p99 ${percentile(many, 99).toFixed(2)}, ${await bytes("bench-many")} B) vs ${SIZES.smallList} victims p50 ${median(few).toFixed(2)} ms (${await bytes("bench-few")} B); ratio ${(median(many) / median(few)).toFixed(2)}`,
 );
@@ -227,6 +256,27 @@ const short = median(erasures.short);
 console.log(
   `erasure of one victim (${ERASURES} each): incident of ${SIZES.longIncident} events p50 ${long.toFixed(1)} ms vs ${SIZES.shortIncident} events ${short.toFixed(1)} ms; ratio ${(long / short).toFixed(2)}`,
 );
-console.log(`load average at the end ${load()}`);
+readmeRows.push([
+  "erasure",
+  `a \`RedactionApplied\` erasing one victim's name, age and place, through HTTP, in an incident of ${SIZES.longIncident.toLocaleString("en")} events vs one of ${SIZES.shortIncident}, ${ERASURES} each, alternating, each after the projector and the log are idle (must not grow with the incident)`,
+  `${long.toFixed(1)} ms`,
+  `${short.toFixed(1)} ms`,
+  `${(long / short).toFixed(2)}×`,
+]);
+const atEnd = load();
+console.log(`load average at the end ${atEnd}`);
+if (!small) {
+  const commit = gitCommit();
+  writeReadmeBlock(
+    "people",
+    [
+      `Last run at size: commit \`${commit.sha.slice(0, 7)}\`${commit.dirty ? " (with changes)" : ""}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}; load average ${loadAtStart} at the start, ${atEnd} at the end. Medians (p50) of alternating rounds; every row is a ratio within the run.`,
+      "",
+      "| row | measures | ours (p50) | baseline (p50) | ratio |",
+      "| --- | --- | --- | --- | --- |",
+      ...readmeRows.map((cells) => `| ${cells.join(" | ")} |`),
+    ].join("\n"),
+  );
+}
 db.destroy();
 await archive.close();
