@@ -13,7 +13,7 @@ import {
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { foldWithStore } from "./history-fold.js";
-import type { LinkIndex } from "./links/link-index.js";
+import { incomingOfItem, type LinkIndex, linksInKey } from "./links/link-index.js";
 import type { EventStore } from "./store/event-store.js";
 import { listKeyAfter } from "./store/list-cursor.js";
 import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
@@ -139,8 +139,15 @@ export class IncidentReader {
 
   /** null: there is no such incident, or it had not reached that point. */
   async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
+    if (query.at === "current") {
+      const { stored, incoming } = await this.currentWithLinks(incidentId, query.minVersion);
+      const own = stored
+        ? (JSON.parse(stored.json) as Summary)
+        : await this.caughtUpSummary(incidentId, query.minVersion);
+      return own ? withIncoming(own, incoming, untilOf(own, query)) : null;
+    }
     const [found, incoming] = await Promise.all([
-      this.ownSummary(incidentId, query),
+      this.folded(incidentId, query),
       this.incomingLinks(incidentId),
     ]);
     return found ? withIncoming(found, incoming, untilOf(found, query)) : null;
@@ -162,10 +169,10 @@ export class IncidentReader {
     query: SummaryQuery,
   ): Promise<{ version: number; json: string } | null> {
     // The other incidents' links are read beside the view: with none, the stored text goes out as it is.
-    const [stored, incoming] = await Promise.all([
-      query.at === "current" ? this.storedView(incidentId, query.minVersion) : null,
-      this.incomingLinks(incidentId),
-    ]);
+    const { stored, incoming } =
+      query.at === "current"
+        ? await this.currentWithLinks(incidentId, query.minVersion)
+        : { stored: null, incoming: await this.incomingLinks(incidentId) };
     if (stored && incoming.length === 0) return stored;
     const own = stored
       ? (JSON.parse(stored.json) as Summary)
@@ -175,6 +182,17 @@ export class IncidentReader {
     if (!own) return null;
     const summary = withIncoming(own, incoming, untilOf(own, query));
     return { version: summary.version, json: JSON.stringify(summary) };
+  }
+
+  /** The projected view (if it is at least `minVersion`) and the links other incidents posted, in one read. */
+  private async currentWithLinks(
+    incidentId: string,
+    minVersion = 0,
+  ): Promise<{ stored: { version: number; json: string } | null; incoming: IncomingLink[] }> {
+    if (!this.links) return { stored: await this.storedView(incidentId, minVersion), incoming: [] };
+    await this.pending.of(incidentId);
+    const { view, beside } = await this.views.getSummaryJsonBeside(incidentId, linksInKey(incidentId));
+    return { stored: view && view.version >= minVersion ? view : null, incoming: incomingOfItem(beside) };
   }
 
   /** The projected view, if it is at least `minVersion`. */

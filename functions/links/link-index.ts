@@ -1,5 +1,5 @@
 import {
-  BatchGetItemCommand,
+  type AttributeValue,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -7,7 +7,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { LinkRow } from "../../events/editorial.js";
 import { type IncomingLink, incomingOf } from "../../events/links.js";
-import { backOff, isConditionFailed } from "../store/dynamo-idioms.js";
+import { backOff, batchGetItems, isConditionFailed } from "../store/dynamo-idioms.js";
 
 /** The index item of an incident: a key no incident id can take (ids are slugs, without `#`). */
 export const linksInKey = (incidentId: string) => `${incidentId}#links-in`;
@@ -83,26 +83,22 @@ export class LinkIndex {
         ProjectionExpression: "links",
       }),
     );
-    return rowsOf(out.Item?.links?.M);
+    return incomingOfItem(out.Item);
   }
 
   /** The same for a page of incidents (at most 100), by incident id. */
   async incomingMany(ids: readonly string[]): Promise<Map<string, IncomingLink[]>> {
-    const found = new Map<string, IncomingLink[]>();
-    let keys = [...new Set(ids)].map((id) => ({ incidentId: { S: linksInKey(id) } }));
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      const out = await this.db.send(
-        new BatchGetItemCommand({
-          RequestItems: { [this.table]: { Keys: keys, ProjectionExpression: "incidentId, links" } },
-        }),
-      );
-      for (const item of out.Responses?.[this.table] ?? [])
-        found.set((item.incidentId?.S ?? "").replace(/#links-in$/, ""), rowsOf(item.links?.M));
-      keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
-      if (keys.length > 0) await backOff(attempt);
-    }
-    return found;
+    const keys = [...new Set(ids)].map((id) => ({ incidentId: { S: linksInKey(id) } }));
+    const items = await batchGetItems(this.db, this.table, keys, { projection: "incidentId, links" });
+    return new Map(
+      items.map((item) => [(item.incidentId?.S ?? "").replace(/#links-in$/, ""), incomingOfItem(item)]),
+    );
   }
+}
+
+/** The links an index item holds (none for no item): for a read that fetched it beside the view. */
+export function incomingOfItem(item: Record<string, AttributeValue> | undefined): IncomingLink[] {
+  return rowsOf(item?.links?.M as Record<string, { S?: string }> | undefined);
 }
 
 function rowsOf(map: Record<string, { S?: string }> | undefined): IncomingLink[] {

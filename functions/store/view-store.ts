@@ -74,6 +74,32 @@ export class ViewStore {
     return json ? { version: Number(out.Item?.version?.N), json } : null;
   }
 
+  /**
+   * The stored summary and an item kept beside the view under another key of this table (the
+   * links other incidents posted, functions/links), in one BatchGetItem: the read every summary
+   * makes costs one request, not two.
+   */
+  async getSummaryJsonBeside(
+    incidentId: string,
+    besideKey: string,
+  ): Promise<{
+    view: { version: number; json: string } | null;
+    beside: Record<string, AttributeValue> | undefined;
+  }> {
+    const items = await batchGetItems(
+      this.db,
+      this.table,
+      [{ incidentId: { S: incidentId } }, { incidentId: { S: besideKey } }],
+      { projection: "incidentId, summary, version, links" },
+    );
+    const view = items.find((i) => i.incidentId?.S === incidentId);
+    const json = view?.summary?.S;
+    return {
+      view: json ? { version: Number(view?.version?.N), json } : null,
+      beside: items.find((i) => i.incidentId?.S === besideKey),
+    };
+  }
+
   /** The fold state the projector continues from (consistent: it decides what is folded next). */
   async getState(incidentId: string): Promise<IncidentState | null> {
     const out = await this.db.send(
