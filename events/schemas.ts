@@ -197,6 +197,30 @@ export function endsBeforeStart(start: string | undefined, until: string | undef
 }
 const UNTIL_BEFORE_START = "must not be before the start (occurredAt or occurredOn)";
 
+/** When an incident occurred, as its opening and its revisions give it. */
+interface When {
+  occurredAt?: string | undefined;
+  occurredOn?: string | undefined;
+  occurredUntil?: string | undefined;
+}
+
+/** The rules on when, shared by IncidentOpened and IncidentRevised: one start, and no end before it. */
+const WHEN_RULES = [
+  z.refine<When>((d) => !(d.occurredAt && d.occurredOn), {
+    message: "give occurredAt or occurredOn, not both",
+    path: ["occurredOn"],
+  }),
+  z.refine<When>((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
+    message: UNTIL_BEFORE_START,
+    path: ["occurredUntil"],
+  }),
+] as const;
+/** The same first rule, for the JSON Schema. */
+const NOT_BOTH_WHEN = {
+  properties: { occurredAt: {}, occurredOn: {} },
+  required: ["occurredAt", "occurredOn"],
+};
+
 export const IncidentOpenedData = z
   .strictObject({
     title: text(500),
@@ -209,18 +233,11 @@ export const IncidentOpenedData = z
     description: opt(text(20_000)),
   })
   .check(
-    z.refine((d) => !(d.occurredAt && d.occurredOn), {
-      message: "give occurredAt or occurredOn, not both",
-      path: ["occurredOn"],
-    }),
-    z.refine((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
-      message: UNTIL_BEFORE_START,
-      path: ["occurredUntil"],
-    }),
+    ...WHEN_RULES,
     z.meta({
       id: "IncidentOpenedData",
       description: "occurredAt (an instant) or occurredOn (a day), not both.",
-      not: { properties: { occurredAt: {}, occurredOn: {} }, required: ["occurredAt", "occurredOn"] },
+      not: NOT_BOTH_WHEN,
     }),
   );
 
@@ -306,20 +323,13 @@ export const IncidentRevisedData = z
     z.refine((d) => REVISABLE_FIELDS.some((f) => d[f] !== undefined), {
       message: `give at least one of ${REVISABLE_FIELDS.join(", ")}`,
     }),
-    z.refine((d) => !(d.occurredAt && d.occurredOn), {
-      message: "give occurredAt or occurredOn, not both",
-      path: ["occurredOn"],
-    }),
-    z.refine((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
-      message: UNTIL_BEFORE_START,
-      path: ["occurredUntil"],
-    }),
+    ...WHEN_RULES,
     z.meta({
       id: "IncidentRevisedData",
       description:
         "Editors: corrects the incident's details. Each field given replaces the current value (a location whole); occurredAt replaces an occurredOn and the other way round. At least one field; not occurredAt and occurredOn both.",
       minProperties: 1,
-      not: { properties: { occurredAt: {}, occurredOn: {} }, required: ["occurredAt", "occurredOn"] },
+      not: NOT_BOTH_WHEN,
     }),
   );
 

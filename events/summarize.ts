@@ -304,6 +304,23 @@ const CAPS = [SUMMARY_LIST_MAX, 50, 20, 10, 5, 2, 1, 0];
  * shorter together, so the summary always fits a DynamoDB item and a reader's budget.
  */
 export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = []): Summary {
+  return summaryOf(state, spilledLists(state, pieces));
+}
+
+/**
+ * The summary from what the state holds inline: a spilled list shows only its latest rows (its
+ * sealed pieces left out), and its counts are of those. For what is derived at every projection
+ * (the finding index), whose cost must not grow with the incident's length.
+ */
+export function summarizeInline(state: IncidentState): Summary {
+  return summaryOf(state, {
+    denials: state.denials,
+    assessments: state.denialAssessments,
+    retracted: state.retractedEventIds,
+  });
+}
+
+function summaryOf(state: IncidentState, lists: ReturnType<typeof spilledLists>): Summary {
   const eligible: CasualtyReport[] = [];
   const categories = Object.entries(state.casualties).map(([category, entry]) => {
     const rows = latestBySource(entry);
@@ -317,7 +334,6 @@ export function summarize(state: IncidentState, pieces: readonly SpillPiece[] = 
       estimates: estimate(counted.map((r) => r.figure)),
     };
   });
-  const lists = spilledLists(state, pieces);
   const denials = denialSummaries(lists, SUMMARY_LIST_MAX);
   const o = state.opened;
   const ed = state.editorial;

@@ -20,6 +20,13 @@ export interface PieceLookup {
   getPieces(incidentId: string, wanted: readonly { log: SpillLog; index: number }[]): Promise<SpillPiece[]>;
 }
 
+/** Where a fold starts: an empty state, a copy of `from` (left as it was), or `onto` itself. */
+export interface FoldStart {
+  from?: IncidentState | undefined;
+  /** A state the caller gives up to the fold, which folds in place instead of copying it first. */
+  onto?: IncidentState | undefined;
+}
+
 /** The latest events of this fold kept at hand, so a walk back rarely reads the store. */
 const KEPT_HERE = 500;
 /** Events read back per `before` need, in one query: a walk back is rare, and mostly short. */
@@ -41,10 +48,10 @@ export class HistoryFold {
   constructor(
     private readonly store: EventLookup,
     readonly incidentId: string,
-    from?: IncidentState,
+    start: FoldStart = {},
     private readonly pieces?: PieceLookup,
   ) {
-    this.state = foldStart(incidentId, from);
+    this.state = start.onto ?? foldStart(incidentId, start.from);
   }
 
   /** Folds one event; a promise only when the step asked the store for something. */
@@ -86,18 +93,17 @@ export class HistoryFold {
 }
 
 /**
- * Folds events onto `from` (left as it was) through a `HistoryFold`. `atEach` sees the draft
- * after every event (the projector takes its snapshots there); it must copy what it keeps.
+ * Folds events through a `HistoryFold`, from `from` or `onto` (FoldStart). `atEach` sees the
+ * draft after every event (the projector takes its snapshots there); it must copy what it keeps.
  */
 export async function foldWithStore(
   store: EventLookup,
   incidentId: string,
   events: Iterable<StoredEvent> | AsyncIterable<StoredEvent>,
-  from?: IncidentState,
-  atEach?: (draft: IncidentState) => void,
-  pieces?: PieceLookup,
+  options: FoldStart & { atEach?: (draft: IncidentState) => void; pieces?: PieceLookup } = {},
 ): Promise<IncidentState> {
-  const fold = new HistoryFold(store, incidentId, from, pieces);
+  const { atEach, pieces, ...start } = options;
+  const fold = new HistoryFold(store, incidentId, start, pieces);
   for await (const event of events) {
     const pending = fold.push(event);
     if (pending) await pending;

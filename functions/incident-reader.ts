@@ -241,7 +241,7 @@ export class IncidentReader {
     // No snapshot (not projected that far yet, or never written): fold from the start.
     const from = snapshot?.version === base ? snapshot : undefined;
     const events = from || base === 0 ? after : await this.events.eventsBetween(incidentId, 0, version);
-    const state = await foldWithStore(this.events, incidentId, events, from, undefined, this.views);
+    const state = await foldWithStore(this.events, incidentId, events, { from, pieces: this.views });
     return state.version === version ? state : null;
   }
 
@@ -293,10 +293,11 @@ export class IncidentReader {
 
   private async catchUp(incidentId: string, headVersion: number): Promise<IncidentState> {
     const view = await this.views.getState(incidentId);
-    // Nothing missed: the view as it is (a fold would first copy the whole state).
+    // Nothing missed: the view as it is.
     if (view && view.version >= headVersion) return view;
     const missed = this.events.events(incidentId, { after: view?.version ?? 0, afterEndsCommit: true });
-    return foldWithStore(this.events, incidentId, missed, view ?? undefined, undefined, this.views);
+    // The view was read for this fold alone: folded in place.
+    return foldWithStore(this.events, incidentId, missed, { onto: view ?? undefined, pieces: this.views });
   }
 }
 

@@ -43,7 +43,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     tables,
     ...(options.onCommit ? { onCommit: options.onCommit } : {}),
     ...(options.now ? { now: options.now } : {}),
-    categoriesAt: incidentCategories(() => events, views),
+    categories: incidentCategories(() => events, views),
   });
   const links = new LinkIndex(db, tables.views);
   const reader = new IncidentReader(events, views, options.pendingProjections, links);

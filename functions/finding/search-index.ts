@@ -18,7 +18,7 @@ import {
   searchDoc,
 } from "../../events/finding/search-doc.js";
 import type { Summary } from "../../events/summarize.js";
-import { summarize } from "../../events/summarize.js";
+import { summarizeInline } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import { BATCH_WRITE_LIMIT, backOff, isConditionFailed } from "../store/dynamo-idioms.js";
@@ -122,7 +122,7 @@ export class SearchIndex {
   constructor(
     private readonly db: DynamoDBClient,
     readonly table: string,
-    /** The current summary of an incident (the view, or folded when it spilled). */
+    /** The stored summary of an incident, when a redelivered record brings no state (a spilled view stores none: it is indexed at its next projection). */
     private readonly summaryOf: (incidentId: string) => Promise<Summary | null>,
   ) {}
 
@@ -134,7 +134,7 @@ export class SearchIndex {
    * the summaries it returns.
    */
   async update(incidentId: string, state?: IncidentState): Promise<void> {
-    const summary = (state && summaryOfState(state)) ?? (await this.summaryOf(incidentId));
+    const summary = state ? summarizeInline(state) : await this.summaryOf(incidentId);
     if (!summary) return;
     let previous = this.docs.get(incidentId) ?? null;
     if (!previous) {
@@ -389,14 +389,6 @@ export class SearchIndex {
 }
 
 /** The summary of a state just folded; null when its lists spilled into stored pieces (then it is read). */
-function summaryOfState(state: IncidentState): Summary | null {
-  try {
-    return summarize(state);
-  } catch (error) {
-    if (error instanceof RangeError) return null;
-    throw error;
-  }
-}
 
 function mentionsAny(summary: Summary, terms: readonly string[]): boolean {
   const text = JSON.stringify(summary).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();

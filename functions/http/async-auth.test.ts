@@ -57,6 +57,9 @@ describe("jwtBearer: a JWT checked in the Lambda against the issuer's JWKS", () 
       "cognito:groups": ["restricted-reader"],
     });
     expect(await who(auth, token)).toEqual({ name: "ana@example.org (u-1)", roles: ["restricted-reader"] });
+    // An issuer configured with a trailing slash is the same issuer.
+    const slashed = jwtBearer({ issuer: `${issuer}/`, audience: ["desk-client"] });
+    expect(await who(slashed, token)).toMatchObject({ roles: ["restricted-reader"] });
   });
 
   it("takes a Cognito access token's client_id as its audience", async () => {

@@ -31,13 +31,15 @@ export interface JwtBearerOptions {
  * principal: the route then answers 401 for what needs one.
  */
 export function jwtBearer(options: JwtBearerOptions): AsyncAuthenticator {
-  const jwks = createRemoteJWKSet(new URL(options.jwksUrl ?? `${options.issuer}/.well-known/jwks.json`));
+  // A configured issuer with a trailing slash still matches the `iss` Cognito writes (none).
+  const issuer = options.issuer.replace(/\/+$/, "");
+  const jwks = createRemoteJWKSet(new URL(options.jwksUrl ?? `${issuer}/.well-known/jwks.json`));
   const audiences = new Set(options.audience);
   return async (c) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
     if (!match?.[1]) return null;
     try {
-      const { payload } = await jwtVerify(match[1], jwks, { issuer: options.issuer });
+      const { payload } = await jwtVerify(match[1], jwks, { issuer });
       // Cognito's access tokens carry client_id, not aud: accept either naming an audience.
       const aud = [payload.aud ?? [], payload.client_id ?? []].flat() as unknown[];
       if (!aud.some((a) => typeof a === "string" && audiences.has(a))) return null;

@@ -1,7 +1,7 @@
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
-import { bearerJwt } from "../http/bearer-jwt.js";
+import { jwtBearer } from "../http/async-auth.js";
 import { createLedgerCore } from "../ledger-core.js";
 import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
@@ -21,7 +21,7 @@ const core = createLedgerCore({
 const groupsClaim = process.env.GROUPS_CLAIM ?? "cognito:groups";
 // Public GETs pass no authorizer: a restricted read verifies its bearer token here.
 const readers = process.env.READER_JWT_ISSUER
-  ? bearerJwt({
+  ? jwtBearer({
       issuer: process.env.READER_JWT_ISSUER,
       audience: (process.env.READER_JWT_AUDIENCE ?? "").split(",").filter(Boolean),
       groupsClaim,

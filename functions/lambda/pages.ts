@@ -1,5 +1,5 @@
 import { handle } from "hono/aws-lambda";
-import { bearerJwt } from "../http/bearer-jwt.js";
+import { jwtBearer } from "../http/async-auth.js";
 import { deskFromEnv } from "../http/desk/aws-desk.js";
 import { pagesApp } from "../http/routes/site.js";
 import { createLedger } from "../ledger.js";
@@ -19,7 +19,7 @@ const ledger = createLedger({
 });
 // No authorizer runs on the pages: a restricted-reader's bearer token is verified here.
 const readers = process.env.READER_JWT_ISSUER
-  ? bearerJwt({
+  ? jwtBearer({
       issuer: process.env.READER_JWT_ISSUER,
       audience: (process.env.READER_JWT_AUDIENCE ?? "").split(",").filter(Boolean),
       groupsClaim: process.env.GROUPS_CLAIM ?? "cognito:groups",

@@ -2,7 +2,6 @@ import {
   type AttributeValue,
   type DynamoDBClient,
   GetItemCommand,
-  PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";

@@ -15,7 +15,7 @@ import type { DisclosureStore } from "./disclosure-store.js";
 /**
  * Who reads, on a public GET: nobody (no Authorization header), or the caller its bearer token
  * names. Async: in AWS no authorizer runs on public reads, so the Lambda verifies the token
- * itself (functions/http/bearer-jwt.ts); locally it is the same token check as for writes.
+ * itself (functions/http/async-auth.ts); locally it is the same token check as for writes.
  */
 export type ReaderAuthenticator = (c: Context) => Promise<Principal | null>;
 

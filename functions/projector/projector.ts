@@ -48,7 +48,11 @@ export class Projector {
   ) {}
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
-    const base = this.recent.get(incidentId) ?? (await this.views.getState(incidentId)) ?? undefined;
+    // The remembered state is handed to this fold, which folds it in place (no copy), so it is
+    // forgotten until saved again: a fold that fails leaves nothing half-folded remembered.
+    const remembered = this.recent.get(incidentId);
+    if (remembered) this.recent.delete(incidentId);
+    const base = remembered ?? (await this.views.getState(incidentId)) ?? undefined;
     const from = base?.version ?? 0;
     const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];
@@ -58,14 +62,17 @@ export class Projector {
       incidentId,
       commitsContinuing(incidentId, head, carried)?.flatMap((c) => c.events) ??
         this.events.events(incidentId, { after: from, afterEndsCommit: true }),
-      base,
-      (draft) => {
-        folded += 1;
-        if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
+      {
+        onto: base,
+        atEach: (draft) => {
+          folded += 1;
+          if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
+        },
+        pieces: this.views,
       },
-      this.views,
     );
     if (folded === 0) {
+      if (base) this.recent.set(incidentId, base);
       // A record delivered again after a failure past the save: the index catches up now.
       if (this.afterSave) await this.afterSave(incidentId);
       return { incidentId, from, to: from, saved: false };

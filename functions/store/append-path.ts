@@ -18,6 +18,7 @@ import {
   sealEvents,
 } from "../../events/stored-event.js";
 import { StoreBusyError, VersionConflictError } from "../errors.js";
+import type { CategoryCount } from "../incident-categories.js";
 import { type AppendResult, breachError, type Replay, replayOf } from "./append-answers.js";
 import { ClaimProtocol } from "./claim-protocol.js";
 import { type ClaimTable, WRITER_DEADLINE_MS } from "./claims.js";
@@ -44,11 +45,9 @@ export interface AppendPathOptions {
   maxAttempts: number;
   /** Told of every commit that may have been stored (a stream would see it), replays included. */
   onCommit: ((item: Item) => void) | undefined;
-  /** The incident's casualty categories at a version, for the cap on them (append-rules.ts). */
-  categoriesAt?: CategoriesAt | undefined;
+  /** The incident's casualty categories, for the cap on them (append-rules.ts). */
+  categories?: CategoryCount | undefined;
 }
-
-export type CategoriesAt = (incidentId: string, version: number) => Promise<ReadonlySet<string>>;
 
 /** One attempt's end: an answer, or a lost race to retry from a fresh head. */
 type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
@@ -175,6 +174,7 @@ export class AppendPath {
         hash: last.hash,
         recordedAt: last.recordedAt,
       });
+      this.o.categories?.committed(incidentId, head.version, last.version, envelopes);
       this.o.onCommit?.(item);
       return { done: { created: true, incidentId, version: last.version, events: events.map(brief) } };
     }
@@ -197,8 +197,8 @@ export class AppendPath {
     envelopes: readonly Envelope[],
     batched: boolean,
   ): Promise<RuleBreach | null> {
-    if (!this.o.categoriesAt || categoriesOf(envelopes).length === 0) return null;
-    return checkCategories(new Set(await this.o.categoriesAt(incidentId, version)), envelopes, batched);
+    if (!this.o.categories || categoriesOf(envelopes).length === 0) return null;
+    return checkCategories(await this.o.categories.at(incidentId, version), envelopes, batched);
   }
 
   /** true: the commit is stored (by this put, or by an earlier delivery of it); false: the slot was taken. */

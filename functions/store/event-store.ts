@@ -1,8 +1,9 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { ChainHead } from "../../events/stored-event.js";
 import { BoundedLru } from "../bounded-lru.js";
+import type { CategoryCount } from "../incident-categories.js";
 import type { AppendResult } from "./append-answers.js";
-import { AppendPath, type AppendRequest, type CategoriesAt } from "./append-path.js";
+import { AppendPath, type AppendRequest } from "./append-path.js";
 import { ClaimTable } from "./claims.js";
 import type { Item } from "./commit-item.js";
 import { CommitReader } from "./commit-reader.js";
@@ -22,8 +23,8 @@ export interface EventStoreOptions {
    * stream stand-in): new commits, puts whose answer was lost, and the commits a replay names.
    */
   onCommit?: (item: Item) => void;
-  /** The incident's casualty categories at a version: appends over the cap on them are refused. */
-  categoriesAt?: CategoriesAt;
+  /** The incident's casualty categories: appends over the cap on them are refused. */
+  categories?: CategoryCount;
 }
 
 const nowIso = () => new Date().toISOString();
@@ -48,7 +49,7 @@ export class EventStore extends CommitReader {
       now,
       maxAttempts: options.maxAttempts ?? 50,
       onCommit: options.onCommit,
-      categoriesAt: options.categoriesAt,
+      categories: options.categories,
     });
   }
 

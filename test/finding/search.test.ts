@@ -251,6 +251,43 @@ describe("GET /sources/{name}", () => {
 });
 
 describe("the index follows the summary", () => {
+  it("keeps indexing a long contested incident whose denials spilled into stored pieces", async () => {
+    const id = "find-spilled-2024";
+    await call(archive.url, "POST", `/incidents/${id}/events`, opened(id, "Strike on a river port"));
+    // Enough long denials that the oldest are sealed into pieces beside the view (events/spill.ts).
+    const denials = Array.from({ length: 30 }, (_, i) => ({
+      type: "DenialIssued",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: `Ministry ${i}` },
+      data: { claim: `responsibility for the strike, in words ${"long ".repeat(180)}${i}` },
+    }));
+    expect(
+      (await call(archive.url, "POST", `/incidents/${id}/events`, { events: denials.slice(0, 15) })).status,
+    ).toBe(201);
+    expect(
+      (await call(archive.url, "POST", `/incidents/${id}/events`, { events: denials.slice(15) })).status,
+    ).toBe(201);
+    const said = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Harbourmaster" },
+      data: { quote: "The quayside cranes collapsed.", stance: "neutral" },
+    });
+    expect(said.status).toBe(201);
+    await archive.stream.idle();
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const view = await db.send(
+      new QueryCommand({
+        TableName: archive.tables.views,
+        KeyConditionExpression: "incidentId = :i",
+        ExpressionAttributeValues: { ":i": { S: id } },
+      }),
+    );
+    expect(view.Items?.[0]?.summary, "the view spilled: it stores no summary").toBeUndefined();
+    expect(ids((await call(archive.url, "GET", "/incidents?q=quayside")).body)).toEqual([id]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=harbourmaster")).body)).toEqual([id]);
+  });
+
   it("drops a retracted statement's words, and keeps the incident's other words", async () => {
     const id = "find-retract-2024";
     await call(

@@ -9,6 +9,7 @@ import { silentLogger } from "../../functions/logger.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { AP, call, casualties, opened, post, startArchive } from "../support/archive.js";
+import { faultyClient } from "../support/faulty-client.js";
 import { streamRecords as commitRecords } from "../support/stream-records.js";
 
 let archive: LocalServer;
@@ -77,6 +78,54 @@ describe("the projector under at-least-once, out-of-order delivery", () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it("a fold that fails halfway through an event leaves no half-folded state behind", async () => {
+    const id = "projector-half-folded";
+    await post(archive.url, id, opened());
+    await post(
+      archive.url,
+      id,
+      casualties({ killed: { value: 50, qualifier: "at-least" } }, "Governor", "half-folded-a"),
+    );
+    await post(archive.url, id, casualties({ killed: { value: 57, qualifier: "exact" } }, "Police"));
+    await post(archive.url, id, {
+      type: "ReportRetracted",
+      source: AP,
+      attributedTo: { name: "AP" },
+      data: { targetEventId: "half-folded-a", reason: "misattributed" },
+    });
+    await post(archive.url, id, casualties({ injured: { value: 98, qualifier: "exact" } }, "Police"));
+    await archive.stream.idle();
+    const reference = (await call(archive.url, "GET", `/incidents/${id}`)).body;
+    const records = await streamRecords(id);
+
+    // Another projector over a wiped view, whose store read fails once, mid-retraction: the
+    // retraction's step has begun on the state when it asks for the retracted report.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    await db.send(new DeleteItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }));
+    let armed = false;
+    const faulty = faultyClient(archive.dynamoEndpoint, () => {
+      if (!armed) return "none";
+      armed = false;
+      return "crash-before";
+    });
+    const handler = createStreamHandler(
+      createLedger({ db: faulty, tables: archive.tables, log: silentLogger }).projector,
+      silentLogger,
+    );
+    expect((await handler({ Records: records.slice(0, 3) })).batchItemFailures).toEqual([]);
+    armed = true;
+    expect((await handler({ Records: [records[3] as DynamoDBRecord] })).batchItemFailures).toHaveLength(1);
+    expect(armed, "the retraction read the store").toBe(false);
+    // Redelivered, then the next commit: the view is the one a clean fold makes.
+    expect((await handler({ Records: records.slice(3) })).batchItemFailures).toEqual([]);
+    const view = await db.send(
+      new GetItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+    );
+    expect(JSON.parse(view.Item?.summary?.S ?? "null")).toEqual(reference);
+    db.destroy();
+    faulty.destroy();
   });
 
   it("an old projection never overwrites a newer view", async () => {

@@ -139,4 +139,30 @@ describe("writers in separate processes", () => {
     const { versions } = await storedIds(id);
     expect(versions).toEqual([1]);
   });
+
+  it("holds the cap on categories when another process added the last one", async () => {
+    const id = "race-categories";
+    const [a, b] = stores as [EventStore, EventStore];
+    await append(a, id, opened());
+    const figure = { value: 1, qualifier: "exact" };
+    // Category names are letters: ca … cz, cax … czx, caxx …
+    const cat = (i: number) => `c${String.fromCharCode(97 + (i % 26))}${"x".repeat(Math.floor(i / 26))}`;
+    // 63 categories through process a, which then knows the incident's categories at its head.
+    for (let batch = 0; batch < 63; batch += 21) {
+      const figures = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [cat(batch + i), figure]));
+      expect((await append(a, id, casualties(figures, `a${batch}`))).created).toBe(true);
+    }
+    // The 64th through process b: a's knowledge and its head are now one commit behind.
+    expect((await append(b, id, casualties({ [cat(63)]: figure }, "b"))).created).toBe(true);
+    // A 65th through a is refused, naming it, and nothing is stored.
+    await expect(
+      append(a, id, casualties({ [cat(64)]: figure }, "a-last")),
+      "the 65th category",
+    ).rejects.toMatchObject({
+      status: 422,
+    });
+    expect((await storedIds(id)).versions).toHaveLength(5);
+    // One it holds is still taken through either process.
+    expect((await append(a, id, casualties({ [cat(63)]: figure }, "a-again"))).created).toBe(true);
+  });
 });
