@@ -322,15 +322,36 @@ try {
       mbPerSecond: Number((t.value / 1e6 / (t.ms / 1000)).toFixed(2)),
     };
   };
-  const ndjson = await exportOf(`/export/events.ndjson?treeSize=${treeSize}`);
-  const csv = await exportOf(`/export/incidents.csv?treeSize=${treeSize}`);
-  const scan = await timed(async () => {
-    let bytes = 0;
-    await scanAll(tables.events, 4, (page) => {
-      for (const item of page) for (const e of item.events?.L ?? []) bytes += (e.S ?? "").length + 1;
+  const rawScan = () =>
+    timed(async () => {
+      let bytes = 0;
+      await scanAll(tables.events, 4, (page) => {
+        for (const item of page) for (const e of item.events?.L ?? []) bytes += (e.S ?? "").length + 1;
+      });
+      return bytes;
     });
-    return bytes;
-  });
+  // Three rounds, alternating (export, Scan, Scan, export …), and the median of each: the
+  // machine is shared, and a single pass of each lands on whatever else ran then.
+  const rounds: {
+    nd: Awaited<ReturnType<typeof exportOf>>[];
+    csv: typeof rounds.nd;
+    scan: Awaited<ReturnType<typeof rawScan>>[];
+  } = { nd: [], csv: [], scan: [] };
+  for (let round = 0; round < 3; round++) {
+    if (round % 2 === 0) {
+      rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
+      rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
+      rounds.scan.push(await rawScan());
+    } else {
+      rounds.scan.push(await rawScan());
+      rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
+      rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
+    }
+  }
+  const median = <T>(list: T[], by: (x: T) => number): T => [...list].sort((a, b) => by(a) - by(b))[1] as T;
+  const ndjson = median(rounds.nd, (x) => x.seconds);
+  const csv = median(rounds.csv, (x) => x.seconds);
+  const scan = median(rounds.scan, (x) => x.ms);
   const scanRate = scan.value / 1e6 / (scan.ms / 1000);
   // Context for incidents.csv, whose bytes are a row per incident, not the events: the same
   // Scan of the views table writing each stored summary as a JSON line (what a row is made of).
