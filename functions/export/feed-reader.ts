@@ -11,11 +11,20 @@ export interface FeedEntry {
 }
 
 /**
- * Leaves read at a time. It bounds memory (at most twice this many commit items, each under
- * 400 KB, are held: the chunk handed out and the one read ahead) while keeping each
- * BatchGetItem full.
+ * Leaves read at a time, at most: few large BatchGetItems rather than many small ones (each
+ * request costs the store as much as its items do).
  */
-export const FEED_CHUNK = 200;
+export const FEED_CHUNK = 500;
+
+/**
+ * Distinct commits a chunk names, at most (one BatchGetItem's worth). It bounds memory: at
+ * most twice this many commit items, each under 400 KB, are held (the chunk handed out and the
+ * one read ahead), however the leaves interleave.
+ */
+export const FEED_COMMITS = 100;
+
+/** Characters of JSON lines handed out at a time by `lines`. */
+const LINES_PIECE = 64 * 1024;
 
 export class MissingCommitError extends Error {
   constructor(readonly leaf: LeafRecord) {
@@ -76,7 +85,7 @@ export class FeedReader {
 
   /**
    * The same events as their stored JSON text (what GET …/events returns, and the hash covers),
-   * a chunk of lines at a time, each ending in a newline: the exports write it without a parse
+   * pieces of lines at a time, each line ending in a newline: the exports write it without a parse
    * and a stringify of every event.
    */
   async *lines(from: number, to: number): AsyncGenerator<string> {
@@ -86,12 +95,17 @@ export class FeedReader {
         const line = eventText(leaf, commits.get(keyOf(leaf.incidentId, leaf.commit)));
         if (line === undefined) throw new MissingCommitError(leaf);
         text += `${line}\n`;
+        // Handed out in pieces, so that a reader that stops reading stops the chunk too.
+        if (text.length >= LINES_PIECE) {
+          yield text;
+          text = "";
+        }
       }
-      yield text;
+      if (text !== "") yield text;
     }
   }
 
-  /** Chunks of FEED_CHUNK leaves with their commits, the next one's read started before this one is yielded. */
+  /** Chunks of at most FEED_CHUNK leaves and FEED_COMMITS commits, with their commits, the next one's read started before this one is yielded. */
   private async *chunks(from: number, to: number): AsyncGenerator<ResolvedChunk> {
     let chunk: LeafRecord[] = [];
     let ahead: Promise<ResolvedChunk> | undefined;
@@ -104,14 +118,18 @@ export class FeedReader {
       previous = next;
       return next;
     };
+    let commits = new Set<string>();
     for await (const leaf of this.log.leaves(from, to)) {
-      chunk.push(leaf);
-      if (chunk.length === FEED_CHUNK) {
+      const key = keyOf(leaf.incidentId, leaf.commit);
+      if (chunk.length === FEED_CHUNK || (!commits.has(key) && commits.size === FEED_COMMITS)) {
         const next = start(chunk);
         chunk = [];
+        commits = new Set();
         if (ahead) yield await ahead;
         ahead = next;
       }
+      commits.add(key);
+      chunk.push(leaf);
     }
     const last = chunk.length > 0 ? start(chunk) : undefined;
     if (ahead) yield await ahead;
