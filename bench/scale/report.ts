@@ -10,13 +10,19 @@ import { writeReadmeBlock } from "../lib/readme.js";
  * compare the two sizes.
  */
 const { values } = parseArgs({
-  options: { base: { type: "string", default: "10000" }, size: { type: "string" } },
+  options: {
+    base: { type: "string", default: "10000" },
+    size: { type: "string" },
+    /** Sizes between, whose peak RSS is shown beside (the issue asks it be the same at each). */
+    also: { type: "string", multiple: true, default: [] },
+  },
 });
 const ROOT = resolve(new URL("../..", import.meta.url).pathname);
 const read = (n: string) =>
   JSON.parse(readFileSync(join(ROOT, "bench/results/scale", `${n}.json`), "utf8")) as Run;
 const base = read(values.base as string);
 const big = read((values.size ?? values.base) as string);
+const between = (values.also as string[]).map(read);
 
 interface Latency {
   p50: number;
@@ -97,8 +103,9 @@ rows.push(
 );
 const rss = (run: Run) =>
   ["server", "import", "verify", "rebuild"].map((k) => `${run.rssMb[k] ?? "?"}`).join(" / ");
+const others = [base, ...between].map((run) => `${n(run.events)}: ${rss(run)}`).join("; ");
 rows.push(
-  `| peak RSS MB: server / import / verify / rebuild | ${rss(big)} | the same at ${baseSize} events: ${rss(base)} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
+  `| peak RSS MB: server / import / verify / rebuild | ${rss(big)} | at ${others} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
 );
 
 const loads = (run: Run) =>
@@ -109,11 +116,11 @@ const machine = big.machine
   ? `${big.machine.cores} × ${big.machine.cpu}, ${big.machine.memoryGb} GB, Node ${big.machine.node}`
   : "unknown";
 const markdown = [
-  `Run of \`tsx bench/scale/run.ts\` at ${size} and ${baseSize} events (${big.startedAt.slice(0, 16)} and ${base.startedAt.slice(0, 16)} UTC, commit ${big.commit?.sha.slice(0, 10) ?? "?"}${big.commit?.dirty ? ", uncommitted changes" : ""}), \`npm start\` on disk (DATA_DIR) in its own process. Machine: ${machine}, shared with other work: load average (1 min) as each phase started, ${size}: ${loads(big)}; ${baseSize}: ${loads(base)}.`,
+  `Runs of \`tsx bench/scale/run.ts\` at ${size} and ${baseSize} events (${big.startedAt.slice(0, 16)} and ${base.startedAt.slice(0, 16)} UTC, commit ${big.commit?.sha.slice(0, 10) ?? "?"}${big.commit?.dirty ? ", uncommitted changes" : ""}), \`npm start\` on disk (DATA_DIR) in its own process. Machine: ${machine}, shared with other work: load average (1 min) as each phase started, ${size}: ${loads(big)}; ${baseSize}: ${loads(base)}.`,
   "",
   ...rows,
   "",
-  `Finding index at ${size} events: ${big.searchIndex ? `${n(big.searchIndex.items)} items, ≈ ${(big.searchIndex.approxBytes / 1e6).toFixed(0)} MB as JSON` : "not measured"}. Server RSS after the import: ${big.serverRssAfterImportMb ?? "?"} MB at ${size}, ${base.serverRssAfterImportMb ?? "?"} MB at ${baseSize}.`,
+  `Finding index at ${size} events: ${big.searchIndex ? `${n(big.searchIndex.items)} items, ≈ ${(big.searchIndex.approxBytes / 1e6).toFixed(0)} MB as JSON` : "not measured"}. Server peak RSS after the import: ${[big, ...[...between].reverse(), base].map((run) => `${run.serverRssAfterImportMb ?? "?"} MB at ${n(run.events)}`).join(", ")}.`,
 ].join("\n");
 
 writeReadmeBlock("scale", markdown);
