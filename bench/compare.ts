@@ -33,7 +33,9 @@ for (const row of shown) {
   const old = byId.get(row.id) as Row;
   const change = (row.ratio - old.ratio) / old.ratio;
   const mark = Math.abs(change) <= 0.1 ? "" : better(row, change) ? " (better)" : " (worse)";
-  lines.push(`| ${row.title} | ${fmt(old.ratio)}× | ${fmt(row.ratio)}× | ${(change * 100).toFixed(0)} %${mark} |`);
+  lines.push(
+    `| ${row.title} | ${fmt(old.ratio)}× | ${fmt(row.ratio)}× | ${(change * 100).toFixed(0)} %${mark} |`,
+  );
 }
 lines.push("", `${shown.length} rows in both; ${after.rows.length - shown.length} only in the second run.`);
 process.stdout.write(`${lines.join("\n")}\n`);

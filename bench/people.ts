@@ -1,26 +1,37 @@
 /**
  * The people's costs (issue 22), in one process over in-memory dynalite:
- * 1. an append of a VictimsRecorded with 100 victims, sealed (SealedAppend: disclosures first,
- *    then the commit) vs the same event stored in the clear (EventStore alone): the sealing cost;
+ * 1. the sealing cost: an append of a VictimsRecorded with 10, 100 and 1,000 victims (1,000: a
+ *    batch of two lists of 500), sealed with the disclosures packed (the store today), sealed
+ *    with one item a value (the first layout, test/support/legacy-disclosures.ts: "before"),
+ *    and the same envelope stored in the clear, each through one EventStore on the same client
+ *    (no HTTP, no projector), rounds alternating; the ratios are against the clear append;
  * 2. a summary read (GET /incidents/{id}) of an incident with 5,000 recorded victims vs 10:
  *    must be flat (counts, not lists);
- * 3. erasing one victim's disclosures (a RedactionApplied) in an incident of 10,000 events vs
- *    one of 10: must not grow with the incident.
+ * 3. erasing one victim's disclosures (a RedactionApplied through HTTP) in an incident of 10,000
+ *    events vs one of 10, samples alternating, each after the projection and the log are idle:
+ *    must not grow with the incident.
  *
- *   npx tsx bench/people.ts            full sizes (the lead runs it)
- *   npx tsx bench/people.ts --small    the same rows at small sizes, for a quick look
+ *   npm run bench:people                 full sizes
+ *   npm run bench:people -- --small      the same rows at small sizes, for a quick look
  */
+import { cpus, loadavg } from "node:os";
 import type { Envelope } from "../events/schemas.js";
 import { startLocalServer } from "../functions/local/server.js";
 import { silentLogger } from "../functions/logger.js";
+import { DisclosureStore } from "../functions/people/disclosure-store.js";
+import { SealedAppend } from "../functions/people/sealed-append.js";
+import { createDynamoClient } from "../functions/store/dynamo-client.js";
+import { EventStore } from "../functions/store/event-store.js";
+import { peopleTables } from "../functions/store/table-design.js";
+import { FirstLayoutDisclosureStore } from "../test/support/legacy-disclosures.js";
 import { median, percentile } from "./lib/stats.js";
 
 const small = process.argv.includes("--small");
 const SIZES = small
-  ? { rounds: 10, victims: 100, bigList: 500, smallList: 10, longIncident: 500, shortIncident: 10, reads: 50 }
+  ? { rounds: 6, bigRounds: 3, bigList: 500, smallList: 10, longIncident: 500, shortIncident: 10, reads: 50 }
   : {
-      rounds: 50,
-      victims: 100,
+      rounds: 30,
+      bigRounds: 10,
       bigList: 5000,
       smallList: 10,
       longIncident: 10_000,
@@ -48,11 +59,6 @@ const sealedAppend = async (incidentId: string, envelopes: Envelope[]) => {
     body: JSON.stringify(envelopes.length === 1 ? envelopes[0] : { events: envelopes }),
   });
   if (res.status !== 201) throw new Error(`append answered ${res.status}: ${await res.text()}`);
-};
-const clearAppend = async (incidentId: string, envelopes: Envelope[]) => {
-  // The same request through the same HTTP stack would seal it; the clear baseline stores the
-  // very envelope through the event store alone, plus one HTTP round trip measured apart.
-  await append(incidentId, envelopes);
 };
 const opened = (title: string) =>
   ({
@@ -83,22 +89,58 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-// 1. Sealed vs clear append of 100 victims.
-await append("bench-seal", [opened("sealing")]);
-const sealed: number[] = [];
-const clear: number[] = [];
-const http: number[] = [];
-for (let r = 0; r < SIZES.rounds; r++) {
-  await archive.stream.projected("bench-seal");
-  sealed.push(await timed(() => sealedAppend("bench-seal", [victimsList(SIZES.victims, `seal-${r}-list`)])));
-  clear.push(await timed(() => clearAppend("bench-seal", [victimsList(SIZES.victims, `clear-${r}-list`)])));
-  http.push(await timed(() => fetch(`${archive.url}/health`).then((a) => a.text())));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+console.log(`machine: ${cpus().length} cores, Node ${process.version}; load average at start ${load()}`);
+
+// 1. The sealing cost: packed and first layout vs the clear append, at three sizes.
+const db = createDynamoClient(archive.dynamoEndpoint);
+const store = new EventStore({ db, tables: archive.tables });
+const table = peopleTables(archive.tables).disclosures;
+const packed = new SealedAppend({ events: store, disclosures: new DisclosureStore(db, table) });
+const firstLayout = new SealedAppend({
+  events: store,
+  disclosures: new FirstLayoutDisclosureStore(db, table),
+});
+const ways = {
+  clear: (id: string, envelopes: Envelope[]) => store.append(request(id, envelopes)),
+  packed: (id: string, envelopes: Envelope[]) => packed.append(request(id, envelopes)),
+  "one item a value": (id: string, envelopes: Envelope[]) => firstLayout.append(request(id, envelopes)),
+};
+function request(incidentId: string, envelopes: Envelope[]) {
+  return { incidentId, envelopes, recordedBy: "bench", batched: envelopes.length > 1 };
 }
-const sealedP50 = median(sealed);
-const clearP50 = median(clear) + median(http);
-console.log(
-  `append of ${SIZES.victims} victims: sealed p50 ${sealedP50.toFixed(1)} ms, clear p50 ${clearP50.toFixed(1)} ms (store ${median(clear).toFixed(1)} + HTTP ${median(http).toFixed(1)}); ratio ${(sealedP50 / clearP50).toFixed(2)}`,
-);
+type Way = keyof typeof ways;
+const lists = (victims: number, tag: string) => {
+  const out: Envelope[] = [];
+  for (let left = victims, k = 0; left > 0; k++, left -= 500)
+    out.push(victimsList(Math.min(500, left), `${tag}-${k}`));
+  return out;
+};
+const sealingRows: string[] = [];
+for (const victims of [10, 100, 1000]) {
+  const id = `bench-seal-${victims}`;
+  await store.append(request(id, [opened(id)]));
+  const samples: Record<Way, number[]> = { clear: [], packed: [], "one item a value": [] };
+  const order: Way[] = ["clear", "packed", "one item a value"];
+  const rounds = victims >= 1000 ? SIZES.bigRounds : SIZES.rounds;
+  for (let r = -1; r < rounds; r++) {
+    // A B C C B A …: each way as often first as last; round -1 warms up and is not kept.
+    for (const way of r % 2 ? [...order].reverse() : order) {
+      const ms = await timed(() => ways[way](id, lists(victims, `${id}-${way.replace(/ /g, "-")}-${r + 1}`)));
+      if (r >= 0) samples[way].push(ms);
+    }
+  }
+  const clear = median(samples.clear);
+  const line = (way: Way) =>
+    `${way} p50 ${median(samples[way]).toFixed(1)} ms (p99 ${percentile(samples[way], 99).toFixed(1)}), ${(median(samples[way]) / clear).toFixed(2)}×`;
+  sealingRows.push(
+    `append of ${victims} victims (${rounds} rounds): clear p50 ${clear.toFixed(1)} ms; sealed, ${line("packed")}; sealed, ${line("one item a value")}`,
+  );
+  console.log(sealingRows[sealingRows.length - 1]);
+}
 
 // 2. Summary read: many victims vs few.
 async function incidentWithVictims(id: string, total: number) {
@@ -112,23 +154,30 @@ async function incidentWithVictims(id: string, total: number) {
 }
 await incidentWithVictims("bench-many", SIZES.bigList);
 await incidentWithVictims("bench-few", SIZES.smallList);
-const reads = async (id: string) => {
-  const out: number[] = [];
-  for (let i = 0; i < SIZES.reads; i++)
-    out.push(await timed(() => fetch(`${archive.url}/incidents/${id}`).then((a) => a.text())));
-  return out;
-};
-const many = await reads("bench-many");
-const few = await reads("bench-few");
+await archive.sequencing.idle();
+const many: number[] = [];
+const few: number[] = [];
+const read = (id: string) => timed(() => fetch(`${archive.url}/incidents/${id}`).then((a) => a.text()));
+for (let i = 0; i < SIZES.reads; i++) {
+  // A B B A …
+  if (i % 2) {
+    few.push(await read("bench-few"));
+    many.push(await read("bench-many"));
+  } else {
+    many.push(await read("bench-many"));
+    few.push(await read("bench-few"));
+  }
+}
 const bytes = async (id: string) => (await (await fetch(`${archive.url}/incidents/${id}`)).text()).length;
 console.log(
   `summary read: ${SIZES.bigList} victims p50 ${median(many).toFixed(2)} ms (p99 ${percentile(many, 99).toFixed(2)}, ${await bytes("bench-many")} B) vs ${SIZES.smallList} victims p50 ${median(few).toFixed(2)} ms (${await bytes("bench-few")} B); ratio ${(median(many) / median(few)).toFixed(2)}`,
 );
 
-// 3. Erasure of one victim's values in a long incident vs a short one.
-async function eraseIn(id: string, events: number): Promise<number> {
+// 3. Erasure of one victim's values in a long incident vs a short one, samples alternating.
+const ERASURES = 20;
+async function incidentToErase(id: string, events: number): Promise<void> {
   await append(id, [opened(id)]);
-  await sealedAppend(id, [victimsList(5, `${id}-target`)]);
+  await sealedAppend(id, [victimsList(ERASURES, `${id}-target`)]);
   const filler = (i: number) =>
     ({
       type: "CasualtiesReported",
@@ -144,34 +193,40 @@ async function eraseIn(id: string, events: number): Promise<number> {
     );
     done += n;
   }
-  // The projection of the filler finishes first: its CPU would be counted against the erasure.
+}
+const eraseOne = async (id: string, v: number) => {
+  // The projection and the log of what came before finish first: their CPU is not the erasure's.
   await archive.stream.projected(id);
   await archive.sequencing.idle();
-  const samples: number[] = [];
-  for (let v = 0; v < 5; v++) {
-    samples.push(
-      await timed(() =>
-        sealedAppend(id, [
-          {
-            type: "RedactionApplied",
-            source: { publisher: "incident-ledger" },
-            attributedTo: { name: "Editors" },
-            data: {
-              targetEventId: `${id}-target`,
-              pointers: [`/data/victims/${v}/name`, `/data/victims/${v}/age`, `/data/victims/${v}/place`],
-              effect: "erased",
-              reason: "data-subject-request",
-            },
-          } as Envelope,
-        ]),
-      ),
-    );
-  }
-  return median(samples);
+  return timed(() =>
+    sealedAppend(id, [
+      {
+        type: "RedactionApplied",
+        source: { publisher: "incident-ledger" },
+        attributedTo: { name: "Editors" },
+        data: {
+          targetEventId: `${id}-target`,
+          pointers: [`/data/victims/${v}/name`, `/data/victims/${v}/age`, `/data/victims/${v}/place`],
+          effect: "erased",
+          reason: "data-subject-request",
+        },
+      } as Envelope,
+    ]),
+  );
+};
+await incidentToErase("bench-erase-long", SIZES.longIncident);
+await incidentToErase("bench-erase-short", SIZES.shortIncident);
+const erasures = { long: [] as number[], short: [] as number[] };
+for (let v = 0; v < ERASURES; v++) {
+  // A B B A …
+  for (const which of v % 2 ? (["short", "long"] as const) : (["long", "short"] as const))
+    erasures[which].push(await eraseOne(`bench-erase-${which}`, v));
 }
-const long = await eraseIn("bench-erase-long", SIZES.longIncident);
-const short = await eraseIn("bench-erase-short", SIZES.shortIncident);
+const long = median(erasures.long);
+const short = median(erasures.short);
 console.log(
-  `erasure of one victim: incident of ${SIZES.longIncident} events p50 ${long.toFixed(1)} ms vs ${SIZES.shortIncident} events ${short.toFixed(1)} ms; ratio ${(long / short).toFixed(2)}`,
+  `erasure of one victim (${ERASURES} each): incident of ${SIZES.longIncident} events p50 ${long.toFixed(1)} ms vs ${SIZES.shortIncident} events ${short.toFixed(1)} ms; ratio ${(long / short).toFixed(2)}`,
 );
+console.log(`load average at the end ${load()}`);
+db.destroy();
 await archive.close();

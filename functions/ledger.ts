@@ -8,6 +8,7 @@ import { createApp } from "./http/app.js";
 import { asAsync } from "./http/async-auth.js";
 import type { Authenticator } from "./http/auth.js";
 import { dataRoutes } from "./http/data-routes.js";
+import { DynamoSessionRevocations } from "./http/desk/session-revocations.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
 import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
@@ -16,6 +17,7 @@ import { timestampsOf } from "./log/timestamp-store.js";
 import type { Logger } from "./logger.js";
 import { disclosureExportRoutes, type ReaderAuthenticator } from "./people/people-routes.js";
 import { Projector } from "./projector/projector.js";
+import { deskSessionsTable } from "./store/table-design.js";
 
 /** Which route groups an app mounts: the API Lambda's, the data Lambda's (default: both). */
 export type RouteGroup = "api" | "data";
@@ -91,6 +93,16 @@ export function createLedger(options: LedgerOptions) {
     ...(options.storedExports ? { stored: options.storedExports } : {}),
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),
   });
+  // The public disclosures (functions/people): streamed here, or redirected to the exports function.
+  const disclosureExport = () =>
+    disclosureExportRoutes({
+      events,
+      disclosures: core.disclosures,
+      log: logStore,
+      leafIndex: async (incidentId, version) =>
+        (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(version),
+      ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
+    });
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
     incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
@@ -106,6 +118,8 @@ export function createLedger(options: LedgerOptions) {
     ...(readerAuth ? { readerAuth } : {}),
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).
     writes: core.writes,
+    // The desk's upload form posts its bytes through the API's own evidence routes.
+    ...(options.evidence ? { evidence: options.evidence } : {}),
     ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
@@ -134,15 +148,7 @@ export function createLedger(options: LedgerOptions) {
                   readers: options.evidence?.readers ?? asAsync(authenticate),
                 },
               }),
-              disclosureExportRoutes({
-                events,
-                disclosures: core.disclosures,
-                log: logStore,
-                leafIndex: async (incidentId, version) =>
-                  (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(
-                    version,
-                  ),
-              }),
+              disclosureExport(),
             ]
           : []),
         ...(extras.pages ? [extras.pages] : []),
@@ -159,6 +165,10 @@ export function createLedger(options: LedgerOptions) {
     finding,
     logStore,
     exports: exportParts,
+    /** GET /export/disclosures.ndjson alone (the exports function mounts it beside the other exports). */
+    disclosureExport,
+    /** The desk's sessions ended by sign-out (functions/http/desk/session-revocations.ts). */
+    deskRevocations: new DynamoSessionRevocations(db, deskSessionsTable(tables)),
     /** The public origin every absolute link is built on. */
     publicUrl,
     app,

@@ -1,11 +1,16 @@
-import { Aws, CfnOutput, Duration, Fn, Validations } from "aws-cdk-lib";
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Validations } from "aws-cdk-lib";
 import { type HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from "aws-cdk-lib/aws-apigatewayv2";
 import type { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as cognito from "aws-cdk-lib/aws-cognito";
-import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
+import { RELEASE_PK, releaseNameKey } from "../functions/export/release-store.js";
 import { ROLES } from "../functions/http/auth.js";
+import { UPLOAD_SCRIPT_PATH } from "../functions/http/desk/upload-script.js";
+import { DESK_SESSIONS_KEYS, DESK_SESSIONS_TTL } from "../functions/store/table-design.js";
+import type { EvidenceBucket } from "./evidence-bucket.js";
 import type { LedgerFunction } from "./ledger-function.js";
 import { grantTableActions } from "./table-access.js";
 import type { WriterIdentity } from "./writers.js";
@@ -17,13 +22,22 @@ export const DESK_GET_PATHS = [
   "/desk",
   "/desk/new",
   "/desk/incidents/{incidentId}/{form}",
+  "/desk/release",
+  UPLOAD_SCRIPT_PATH,
 ] as const;
 export const DESK_POST_PATHS = [
   "/sign-in",
   "/sign-out",
   "/desk/new",
   "/desk/incidents/{incidentId}/{form}",
+  "/desk/release",
 ] as const;
+
+/**
+ * The largest file the desk's form takes in AWS: a Lambda request holds 6 MB, and API Gateway
+ * sends a form's bytes base64-encoded (4/3 as many). Larger files go through POST /evidence/uploads.
+ */
+export const DESK_UPLOAD_MAX = 4 * 1024 * 1024;
 
 export interface DeskProps {
   writers: WriterIdentity;
@@ -49,6 +63,9 @@ export interface DeskProps {
  */
 export class Desk extends Construct {
   readonly sessionKey?: secretsmanager.Secret;
+  /** The sessions ended by sign-out, until their expiry (functions/http/desk/session-revocations.ts). */
+  readonly revocations?: dynamodb.Table;
+  private readonly pages: LedgerFunction;
   readonly client?: cognito.UserPoolClient;
   readonly domain?: cognito.UserPoolDomain;
   readonly groups: cognito.UserPoolGroup[] = [];
@@ -58,6 +75,7 @@ export class Desk extends Construct {
 
   constructor(scope: Construct, id: string, props: DeskProps) {
     super(scope, id);
+    this.pages = props.pages;
     const base = props.httpApi.apiEndpoint;
     this.callbackUrl = `${base}/sign-in/callback`;
     const extraOrigin = this.node.tryGetContext("deskOrigin") as string | undefined;
@@ -146,22 +164,36 @@ export class Desk extends Construct {
     });
     this.sessionKey.grantRead(props.pages.role);
 
+    // Sign-out revokes the session: one item per ended session, gone by TTL after its expiry.
+    this.revocations = new dynamodb.Table(this, "SessionRevocations", {
+      partitionKey: { name: DESK_SESSIONS_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: DESK_SESSIONS_TTL,
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.revocations).acknowledge({
+      id: "AwsSolutions-DDB3",
+      reason:
+        "Each item lives at most 12 hours (a session's life) and only ends a session early: a " +
+        "restore would bring back nothing worth keeping.",
+    });
+
     const fn = props.pages.function;
     fn.addEnvironment("DESK_OIDC_ISSUER", oidc.issuer);
     fn.addEnvironment("DESK_OIDC_CLIENT_ID", oidc.clientId);
     fn.addEnvironment("DESK_SESSION_SECRET_ARN", this.sessionKey.secretArn);
+    fn.addEnvironment("DESK_SESSIONS_TABLE", this.revocations.tableName);
+    // A sign-out puts its record; every signed-in request gets it. No update, no delete (TTL does).
+    grantTableActions(props.pages.role, this.revocations, ["dynamodb:PutItem", "dynamodb:GetItem"]);
     if (oidc.logoutUrl) fn.addEnvironment("DESK_OIDC_LOGOUT_URL", oidc.logoutUrl);
     if (oidc.groupsClaim) fn.addEnvironment("DESK_OIDC_GROUPS_CLAIM", oidc.groupsClaim);
 
     // The desk's posts run the API's append: the API's grants on events and claims, no delete.
     grantTableActions(props.pages.role, props.eventsTable, ["dynamodb:PutItem"]);
     grantTableActions(props.pages.role, props.claimsTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
-    // …and the sealing append's writes of disclosures (fresh ones in batches; the redactions).
-    grantTableActions(props.pages.role, props.disclosuresTable, [
-      "dynamodb:PutItem",
-      "dynamodb:BatchWriteItem",
-      "dynamodb:UpdateItem",
-    ]);
+    // …and the sealing append's writes of disclosures (fresh packs; the redactions, infra/people-tables.ts).
+    grantTableActions(props.pages.role, props.disclosuresTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
 
     for (const [paths, method] of [
       [DESK_GET_PATHS, HttpMethod.GET],
@@ -183,5 +215,40 @@ export class Desk extends Construct {
           "The desk's pages sign people in themselves: each post needs the session cookie the " +
           "pages Lambda signed, its anti-forgery token and a same-origin request, or it is refused.",
       });
+  }
+
+  /**
+   * Releases named at the desk (an editor's form), in AWS as locally: the release store's
+   * conditional PutItem on the log table, under the release keys only (never a leaf, tile or
+   * checkpoint), and the invoke that starts the release's export builds, as POST /releases does.
+   */
+  grantReleases(logTable: dynamodb.ITable, builder: LedgerFunction): void {
+    if (!this.sessionKey) return;
+    this.pages.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["dynamodb:PutItem"],
+        resources: [logTable.tableArn],
+        conditions: {
+          "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [RELEASE_PK, releaseNameKey("*")] },
+        },
+      }),
+    );
+    this.pages.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["lambda:InvokeFunction"],
+        resources: [builder.function.functionArn],
+      }),
+    );
+    this.pages.function.addEnvironment("EXPORT_BUILDER", builder.function.functionName);
+  }
+
+  /**
+   * The evidence form in AWS: the pages put a chosen file's bytes as the API does (the bucket's
+   * writer grant), up to what one Lambda request can carry once API Gateway has base64-encoded it.
+   */
+  grantUploads(evidence: EvidenceBucket): void {
+    if (!this.sessionKey) return;
+    evidence.grantWrite(this.pages);
+    this.pages.function.addEnvironment("LEDGER_EVIDENCE_MAX", String(DESK_UPLOAD_MAX));
   }
 }

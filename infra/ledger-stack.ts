@@ -437,6 +437,7 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
       searchTable: this.searchTable,
+      people: { disclosuresTable: this.people.disclosures, claimsTable: this.claimsTable },
       environment: tableEnvironment,
     });
 
@@ -461,6 +462,7 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
     });
     this.data.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
+    this.people.grantExport(this.exportStreaming.fn, this.claimsTable);
     Validations.of(this.exportStreaming.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:
@@ -476,11 +478,15 @@ export class LedgerStack extends Stack {
       environment: tableEnvironment,
     });
     this.exportHandOff.grantServe(this.data);
+    // The desk's release form (an editor's) writes releases as POST /releases does (infra/desk.ts).
+    this.desk.grantReleases(this.transparencyLog.table, this.exportHandOff.builder);
 
     // ── Evidence: the bytes reports rest on (functions/evidence), in a bucket of their own ──
     this.evidence = new EvidenceBucket(this, "Evidence");
     this.evidence.grantWrite(this.api);
     this.evidence.grantRead(this.data);
+    // The desk's evidence form puts bytes as the API does (infra/desk.ts).
+    this.desk.grantUploads(this.evidence);
     this.evidence.addRoutes({
       httpApi: this.httpApi,
       api: integration,

@@ -5,6 +5,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import { Construct } from "constructs";
 import { LedgerFunction } from "./ledger-function.js";
+import { grantOrphanSweep } from "./people-tables.js";
 import { grantLinkIndex, grantTableActions } from "./table-access.js";
 
 /** How often the sweep runs: each run scans the events and views tables (projected) once. */
@@ -17,6 +18,11 @@ export interface ViewRepairProps {
   readonly viewsTable: dynamodb.ITable;
   /** The finding index: a re-projection brings the incident's entries forward too. */
   readonly searchTable?: dynamodb.ITable;
+  /**
+   * The orphan disclosures' sweep after each repair (functions/people/orphan-sweep.ts): the
+   * disclosures table, and the claims through which it asks whether an item's event is stored.
+   */
+  readonly people?: { readonly disclosuresTable: dynamodb.ITable; readonly claimsTable: dynamodb.ITable };
   readonly environment: Record<string, string>;
 }
 
@@ -25,7 +31,10 @@ export interface ViewRepairProps {
  * rebuild`): on a schedule, it re-projects every incident whose view lags its head — the
  * incidents whose stream records the projector gave up on (they sit in the failure queue as
  * metadata only, which names no incident). It may read every commit and view, and write views;
- * it never touches claims, and nothing else may scan or batch-write.
+ * it never writes claims, and nothing else may scan or batch-write. Then it removes orphan
+ * disclosures (written before an append that failed, past the writer deadline): it reads the
+ * disclosures' keys and times, and may delete an item or set its time, never read a value out
+ * of the table into a log.
  */
 export class ViewRepair extends Construct {
   readonly fn: LedgerFunction;
@@ -51,6 +60,13 @@ export class ViewRepair extends Construct {
     ]);
     // The other incidents' entries of the links it folds (functions/links/link-index.ts).
     grantLinkIndex(this.fn.role, props.viewsTable);
+    if (props.people) {
+      this.fn.function.addEnvironment("DISCLOSURES_TABLE", props.people.disclosuresTable.tableName);
+      grantOrphanSweep(this.fn.role, props.people.disclosuresTable);
+      // …after asking whether its event is stored: the event's claim, then the commit it names.
+      grantTableActions(this.fn.role, props.people.claimsTable, ["dynamodb:GetItem"]);
+      grantTableActions(this.fn.role, props.eventsTable, ["dynamodb:GetItem"]);
+    }
     if (props.searchTable) {
       grantTableActions(this.fn.role, props.searchTable, [
         "dynamodb:GetItem",

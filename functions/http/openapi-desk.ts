@@ -2,7 +2,8 @@
  * The desk's routes (functions/http/desk): sign-in and the forms, for people in a browser.
  * Form posts take `application/x-www-form-urlencoded` fields named by their place in the event
  * (`source.publisher`, `data.quote`), plus `formToken` (the session's anti-forgery token) and
- * `eventId` (the event the form stores, however often it is sent).
+ * `eventId` (the event the form stores, however often it is sent). The evidence form posts
+ * `multipart/form-data`: the same fields and the chosen `file`.
  */
 type Json = Record<string, unknown>;
 
@@ -31,6 +32,20 @@ const form = {
     },
   },
 };
+/** The evidence form (`/desk/incidents/{id}/evidence`): its fields, and the chosen file's bytes. */
+const formWithFile = {
+  required: true,
+  content: {
+    ...form.content,
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        properties: { file: { type: "string", contentMediaType: "application/octet-stream" } },
+        additionalProperties: { type: "string" },
+      },
+    },
+  },
+};
 const page = { security: [] as unknown[] };
 /** A post of a signed-in person: the session cookie, checked with the form's token. */
 const session = { security: [{ session: [] }] };
@@ -49,10 +64,11 @@ const slug = {
   name: "form",
   in: "path",
   required: true,
-  description: "The form: casualties, statement, denial, assessment, retraction (and each newer type's).",
+  description:
+    "The form: casualties, statement, denial, assessment, retraction, evidence (and each newer type's).",
   schema: { type: "string" },
 };
-const formPost = (operationId: string, summary: string, parameters: Json[] = []) => ({
+const formPost = (operationId: string, summary: string, parameters: Json[] = [], body: Json = form) => ({
   operationId,
   tags,
   summary,
@@ -60,9 +76,14 @@ const formPost = (operationId: string, summary: string, parameters: Json[] = [])
     "Needs the session cookie, the same origin and the session's `formToken`; then the form's role; then the API's own validation and append (the same rules, roles and `recordedBy`). Post/redirect/get on success.",
   ...session,
   parameters,
-  requestBody: form,
+  requestBody: body,
   responses: {
     "200": html('The form again with one more row ("Add another category"); nothing stored.'),
+    "204": {
+      description:
+        "Stored, asked by the upload script (header `X-Desk-Upload`): where the post/redirect/get would lead.",
+      headers: { "X-Desk-Location": { required: true, schema: { type: "string" } } },
+    },
     "303": redirect("Stored (or stored before, by the same eventId): the incident's page at the event."),
     "400": html("The form again, every value kept, each problem beside its field and in a summary."),
     "403": refused,
@@ -70,6 +91,8 @@ const formPost = (operationId: string, summary: string, parameters: Json[] = [])
     "409": html(
       "The form again: the incident exists already, or the form was stored before with other values.",
     ),
+    "413": html("The evidence form again: the file is over the archive's evidence limit; nothing kept."),
+    "415": html("The evidence form again: the file's media type is not one the archive takes."),
     "422": html("The form again, every value kept, each problem beside its field and in a summary."),
   },
 });
@@ -171,7 +194,8 @@ export const paths: Record<string, Json> = {
       operationId: "postSignOut",
       tags,
       summary: "End the session",
-      description: "Clears the session cookie; with OpenID Connect, offers the issuer's sign-out too.",
+      description:
+        "Revokes the session on the server (a copy of its cookie stops working) and clears the cookie; with OpenID Connect, offers the issuer's sign-out too.",
       ...session,
       requestBody: form,
       responses: { "200": html("Signed out: the session cookie cleared."), "403": refused },
@@ -207,10 +231,29 @@ export const paths: Record<string, Json> = {
         schema: { type: "string" },
       },
     ]),
-    post: formPost("postDeskForm", "Add a report to an incident (through the API's append)", [
-      incident,
-      slug,
-    ]),
+    post: formPost(
+      "postDeskForm",
+      "Add a report to an incident (through the API's append; evidence through POST /evidence first)",
+      [incident, slug],
+      formWithFile,
+    ),
+  },
+  "/desk/upload.js": {
+    get: {
+      operationId: "getDeskUploadScript",
+      tags,
+      summary: "The evidence form's script: the upload's progress",
+      description:
+        "Progressive enhancement only: the same post sent with XMLHttpRequest, its progress in the form's <progress>.",
+      ...page,
+      responses: {
+        "200": {
+          description: "The script.",
+          content: { "text/javascript": { schema: { type: "string" } } },
+        },
+        "400": badQuery,
+      },
+    },
   },
   "/desk/release": {
     get: formPage("getDeskRelease", "The form that names a release (editors)"),

@@ -134,6 +134,17 @@ export const paths: Record<string, Json> = {
           description: "NDJSON.",
           content: { "application/x-ndjson": { schema: { type: "string" } } },
         },
+        "307": {
+          description:
+            "AWS: the same download from the exports function (streamed there, past API Gateway's 6 MB), the query as given.",
+          headers: {
+            Location: {
+              description: "The exports function's URL of this export.",
+              required: true,
+              schema: { type: "string" },
+            },
+          },
+        },
         "400": problem(
           "treeSize is not a number or is beyond the log, or another query parameter was given.",
         ),

@@ -1,7 +1,7 @@
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
-import { jwtAuthorizerClaims } from "../http/auth.js";
 import { jwtBearer } from "../http/async-auth.js";
+import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedgerCore } from "../ledger-core.js";
 import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";

@@ -48,5 +48,8 @@ const ledger = createLedger({
     : {}),
 });
 export const handler = handle(
-  ledger.app(jwtAuthorizerClaims(), { openApi: prebuiltOpenApi(), groups: ["data"] }),
+  ledger.app(jwtAuthorizerClaims(process.env.GROUPS_CLAIM ?? "cognito:groups"), {
+    openApi: prebuiltOpenApi(),
+    groups: ["data"],
+  }),
 );

@@ -18,7 +18,10 @@ export function evidenceFromEnv(env: NodeJS.ProcessEnv, log: Logger) {
           readers: jwtBearer({
             issuer: env.JWT_ISSUER,
             audience: (env.JWT_AUDIENCE ?? "").split(",").filter((a) => a !== ""),
-            ...(env.JWT_GROUPS_CLAIM ? { groupsClaim: env.JWT_GROUPS_CLAIM } : {}),
+            // The stack names the roles' claim GROUPS_CLAIM (infra/people-tables.ts).
+            ...((env.JWT_GROUPS_CLAIM ?? env.GROUPS_CLAIM)
+              ? { groupsClaim: (env.JWT_GROUPS_CLAIM ?? env.GROUPS_CLAIM) as string }
+              : {}),
           }),
         }
       : {}),

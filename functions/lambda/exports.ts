@@ -9,6 +9,7 @@ import { tableNamesFromEnv } from "../store/table-design.js";
 // 15 minutes and 200 MB a response); the API redirects `/export/*` here with the tree size pinned.
 const log = createLogger();
 const ledger = createLedger({ db: createDynamoClient(), tables: tableNamesFromEnv(process.env), log });
-export const handler = streamHandle(
-  exportsApp({ exporter: ledger.exports.exporter, logReader: ledger.exports.logReader, log }),
-);
+const app = exportsApp({ exporter: ledger.exports.exporter, logReader: ledger.exports.logReader, log });
+// The public disclosures too, read live (functions/people/people-routes.ts).
+app.route("/", ledger.disclosureExport());
+export const handler = streamHandle(app);

@@ -169,6 +169,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     ...options,
     users,
     releases: { ...ledger.exports, publicUrl: ledger.publicUrl },
+    revocations: ledger.deskRevocations,
     log: options.log,
   });
   const app = ledger.app(authenticate, {

@@ -1,35 +1,76 @@
 import {
   type AttributeValue,
+  DeleteItemCommand,
   type DynamoDBClient,
+  GetItemCommand,
   PutItemCommand,
   QueryCommand,
   ScanCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { Disclosure, Visibility } from "../../events/sealing.js";
-import { BATCH_WRITE_LIMIT, batchPutItems, isConditionFailed } from "../store/dynamo-idioms.js";
+import { StoreBusyError } from "../errors.js";
+import { conditionally } from "../store/dynamo-idioms.js";
 
 /**
  * One sealed value as the disclosures table keeps it: held (the disclosure text, which carries
  * salt, pointer and value) or erased (a tombstone: only the digest the stored event already
- * shows, and which redaction erased it).
+ * shows, and which redaction erased it). `key` is the item it sits in; `packed` whether that item
+ * is a pack of many values (else one item a value, the first layout, still read and redacted).
  */
 export type HeldDisclosure = {
   incidentId: string;
   eventId: string;
   pointer: string;
   digest: string;
+  key: string;
+  packed: boolean;
+  /** When the writer of its item started (its own clock), or when a sweep first saw an item without one. */
+  writtenAt?: string;
 } & ({ erased: false; disclosure: string; visibility: Visibility } | { erased: true; erasedBy: string });
+
+/** One item of the table, as the orphan sweep sees it (functions/people/orphan-sweep.ts). */
+export interface DisclosureItem {
+  incidentId: string;
+  eventId: string;
+  key: string;
+  writtenAt?: string;
+}
 
 type Item = Record<string, AttributeValue>;
 
-const BATCHES_IN_FLIGHT = 4;
+/**
+ * What one pack may hold of entries, by this module's own count (entrySize): DynamoDB's item
+ * limit is 400 KB, counting attribute names and values; the margin is for the item's other
+ * attributes and the count's own slack.
+ */
+export const PACK_BUDGET_BYTES = 350_000;
+/** An `erasedBy` is a RedactionApplied's eventId (at most 64 characters). */
+const ERASED_BY_MAX = 64;
+/** JSON's quotes, commas and brackets around an entry's four strings. */
+const ENTRY_OVERHEAD = 16;
+/** How many times a redaction re-reads a pack another writer changed under it. */
+const REDACT_ATTEMPTS = 10;
+
+/** One entry of a pack: `[pointer, digest, visibility, disclosure]`, or erased `[pointer, digest, "erased", erasedBy]`. */
+type Entry = [pointer: string, digest: string, state: Visibility | "erased", text: string];
 
 /**
- * The disclosures table (table-design.ts): one item per (event, pointer, digest). The digest is
- * in the key so that two attempts at one eventId with different salts (a retry racing the first
- * try) never overwrite each other: the stored event commits to one of them, and only that one is
- * ever served (readers match each item against the event's commitment).
+ * The disclosures table (table-design.ts). The values of one event's attempt are written as a
+ * few *packs*: items keyed `eventId#tag#part` whose `entries` attribute is one string, the JSON
+ * of its entries (one string, not a map: the store checks and sizes one value, not thousands).
+ * `tag` is the attempt's first fresh digest (16 fresh random bytes of salt are behind it), so
+ * attempts at one eventId with different salts (a retry racing the first try) never overwrite
+ * each other: the stored event commits to one set of values, and only those are ever served
+ * (readers match each entry against the event's commitment).
+ *
+ * A redaction rewrites the packs it touches: the entries read, the named ones made restricted
+ * (withheld) or replaced by a tombstone (erased), every other one as it was, written back only
+ * if `rev` is still the one read (else read again), so two redactions at once both take effect.
+ * Visibility only narrows, and an erased entry stays erased.
+ *
+ * The first layout, one item a value keyed `eventId/pointer#digest`, is still read, withheld and
+ * erased as it is; nothing writes it any more.
  */
 export class DisclosureStore {
   constructor(
@@ -37,138 +78,328 @@ export class DisclosureStore {
     readonly table: string,
   ) {}
 
-  /** Every item of an event (held, erased, and any orphan of an attempt that was never stored). */
+  /** Every value of an event (held, erased, and any orphan of an attempt that was never stored). */
   async ofEvent(incidentId: string, eventId: string): Promise<HeldDisclosure[]> {
-    return this.query(incidentId, `${eventId}/`);
-  }
-
-  /** The items at one pointer of an event. */
-  async atPointer(incidentId: string, eventId: string, pointer: string): Promise<HeldDisclosure[]> {
-    return this.query(incidentId, `${eventId}${pointer}#`);
+    const found: HeldDisclosure[] = [];
+    let start: Item | undefined;
+    do {
+      // An event id holds no `/` or `#`: a key beginning with it and carrying its eventId is its.
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "incidentId = :i AND begins_with(#k, :e)",
+          FilterExpression: "eventId = :e",
+          ExpressionAttributeNames: { "#k": "key" },
+          ExpressionAttributeValues: { ":i": { S: incidentId }, ":e": { S: eventId } },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) found.push(...valuesOf(item));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return found;
   }
 
   /**
-   * Writes disclosures made with fresh salts. Plain batch puts, 25 a call: each key holds a digest
-   * of 16 fresh random bytes of salt, so no other item can have it — the write can only create,
-   * never overwrite a withheld or erased item (a retry of the append reuses the salts it finds
-   * instead of making new ones, and writes nothing for them), and a repeat delivery writes the
-   * same bytes. A redaction can name an item only once the event committing to it is stored,
-   * which is after this write.
+   * Writes disclosures made with fresh salts, packed, each pack put only if absent: a repeat
+   * delivery of the put finds it and changes nothing, so a pack is never overwritten once a
+   * redaction may have changed it. (A retry of the append reuses the salts it finds instead of
+   * making new ones, and writes nothing for them.) `writtenAt`: the writer's clock before this
+   * write, from which its deadline to commit the event counts (the orphan sweep relies on it).
    */
-  async putFresh(incidentId: string, eventId: string, disclosures: readonly Disclosure[]): Promise<void> {
-    const items = disclosures.map((d) => ({
-      incidentId: { S: incidentId },
-      key: { S: keyOf(eventId, d.pointer, d.digest) },
-      eventId: { S: eventId },
-      pointer: { S: d.pointer },
-      digest: { S: d.digest },
-      disclosure: { S: d.disclosure },
-      visibility: { S: d.visibility },
-    }));
-    // A few batch calls in flight: a list of 500 victims is up to 3,000 values, 120 calls.
-    const share = Math.ceil(items.length / BATCHES_IN_FLIGHT / BATCH_WRITE_LIMIT) * BATCH_WRITE_LIMIT;
-    const shares = [];
-    for (let i = 0; i < items.length; i += share) shares.push(items.slice(i, i + share));
-    await Promise.all(shares.map((part) => batchPutItems(this.db, this.table, part)));
+  async putFresh(
+    incidentId: string,
+    eventId: string,
+    disclosures: readonly Disclosure[],
+    writtenAt: string,
+  ): Promise<void> {
+    const [first] = disclosures;
+    if (!first) return;
+    await Promise.all(
+      packsOf(disclosures).map((pack, part) =>
+        conditionally(
+          this.db.send(
+            new PutItemCommand({
+              TableName: this.table,
+              Item: {
+                incidentId: { S: incidentId },
+                key: { S: packKey(eventId, first.digest, part) },
+                eventId: { S: eventId },
+                writtenAt: { S: writtenAt },
+                rev: { N: "0" },
+                entries: {
+                  S: JSON.stringify(
+                    pack.map((d): Entry => [d.pointer, d.digest, d.visibility, d.disclosure]),
+                  ),
+                },
+              },
+              ConditionExpression: "attribute_not_exists(#k)",
+              ExpressionAttributeNames: { "#k": "key" },
+            }),
+          ),
+        ),
+      ),
+    );
   }
 
-  /** Makes a held item restricted (withheld); an erased one stays erased. */
-  async withhold(item: HeldDisclosure): Promise<void> {
-    if (item.erased) return;
-    try {
-      await this.db.send(
+  /**
+   * Moves an item's `writtenAt` forward to `writtenAt` (a retry about to rely on what an earlier
+   * attempt wrote: its deadline counts from now, so the sweep must not take the item before).
+   * False when the item is gone (a sweep took it): the caller seals afresh.
+   */
+  async refresh(incidentId: string, key: string, writtenAt: string): Promise<boolean> {
+    const Key = { incidentId: { S: incidentId }, key: { S: key } };
+    const moved = await conditionally(
+      this.db.send(
         new UpdateItemCommand({
           TableName: this.table,
-          Key: {
-            incidentId: { S: item.incidentId },
-            key: { S: keyOf(item.eventId, item.pointer, item.digest) },
-          },
+          Key,
+          UpdateExpression: "SET writtenAt = :w",
+          ConditionExpression: "attribute_exists(#k) AND (attribute_not_exists(writtenAt) OR writtenAt < :w)",
+          ExpressionAttributeNames: { "#k": "key" },
+          ExpressionAttributeValues: { ":w": { S: writtenAt } },
+        }),
+      ),
+    );
+    if (moved) return true;
+    // Not moved: gone, or another writer moved it further already (which covers this one too).
+    return (await this.getItem(Key)) !== undefined;
+  }
+
+  /** Makes held values restricted (withheld); an erased one stays erased. */
+  withhold(items: readonly HeldDisclosure[]): Promise<void> {
+    return this.redact(items, "withheld", "");
+  }
+
+  /**
+   * Erases for good: each value's entry (or, in the first layout, its item) is replaced by a
+   * tombstone without salt or value. The tombstone keeps the pointer and digest, so a retried
+   * append of the event never writes the value again, and a second erasure finds it done.
+   */
+  erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
+    return this.redact(items, "erased", erasedBy);
+  }
+
+  private async redact(items: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+    const packs = new Map<string, HeldDisclosure[]>();
+    for (const item of items) {
+      if (item.erased) continue;
+      if (!item.packed) {
+        await (effect === "erased" ? this.eraseFirstLayout(item, by) : this.withholdFirstLayout(item));
+        continue;
+      }
+      const key = `${item.incidentId}\n${item.key}`;
+      packs.set(key, [...(packs.get(key) ?? []), item]);
+    }
+    for (const named of packs.values()) await this.rewritePack(named, effect, by);
+  }
+
+  /** One pack rewritten with the named entries redacted, conditional on its revision (see the class). */
+  private async rewritePack(named: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+    const [first] = named as [HeldDisclosure];
+    const Key = { incidentId: { S: first.incidentId }, key: { S: first.key } };
+    const pointers = new Set(named.map((n) => n.pointer));
+    for (let attempt = 0; attempt < REDACT_ATTEMPTS; attempt++) {
+      const item = await this.getItem(Key);
+      if (!item?.entries?.S) return;
+      const entries = JSON.parse(item.entries.S) as Entry[];
+      const next = entries.map((entry): Entry => {
+        const [pointer, digest, state] = entry;
+        if (!pointers.has(pointer) || state === "erased") return entry;
+        return effect === "erased"
+          ? [pointer, digest, "erased", by]
+          : [pointer, digest, "restricted", entry[3]];
+      });
+      const text = JSON.stringify(next);
+      if (text === item.entries.S) return;
+      const rev = item.rev?.N ?? "0";
+      const written = await conditionally(
+        this.db.send(
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key,
+            UpdateExpression: "SET entries = :e, rev = :next",
+            ConditionExpression: "rev = :rev",
+            ExpressionAttributeValues: {
+              ":e": { S: text },
+              ":rev": { N: rev },
+              ":next": { N: String(Number(rev) + 1) },
+            },
+          }),
+        ),
+      );
+      if (written) return;
+    }
+    throw new StoreBusyError(
+      `the disclosures of ${first.eventId} kept changing during a redaction; try again`,
+    );
+  }
+
+  private async withholdFirstLayout(item: HeldDisclosure): Promise<void> {
+    await conditionally(
+      this.db.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
           UpdateExpression: "SET visibility = :r",
           ConditionExpression: "attribute_exists(disclosure)",
           ExpressionAttributeValues: { ":r": { S: "restricted" } },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+      ),
+    );
   }
 
-  /**
-   * Erases for good: the item is replaced by a tombstone without salt or value (a put replaces
-   * every attribute). The tombstone keeps the key, so a retried append of the event never writes
-   * the value again, and a second erasure finds it done.
-   */
-  async erase(item: HeldDisclosure, erasedBy: string): Promise<void> {
-    if (item.erased) return;
+  /** A first-layout item is replaced by a tombstone (a put replaces every attribute). */
+  private async eraseFirstLayout(item: HeldDisclosure, erasedBy: string): Promise<void> {
     await this.db.send(
       new PutItemCommand({
         TableName: this.table,
         Item: {
           incidentId: { S: item.incidentId },
-          key: { S: keyOf(item.eventId, item.pointer, item.digest) },
+          key: { S: item.key },
           eventId: { S: item.eventId },
           pointer: { S: item.pointer },
           digest: { S: item.digest },
           erased: { BOOL: true },
           erasedBy: { S: erasedBy },
+          ...(item.writtenAt ? { writtenAt: { S: item.writtenAt } } : {}),
         },
       }),
     );
   }
 
-  /** Every public, held item, page by page, from a full scan (the disclosures export). */
-  async *publicPages(): AsyncGenerator<HeldDisclosure[]> {
-    let start: Item | undefined;
-    do {
-      const out = await this.db.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: "visibility = :p AND attribute_exists(disclosure)",
-          ExpressionAttributeValues: { ":p": { S: "public" } },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      yield (out.Items ?? []).map(fromItem);
-      start = out.LastEvaluatedKey;
-    } while (start);
+  private async getItem(Key: Item): Promise<Item | undefined> {
+    return (await this.db.send(new GetItemCommand({ TableName: this.table, Key, ConsistentRead: true })))
+      .Item;
   }
 
-  private async query(incidentId: string, prefix: string): Promise<HeldDisclosure[]> {
-    const found: HeldDisclosure[] = [];
+  /** Every public, held value, page by page, from a full scan (the disclosures export). */
+  async *publicPages(): AsyncGenerator<HeldDisclosure[]> {
+    for await (const items of this.scan({
+      // Packs are opened here: their entries' visibilities are inside the item.
+      FilterExpression: "attribute_exists(entries) OR (visibility = :p AND attribute_exists(disclosure))",
+      ExpressionAttributeValues: { ":p": { S: "public" } },
+    })) {
+      yield items.flatMap(valuesOf).filter((v) => !v.erased && v.visibility === "public");
+    }
+  }
+
+  /** Every item's keys and time, page by page (the orphan sweep): no value is read. */
+  async *itemPages(): AsyncGenerator<DisclosureItem[]> {
+    for await (const items of this.scan({
+      ProjectionExpression: "incidentId, #k, eventId, writtenAt",
+      ExpressionAttributeNames: { "#k": "key" },
+    })) {
+      yield items.map((item) => ({
+        incidentId: item.incidentId?.S ?? "",
+        eventId: item.eventId?.S ?? "",
+        key: item.key?.S ?? "",
+        ...(item.writtenAt?.S ? { writtenAt: item.writtenAt.S } : {}),
+      }));
+    }
+  }
+
+  /** Gives an item without a time the sweep's: its age is counted from no earlier than this. */
+  async stamp(item: DisclosureItem, seenAt: string): Promise<boolean> {
+    return conditionally(
+      this.db.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
+          UpdateExpression: "SET writtenAt = :w",
+          ConditionExpression: "attribute_exists(#k) AND attribute_not_exists(writtenAt)",
+          ExpressionAttributeNames: { "#k": "key" },
+          ExpressionAttributeValues: { ":w": { S: seenAt } },
+        }),
+      ),
+    );
+  }
+
+  /** Deletes an orphan item, only if no writer has moved its time since the sweep read it. */
+  async removeOrphan(item: DisclosureItem & { writtenAt: string }): Promise<boolean> {
+    return conditionally(
+      this.db.send(
+        new DeleteItemCommand({
+          TableName: this.table,
+          Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
+          ConditionExpression: "writtenAt = :w",
+          ExpressionAttributeValues: { ":w": { S: item.writtenAt } },
+        }),
+      ),
+    );
+  }
+
+  private async *scan(
+    input: Omit<ConstructorParameters<typeof ScanCommand>[0], "TableName" | "ExclusiveStartKey">,
+  ): AsyncGenerator<Item[]> {
     let start: Item | undefined;
     do {
       const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: "incidentId = :i AND begins_with(#k, :p)",
-          ExpressionAttributeNames: { "#k": "key" },
-          ExpressionAttributeValues: { ":i": { S: incidentId }, ":p": { S: prefix } },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
+        new ScanCommand({ ...input, TableName: this.table, ...(start ? { ExclusiveStartKey: start } : {}) }),
       );
-      found.push(...(out.Items ?? []).map(fromItem));
+      yield out.Items ?? [];
       start = out.LastEvaluatedKey;
     } while (start);
-    return found;
   }
 }
 
-/** An event id holds no `/` and a pointer of a sealed field no `#`: the key splits one way only. */
-export const keyOf = (eventId: string, pointer: string, digest: string) => `${eventId}${pointer}#${digest}`;
+/** A pack's key: the event, its attempt's first digest, the part. Zero-padded so parts sort in order. */
+const packKey = (eventId: string, tag: string, part: number) =>
+  `${eventId}#${tag}#${String(part).padStart(3, "0")}`;
 
-function fromItem(item: Item): HeldDisclosure {
-  const base = {
+/** An entry's size in the item at its largest: held and restricted, or erased. */
+function entrySize(d: Disclosure): number {
+  const named = Buffer.byteLength(d.pointer) + d.digest.length + ENTRY_OVERHEAD;
+  return named + Math.max("restricted".length + d.disclosure.length, "erased".length + ERASED_BY_MAX);
+}
+
+/** Disclosures in document order, cut into packs that each fit one item. */
+export function packsOf(disclosures: readonly Disclosure[]): Disclosure[][] {
+  const packs: Disclosure[][] = [];
+  let current: Disclosure[] = [];
+  let bytes = 0;
+  for (const d of disclosures) {
+    const size = entrySize(d);
+    if (current.length > 0 && bytes + size > PACK_BUDGET_BYTES) {
+      packs.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(d);
+    bytes += size;
+  }
+  if (current.length > 0) packs.push(current);
+  return packs;
+}
+
+/** The values an item holds: a pack's entries (in the event's order), or a first-layout item's one value. */
+function valuesOf(item: Item): HeldDisclosure[] {
+  const common = {
     incidentId: item.incidentId?.S ?? "",
     eventId: item.eventId?.S ?? "",
-    pointer: item.pointer?.S ?? "",
-    digest: item.digest?.S ?? "",
+    key: item.key?.S ?? "",
+    ...(item.writtenAt?.S ? { writtenAt: item.writtenAt.S } : {}),
   };
-  if (item.erased?.BOOL) return { ...base, erased: true, erasedBy: item.erasedBy?.S ?? "" };
-  return {
-    ...base,
-    erased: false,
-    disclosure: item.disclosure?.S ?? "",
-    visibility: item.visibility?.S === "public" ? "public" : "restricted",
-  };
+  const entries = item.entries?.S;
+  if (entries === undefined) {
+    // The first layout: one value, its parts as attributes.
+    const one = { ...common, pointer: item.pointer?.S ?? "", packed: false, digest: item.digest?.S ?? "" };
+    if (item.erased?.BOOL) return [{ ...one, erased: true, erasedBy: item.erasedBy?.S ?? "" }];
+    return [
+      {
+        ...one,
+        erased: false,
+        disclosure: item.disclosure?.S ?? "",
+        visibility: visibility(item.visibility?.S),
+      },
+    ];
+  }
+  return (JSON.parse(entries) as Entry[]).map(([pointer, digest, state, text]): HeldDisclosure => {
+    const one = { ...common, pointer, packed: true, digest };
+    if (state === "erased") return { ...one, erased: true, erasedBy: text };
+    return { ...one, erased: false, disclosure: text, visibility: visibility(state) };
+  });
 }
+
+const visibility = (text: string | undefined): Visibility => (text === "public" ? "public" : "restricted");

@@ -65,6 +65,13 @@ export interface DisclosureExportDeps {
   /** The log (for `treeSize`): its latest checkpoint, and the leaf index of an event. */
   log?: LogReader;
   leafIndex?: (incidentId: string, version: number) => Promise<number | undefined>;
+  /**
+   * Where the export is streamed from, when not from here (in AWS: the exports function's URL,
+   * as for the other exports, functions/http/routes/exports.ts: API Gateway buffers at most 6 MB).
+   * Then this route checks the query and redirects, the query kept as it is: the disclosures are
+   * read live, so a tree size is a filter here, never a pin.
+   */
+  streamedAt?: string;
 }
 
 /**
@@ -78,10 +85,22 @@ export interface DisclosureExportDeps {
  * at N and still are; which pointers were public at N the first N leaves themselves say (each
  * `VictimsRecorded`'s `disclose`, and the `RedactionApplied` events among them).
  */
-export function disclosureExportRoutes({ events, disclosures, log, leafIndex }: DisclosureExportDeps) {
+export function disclosureExportRoutes({
+  events,
+  disclosures,
+  log,
+  leafIndex,
+  streamedAt,
+}: DisclosureExportDeps) {
   const app = new Hono();
   app.get("/export/disclosures.ndjson", acceptQuery("treeSize"), async (c) => {
     const size = c.req.query("treeSize") !== undefined && log ? await exportTreeSize(c, log) : undefined;
+    if (streamedAt) {
+      const query = size === undefined ? "" : `?treeSize=${size}`;
+      c.header("Cache-Control", "no-store");
+      if (size !== undefined) c.header("X-Tree-Size", String(size));
+      return c.redirect(`${streamedAt.replace(/\/+$/, "")}/export/disclosures.ndjson${query}`, 307);
+    }
     async function* lines(): AsyncGenerator<string> {
       for await (const page of disclosures.publicPages()) {
         const stored = new Map<string, StoredEvent | null>();

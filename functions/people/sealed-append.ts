@@ -13,7 +13,7 @@ import {
 } from "../../events/sealing.js";
 import { canonicalJson, type StoredEvent } from "../../events/stored-event.js";
 import type { FieldError } from "../../events/validate.js";
-import { PayloadTooLargeError, ValidationError } from "../errors.js";
+import { PayloadTooLargeError, StoreBusyError, ValidationError } from "../errors.js";
 import { breachError } from "../store/append-answers.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
@@ -25,6 +25,13 @@ import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
 export const COMMIT_EVENTS_BUDGET = 390_000;
 const SERVER_FIELDS_BYTES = 400;
 
+/** One envelope sealed: as stored, the disclosures to write, and the items of an earlier attempt it relies on. */
+interface Sealing {
+  sealed: Envelope;
+  fresh: Disclosure[];
+  reused: ReadonlySet<string>;
+}
+
 export interface SealedAppendOptions {
   events: EventStore;
   disclosures: DisclosureStore;
@@ -32,19 +39,37 @@ export interface SealedAppendOptions {
   salt?: () => string;
   /** An id for a sealed event posted without one (its disclosures are keyed by it). */
   newEventId?: () => string;
+  /** The writer's clock (ISO), as the event store's: the deadline to commit counts on it. */
+  now?: () => string;
 }
 
-const randomSalt = () => randomBytes(MIN_SALT_BYTES).toString("base64url");
+// Salts are drawn from a pool of random bytes, each byte used once: one call to the CSPRNG for
+// hundreds of values instead of one a value.
+let pool = Buffer.alloc(0);
+let drawn = 0;
+const randomSalt = () => {
+  if (drawn + MIN_SALT_BYTES > pool.length) {
+    pool = randomBytes(MIN_SALT_BYTES * 512);
+    drawn = 0;
+  }
+  drawn += MIN_SALT_BYTES;
+  return pool.subarray(drawn - MIN_SALT_BYTES, drawn).toString("base64url");
+};
 const randomEventId = () => `sealed-${randomBytes(16).toString("base64url")}`;
+const nowIso = () => new Date().toISOString();
 
 /**
  * The append path for events that carry personal values (CONTRACT.md "People"), around the
  * event store: each sealed value is replaced by its commitment before the store seals and hashes
  * the event, and its disclosure is written to the disclosures table **first**. A crash between
  * the two leaves disclosures no event commits to: never served (readers match every item against
- * its event's commitment), reused by a retry of the same eventId, and otherwise left as they are
- * (they hold what the writer sent and was never told was stored). The reverse order could
+ * its event's commitment), reused by a retry of the same eventId, and otherwise removed by the
+ * orphan sweep once no writer can still commit them (orphan-sweep.ts). The reverse order could
  * acknowledge an event whose values are lost; this one cannot.
+ *
+ * The deadline: the writer notes its clock before it writes disclosures (or, reusing an earlier
+ * attempt's, moves their `writtenAt` forward to it), and the store commits only within
+ * WRITER_DEADLINE_MS of that (`deadlineFrom`), so the sweep knows when an orphan is for good.
  *
  * Idempotency: the store recognises a repeat by the content it stores, here the sealed envelope.
  * So a retry must seal with the first attempt's salts: each value equal to a disclosure already
@@ -59,10 +84,12 @@ const randomEventId = () => `sealed-${randomBytes(16).toString("base64url")}`;
 export class SealedAppend {
   private readonly salt: () => string;
   private readonly newEventId: () => string;
+  private readonly now: () => string;
 
   constructor(private readonly o: SealedAppendOptions) {
     this.salt = o.salt ?? randomSalt;
     this.newEventId = o.newEventId ?? randomEventId;
+    this.now = o.now ?? nowIso;
   }
 
   async append(request: AppendRequest): Promise<AppendResult> {
@@ -71,30 +98,64 @@ export class SealedAppend {
     await this.checkReferences(request, at);
     const redactions = await this.redactions(request, at);
 
+    const toSeal = request.envelopes.map((envelope) =>
+      sealables(envelope).length === 0
+        ? null
+        : { ...envelope, eventId: envelope.eventId ?? this.newEventId() },
+    );
+    // What earlier attempts left, and whether the incident exists: read at once, before any write.
+    // The read comes first even for a first attempt: a retry must find what an earlier one left
+    // (the first layout's items too, and tombstones: an erased value is never written again).
+    const [held] = await Promise.all([
+      Promise.all(
+        toSeal.map((one, i) =>
+          one && request.envelopes[i]?.eventId ? this.o.disclosures.ofEvent(incidentId, one.eventId) : [],
+        ),
+      ),
+      toSeal.some(Boolean) ? this.checkHead(request) : undefined,
+    ]);
     const sealed: Envelope[] = [];
-    const writes: { eventId: string; disclosures: Disclosure[] }[] = [];
-    for (const envelope of request.envelopes) {
-      if (sealables(envelope).length === 0) {
+    const writes: { at: number; envelope: Envelope & { eventId: string }; sealing: Sealing }[] = [];
+    for (const [i, envelope] of request.envelopes.entries()) {
+      const one = toSeal[i];
+      if (!one) {
         sealed.push(envelope);
         continue;
       }
-      const eventId = envelope.eventId ?? this.newEventId();
-      const held = envelope.eventId ? await this.o.disclosures.ofEvent(incidentId, eventId) : [];
-      const one = await this.seal(incidentId, { ...envelope, eventId }, held);
-      sealed.push(one.sealed);
-      writes.push({ eventId, disclosures: one.fresh });
+      const sealing = await this.seal(incidentId, one, held[i] ?? []);
+      writes.push({ at: sealed.length, envelope: one, sealing });
+      sealed.push(sealing.sealed);
     }
     checkCommitSize(sealed);
-    if (writes.length > 0) await this.checkHead(request);
     for (const r of redactions) await r();
-    for (const w of writes) await this.o.disclosures.putFresh(incidentId, w.eventId, w.disclosures);
+    // Noted before any disclosure is written or relied on: the store commits within the deadline of it.
+    const writtenAt = this.now();
+    const written = writes.map(async ({ at, envelope, sealing }) => {
+      let used = sealing;
+      if (!(await this.refreshAll(incidentId, used.reused, writtenAt))) {
+        // A sweep took what an earlier attempt left (it was past its deadline): seal afresh.
+        used = await this.seal(
+          incidentId,
+          envelope,
+          await this.o.disclosures.ofEvent(incidentId, envelope.eventId),
+        );
+        if (!(await this.refreshAll(incidentId, used.reused, writtenAt)))
+          throw new StoreBusyError(
+            `the disclosures of ${envelope.eventId} changed while this append was written; nothing was stored`,
+          );
+        sealed[at] = used.sealed;
+      }
+      await this.o.disclosures.putFresh(incidentId, envelope.eventId, used.fresh, writtenAt);
+    });
+    await Promise.all(written);
+    const deadlineFrom = writes.length > 0 ? { deadlineFrom: Date.parse(writtenAt) } : {};
     try {
-      return await this.o.events.append({ ...request, envelopes: sealed });
+      return await this.o.events.append({ ...request, envelopes: sealed, ...deadlineFrom });
     } catch (error) {
       if ((error as Error).name !== "EventIdConflictError") throw error;
       const again = await this.reseal(incidentId, request.envelopes, sealed);
       if (!again) throw error;
-      return this.o.events.append({ ...request, envelopes: again });
+      return this.o.events.append({ ...request, envelopes: again, ...deadlineFrom });
     }
   }
 
@@ -103,15 +164,18 @@ export class SealedAppend {
     incidentId: string,
     envelope: Envelope & { eventId: string },
     held: readonly HeldDisclosure[],
-  ): Promise<{ sealed: Envelope; fresh: Disclosure[] }> {
+  ): Promise<Sealing> {
     const erased = new Set(held.filter((h) => h.erased).map((h) => h.pointer));
     const reuse = new Map<string, string>();
+    const reused = new Set<string>();
     for (const h of held) {
       if (h.erased || reuse.has(h.pointer)) continue;
       const parts = decodeDisclosure(h.disclosure);
       const value = valueAt(envelope, h.pointer);
-      if (parts && value !== undefined && canonicalJson(parts.value) === canonicalJson(value))
+      if (parts && value !== undefined && canonicalJson(parts.value) === canonicalJson(value)) {
         reuse.set(h.pointer, parts.salt);
+        reused.add(h.key);
+      }
     }
     let { sealed, disclosures } = sealEnvelope(envelope, (pointer) => reuse.get(pointer) ?? this.salt());
     if (erased.size > 0) {
@@ -123,7 +187,19 @@ export class SealedAppend {
       }
       disclosures = disclosures.filter((d) => !erased.has(d.pointer));
     }
-    return { sealed, fresh: disclosures.filter((d) => !reuse.has(d.pointer)) };
+    return { sealed, fresh: disclosures.filter((d) => !reuse.has(d.pointer)), reused };
+  }
+
+  /** Moves every relied-on item's `writtenAt` to this attempt's; false if one of them is gone. */
+  private async refreshAll(
+    incidentId: string,
+    keys: ReadonlySet<string>,
+    writtenAt: string,
+  ): Promise<boolean> {
+    const moved = await Promise.all(
+      [...keys].map((key) => this.o.disclosures.refresh(incidentId, key, writtenAt)),
+    );
+    return moved.every(Boolean);
   }
 
   /**
@@ -172,7 +248,9 @@ export class SealedAppend {
    * decides them, at the commit.
    */
   private async checkHead(request: AppendRequest): Promise<void> {
-    const head = await this.o.events.readHead(request.incidentId);
+    // A cached head can only be stale, never wrong: one past version 0 means the incident exists.
+    const head =
+      this.o.events.cachedHead(request.incidentId) ?? (await this.o.events.readHead(request.incidentId));
     const breach = checkAppend(head.version, request.envelopes, request.batched);
     if (breach?.kind === "incident-missing") throw breachError(breach);
   }
@@ -247,10 +325,8 @@ export class SealedAppend {
       }
       const by = e.eventId ?? "redaction";
       effects.push(async () => {
-        for (const item of items) {
-          if (effect === "erased") await this.o.disclosures.erase(item, by);
-          else await this.o.disclosures.withhold(item);
-        }
+        if (effect === "erased") await this.o.disclosures.erase(items, by);
+        else await this.o.disclosures.withhold(items);
       });
     }
     if (errors.length > 0)

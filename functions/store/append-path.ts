@@ -34,6 +34,12 @@ export interface AppendRequest {
   expectedVersion?: number;
   /** Whether the client sent `{ events: [...] }`: error paths then name `events[i]`. */
   batched: boolean;
+  /**
+   * The writer's clock (ms) before it wrote what the commit relies on besides its claims (the
+   * sealing append's disclosures, functions/people): the commit is put only within
+   * WRITER_DEADLINE_MS of it too, so an orphan older than that is one for good.
+   */
+  deadlineFrom?: number;
 }
 
 export interface AppendPathOptions {
@@ -162,8 +168,14 @@ export class AppendPath {
       events,
       token: randomUUID(),
     });
-    if (fingerprints.size > 0 && Date.parse(this.o.now()) - claimsFrom > WRITER_DEADLINE_MS) {
-      // Our claims may count as abandoned by now and be moved (claims.ts): never put after that.
+    // What the commit relies on was written from these times on: our claims, which may count as
+    // abandoned after the deadline and be moved (claims.ts), and what the caller wrote first
+    // (the sealing append's disclosures, functions/people, swept as orphans after it). Never put after that.
+    const reliedFrom = Math.min(
+      fingerprints.size > 0 ? claimsFrom : Number.POSITIVE_INFINITY,
+      request.deadlineFrom ?? Number.POSITIVE_INFINITY,
+    );
+    if (Date.parse(this.o.now()) - reliedFrom > WRITER_DEADLINE_MS) {
       throw new StoreBusyError(
         `the append to ${incidentId} took too long to be stored safely; nothing was stored`,
       );

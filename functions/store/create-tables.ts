@@ -9,7 +9,9 @@ import {
   ACTIVITY_INDEX_ATTRIBUTES,
   AUDIT_KEYS,
   CLAIMS_KEYS,
+  DESK_SESSIONS_KEYS,
   DISCLOSURES_KEYS,
+  deskSessionsTable,
   EVENTS_KEYS,
   LOG_KEYS,
   peopleTables,
@@ -65,6 +67,13 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
   const people = peopleTables(names);
   definitions.push(pairKeyed(people.disclosures, DISCLOSURES_KEYS), pairKeyed(people.audit, AUDIT_KEYS));
   if (names.search) definitions.push(pairKeyed(names.search, SEARCH_KEYS));
+  // The desk's revoked sessions (functions/http/desk/session-revocations.ts); TTL is AWS's, not dynalite's.
+  definitions.push({
+    TableName: deskSessionsTable(names),
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [{ AttributeName: DESK_SESSIONS_KEYS.partitionKey, AttributeType: "S" }],
+    KeySchema: [{ AttributeName: DESK_SESSIONS_KEYS.partitionKey, KeyType: "HASH" }],
+  });
   return definitions;
 }
 

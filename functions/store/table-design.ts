@@ -48,6 +48,15 @@ export const COMMIT_ITEM_TYPE = "commit";
  */
 export const DISCLOSURES_KEYS = { partitionKey: "incidentId", sortKey: "key" } as const;
 export const AUDIT_KEYS = { partitionKey: "incidentId", sortKey: "at" } as const;
+/**
+ * desk-sessions — the desk's sessions ended by sign-out before their expiry: pk `sessionId`,
+ *           removed by the table's TTL on `expiresAt` (epoch seconds) once the session would have ended.
+ */
+export const DESK_SESSIONS_KEYS = { partitionKey: "sessionId" } as const;
+export const DESK_SESSIONS_TTL = "expiresAt";
+/** The revoked sessions' table: given, else named after the events table. */
+export const deskSessionsTable = (names: TableNames): string =>
+  names.deskSessions ?? `${names.events}-desk-sessions`;
 /** The people tables' names: given, else named after the events table (so every archive has them). */
 export function peopleTables(names: TableNames): { disclosures: string; audit: string } {
   return {
@@ -67,6 +76,8 @@ export interface TableNames {
   audit?: string;
   /** The finding index (functions/finding/search-index.ts); optional like the log's. */
   search?: string;
+  /** The desk's revoked sessions (default: deskSessionsTable). */
+  deskSessions?: string;
 }
 
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-ledger"): TableNames {
@@ -78,6 +89,7 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv, prefix = "incident-led
     // Absent: named after the events table (peopleTables).
     ...(env.DISCLOSURES_TABLE ? { disclosures: env.DISCLOSURES_TABLE } : {}),
     ...(env.AUDIT_TABLE ? { audit: env.AUDIT_TABLE } : {}),
+    ...(env.DESK_SESSIONS_TABLE ? { deskSessions: env.DESK_SESSIONS_TABLE } : {}),
     search: env.SEARCH_TABLE ?? `${prefix}-search`,
   };
 }

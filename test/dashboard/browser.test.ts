@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive } from "../support/archive.js";
+import { launchChromium } from "../support/chromium.js";
 import {
   BUCHA,
   HOSTILE,
@@ -26,7 +27,6 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: browser globals, checked by the assertions instead.
 declare const document: any, window: any, getComputedStyle: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = join(process.cwd(), "test-artifacts");
 
 let archive: LocalServer;
@@ -34,31 +34,8 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  // Fail, never skip: a missing browser must not pass as green.
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the dashboard's browser tests need Debian's chromium ` +
-        "(apt-get install -y chromium; .ci/run does this). Do not use `npx playwright install`.",
-    );
-  }
   mkdirSync(ARTIFACTS, { recursive: true });
-  [archive, browser] = await Promise.all([
-    startArchive(),
-    // playwright gives the browser a fresh temporary profile of its own and removes it on close.
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    }),
-  ]);
+  [archive, browser] = await Promise.all([startArchive(), launchChromium()]);
   // Small pauses keep the recordedAt values apart, so "between v5 and v6" exists at millisecond precision.
   await loadSample(archive.url, 5);
   await loadHostile(archive.url);

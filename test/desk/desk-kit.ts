@@ -1,22 +1,23 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+import { type LocalOptions, type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { TOKEN } from "../support/archive.js";
+
+export { launchChromium } from "../support/chromium.js";
 
 /**
  * The desk's browser tests: one archive and one Chromium per file, people signing in with
  * their tokens, forms filled field by field as a person would, axe on every form page.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = "/tmp/desk-shots";
 
 export const WRITER = { name: "Reporter Rita", token: "rita-token-0123456789", roles: ["writer"] as const };
 
-export async function startDeskArchive(): Promise<LocalServer> {
+export async function startDeskArchive(options: Partial<LocalOptions> = {}): Promise<LocalServer> {
   return startLocalServer({
     port: 0,
     dynamoPort: 0,
@@ -24,33 +25,19 @@ export async function startDeskArchive(): Promise<LocalServer> {
     writer: "test-writer",
     users: [{ ...WRITER, roles: [...WRITER.roles] }],
     log: silentLogger,
+    ...options,
   });
 }
 
-export async function launchChromium(): Promise<Browser> {
-  // Fail, never skip: a missing browser must not pass as green.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
-
-/** A person's browser, with JavaScript off: every form must work without it. */
-export async function newPerson(browser: Browser): Promise<BrowserContext> {
+/** A person's browser, with JavaScript off (every form must work without it) unless asked for. */
+export async function newPerson(
+  browser: Browser,
+  options: { javaScript?: boolean } = {},
+): Promise<BrowserContext> {
   return browser.newContext({
     viewport: { width: 1100, height: 900 },
     locale: "en-GB",
-    javaScriptEnabled: false,
+    javaScriptEnabled: options.javaScript ?? false,
   });
 }
 

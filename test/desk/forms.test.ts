@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EDITOR_TYPES, EVENT_TYPES } from "../../events/schemas.js";
 import { parseAppendBody } from "../../events/validate.js";
 import type { FormState } from "../../functions/http/desk/form-kit.js";
 import { fieldId } from "../../functions/http/desk/form-kit.js";
@@ -37,6 +38,14 @@ const state = (values: Record<string, string> = {}): FormState => ({
 });
 const render = async (form: DeskForm, values?: Record<string, string>) =>
   String(await form.Fields({ form: state(values), context }));
+
+describe("the desk's forms", () => {
+  it('cover every event type, each behind the role the API asks for it (CONTRACT.md "Roles")', () => {
+    expect(DESK_FORMS.map((f) => f.type).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const form of DESK_FORMS)
+      expect(form.role, form.type).toBe(EDITOR_TYPES.includes(form.type as never) ? "editor" : "writer");
+  });
+});
 
 describe.each([...DESK_FORMS].map((f) => [f.type, f] as const))("the %s form", (_type, form) => {
   it("renders every field it lists, under the id the error summary links to", async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
           logoutUrl: `${issuer.issuer}/logout`,
         }),
       },
-      sessions: new Sessions(key),
+      sessions: new Sessions(key, archive.ledger.deskRevocations),
       flowKey: key,
       log: silentLogger,
     },
@@ -203,12 +203,13 @@ describe("the desk's OpenID Connect sign-in", () => {
     expect((await browser.go(`${pages.url}/desk/new`)).status).toBe(403);
     const page = await browser.go(`${pages.url}/view/oidc-incident`);
     expect(page.text).toContain("Your roles let you read only.");
-    // Signed in, the page carries the session's form token: this reader's alone. Without the
-    // cookie it is the public page, kept apart from the other by Vary: Cookie.
+    // Signed in, the page is this reader's (their form token; restricted values for this
+    // restricted-reader): never stored. Without the cookie it is the public page, kept apart
+    // from the other by Vary: Cookie.
     const signedIn = await fetch(`${pages.url}/view/oidc-incident`, {
       headers: { cookie: `ledger_session=${browser.session()}` },
     });
-    expect(signedIn.headers.get("cache-control")).toBe("private, no-cache");
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
     expect(signedIn.headers.get("vary")).toMatch(/cookie/i);
     const anonymous = await fetch(`${pages.url}/view/oidc-incident`);
     expect(anonymous.headers.get("cache-control")).toBe("no-cache");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSecretString } from "../../functions/http/desk/secret-value.js";
 
 /**
- * The pages Lambda's one Secrets Manager call, against a stand-in endpoint: the JSON 1.1
+ * The pages Lambda's one Secrets Manager call (the SDK's client), against a stand-in endpoint: the JSON 1.1
  * request GetSecretValue is, SigV4-signed with the credentials of the environment (as the
  * Lambda runtime provides them), and its SecretString read back; a refusal is an error.
  */

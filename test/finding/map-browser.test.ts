@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive } from "../support/archive.js";
+import { launchChromium } from "../support/chromium.js";
 import { loadSample, opened } from "./finding-kit.js";
 
 /**
@@ -11,19 +12,14 @@ import { loadSample, opened } from "./finding-kit.js";
  * off: each is read as served, under the pages' strict CSP (a violation is reported by the
  * browser and fails the test). Screenshots go to test-artifacts/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = join(process.cwd(), "test-artifacts");
 
 let archive: LocalServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  [archive, browser] = await Promise.all([
-    startArchive(),
-    chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] }),
-  ]);
+  [archive, browser] = await Promise.all([startArchive(), launchChromium()]);
   await loadSample(archive);
   const places: [string, string, number, number][] = [
     ["map-kharkiv-2022", "Strike on Kharkiv square", 49.99, 36.23],

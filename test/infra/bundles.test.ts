@@ -13,8 +13,10 @@ import type {
 } from "aws-lambda";
 import dynalite from "dynalite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealEnvelope } from "../../events/sealing.js";
+import { DisclosureStore } from "../../functions/people/disclosure-store.js";
 import { createTables } from "../../functions/store/create-tables.js";
-import type { TableNames } from "../../functions/store/table-design.js";
+import { peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
 import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import {
@@ -370,11 +372,27 @@ describe("the bundled Lambdas, end to end", () => {
     const { handler } = (await nativeImport(pathToFileURL(bundles.viewRepair).href)) as {
       handler: () => Promise<{ built: number; caughtUp: number; failed: number }>;
     };
-    expect(await handler()).toMatchObject({ built: 1, caughtUp: 0, failed: 0 });
+    // …and then the disclosures an append wrote long ago before it failed (functions/people/orphan-sweep.ts).
+    const { disclosures: orphan } = sealEnvelope(
+      {
+        eventId: "bundle-orphan-list",
+        type: "VictimsRecorded",
+        source: { publisher: "Bundle Test Wire" },
+        data: { victims: [{ name: "Never stored" }] },
+      },
+      () => "YnVuZGxlLW9ycGhhbi1zYWx0",
+    );
+    await new DisclosureStore(db, peopleTables(tables).disclosures).putFresh(
+      id,
+      "bundle-orphan-list",
+      orphan,
+      "2026-01-01T00:00:00.000Z",
+    );
+    expect(await handler()).toMatchObject({ built: 1, caughtUp: 0, failed: 0, orphans: { removed: 1 } });
     const view = await db.send(
       new GetItemCommand({ TableName: tables.views, Key: { incidentId: { S: id } }, ConsistentRead: true }),
     );
     expect(view.Item?.version).toEqual({ N: "1" });
-    expect(await handler()).toMatchObject({ built: 0, caughtUp: 0 });
+    expect(await handler()).toMatchObject({ built: 0, caughtUp: 0, orphans: { items: 0, removed: 0 } });
   });
 });

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { serve } from "@hono/node-server";
 import type {
   APIGatewayProxyEventV2,
@@ -170,4 +170,112 @@ describe("the desk in the deployed pages bundle", () => {
     expect(page.text).toContain("Opened from the deployed desk");
     expect(page.text).toContain("alice@example.org (alice-sub)");
   });
+
+  it("shows a signed-in restricted-reader the restricted victims' values, audited; sign-out revokes the cookie", async () => {
+    jar.clear();
+    issuer.state.user = {
+      sub: "rhea-sub",
+      email: "rhea@example.org",
+      groups: ["writer", "restricted-reader"],
+    };
+    await signInAsIssuerUser();
+    const form = await call({
+      method: "GET",
+      route: "/desk/incidents/{incidentId}/{form}",
+      path: "/desk/incidents/desk-bundle-incident/victims",
+    });
+    expect(form.status).toBe(200);
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form.text)?.[1] ?? "";
+    const recorded = await call({
+      method: "POST",
+      route: "/desk/incidents/{incidentId}/{form}",
+      path: "/desk/incidents/desk-bundle-incident/victims",
+      form: {
+        formToken: field("formToken"),
+        eventId: field("eventId"),
+        rows: "1",
+        "victims[0].name": "Bundle Sealed-Name",
+        "victims[0].sex": "female",
+        "attributedTo.name": "Regional police",
+        "source.publisher": "Reuters",
+      },
+    });
+    expect(recorded.status, recorded.text.slice(0, 400)).toBe(303);
+    const signedIn = await call({
+      method: "GET",
+      route: "/view/{incidentId}",
+      path: "/view/desk-bundle-incident",
+    });
+    expect(signedIn.text).toContain("Bundle Sealed-Name");
+    expect(signedIn.headers["cache-control"]).toBe("private, no-store");
+    const audit = await db.send(new ScanCommand({ TableName: "desk-events-audit" }));
+    expect((audit.Items ?? []).some((i) => i.who?.S === "rhea@example.org (rhea-sub)")).toBe(true);
+
+    const copied = jar.get("ledger_session") ?? "";
+    const out = await call({
+      method: "POST",
+      route: "/sign-out",
+      path: "/sign-out",
+      form: { formToken: field("formToken") },
+    });
+    expect(out.status).toBe(200);
+    expect(jar.has("ledger_session")).toBe(false);
+    jar.set("ledger_session", copied);
+    const replayed = await call({
+      method: "GET",
+      route: "/view/{incidentId}",
+      path: "/view/desk-bundle-incident",
+    });
+    expect(replayed.text).not.toContain("Bundle Sealed-Name");
+    expect(replayed.text).toContain("sign in</a> to add reports");
+    const desk = await call({ method: "GET", route: "/desk/new", path: "/desk/new" });
+    expect(desk.status).toBe(303);
+    jar.clear();
+    const anonymous = await call({
+      method: "GET",
+      route: "/view/{incidentId}",
+      path: "/view/desk-bundle-incident",
+    });
+    expect(anonymous.text).not.toContain("Bundle Sealed-Name");
+    expect(anonymous.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("offers an editor the release form, sent through the release store as POST /releases is, and serves the upload script", async () => {
+    jar.clear();
+    issuer.state.user = { sub: "eve-sub", email: "eve@example.org", groups: ["writer", "editor"] };
+    await signInAsIssuerUser();
+    const release = await call({ method: "GET", route: "/desk/release", path: "/desk/release" });
+    expect(release.status).toBe(200);
+    const token = /name="formToken" value="([^"]+)"/.exec(release.text)?.[1] ?? "";
+    // This log has no signed checkpoint yet: the release store answers as POST /releases does.
+    const named = await call({
+      method: "POST",
+      route: "/desk/release",
+      path: "/desk/release",
+      form: { formToken: token, name: "bundle-release", note: "" },
+    });
+    expect(named.status).toBe(409);
+    expect(named.text).toContain("no signed checkpoint");
+    const script = await call({ method: "GET", route: "/desk/upload.js", path: "/desk/upload.js" });
+    expect(script.status).toBe(200);
+    expect(script.headers["content-type"]).toMatch(/^text\/javascript/);
+  });
 });
+
+/** The code flow through the test issuer as its current user, ending in a session cookie in the jar. */
+async function signInAsIssuerUser(): Promise<void> {
+  const start = await call({ method: "GET", route: "/sign-in", path: "/sign-in", query: { next: "/desk" } });
+  const back = new URL(
+    String(
+      (await fetch(new URL(String(start.headers.location)), { redirect: "manual" })).headers.get("location"),
+    ),
+  );
+  const done = await call({
+    method: "GET",
+    route: "/sign-in/callback",
+    path: "/sign-in/callback",
+    query: Object.fromEntries(back.searchParams),
+  });
+  expect(done.status).toBe(303);
+  expect(jar.has("ledger_session")).toBe(true);
+}

@@ -2,7 +2,7 @@ import type { CfnElement } from "aws-cdk-lib";
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DESK_GET_PATHS, DESK_POST_PATHS } from "../../infra/desk.js";
+import { DESK_GET_PATHS, DESK_POST_PATHS, DESK_UPLOAD_MAX } from "../../infra/desk.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
 import { actionsByResource, type Json, synthLedger } from "./synth.js";
 
@@ -79,6 +79,51 @@ describe("the desk in AWS", () => {
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
     ]);
+  });
+
+  it("keeps revoked sessions in a table of their own, gone by TTL; the pages may put and get an item, no more", () => {
+    const table = id(stack.desk.revocations as IConstruct);
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      KeySchema: [{ AttributeName: "sessionId", KeyType: "HASH" }],
+      TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
+      BillingMode: "PAY_PER_REQUEST",
+      SSESpecification: { SSEEnabled: true },
+    });
+    const pages = actionsByResource(template, id(stack.pages.role));
+    expect([...(pages.get(table) ?? [])].sort()).toEqual(["dynamodb:GetItem", "dynamodb:PutItem"]);
+    for (const role of [stack.api.role, stack.projector.role, stack.data.role])
+      expect(actionsByResource(template, id(role)).get(table)).toBeUndefined();
+    const env = (template.toJSON().Resources[id(stack.pages.function)] as Json).Properties.Environment
+      .Variables;
+    expect(env.DESK_SESSIONS_TABLE).toEqual({ Ref: table });
+  });
+
+  it("lets the pages name releases as POST /releases does: a PutItem under the release keys, and the builds' invoke", () => {
+    const statements = Object.values(template.findResources("AWS::IAM::Policy") as Record<string, Json>)
+      .filter((p) => p.Properties.Roles.some((r: Json) => r.Ref === id(stack.pages.role)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[]);
+    const log = id(stack.transparencyLog.table);
+    const puts = statements.filter(
+      (s) => [s.Action].flat().includes("dynamodb:PutItem") && JSON.stringify(s.Resource).includes(log),
+    );
+    expect(puts).toHaveLength(1);
+    expect(puts[0]).toMatchObject({
+      Action: "dynamodb:PutItem",
+      Resource: { "Fn::GetAtt": [log, "Arn"] },
+      Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["release", "release#*"] } },
+    });
+    const invokes = statements.filter((s) => [s.Action].flat().includes("lambda:InvokeFunction"));
+    expect(invokes).toEqual([
+      expect.objectContaining({
+        Resource: { "Fn::GetAtt": [id(stack.exportHandOff.builder.function), "Arn"] },
+      }),
+    ]);
+    const env = (template.toJSON().Resources[id(stack.pages.function)] as Json).Properties.Environment
+      .Variables;
+    expect(env.EXPORT_BUILDER).toEqual({ Ref: id(stack.exportHandOff.builder.function) });
+    // The evidence form's limit: what one Lambda request carries, base64-encoded.
+    expect(env.LEDGER_EVIDENCE_MAX).toBe(String(DESK_UPLOAD_MAX));
+    expect(Math.ceil((DESK_UPLOAD_MAX + 64 * 1024) / 3) * 4).toBeLessThan(6 * 1024 * 1024 - 64 * 1024);
   });
 
   it("routes the desk's pages and posts to the pages Lambda, without the API's JWT authorizer", () => {

@@ -57,17 +57,18 @@ describe("the evidence bucket", () => {
     );
   });
 
-  it("lets the API put and read evidence, delete only its own incoming copies, and the data Lambda only read", () => {
-    expect(evidenceGrants(stack.api.role)).toEqual({
+  it("lets the API (and the desk's upload form, on the pages) put and read evidence, delete only its own incoming copies, and the data Lambda only read", () => {
+    const writer = {
       "/blobs/*": ["s3:GetObject", "s3:PutObject"],
       "/access/*": ["s3:GetObject", "s3:PutObject"],
       "/incoming/*": ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
-    });
+    };
+    expect(evidenceGrants(stack.api.role)).toEqual(writer);
+    expect(evidenceGrants(stack.pages.role)).toEqual(writer);
     expect(evidenceGrants(stack.data.role)).toEqual({
       "/blobs/*": ["s3:GetObject"],
       "/access/*": ["s3:GetObject"],
     });
-    expect(evidenceGrants(stack.pages.role)).toEqual({});
     expect(evidenceGrants(stack.projector.role)).toEqual({});
     for (const fn of [stack.api, stack.data]) {
       expect(resources[id(fn.function)].Properties.Environment.Variables).toMatchObject({

@@ -115,13 +115,23 @@ describe("the S3 hand-off: the data Lambda", () => {
     expect(env.EXPORT_BUILDER).toEqual({ Ref: id(stack.exportHandOff.builder.function) });
   });
 
-  it("is the only role besides the builder with any S3 or Lambda-invoke grant (but on evidence)", () => {
+  it("is the only role besides the builder with any S3 or Lambda-invoke grant (but on evidence, and the desk's release)", () => {
     const others = Object.keys(template.findResources("AWS::IAM::Role")).filter(
       (role) => role !== id(stack.data.role) && role !== id(stack.exportHandOff.builder.role),
     );
+    // The desk's release form starts a release's builds as POST /releases does: the pages role
+    // may invoke the builder, and nothing else of S3 or Lambda.
+    const pagesBuilds = actionsByResource(template, id(stack.pages.role)).get(
+      id(stack.exportHandOff.builder.function),
+    );
+    expect([...(pagesBuilds ?? [])]).toEqual(["lambda:InvokeFunction"]);
     for (const role of others) {
       const actions = [...actionsByResource(template, role).entries()]
         .filter(([resource]) => !resource.startsWith(id(stack.evidence.bucket)))
+        .filter(
+          ([resource]) =>
+            !(role === id(stack.pages.role) && resource === id(stack.exportHandOff.builder.function)),
+        )
         .flatMap(([, set]) => [...set]);
       expect(
         actions.filter((a) => /^(s3:|lambda:Invoke)/.test(a)),

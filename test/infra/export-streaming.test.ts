@@ -73,6 +73,9 @@ describe("the exports function and its URL", () => {
       [id(stack.eventsTable)]: ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"],
       [id(stack.viewsTable)]: ["dynamodb:GetItem"],
       [id(stack.transparencyLog.table)]: ["dynamodb:GetItem", "dynamodb:Query"],
+      // The disclosures export: a scan of the public ones, and each one's event through its claim.
+      [id(stack.people.disclosures)]: ["dynamodb:Scan"],
+      [id(stack.claimsTable)]: ["dynamodb:GetItem"],
     });
     const all = [...grants.values()].flatMap((set) => [...set]);
     expect(all.filter((a) => !a.startsWith("dynamodb:")).sort()).toEqual([

@@ -38,8 +38,8 @@ describe("the people's tables (disclosures, audit)", () => {
   });
 
   it("lets the append path write, withhold and erase disclosures (never delete), and only add audit records", () => {
+    // Packs are put one by one (conditionally) and redacted in place: no batch write, no delete.
     expect(on(stack.api.role, stack.people.disclosures)).toEqual([
-      "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
@@ -48,17 +48,18 @@ describe("the people's tables (disclosures, audit)", () => {
     expect(on(stack.api.role, stack.people.audit)).toEqual(["dynamodb:PutItem"]);
   });
 
-  it("lets the pages read disclosures (and write them as the API's append does, for the desk) and add audit records; the data Lambda scan disclosures only", () => {
+  it("lets the pages read disclosures (and write them as the API's append does, for the desk) and add audit records; the exports function scan disclosures only", () => {
     // The desk's posts run the API's sealing append (infra/desk.ts): the API's writes, no more.
     expect(on(stack.pages.role, stack.people.disclosures)).toEqual([
-      "dynamodb:BatchWriteItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:Query",
       "dynamodb:UpdateItem",
     ]);
     expect(on(stack.pages.role, stack.people.audit)).toEqual(["dynamodb:PutItem"]);
-    expect(on(stack.data.role, stack.people.disclosures)).toEqual(["dynamodb:Scan"]);
+    // The data Lambda redirects the disclosures export to the exports function, which scans.
+    expect(on(stack.data.role, stack.people.disclosures)).toEqual([]);
+    expect(on(stack.exportStreaming.fn.role, stack.people.disclosures)).toEqual(["dynamodb:Scan"]);
     expect(on(stack.data.role, stack.people.audit)).toEqual([]);
     expect(on(stack.projector.role, stack.people.disclosures)).toEqual([]);
     // Scans and batch writes elsewhere stay the view repair's alone.
@@ -83,6 +84,19 @@ describe("the people's tables (disclosures, audit)", () => {
           "GROUPS_CLAIM",
         ]),
       );
+    }
+    // The data Lambda reads roles from claims too (POST /releases, restricted evidence).
+    const data = resources[id(stack.data.function)].Properties.Environment.Variables;
+    expect(data.GROUPS_CLAIM).toBe("cognito:groups");
+    const { stack: other, template: otherTemplate } = synthLedger({
+      jwtIssuer: "https://issuer.example.org/",
+      jwtAudience: "ledger",
+      groupsClaim: "roles",
+    });
+    const otherResources: Json = otherTemplate.toJSON().Resources;
+    for (const fn of [other.api, other.pages, other.data]) {
+      const logical = other.getLogicalId(fn.function.node.defaultChild as CfnElement);
+      expect(otherResources[logical].Properties.Environment.Variables.GROUPS_CLAIM).toBe("roles");
     }
   });
 });

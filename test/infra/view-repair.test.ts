@@ -14,9 +14,10 @@ beforeAll(() => {
 });
 
 describe("the view-repair sweep in AWS", () => {
-  it("may scan and query events, and scan, read and write views — nothing on claims, no index, no delete, updates of the link index only", () => {
+  it("may scan and query events, and scan, read and write views — claims read only, no index, no delete but of orphan disclosures, updates of the link index only", () => {
     const repair = actionsByResource(template, id(stack.viewRepair.fn.role));
     expect([...(repair.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:GetItem",
       "dynamodb:Query",
       "dynamodb:Scan",
     ]);
@@ -28,27 +29,59 @@ describe("the view-repair sweep in AWS", () => {
       "dynamodb:Scan",
       "dynamodb:UpdateItem",
     ]);
-    expect(repair.get(id(stack.claimsTable))).toBeUndefined();
+    // Whether an orphan disclosure's event is stored: its claim, then the commit it names.
+    expect([...(repair.get(id(stack.claimsTable)) ?? [])]).toEqual(["dynamodb:GetItem"]);
     expect([...repair.keys()].filter((key) => key.includes("/index/") || key.includes("StreamArn"))).toEqual(
       [],
     );
-    for (const action of [...repair.values()].flatMap((set) => [...set])) {
-      expect(action).not.toMatch(/^dynamodb:Delete|\*/);
+    const disclosures = id(stack.people.disclosures);
+    expect([...(repair.get(disclosures) ?? [])].sort()).toEqual([
+      "dynamodb:DeleteItem",
+      "dynamodb:Scan",
+      "dynamodb:UpdateItem",
+    ]);
+    for (const [resource, actions] of repair) {
+      if (resource === disclosures) continue;
+      for (const action of actions) expect(action).not.toMatch(/^dynamodb:Delete|\*/);
     }
     // Every UpdateItem it is given is of another incident's link index entry (a lagging view's
-    // projection, or a rebuilt view's links), by key: never a view or an event.
+    // projection, or a rebuilt view's links), by key: never a view or an event; or of an orphan
+    // disclosure's time, naming no other attribute.
     const updates = Object.values(template.findResources("AWS::IAM::Policy"))
       .filter((p) => JSON.stringify(p.Properties.Roles).includes(id(stack.viewRepair.fn.role)))
       .flatMap((p) =>
-        (p.Properties.PolicyDocument.Statement as { Action: unknown; Condition?: unknown }[]).filter((st) =>
-          [st.Action].flat().includes("dynamodb:UpdateItem"),
-        ),
+        (
+          p.Properties.PolicyDocument.Statement as {
+            Action: unknown;
+            Condition?: unknown;
+            Resource: unknown;
+          }[]
+        ).filter((st) => [st.Action].flat().includes("dynamodb:UpdateItem")),
       );
-    expect(updates.length).toBeGreaterThan(0);
-    for (const update of updates)
-      expect(update.Condition).toEqual({
-        "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] },
-      });
+    expect(updates).toHaveLength(2);
+    for (const update of updates) {
+      if (JSON.stringify(update.Resource).includes(disclosures)) {
+        expect(update.Action).toBe("dynamodb:UpdateItem");
+        expect(update.Condition).toEqual({
+          "ForAllValues:StringEquals": {
+            "dynamodb:Attributes": ["incidentId", "key", "eventId", "writtenAt"],
+          },
+        });
+      } else
+        expect(update.Condition).toEqual({
+          "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] },
+        });
+    }
+  });
+
+  it("tells the sweep the disclosures table, and no other role may delete there", () => {
+    const resources: Json = template.toJSON().Resources;
+    const variables = resources[id(stack.viewRepair.fn.function)].Properties.Environment.Variables;
+    expect(variables.DISCLOSURES_TABLE).toEqual({ Ref: id(stack.people.disclosures) });
+    for (const role of [stack.api.role, stack.pages.role, stack.data.role, stack.projector.role]) {
+      const actions = actionsByResource(template, id(role)).get(id(stack.people.disclosures)) ?? new Set();
+      expect([...actions].filter((a) => a.startsWith("dynamodb:Delete"))).toEqual([]);
+    }
   });
 
   it("runs hourly from an EventBridge schedule, on the shared function defaults with Lambda's longest timeout", () => {

@@ -2,12 +2,13 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { StoredEvent } from "../../../events/stored-event.js";
+import type { EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import type { EventRoutesDeps } from "../routes/events.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
-import { deskRoutes, formsOffered } from "./desk-routes.js";
+import { deskForms, deskRoutes, formsOffered } from "./desk-routes.js";
 import type { DeskForm } from "./forms/desk-form.js";
 import type { Sessions } from "./session.js";
 import { type SignIn, signInRoutes } from "./sign-in-routes.js";
@@ -28,11 +29,13 @@ export function deskPages(deps: {
   reader: IncidentReader;
   log: Logger;
   desk: DeskConfig;
-  /** The API's own append path (it seals personal data before storing): the desk's posts take it. */
   /** The API's write path: the sealing append and its checks, never the bare event store's. */
   writes: Omit<EventRoutesDeps, "authenticate">;
+  /** The API's evidence store and limit: with them, the desk's upload form. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }) {
   const { desk } = deps;
+  const forms = deskForms(desk.forms, deps.evidence !== undefined);
   const routes = new Hono();
   routes.route(
     "/",
@@ -47,7 +50,8 @@ export function deskPages(deps: {
       log: deps.log,
       writes: deps.writes,
       ...(desk.releases ? { releases: desk.releases } : {}),
-      ...(desk.forms ? { forms: desk.forms } : {}),
+      forms,
+      ...(deps.evidence ? { evidence: deps.evidence } : {}),
     }),
   );
   const panel = async (c: Context, incidentId: string, events: readonly StoredEvent[]): Promise<Child> => {
@@ -58,7 +62,7 @@ export function deskPages(deps: {
           Writers: <a href={`/sign-in?next=${encodeURIComponent(c.req.path)}`}>sign in</a> to add reports.
         </p>
       );
-    const offered = formsOffered(session.who, events, desk.forms);
+    const offered = formsOffered(session.who, events, forms);
     return (
       <section class="panel" aria-labelledby="desk-h" data-desk="">
         <h2 id="desk-h">Add to this incident</h2>
@@ -81,5 +85,7 @@ export function deskPages(deps: {
       </section>
     );
   };
-  return { routes, panel };
+  /** The signed-in person, as a reader of the pages (restricted values for a restricted-reader). */
+  const reader = async (c: Context) => (await desk.sessions.read(c))?.who ?? null;
+  return { routes, panel, reader };
 }

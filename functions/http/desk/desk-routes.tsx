@@ -5,6 +5,12 @@ import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
+import { reprDigest } from "../../evidence/blob-store.js";
+import {
+  DEFAULT_EVIDENCE_MAX,
+  type EvidenceRouteDeps,
+  evidenceRoutes,
+} from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -24,7 +30,7 @@ import {
   SuggestionLists,
   type Suggestions,
 } from "./form-kit.js";
-import { fieldMessages, formValues, nearestField } from "./form-read.js";
+import { fieldMessages, formValues, nearestField, type ReadForm, setPath } from "./form-read.js";
 import { ADD_ROW } from "./forms/casualties-reported.js";
 import type { DeskForm, FormContext } from "./forms/desk-form.js";
 import { DESK_FORMS } from "./forms/registry.js";
@@ -32,6 +38,8 @@ import { ReleaseFields, releaseFieldFor, releaseLabel } from "./release-form.js"
 import { sameOrigin } from "./same-origin.js";
 import { formTokenMatches, type Session, type Sessions } from "./session.js";
 import { suggestionsFrom } from "./suggestions.js";
+import { type ChosenFile, readUpload, UPLOAD_FIELDS_BYTES } from "./upload-read.js";
+import { UPLOAD_SCRIPT, UPLOAD_SCRIPT_ETAG, UPLOAD_SCRIPT_PATH } from "./upload-script.js";
 
 export interface DeskDeps {
   events: EventStore;
@@ -43,6 +51,8 @@ export interface DeskDeps {
   /** Releases (an editor's act), where this deployment's pages may name them. */
   releases?: Omit<ReleaseRoutesDeps, "authenticate">;
   forms?: readonly DeskForm[];
+  /** The API's evidence routes' store and limit: the upload form posts its bytes through them. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
 /** The most events a form reads to pick a target from and to suggest names. */
@@ -66,12 +76,14 @@ interface Answer {
  * validation, the same roles, the same `recordedBy`, the same idempotency by `eventId`.
  */
 export function deskRoutes(deps: DeskDeps) {
-  const forms = deps.forms ?? DESK_FORMS;
+  const forms = deskForms(deps.forms, deps.evidence !== undefined);
+  const evidenceMax = deps.evidence?.maxBytes ?? DEFAULT_EVIDENCE_MAX;
   const asUser: Authenticator = (c) => (c.env as { deskUser?: Principal } | undefined)?.deskUser ?? null;
   const api = new Hono();
   api.onError(createErrorHandler(deps.log));
   api.route("/", eventRoutes({ ...deps.writes, authenticate: asUser }));
   if (deps.releases) api.route("/", releaseRoutes({ ...deps.releases, authenticate: asUser }));
+  if (deps.evidence) api.route("/", evidenceRoutes({ ...deps.evidence, authenticate: asUser }));
   const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
     const res = await api.request(
       path,
@@ -80,6 +92,28 @@ export function deskRoutes(deps: DeskDeps) {
     );
     return { status: res.status, body: await res.json() };
   };
+  /** A chosen file's bytes through POST /evidence, with their digest: another byte and nothing is kept. */
+  const sendBytes = async (who: Principal, file: ChosenFile): Promise<Answer> => {
+    const res = await api.request(
+      "/evidence",
+      {
+        method: "POST",
+        headers: {
+          "content-type": file.mediaType,
+          "content-length": String(file.size),
+          "repr-digest": reprDigest(file.sha256),
+        },
+        body: file.blob,
+      },
+      { deskUser: who },
+    );
+    return { status: res.status, body: await res.json() };
+  };
+  /** Post/redirect/get; the upload script asks for the place instead (a redirect's #fragment is lost to it). */
+  const stored = (c: Context, location: string) =>
+    c.req.header("x-desk-upload")
+      ? c.body(null, 204, { "X-Desk-Location": location, "Cache-Control": "no-store" })
+      : c.redirect(location, 303);
 
   const app = new Hono();
 
@@ -93,10 +127,16 @@ export function deskRoutes(deps: DeskDeps) {
   };
 
   /** A post's form, once its session, anti-forgery token and role are checked. */
-  const posted = async (c: Context, form: { role: DeskForm["role"]; title: string }) => {
+  const posted = async (
+    c: Context,
+    form: { role: DeskForm["role"]; title: string },
+    read: (s: Session) => Promise<Map<string, string> | Response> = async () =>
+      formValues(await readBodyText(c, MAX_FORM_BYTES)),
+  ) => {
     const s = await session(c);
     if (s instanceof Response) return s;
-    const values = formValues(await readBodyText(c, MAX_FORM_BYTES));
+    const values = await read(s);
+    if (values instanceof Response) return values;
     if (!formTokenMatches(s, values.get("formToken")))
       return messagePage(
         c,
@@ -158,7 +198,13 @@ export function deskRoutes(deps: DeskDeps) {
         ) : null}
         <h1>{form.title}</h1>
         <p class="muted">{form.blurb}</p>
-        <form method="post" action={action} class="desk-form" novalidate>
+        <form
+          method="post"
+          action={action}
+          class="desk-form"
+          novalidate
+          {...(form.upload ? { enctype: "multipart/form-data", "data-upload": "" } : {})}
+        >
           <input type="hidden" name="formToken" value={s.formToken} />
           <input type="hidden" name="eventId" value={values.get("eventId") ?? newEventId()} />
           <SuggestionLists suggestions={state.suggestions} />
@@ -172,6 +218,7 @@ export function deskRoutes(deps: DeskDeps) {
             ) : null}
           </div>
         </form>
+        {form.upload ? <script src={UPLOAD_SCRIPT_PATH} defer /> : null}
       </DeskLayout>,
     );
   };
@@ -197,7 +244,26 @@ export function deskRoutes(deps: DeskDeps) {
   };
 
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
-    const checked = await posted(c, form);
+    // An upload form's file, read with its fields (multipart); over the limit, nothing is read.
+    let file: ChosenFile | null = null;
+    const upload = form.upload;
+    const checked = await posted(
+      c,
+      form,
+      upload
+        ? async (s) => {
+            const got = await readUpload(c, evidenceMax + UPLOAD_FIELDS_BYTES, upload);
+            if (got.kind === "read") {
+              file = got.file;
+              return got.values;
+            }
+            const message = `${form.label(upload)} must be at most ${sizeText(evidenceMax)}: nothing was stored`;
+            const context = await contextFor(pathIncidentId);
+            const initial = new Map(Object.entries(form.initial?.(context) ?? {}));
+            return page(c, 413, s, form, context, initial, new Map([[upload, message]]), []);
+          }
+        : undefined,
+    );
     if (checked instanceof Response) return checked;
     const { session: s, values } = checked;
     const incidentId = pathIncidentId ?? (values.get("incidentId") ?? "").trim();
@@ -208,6 +274,7 @@ export function deskRoutes(deps: DeskDeps) {
       return page(c, 200, s, form, context, grown, new Map(), []);
     }
     const read = form.read(values);
+    if (upload) withFile(read, upload, file, evidenceMax);
     const fields = new Set(form.fields(values));
     const fieldFor = (path: string) =>
       path === "incidentId" ? "incidentId" : (form.fieldFor?.(path, values) ?? nearestField(path, fields));
@@ -225,10 +292,27 @@ export function deskRoutes(deps: DeskDeps) {
     if (read.errors.size > 0) return refuse(422, rest());
     if (!IncidentId.safeParse(incidentId).success && pathIncidentId)
       return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
+    const chosen = file as ChosenFile | null;
+    if (upload && chosen) {
+      if (context.events.length === 0)
+        return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);
+      // The event is checked whole before its bytes are kept: a refused form keeps nothing.
+      const parsed = parseAppendBody(read.body);
+      if (!parsed.ok) return refuse(422, parsed.errors);
+      const kept = await sendBytes(s.who, chosen);
+      if (kept.status !== 200 && kept.status !== 201) {
+        const problems: FieldError[] = kept.body.errors ?? [];
+        return refuse(
+          kept.status as ContentfulStatusCode,
+          problems.map((p) => ({ path: "data.sha256", message: p.message })),
+          problems.length ? [] : [String(kept.body.detail)],
+        );
+      }
+    }
     const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
     if (answer.status === 201 || answer.status === 200) {
-      const stored = answer.body.events[0] as { eventId: string };
-      return c.redirect(`${viewPath(incidentId)}#ev-${stored.eventId}`, 303);
+      const event = answer.body.events[0] as { eventId: string };
+      return stored(c, `${viewPath(incidentId)}#ev-${event.eventId}`);
     }
     const problems: FieldError[] = answer.body.errors ?? [];
     // The id is checked before the body: the body's own problems are listed too, by the same parser.
@@ -254,6 +338,15 @@ export function deskRoutes(deps: DeskDeps) {
       problems.length ? [] : [String(answer.body.detail)],
     );
   };
+
+  app.get(UPLOAD_SCRIPT_PATH, acceptQuery(), (c) =>
+    c.body(UPLOAD_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+      ETag: UPLOAD_SCRIPT_ETAG,
+      "X-Content-Type-Options": "nosniff",
+    }),
+  );
 
   app.get("/desk", acceptQuery(), async (c) => {
     const s = await session(c);
@@ -372,6 +465,33 @@ export function deskRoutes(deps: DeskDeps) {
   }
 
   return app;
+}
+
+/** The forms this desk offers: an upload form only where it holds evidence. */
+export const deskForms = (forms: readonly DeskForm[] = DESK_FORMS, evidence = false) =>
+  forms.filter((f) => !f.upload || evidence);
+
+/** The chosen file's bytes into the capture (`sha256`, `size`, `mediaType`), or why they cannot be. */
+function withFile(read: ReadForm, field: string, file: ChosenFile | null, max: number): void {
+  if (!file) read.errors.set(field, "is required: choose the file to upload");
+  else if (file.size === 0) read.errors.set(field, "is empty: choose a file with something in it");
+  else if (file.size > max) read.errors.set(field, `must be at most ${sizeText(max)}: nothing was stored`);
+  else {
+    setPath(read.body, ["data", "sha256"], file.sha256);
+    setPath(read.body, ["data", "size"], file.size);
+    setPath(read.body, ["data", "mediaType"], file.mediaType);
+  }
+}
+
+/** 262144 → "256 KiB": a limit as a person reads it. */
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10],
+  ] as const)
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
 }
 
 const rank = (order: readonly string[], field: string) => {

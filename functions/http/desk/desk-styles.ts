@@ -33,14 +33,20 @@ export const DESK_CSS = `
 .desk-bar{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.75rem 0}
 .desk-bar form{margin:0}
 .desk-bar button{background:#fff;color:#14304f}
+.desk-form [hidden]{display:none}
 .desk-links{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.5rem 0}
 `;
 
 const DESK_CSS_HASH = `sha256-${createHash("sha256").update(DESK_CSS).digest("base64")}`;
 
-/** The dashboard's policy with the desk's stylesheet allowed too: still no script at all. */
+/**
+ * The dashboard's policy with the desk's stylesheet allowed too, and the desk's one script of
+ * its own origin (the upload's progress, upload-script.ts): never an inline one.
+ */
 export const DESK_CSP = [
   "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
   `style-src '${DASHBOARD_CSS_HASH}' '${DESK_CSS_HASH}'`,
   "img-src 'self' data:",
   "form-action 'self'",

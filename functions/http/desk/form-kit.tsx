@@ -39,6 +39,27 @@ interface FieldProps {
   optional?: boolean;
 }
 
+/** A field's hint and its message, with the ids its control is described by. */
+const HintAndError: FC<{ name: string; hint?: string | undefined; error?: string | undefined }> = ({
+  name,
+  hint,
+  error,
+}) => (
+  <>
+    {hint ? (
+      <p class="field-hint" id={hintId(name)}>
+        {hint}
+      </p>
+    ) : null}
+    {error ? (
+      <p class="field-error" id={errorId(name)}>
+        <span class="visually-hidden">Error: </span>
+        {error}
+      </p>
+    ) : null}
+  </>
+);
+
 /** The label (marked optional where it is), hint and message, around any control. */
 const FieldFrame: FC<FieldProps & { children?: Child; labelFor?: boolean }> = ({
   form,
@@ -52,17 +73,7 @@ const FieldFrame: FC<FieldProps & { children?: Child; labelFor?: boolean }> = ({
   return (
     <div class={error ? "field has-error" : "field"}>
       <label for={fieldId(name)}>{optional ? `${label} (optional)` : label}</label>
-      {hint ? (
-        <p class="field-hint" id={hintId(name)}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={errorId(name)}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <HintAndError name={name} hint={hint} error={error} />
       {children}
     </div>
   );
@@ -116,6 +127,30 @@ export const TextArea: FC<FieldProps & { rows?: number }> = (props) => (
   </FieldFrame>
 );
 
+/** A file to upload: a browser never keeps a chosen file, so after a refusal it is chosen again. */
+export const FileField: FC<FieldProps & { accept?: string }> = (props) => (
+  <FieldFrame {...props}>
+    <input
+      {...described(props.form, props.name, props.hint)}
+      type="file"
+      {...(props.accept ? { accept: props.accept } : {})}
+      {...(props.optional ? {} : { "aria-required": "true" })}
+    />
+  </FieldFrame>
+);
+
+/**
+ * The upload's progress, shown only once the desk's script sends the form itself (upload.js);
+ * without it the browser posts the form and shows its own progress.
+ */
+export const UploadProgress: FC = () => (
+  <div class="field" id="upload" hidden>
+    <label for="upload-progress">Upload progress</label>
+    <progress id="upload-progress" max={100} value={0} aria-describedby="upload-status" />
+    <p class="field-hint" id="upload-status" aria-live="polite" />
+  </div>
+);
+
 export interface Choice {
   value: string;
   label: string;
@@ -151,17 +186,7 @@ export const Radios: FC<FieldProps & { choices: readonly (Choice & { hint?: stri
       {...(ids ? { "aria-describedby": ids } : {})}
     >
       <legend>{label}</legend>
-      {hint ? (
-        <p class="field-hint" id={hintId(name)}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={errorId(name)}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <HintAndError name={name} hint={hint} error={error} />
       <ul class="choices">
         {props.choices.map((choice, i) => (
           <li>

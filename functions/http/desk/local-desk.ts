@@ -5,6 +5,7 @@ import { type LocalUser, tokenLookup } from "../auth.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import type { DeskConfig } from "./desk-pages.js";
 import { newSessionKeyText, Sessions, sessionKeyFromText } from "./session.js";
+import type { SessionRevocations } from "./session-revocations.js";
 
 const KEY_FILE = "session-key";
 
@@ -26,12 +27,14 @@ export function localDesk(options: {
   sessionKey?: string;
   dataDir?: string;
   releases: Omit<ReleaseRoutesDeps, "authenticate">;
+  /** Where sign-out revokes a session (the archive's desk-sessions table). */
+  revocations: SessionRevocations;
   log: Logger;
 }): DeskConfig & { log: Logger } {
   const key = localSessionKey(options);
   return {
     signIn: { kind: "token", lookup: tokenLookup(options.users) },
-    sessions: new Sessions(key),
+    sessions: new Sessions(key, options.revocations),
     flowKey: key,
     releases: options.releases,
     log: options.log,

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import { type Principal, principal, ROLES, type Role } from "../auth.js";
+import type { SessionRevocations } from "./session-revocations.js";
 
 /** A signed-in person: who, with which roles, and the anti-forgery token every form carries. */
 export interface Session {
@@ -10,6 +11,8 @@ export interface Session {
   /** The per-session anti-forgery token: a form without it is refused (403). */
   readonly formToken: string;
   readonly expiresAt: number;
+  /** The session's own id (the JWT's `jti`): what sign-out revokes. */
+  readonly id: string;
 }
 
 /** At most this long: the contract's 12 hours. */
@@ -25,16 +28,20 @@ const ALGORITHM = "HS256";
 export const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
 
 /**
- * Sessions as cookies signed with a key from the environment (HS256 JWTs, by jose): nothing is
- * kept on the server, so any instance of the pages Lambda reads any session, and a changed key
- * ends them all. The roles are those the user held at sign-in, for at most 12 hours.
+ * Sessions as cookies signed with a key from the environment (HS256 JWTs, by jose): any
+ * instance of the pages Lambda reads any session, and a changed key ends them all. The roles
+ * are those the user held at sign-in, for at most 12 hours. Sign-out records the session's id
+ * in `revocations` until its expiry, so a copy of the cookie ends with it.
  */
 export class Sessions {
   private readonly key: Promise<Uint8Array>;
+  /** One read per request, however many parts of a page ask who is signed in. */
+  private readonly seen = new WeakMap<Request, Promise<Session | null>>();
 
   /** `key` may still be on its way (AWS: read from Secrets Manager at cold start). */
   constructor(
     key: Uint8Array | Promise<Uint8Array>,
+    private readonly revocations: SessionRevocations | null,
     private readonly now: () => number = Date.now,
   ) {
     this.key = Promise.resolve(key).then((bytes) => {
@@ -49,10 +56,12 @@ export class Sessions {
     const lifetime = Math.min(seconds, SESSION_SECONDS);
     const issuedAt = Math.floor(this.now() / 1000);
     const formToken = randomBytes(24).toString("base64url");
+    const id = randomBytes(18).toString("base64url");
     const jwt = await new SignJWT({ roles: [...who.roles], ft: formToken })
       .setProtectedHeader({ alg: ALGORITHM })
       .setIssuer(ISSUER)
       .setSubject(who.name)
+      .setJti(id)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + lifetime)
       .sign(await this.key);
@@ -63,14 +72,25 @@ export class Sessions {
       path: "/",
       maxAge: lifetime,
     });
-    return { who, formToken, expiresAt: (issuedAt + lifetime) * 1000 };
+    const session = { who, formToken, expiresAt: (issuedAt + lifetime) * 1000, id };
+    this.seen.set(c.req.raw, Promise.resolve(session));
+    return session;
   }
 
-  /** The request's session, or null: none, expired, or not signed with this key. */
-  async read(c: Context): Promise<Session | null> {
+  /** The request's session, or null: none, expired, revoked, or not signed with this key. */
+  read(c: Context): Promise<Session | null> {
+    const known = this.seen.get(c.req.raw);
+    if (known) return known;
+    const reading = this.verify(c);
+    this.seen.set(c.req.raw, reading);
+    return reading;
+  }
+
+  private async verify(c: Context): Promise<Session | null> {
     const jwt = getCookie(c, COOKIE);
     if (!jwt) return null;
     const key = await this.key;
+    let session: Session;
     try {
       const { payload } = await jwtVerify(jwt, key, {
         issuer: ISSUER,
@@ -81,14 +101,20 @@ export class Sessions {
       const roles = Array.isArray(payload.roles)
         ? payload.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r))
         : [];
-      if (typeof payload.sub !== "string" || typeof payload.ft !== "string" || !payload.exp) return null;
-      return { who: principal(payload.sub, roles), formToken: payload.ft, expiresAt: payload.exp * 1000 };
+      const { sub, ft, jti, exp } = payload;
+      if (typeof sub !== "string" || typeof ft !== "string" || typeof jti !== "string" || !exp) return null;
+      session = { who: principal(sub, roles), formToken: ft, expiresAt: exp * 1000, id: jti };
     } catch {
       return null;
     }
+    // Outside the catch: a store that cannot answer is an error, never a silent sign-in or sign-out.
+    return (await this.revocations?.isRevoked(session.id)) ? null : session;
   }
 
-  end(c: Context): void {
+  /** Signs out: the session is revoked where it is kept (every copy of the cookie ends), and forgotten here. */
+  async end(c: Context, session: Session | null): Promise<void> {
+    if (session) await this.revocations?.revoke(session.id, session.expiresAt);
+    this.seen.set(c.req.raw, Promise.resolve(null));
     deleteCookie(c, COOKIE, { path: "/", secure: isHttps(c), httpOnly: true, sameSite: "Lax" });
   }
 }

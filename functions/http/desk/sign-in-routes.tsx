@@ -117,7 +117,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
     const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
     if (session && !formTokenMatches(session, values.get("formToken")))
       return messagePage(c, 403, "Not signed out", "That sign-out form was not this session's.", session);
-    sessions.end(c);
+    await sessions.end(c, session);
     const logout = signIn.kind === "oidc" ? signIn.client.config.logoutUrl : undefined;
     return renderDesk(
       c,

@@ -53,6 +53,8 @@ export interface DashboardDeps {
   /** The victims' disclosures (functions/people), and who reads: restricted ones for a restricted-reader. */
   disclosures?: DisclosureReader;
   readerAuth?: ReaderAuthenticator;
+  /** The desk's signed-in person (functions/http/desk), a reader as a bearer token's user is; null: none. */
+  deskReader?: (c: Context) => Promise<Principal | null>;
   /** The finding index: the list's words, dates, source and box (functions/finding). */
   finding?: SearchIndex;
 }
@@ -79,6 +81,7 @@ export function dashboardRoutes({
   deskPanel,
   disclosures,
   readerAuth,
+  deskReader,
   finding,
 }: DashboardDeps): Hono {
   const app = new Hono();
@@ -205,7 +208,8 @@ export function dashboardRoutes({
       incoming,
       moment.at === "current" ? undefined : (own.lastRecordedAt ?? undefined),
     );
-    const who = readerAuth ? await readerOf(readerAuth, c) : null;
+    // A bearer token names the reader when sent (a wrong one is a 401); else the desk's session.
+    const who = (readerAuth ? await readerOf(readerAuth, c) : null) ?? (await deskReader?.(c)) ?? null;
     const retracted = await reader.retracted(state);
     const shown = summary.version;
     const latest = Math.max(head.version, shown);

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
@@ -16,6 +17,8 @@ export interface PageRoutesDeps extends DashboardDeps {
   desk?: DeskConfig & { log: Logger };
   /** The API's write path (the sealing append and its checks), which the desk's posts take. */
   writes?: Omit<EventRoutesDeps, "authenticate">;
+  /** The API's evidence store and limit (functions/evidence): the desk's upload form posts through them. */
+  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
 }
 
 /**
@@ -30,7 +33,10 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
     deps.desk && deps.writes
       ? deskPages({ ...deps, writes: deps.writes, log: deps.desk.log, desk: deps.desk })
       : null;
-  const app = dashboardRoutes({ ...deps, ...(desk ? { deskPanel: desk.panel } : {}) });
+  const app = dashboardRoutes({
+    ...deps,
+    ...(desk ? { deskPanel: desk.panel, deskReader: desk.reader } : {}),
+  });
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));

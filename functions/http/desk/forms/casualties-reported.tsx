@@ -3,10 +3,7 @@ import { categoryLabel } from "../../pages/format.js";
 import { AttributionFields, OccurredAtField, SelectField, SourceFields, TextField } from "../form-kit.js";
 import { readEnvelope, readWhole, setPath } from "../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "./desk-form.js";
-
-/** Rows shown at first; "Add another category" adds one (no script needed). */
-const FIRST_ROWS = 2;
-export const MAX_ROWS = 50;
+import { formRows } from "./form-rows.js";
 
 /** How a figure was given: every Figure form of the contract. */
 export const FIGURE_FORMS = [
@@ -25,39 +22,29 @@ const CATEGORY_CHOICES = [
 ];
 
 const PARTS = ["category", "other", "form", "value", "min", "max", "text"] as const;
-const row = (i: number, part: (typeof PARTS)[number]) => `figures[${i}].${part}`;
-const ROW_FIELD = /^figures\[(\d+)\]\.(category|other|form|value|min|max|text)$/;
-
-/** Rows to show: the posted count (grown by "add"), at least every row that holds something. */
-export function rowCount(values: ReadonlyMap<string, string>): number {
-  let rows = Math.max(FIRST_ROWS, Number(values.get("rows")) || 0);
-  for (const [name, text] of values) {
-    const match = ROW_FIELD.exec(name);
-    if (match && text.trim() !== "") rows = Math.max(rows, Number(match[1]) + 1);
-  }
-  return Math.min(rows, MAX_ROWS);
-}
+/** Two rows at first; "Add another category" adds one (no script needed). */
+const FIGURES = formRows({
+  prefix: "figures",
+  parts: PARTS,
+  noun: "Figure",
+  first: 2,
+  labels: {
+    category: "category",
+    other: "other category",
+    form: "how it was given",
+    value: "number",
+    min: "lower number",
+    max: "higher number",
+    text: "words as reported",
+  },
+});
+const row = FIGURES.name;
+const rowCount = FIGURES.count;
 
 const categoryOf = (values: ReadonlyMap<string, string>, i: number) => {
   const chosen = values.get(row(i, "category")) ?? "";
   return chosen === "other" ? (values.get(row(i, "other")) ?? "").trim() : chosen;
 };
-
-const LABEL_OF_PART: Record<string, string> = {
-  category: "category",
-  other: "other category",
-  form: "how it was given",
-  value: "number",
-  min: "lower number",
-  max: "higher number",
-  text: "words as reported",
-};
-
-function label(field: string): string {
-  const match = ROW_FIELD.exec(field);
-  if (match) return `Figure ${Number(match[1]) + 1}: ${LABEL_OF_PART[match[2] as string]}`;
-  return labelFrom({})(field);
-}
 
 /** `CasualtiesReported`: several categories in one report, each in any Figure form, with its words. */
 export const casualtiesReportedForm: DeskForm = {
@@ -68,13 +55,8 @@ export const casualtiesReportedForm: DeskForm = {
   role: "writer",
   where: "incident",
   addRow: "Add another category",
-  fields: (values) => [
-    ...Array.from({ length: rowCount(values) }, (_, i) => PARTS.map((p) => row(i, p))).flat(),
-    ...SOURCE_FIELDS,
-    ...ATTRIBUTION_FIELDS,
-    "occurredAt",
-  ],
-  label,
+  fields: (values) => [...FIGURES.fields(values), ...SOURCE_FIELDS, ...ATTRIBUTION_FIELDS, "occurredAt"],
+  label: FIGURES.label(labelFrom({})),
   read(values) {
     const read = readEnvelope("CasualtiesReported", values);
     const figures: Record<string, unknown> = {};
@@ -128,11 +110,10 @@ export const casualtiesReportedForm: DeskForm = {
     return row(0, "category");
   },
   Fields: ({ form }) => {
-    const rows = rowCount(form.values);
     return (
       <>
-        <input type="hidden" name="rows" value={String(rows)} />
-        {Array.from({ length: rows }, (_, i) => (
+        <input type="hidden" name="rows" value={String(rowCount(form.values))} />
+        {FIGURES.each(form.values).map((i) => (
           <fieldset>
             <legend>{`Figure ${i + 1}`}</legend>
             <div class="row">

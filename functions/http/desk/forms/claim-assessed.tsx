@@ -1,7 +1,7 @@
 import { AttributionFields, OccurredAtField, Radios, SourceFields, TextArea } from "../form-kit.js";
 import { readEnvelope } from "../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "./desk-form.js";
-import { TargetPicker, targetsOf } from "./target-picker.js";
+import { TargetPicker, targeting } from "./target-picker.js";
 
 const LABELS: Record<string, string> = {
   "attributedTo.name": "Name of who assessed it",
@@ -35,9 +35,7 @@ export const claimAssessedForm: DeskForm = {
   ],
   label: labelFrom(LABELS),
   read: (values) => readEnvelope("ClaimAssessed", values),
-  offered: (context) => targetsOf(context).length > 0,
-  initial: (context): Record<string, string> =>
-    context.target ? { "data.targetEventId": context.target } : {},
+  ...targeting(),
   Fields: ({ form, context }) => (
     <>
       <TargetPicker

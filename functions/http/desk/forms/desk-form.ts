@@ -43,6 +43,12 @@ export interface DeskForm {
   initial?(context: FormContext): Record<string, string>;
   /** A form of rows (figures, people): its button that adds one, storing nothing. */
   addRow?: string;
+  /**
+   * A form with a file (evidence): the name of its file field. It is posted as
+   * `multipart/form-data`, its bytes go through the API's `POST /evidence` first, and it is
+   * offered only where this deployment's desk holds evidence.
+   */
+  upload?: string;
   /** Whether the form is offered on this incident (e.g. a target to pick exists). */
   offered?(context: FormContext): boolean;
 }

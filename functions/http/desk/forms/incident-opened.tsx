@@ -1,19 +1,11 @@
 import { AttributionFields, SourceFields, TextArea, TextField } from "../form-kit.js";
 import { readEnvelope } from "../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "./desk-form.js";
+import { COORDINATES, INCIDENT_LABELS, PlaceFields, WhenFields } from "./incident-fields.js";
 
 const LABELS: Record<string, string> = {
   incidentId: "Incident name",
-  "data.title": "Title",
-  "data.kind": "Kind",
-  "data.location.name": "Place",
-  "data.location.region": "Region",
-  "data.location.country": "Country",
-  "data.location.lat": "Latitude",
-  "data.location.lon": "Longitude",
-  "data.occurredOn": "Day it happened",
-  "data.occurredAt": "Time it happened",
-  "data.description": "Description",
+  ...INCIDENT_LABELS,
   "attributedTo.name": "Name of who reported it",
 };
 
@@ -43,10 +35,7 @@ export const incidentOpenedForm: DeskForm = {
   where: "new",
   fields: () => FIELDS,
   label: labelFrom(LABELS),
-  read: (values) =>
-    readEnvelope("IncidentOpened", values, {
-      decimals: ["data.location.lat", "data.location.lon"],
-    }),
+  read: (values) => readEnvelope("IncidentOpened", values, { decimals: COORDINATES }),
   Fields: ({ form }) => (
     <>
       <fieldset>
@@ -75,56 +64,8 @@ export const incidentOpenedForm: DeskForm = {
         </datalist>
         <TextArea form={form} name="data.description" label="Description" optional />
       </fieldset>
-      <fieldset>
-        <legend>Where</legend>
-        <TextField form={form} name="data.location.name" label="Place" />
-        <TextField form={form} name="data.location.region" label="Region" optional />
-        <TextField
-          form={form}
-          name="data.location.country"
-          label="Country"
-          hint="Its two-letter code in capitals (ISO 3166), e.g. UA."
-          narrow
-        />
-        <div class="row">
-          <TextField
-            form={form}
-            name="data.location.lat"
-            label="Latitude"
-            inputmode="decimal"
-            hint="Decimal degrees, e.g. 48.7305"
-            optional
-          />
-          <TextField
-            form={form}
-            name="data.location.lon"
-            label="Longitude"
-            inputmode="decimal"
-            hint="Decimal degrees, e.g. 37.5867"
-            optional
-          />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>When</legend>
-        <p class="field-hint">Give the day, or the time if it is known — not both.</p>
-        <TextField
-          form={form}
-          name="data.occurredOn"
-          label="Day it happened"
-          hint="e.g. 2022-04-08"
-          narrow
-          optional
-        />
-        <TextField
-          form={form}
-          name="data.occurredAt"
-          label="Time it happened"
-          hint="With its zone, e.g. 2022-04-08T10:30:00Z"
-          narrow
-          optional
-        />
-      </fieldset>
+      <PlaceFields form={form} />
+      <WhenFields form={form} />
       <SourceFields form={form} />
       <AttributionFields form={form} legend="Who reported it (if anyone in particular)" optional />
     </>

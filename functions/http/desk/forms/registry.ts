@@ -6,6 +6,7 @@ import { incidentRevisedForm } from "./coding/incident-revised.js";
 import { incidentsLinkedForm } from "./coding/incidents-linked.js";
 import { denialIssuedForm } from "./denial-issued.js";
 import type { DeskForm } from "./desk-form.js";
+import { evidenceCapturedForm } from "./evidence-captured.js";
 import { incidentOpenedForm } from "./incident-opened.js";
 import { redactionAppliedForm } from "./people/redaction-applied.js";
 import { victimsLinkedForm } from "./people/victims-linked.js";
@@ -24,6 +25,7 @@ export const DESK_FORMS: readonly DeskForm[] = [
   denialIssuedForm,
   claimAssessedForm,
   reportRetractedForm,
+  evidenceCapturedForm,
   victimsRecordedForm,
   victimsLinkedForm,
   redactionAppliedForm,

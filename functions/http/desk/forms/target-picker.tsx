@@ -3,7 +3,7 @@ import type { Figure } from "../../../../events/schemas.js";
 import type { StoredEvent } from "../../../../events/stored-event.js";
 import { attributionText, categoryLabel, typeLabel } from "../../pages/format.js";
 import { type FormState, Radios } from "../form-kit.js";
-import type { FormContext } from "./desk-form.js";
+import type { DeskForm, FormContext } from "./desk-form.js";
 
 /** How far a gist quotes: enough to tell reports apart in a list. */
 const GIST = 140;
@@ -62,3 +62,15 @@ export const TargetPicker = ({
     choices={targetsOf(context, types).map((e) => ({ value: e.eventId, label: targetLabel(e) }))}
   />
 );
+
+/**
+ * A form about one of the incident's events (`data.targetEventId`): offered once the incident
+ * has an event of `types` to pick, the one a link beside an event names picked at first.
+ */
+export function targeting(types?: readonly string[]): Pick<DeskForm, "offered" | "initial"> {
+  return {
+    offered: (context) => targetsOf(context, types).length > 0,
+    initial: (context): Record<string, string> =>
+      context.target ? { "data.targetEventId": context.target } : {},
+  };
+}

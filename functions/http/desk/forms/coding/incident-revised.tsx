@@ -1,17 +1,10 @@
 import { AttributionFields, SelectField, SourceFields, TextArea, TextField } from "../../form-kit.js";
 import { readEnvelope } from "../../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
+import { COORDINATES, INCIDENT_LABELS, PlaceFields, WhenFields } from "../incident-fields.js";
 
 const LABELS: Record<string, string> = {
-  "data.title": "Title",
-  "data.kind": "Kind",
-  "data.location.name": "Place",
-  "data.location.region": "Region",
-  "data.location.country": "Country",
-  "data.location.lat": "Latitude",
-  "data.location.lon": "Longitude",
-  "data.occurredOn": "Day it happened",
-  "data.occurredAt": "Time it happened",
+  ...INCIDENT_LABELS,
   "data.occurredUntil": "When it ended",
   "data.timePrecision": "How exactly the date is known",
   "data.description": "Description",
@@ -40,8 +33,7 @@ export const incidentRevisedForm: DeskForm = {
     ...SOURCE_FIELDS,
   ],
   label: labelFrom(LABELS),
-  read: (values) =>
-    readEnvelope("IncidentRevised", values, { decimals: ["data.location.lat", "data.location.lon"] }),
+  read: (values) => readEnvelope("IncidentRevised", values, { decimals: COORDINATES }),
   Fields: ({ form }) => (
     <>
       <p class="field-hint">Fill in only what changes. A new place replaces the old one whole.</p>
@@ -51,34 +43,8 @@ export const incidentRevisedForm: DeskForm = {
         <TextField form={form} name="data.kind" label="Kind" narrow optional />
         <TextArea form={form} name="data.description" label="Description" optional />
       </fieldset>
-      <fieldset>
-        <legend>Where</legend>
-        <TextField form={form} name="data.location.name" label="Place" optional />
-        <TextField form={form} name="data.location.region" label="Region" optional />
-        <TextField form={form} name="data.location.country" label="Country" hint="e.g. UA" narrow optional />
-        <div class="row">
-          <TextField form={form} name="data.location.lat" label="Latitude" inputmode="decimal" optional />
-          <TextField form={form} name="data.location.lon" label="Longitude" inputmode="decimal" optional />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>When</legend>
-        <TextField
-          form={form}
-          name="data.occurredOn"
-          label="Day it happened"
-          hint="e.g. 2022-04-08"
-          narrow
-          optional
-        />
-        <TextField
-          form={form}
-          name="data.occurredAt"
-          label="Time it happened"
-          hint="With its zone, e.g. 2022-04-08T10:30:00Z"
-          narrow
-          optional
-        />
+      <PlaceFields form={form} revising />
+      <WhenFields form={form}>
         <TextField
           form={form}
           name="data.occurredUntil"
@@ -95,7 +61,7 @@ export const incidentRevisedForm: DeskForm = {
           blank="Unchanged"
           optional
         />
-      </fieldset>
+      </WhenFields>
       <AttributionFields form={form} legend="Who revised it" />
       <SourceFields form={form} />
     </>

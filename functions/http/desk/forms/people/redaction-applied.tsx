@@ -1,7 +1,7 @@
 import { AttributionFields, Radios, SelectField, SourceFields, TextArea, TextField } from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
-import { TargetPicker, targetsOf } from "../target-picker.js";
+import { TargetPicker, targeting } from "../target-picker.js";
 
 const REASONS = [
   { value: "safety-risk", label: "A risk to someone's safety" },
@@ -39,9 +39,7 @@ export const redactionAppliedForm: DeskForm = {
     "data.requestRef": "Request reference",
     "attributedTo.name": "Name of who decided it",
   }),
-  offered: (context) => targetsOf(context, ["VictimsRecorded"]).length > 0,
-  initial: (context): Record<string, string> =>
-    context.target ? { "data.targetEventId": context.target } : {},
+  ...targeting(["VictimsRecorded"]),
   read: (values) => {
     const read = readEnvelope("RedactionApplied", values, { skip: (name) => name === "data.pointers" });
     const pointers = (values.get("data.pointers") ?? "")

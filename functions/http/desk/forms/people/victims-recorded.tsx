@@ -8,10 +8,8 @@ import {
 } from "../../form-kit.js";
 import { readEnvelope, readWhole, setPath } from "../../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
+import { formRows } from "../form-rows.js";
 
-/** Rows shown at first; the form's "add" button adds one, as the casualty form does. */
-const FIRST_ROWS = 1;
-const MAX_ROWS = 50;
 const PARTS = [
   "name",
   "age",
@@ -24,37 +22,28 @@ const PARTS = [
   "publishName",
 ] as const;
 type Part = (typeof PARTS)[number];
-const row = (i: number, part: Part) => `victims[${i}].${part}`;
-const ROW_FIELD = /^victims\[(\d+)\]\.(\w+)$/;
+/** One row at first; "Add another person" adds one, as the casualty form does. */
+const PEOPLE = formRows({
+  prefix: "victims",
+  parts: PARTS,
+  noun: "Person",
+  first: 1,
+  labels: {
+    name: "name",
+    age: "age",
+    ageGroup: "age group",
+    sex: "sex",
+    status: "status",
+    diedOn: "day of death",
+    place: "place",
+    notes: "notes",
+    publishName: "publish the name",
+  },
+});
+const row = PEOPLE.name;
+const rowCount = PEOPLE.count;
 
 const choices = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
-
-function rowCount(values: ReadonlyMap<string, string>): number {
-  let rows = Math.max(FIRST_ROWS, Number(values.get("rows")) || 0);
-  for (const [name, text] of values) {
-    const match = ROW_FIELD.exec(name);
-    if (match && text.trim() !== "") rows = Math.max(rows, Number(match[1]) + 1);
-  }
-  return Math.min(rows, MAX_ROWS);
-}
-
-const PART_LABELS: Record<Part, string> = {
-  name: "name",
-  age: "age",
-  ageGroup: "age group",
-  sex: "sex",
-  status: "status",
-  diedOn: "day of death",
-  place: "place",
-  notes: "notes",
-  publishName: "publish the name",
-};
-
-function label(field: string): string {
-  const match = ROW_FIELD.exec(field);
-  if (match) return `Person ${Number(match[1]) + 1}: ${PART_LABELS[match[2] as Part] ?? match[2]}`;
-  return labelFrom({ "attributedTo.name": "Name of who reported them" })(field);
-}
 
 /**
  * `VictimsRecorded` (people issue): the people a source names, one row each. Names, ages,
@@ -69,13 +58,8 @@ export const victimsRecordedForm: DeskForm = {
   role: "writer",
   where: "incident",
   addRow: "Add another person",
-  fields: (values) => [
-    ...Array.from({ length: rowCount(values) }, (_, i) => PARTS.map((p) => row(i, p))).flat(),
-    ...ATTRIBUTION_FIELDS,
-    ...SOURCE_FIELDS,
-    "occurredAt",
-  ],
-  label,
+  fields: (values) => [...PEOPLE.fields(values), ...ATTRIBUTION_FIELDS, ...SOURCE_FIELDS, "occurredAt"],
+  label: PEOPLE.label(labelFrom({ "attributedTo.name": "Name of who reported them" })),
   read(values) {
     const read = readEnvelope("VictimsRecorded", values);
     const victims: Record<string, unknown>[] = [];
@@ -107,11 +91,10 @@ export const victimsRecordedForm: DeskForm = {
     return row(i, PARTS.includes(part as Part) ? (part as Part) : "name");
   },
   Fields: ({ form }) => {
-    const rows = rowCount(form.values);
     return (
       <>
-        <input type="hidden" name="rows" value={String(rows)} />
-        {Array.from({ length: rows }, (_, i) => (
+        <input type="hidden" name="rows" value={String(rowCount(form.values))} />
+        {PEOPLE.each(form.values).map((i) => (
           <fieldset>
             <legend>{`Person ${i + 1}`}</legend>
             <TextField

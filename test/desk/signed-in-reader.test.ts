@@ -1,0 +1,206 @@
+import { ScanCommand } from "@aws-sdk/client-dynamodb";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { createLogger } from "../../functions/logger.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { deskSessionsTable, peopleTables } from "../../functions/store/table-design.js";
+import { AP, opened, post } from "../support/archive.js";
+import { expectAccessible, launchChromium, newPerson, signIn, startDeskArchive, WRITER } from "./desk-kit.js";
+
+/**
+ * A desk session is a reader of the pages (issue 22): a signed-in restricted-reader sees the
+ * restricted victims' values on an incident page exactly as a bearer token's reader does —
+ * privately, each read recorded in the audit table — a signed-in user without the role sees
+ * the public values only, and an anonymous page stays the public, cacheable one. Sign-out
+ * revokes the session on the server: a copy of its cookie is treated as signed out.
+ */
+
+const INCIDENT = "desk-reader-2022-04-08";
+const READER = {
+  name: "Rhea Reader",
+  token: "rhea-token-0123456789",
+  roles: ["writer", "restricted-reader"],
+};
+const PUBLIC_NAME = "Olena Public-Desk";
+const SEALED = ["Petro Sealed-Desk", "Platform 9"];
+
+let archive: LocalServer;
+let browser: Browser;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  [archive, browser] = await Promise.all([
+    startDeskArchive({
+      users: [
+        { ...WRITER, roles: [...WRITER.roles] },
+        { ...READER, roles: ["writer", "restricted-reader"] },
+      ],
+      log: createLogger("debug", (line) => logLines.push(line)),
+    }),
+    launchChromium(),
+  ]);
+  expect((await post(archive.url, INCIDENT, opened("reader-opened-1"))).status).toBe(201);
+  const recorded = await post(archive.url, INCIDENT, {
+    eventId: "reader-victims-1",
+    type: "VictimsRecorded",
+    source: AP,
+    attributedTo: { name: "Regional prosecutor's office" },
+    data: {
+      victims: [
+        { name: PUBLIC_NAME, sex: "female", status: "civilian" },
+        { name: SEALED[0], sex: "male", status: "civilian", place: SEALED[1] },
+      ],
+      disclose: { "/data/victims/0/name": "public" },
+    },
+  });
+  expect(recorded.status).toBe(201);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await archive?.close();
+  // Of everything logged while people signed in, read and signed out, no line holds a sealed value.
+  expect(logLines.length).toBeGreaterThan(10);
+  for (const secret of SEALED) expect(logLines.join("\n")).not.toContain(secret);
+});
+
+const eventCount = async (): Promise<number> =>
+  ((await (await fetch(`${archive.url}/incidents/${INCIDENT}/events`)).json()) as { items: unknown[] }).items
+    .length;
+const view = () => `${archive.url}/view/${INCIDENT}`;
+const sessionCookie = async (person: BrowserContext) =>
+  (await person.cookies()).find((c) => c.name === "ledger_session")?.value ?? "";
+const asCookie = (value: string) => ({ cookie: `ledger_session=${value}` });
+async function auditOfView(): Promise<string[]> {
+  const db = createDynamoClient(archive.dynamoEndpoint);
+  try {
+    const out = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+    return (out.Items ?? []).filter((i) => i.via?.S === "GET /view/{incidentId}").map((i) => i.who?.S ?? "");
+  } finally {
+    db.destroy();
+  }
+}
+
+describe("a signed-in desk session on the incident page", () => {
+  it("shows a restricted-reader the restricted values, privately, each read recorded", async () => {
+    const rhea = await newPerson(browser);
+    try {
+      const page = await rhea.newPage();
+      await signIn(page, archive.url, READER.token);
+      const before = (await auditOfView()).filter((who) => who === READER.name).length;
+      const answer = await page.goto(view());
+      expect(answer?.headers()["cache-control"]).toBe("private, no-store");
+      const text = await page.locator("main").textContent();
+      expect(text).toContain(PUBLIC_NAME);
+      for (const value of SEALED) expect(text).toContain(value);
+      await expect(page.locator("[data-restricted]").count()).resolves.toBeGreaterThan(0);
+      await expectAccessible(browser, rhea, view());
+      // Over HTTP, with the browser's cookie: the same page, the same headers.
+      const again = await fetch(view(), { headers: asCookie(await sessionCookie(rhea)) });
+      expect(again.headers.get("cache-control")).toBe("private, no-store");
+      const html = await again.text();
+      for (const value of SEALED) expect(html).toContain(value);
+      const after = (await auditOfView()).filter((who) => who === READER.name).length;
+      // Three reads (the page, axe's copy of it, the fetch), each recorded under the reader's name.
+      expect(after - before).toBe(3);
+    } finally {
+      await rhea.close();
+    }
+  });
+
+  it("shows a signed-in user without the role the public values only", async () => {
+    const rita = await newPerson(browser);
+    try {
+      const page = await rita.newPage();
+      await signIn(page, archive.url, WRITER.token);
+      const before = (await auditOfView()).length;
+      const answer = await page.goto(view());
+      // Still this person's page (it carries their form token), never a shared cache's.
+      expect(answer?.headers()["cache-control"]).toMatch(/^private/);
+      const html = await page.content();
+      expect(html).toContain(PUBLIC_NAME);
+      for (const value of SEALED) expect(html).not.toContain(value);
+      expect(html).not.toContain("data-restricted");
+      expect((await auditOfView()).length).toBe(before);
+    } finally {
+      await rita.close();
+    }
+  });
+
+  it("keeps the anonymous page public and cacheable", async () => {
+    const anonymous = await fetch(view());
+    expect(anonymous.headers.get("cache-control")).toBe("no-cache");
+    expect(anonymous.headers.get("vary")).toMatch(/cookie/i);
+    const html = await anonymous.text();
+    expect(html).toContain(PUBLIC_NAME);
+    for (const value of SEALED) expect(html).not.toContain(value);
+  });
+});
+
+describe("sign-out", () => {
+  it("revokes the session on the server: a copied cookie is treated as signed out", async () => {
+    const rhea = await newPerson(browser);
+    try {
+      const page = await rhea.newPage();
+      await signIn(page, archive.url, READER.token);
+      await page.goto(`${archive.url}/desk/incidents/${INCIDENT}/denial`);
+      const copied = await sessionCookie(rhea);
+      const formToken = await page.locator('form.desk-form [name="formToken"]').inputValue();
+      // The copy works while the session lives.
+      const live = await fetch(`${archive.url}/desk/new`, { headers: asCookie(copied), redirect: "manual" });
+      expect(live.status).toBe(200);
+
+      await page.goto(view());
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST"),
+        page.getByRole("button", { name: "Sign out" }).first().click(),
+      ]);
+      await page.waitForLoadState("load");
+      await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Signed out");
+
+      const desk = await fetch(`${archive.url}/desk/new`, { headers: asCookie(copied), redirect: "manual" });
+      expect(desk.status).toBe(303);
+      expect(desk.headers.get("location")).toMatch(/^\/sign-in\?next=/);
+      const pageAfter = await fetch(view(), { headers: asCookie(copied) });
+      const html = await pageAfter.text();
+      for (const value of SEALED) expect(html).not.toContain(value);
+      expect(html).toContain("sign in</a> to add reports");
+      const before = await eventCount();
+      const replayed = await fetch(`${archive.url}/desk/incidents/${INCIDENT}/denial`, {
+        method: "POST",
+        headers: {
+          ...asCookie(copied),
+          origin: archive.url,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({
+          formToken,
+          eventId: "replayed-after-sign-out",
+          "attributedTo.name": "Someone",
+          "data.claim": "anything",
+          "source.publisher": "Replay Weekly",
+        }),
+        redirect: "manual",
+      });
+      expect(replayed.status).toBe(403);
+      const after = await eventCount();
+      expect(after).toBe(before);
+
+      // The record lasts as long as the session would have, no longer.
+      const db = createDynamoClient(archive.dynamoEndpoint);
+      try {
+        const out = await db.send(new ScanCommand({ TableName: deskSessionsTable(archive.tables) }));
+        const expiries = (out.Items ?? []).map((i) => Number(i.expiresAt?.N));
+        expect(expiries).toHaveLength(1);
+        const left = (expiries[0] ?? 0) - Date.now() / 1000;
+        expect(left).toBeGreaterThan(11.9 * 3600);
+        expect(left).toBeLessThanOrEqual(12 * 3600 + 1);
+      } finally {
+        db.destroy();
+      }
+    } finally {
+      await rhea.close();
+    }
+  });
+});
