@@ -85,7 +85,10 @@ export function createLedger(options: LedgerOptions) {
     logTable: logStore.table,
     log: logStore,
     // Exports are a function of the tree size alone: without the other incidents' links (current, not of the cut).
-    reader: { summary: (incidentId, query) => reader.ownSummary(incidentId, query) },
+    reader: {
+      summary: (incidentId, query) => reader.ownSummary(incidentId, query),
+      currentSummaries: (incidentIds) => views.getSummariesJson(incidentIds),
+    },
     ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
     ...(options.storedExports ? { stored: options.storedExports } : {}),
     ...(options.exportBuilds ? { builds: options.exportBuilds } : {}),

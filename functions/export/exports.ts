@@ -9,10 +9,19 @@ import type { LogReader } from "./log-reader.js";
 
 export interface SummaryReader {
   summary(incidentId: string, query: SummaryQuery): Promise<Summary | null>;
+  /**
+   * The stored current summaries of these incidents (JSON text and version), where a view
+   * holds one: a row whose incident's view is at the row's version is that text, read in a
+   * batch, instead of a past view folded per incident. Without it every row is folded.
+   */
+  currentSummaries?(incidentIds: readonly string[]): Promise<Map<string, { version: number; json: string }>>;
 }
 
-/** How many incidents' summaries are folded ahead of the row being written. */
-const ROWS_AHEAD = 8;
+/** Incidents whose rows are read at once: one BatchGetItem of their views, the folds among them in parallel. */
+const ROWS_BATCH = 100;
+
+/** Past views folded at once within a batch (incidents whose view is ahead of the tree size). */
+const FOLDS_AT_ONCE = 8;
 
 /**
  * The two exports, as text produced piece by piece, so that a response streams them with
@@ -30,15 +39,7 @@ export class Exporter {
 
   /** One stored event a line (its JSON exactly as `GET /feed` gives it), in log order. */
   async *eventsNdjson(treeSize: number): AsyncGenerator<string> {
-    let lines: string[] = [];
-    for await (const { event } of this.feed.entries(0, treeSize)) {
-      lines.push(`${JSON.stringify(event)}\n`);
-      if (lines.length === 100) {
-        yield lines.join("");
-        lines = [];
-      }
-    }
-    if (lines.length > 0) yield lines.join("");
+    yield* this.feed.lines(0, treeSize);
   }
 
   /**
@@ -62,34 +63,57 @@ export class Exporter {
     return this.incidentRows(treeSize, ACLED_HEADER, acledRecord);
   }
 
+  /**
+   * The rows in batches of ROWS_BATCH incidents, the next batch read while this one is
+   * written: memory is two batches of summaries, whatever the archive holds.
+   */
   private async *incidentRows(
     treeSize: number,
     header: string,
     incidentRecord: (summary: Summary) => string,
   ): AsyncGenerator<string> {
     yield header;
-    const row = async ({ incidentId, version }: IncidentVersion) => {
-      const summary = await this.reader.summary(incidentId, { at: "version", version });
-      if (!summary) throw new Error(`incident ${incidentId} has no version ${version} in the events table`);
-      return incidentRecord(summary);
-    };
     const last = lastVersionsById(this.log.leaves(0, treeSize), this.sortOptions);
-    const ahead: Promise<string>[] = [];
-    let more = true;
-    try {
-      while (more || ahead.length > 0) {
-        while (more && ahead.length < ROWS_AHEAD) {
-          const next = await last.next();
-          if (next.done) {
-            more = false;
-            break;
-          }
-          const pending = row(next.value);
-          // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
-          pending.catch(() => {});
-          ahead.push(pending);
+    const nextBatch = async (): Promise<IncidentVersion[]> => {
+      const batch: IncidentVersion[] = [];
+      while (batch.length < ROWS_BATCH) {
+        const next = await last.next();
+        if (next.done) break;
+        batch.push(next.value);
+      }
+      return batch;
+    };
+    const rowsOf = async (batch: IncidentVersion[]): Promise<string> => {
+      if (batch.length === 0) return "";
+      const stored = (await this.reader.currentSummaries?.(batch.map((b) => b.incidentId))) ?? new Map();
+      const rows: string[] = new Array(batch.length);
+      let next = 0;
+      const work = async () => {
+        while (next < batch.length) {
+          const i = next++;
+          const { incidentId, version } = batch[i] as IncidentVersion;
+          const view = stored.get(incidentId);
+          const summary =
+            view?.version === version
+              ? (JSON.parse(view.json) as Summary)
+              : await this.reader.summary(incidentId, { at: "version", version });
+          if (!summary)
+            throw new Error(`incident ${incidentId} has no version ${version} in the events table`);
+          rows[i] = incidentRecord(summary);
         }
-        if (ahead.length > 0) yield await (ahead.shift() as Promise<string>);
+      };
+      await Promise.all(Array.from({ length: Math.min(FOLDS_AT_ONCE, batch.length) }, work));
+      return rows.join("");
+    };
+    try {
+      let pending = rowsOf(await nextBatch());
+      for (;;) {
+        const rows = await pending;
+        if (rows === "") break;
+        // The next batch is read while this one goes out; a failure ahead is awaited in turn.
+        pending = nextBatch().then(rowsOf);
+        pending.catch(() => {});
+        yield rows;
       }
     } finally {
       await last.return(undefined);

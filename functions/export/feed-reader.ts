@@ -1,6 +1,6 @@
-import type { AttributeValue, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { StoredEvent } from "../../events/stored-event.js";
-import { type Commit, itemToCommit } from "../store/commit-item.js";
+import { type Commit, type Item, itemToCommit } from "../store/commit-item.js";
 import { batchGetItems } from "../store/dynamo-idioms.js";
 import { EVENTS_KEYS } from "../store/table-design.js";
 import type { LeafRecord, LogReader } from "./log-reader.js";
@@ -11,10 +11,20 @@ export interface FeedEntry {
 }
 
 /**
- * Leaves read ahead at a time. It bounds memory (at most this many commit items, each under
- * 400 KB, are held) while keeping each BatchGetItem full.
+ * Leaves read at a time, at most: few large BatchGetItems rather than many small ones (each
+ * request costs the store as much as its items do).
  */
-export const FEED_CHUNK = 200;
+export const FEED_CHUNK = 500;
+
+/**
+ * Distinct commits a chunk names, at most (one BatchGetItem's worth). It bounds memory: at
+ * most twice this many commit items, each under 400 KB, are held (the chunk handed out and the
+ * one read ahead), however the leaves interleave.
+ */
+export const FEED_COMMITS = 100;
+
+/** Characters of JSON lines handed out at a time by `lines`. */
+const LINES_PIECE = 64 * 1024;
 
 export class MissingCommitError extends Error {
   constructor(readonly leaf: LeafRecord) {
@@ -27,11 +37,26 @@ export class MissingCommitError extends Error {
 
 const keyOf = (incidentId: string, commit: number) => `${incidentId}@${commit}`;
 
+/** A chunk of leaves and the commit items they name, by keyOf. */
+interface ResolvedChunk {
+  leaves: LeafRecord[];
+  commits: Map<string, Item>;
+}
+
+/** The stored JSON text of the leaf's event in its commit item, or undefined where the item does not hold it. */
+function eventText(leaf: LeafRecord, item: Item | undefined): string | undefined {
+  const first = Number(item?.version?.N);
+  const last = Number(item?.lastVersion?.N);
+  const events = item?.events?.L;
+  if (!events || events.length !== last - first + 1 || leaf.version < first || leaf.version > last) return;
+  return events[leaf.version - first]?.S;
+}
+
 /**
  * The stored events behind the log's leaves, in log order. Each leaf names the commit item that
  * holds its event; a chunk of leaves is served by BatchGetItem of the distinct commits it names
- * (never one read per event), and the previous chunk's commits are kept for a commit that spans
- * two chunks.
+ * (never one read per event), the next chunk's read under way while this one is handed out,
+ * and a commit that spans two chunks is read once.
  */
 export class FeedReader {
   constructor(
@@ -41,29 +66,84 @@ export class FeedReader {
   ) {}
 
   async *entries(from: number, to: number): AsyncGenerator<FeedEntry> {
-    let chunk: LeafRecord[] = [];
-    let previous = new Map<string, Commit>();
-    const flush = async function* (this: FeedReader) {
-      const commits = await this.commitsFor(chunk, previous);
-      for (const leaf of chunk) {
-        const commit = commits.get(keyOf(leaf.incidentId, leaf.commit));
+    for await (const { leaves, commits } of this.chunks(from, to)) {
+      const parsed = new Map<string, Commit>();
+      for (const leaf of leaves) {
+        const key = keyOf(leaf.incidentId, leaf.commit);
+        const item = commits.get(key);
+        let commit = parsed.get(key);
+        if (!commit && item) {
+          commit = itemToCommit(item);
+          parsed.set(key, commit);
+        }
         const event = commit?.events[leaf.version - leaf.commit];
         if (!event || event.version !== leaf.version) throw new MissingCommitError(leaf);
         yield { index: leaf.index, event };
       }
-      previous = commits;
-      chunk = [];
-    }.bind(this);
-    for await (const leaf of this.log.leaves(from, to)) {
-      chunk.push(leaf);
-      if (chunk.length === FEED_CHUNK) yield* flush();
     }
-    if (chunk.length > 0) yield* flush();
   }
 
-  private async commitsFor(leaves: LeafRecord[], known: Map<string, Commit>): Promise<Map<string, Commit>> {
-    const found = new Map<string, Commit>();
-    const wanted = new Map<string, Record<string, AttributeValue>>();
+  /**
+   * The same events as their stored JSON text (what GET …/events returns, and the hash covers),
+   * pieces of lines at a time, each line ending in a newline: the exports write it without a parse
+   * and a stringify of every event.
+   */
+  async *lines(from: number, to: number): AsyncGenerator<string> {
+    for await (const { leaves, commits } of this.chunks(from, to)) {
+      let text = "";
+      for (const leaf of leaves) {
+        const line = eventText(leaf, commits.get(keyOf(leaf.incidentId, leaf.commit)));
+        if (line === undefined) throw new MissingCommitError(leaf);
+        text += `${line}\n`;
+        // Handed out in pieces, so that a reader that stops reading stops the chunk too.
+        if (text.length >= LINES_PIECE) {
+          yield text;
+          text = "";
+        }
+      }
+      if (text !== "") yield text;
+    }
+  }
+
+  /** Chunks of at most FEED_CHUNK leaves and FEED_COMMITS commits, with their commits, the next one's read started before this one is yielded. */
+  private async *chunks(from: number, to: number): AsyncGenerator<ResolvedChunk> {
+    let chunk: LeafRecord[] = [];
+    let ahead: Promise<ResolvedChunk> | undefined;
+    let previous: Promise<ResolvedChunk> | undefined;
+    const start = (leaves: LeafRecord[]) => {
+      const known = previous;
+      const next = this.commitsFor(leaves, known).then((commits) => ({ leaves, commits }));
+      // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
+      next.catch(() => {});
+      previous = next;
+      return next;
+    };
+    let commits = new Set<string>();
+    for await (const leaf of this.log.leaves(from, to)) {
+      const key = keyOf(leaf.incidentId, leaf.commit);
+      if (chunk.length === FEED_CHUNK || (!commits.has(key) && commits.size === FEED_COMMITS)) {
+        const next = start(chunk);
+        chunk = [];
+        commits = new Set();
+        if (ahead) yield await ahead;
+        ahead = next;
+      }
+      commits.add(key);
+      chunk.push(leaf);
+    }
+    const last = chunk.length > 0 ? start(chunk) : undefined;
+    if (ahead) yield await ahead;
+    if (last) yield await last;
+  }
+
+  private async commitsFor(
+    leaves: LeafRecord[],
+    before: Promise<ResolvedChunk> | undefined,
+  ): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    const wanted = new Map<string, Item>();
+    // A commit that spans the boundary was read for the chunk before: it is taken from there.
+    const known = before ? (await before).commits : new Map<string, Item>();
     for (const leaf of leaves) {
       const key = keyOf(leaf.incidentId, leaf.commit);
       const had = known.get(key);
@@ -77,10 +157,7 @@ export class FeedReader {
     // Commits are immutable once written, but a leaf can be newer than an eventually
     // consistent replica's copy: read them consistently.
     const items = await batchGetItems(this.db, this.eventsTable, [...wanted.values()], { consistent: true });
-    for (const item of items) {
-      const commit = itemToCommit(item);
-      found.set(keyOf(commit.incidentId, commit.version), commit);
-    }
+    for (const item of items) found.set(keyOf(item.incidentId?.S ?? "", Number(item.version?.N)), item);
     return found;
   }
 }

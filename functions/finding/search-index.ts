@@ -116,8 +116,12 @@ function entryOf(item: Record<string, AttributeValue>): Entry {
 }
 
 export class SearchIndex {
-  /** The doc items this process wrote or read lately: a warm projector reads none back. */
-  private readonly docs = new BoundedLru<string, { version: number; facts: string; keys: string[] }>(10_000);
+  /**
+   * The doc items this process wrote or read lately: a warm projector reads none back. Bounded
+   * by count: a doc lists every entry of its incident (kilobytes each), and an import meets
+   * every incident once, so a larger count only holds more that will not be read again.
+   */
+  private readonly docs = new BoundedLru<string, { version: number; facts: string; keys: string[] }>(1_000);
 
   constructor(
     private readonly db: DynamoDBClient,

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import dynalite from "dynalite";
+// dynalite never closes its level iterators: this lets it (see the file).
+import "./dynalite-iterators.js";
 import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { answerClientError } from "../http/client-error.js";

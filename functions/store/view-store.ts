@@ -100,6 +100,27 @@ export class ViewStore {
     };
   }
 
+  /**
+   * The stored summaries of many incidents with their versions (BatchGetItem, 100 keys a
+   * request); an incident without a view, or whose view carries no summary, is absent.
+   */
+  async getSummariesJson(
+    incidentIds: readonly string[],
+  ): Promise<Map<string, { version: number; json: string }>> {
+    const items = await batchGetItems(
+      this.db,
+      this.table,
+      incidentIds.map((id) => ({ incidentId: { S: id } })),
+      { projection: "incidentId, summary, version" },
+    );
+    const found = new Map<string, { version: number; json: string }>();
+    for (const item of items) {
+      const json = item.summary?.S;
+      if (json) found.set(item.incidentId?.S ?? "", { version: Number(item.version?.N), json });
+    }
+    return found;
+  }
+
   /** The fold state the projector continues from (consistent: it decides what is folded next). */
   async getState(incidentId: string): Promise<IncidentState | null> {
     const out = await this.db.send(

@@ -72,6 +72,8 @@ async function orFullTile(width: number, read: (width: number) => Promise<Uint8A
 
 /** Incidents whose events are fetched ahead of the one being checked. */
 const PREFETCH = 8;
+/** Entry bundles fetched ahead of the one being checked. */
+const PREFETCH_BUNDLES = 8;
 
 /** Every served event of an incident after `after`, all pages. */
 async function eventsAfter(source: LogSource, incidentId: string, after: number): Promise<StoredEvent[]> {
@@ -126,11 +128,26 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     from === 0 || nothingNew ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
 
   const bundles = nothingNew ? 0 : Math.ceil(cp.size / TILE_WIDTH);
-  for (let n = Math.floor(from / TILE_WIDTH); n < bundles; n++) {
+  const first = Math.floor(from / TILE_WIDTH);
+  // Bundles are read in order, the next few already being fetched while one is checked.
+  const ahead = new Map<number, Promise<Uint8Array | { error: Error }>>();
+  const fetchBundle = (n: number) => {
+    if (n >= bundles || ahead.has(n)) return;
     const width = tileWidth(0, n, cp.size);
+    ahead.set(
+      n,
+      orFullTile(width, (w) => source.entries({ index: n, width: w })).catch((error: Error) => ({ error })),
+    );
+  };
+  for (let n = first; n < bundles; n++) {
+    for (let k = n; k < n + PREFETCH_BUNDLES; k++) fetchBundle(k);
+    const width = tileWidth(0, n, cp.size);
+    const fetched = await (ahead.get(n) as Promise<Uint8Array | { error: Error }>);
+    ahead.delete(n);
     let entries: Uint8Array[];
     try {
-      entries = decodeEntryBundle(await orFullTile(width, (w) => source.entries({ index: n, width: w })));
+      if ("error" in fetched) throw fetched.error;
+      entries = decodeEntryBundle(fetched);
     } catch (e) {
       throw new VerificationError(`entry bundle ${n}: ${(e as Error).message}`);
     }

@@ -175,6 +175,54 @@ describe("GET /incidents with from, to, source and bbox", () => {
   });
 });
 
+describe("GET /incidents with grade and the search filters", () => {
+  it("keeps only the incidents of that grade (given or suggested), with q, from/to, source and bbox", async () => {
+    const graded = await call(archive.url, "POST", "/incidents/find-odesa-port-2023/events", {
+      type: "IncidentGraded",
+      source: { publisher: "incident-ledger" },
+      attributedTo: { name: "Editors' desk" },
+      data: { scale: "ledger", grade: "confirmed", reasoning: "port authority and two wires" },
+    });
+    expect(graded.status).toBe(201);
+    await archive.stream.idle();
+    const found = async (query: string) => ids((await call(archive.url, "GET", `/incidents?${query}`)).body);
+    expect(await found("q=odesa")).toEqual(["find-odesa-port-2023", "find-odesa-theatre-2022"]);
+    expect(await found("q=odesa&grade=confirmed")).toEqual(["find-odesa-port-2023"]);
+    expect(await found("q=odesa&grade=single-source")).toEqual(["find-odesa-theatre-2022"]);
+    expect(await found("from=2023-01-01&to=2023-12-31&grade=confirmed")).toEqual(["find-odesa-port-2023"]);
+    expect(await found("from=2023-01-01&to=2023-12-31&grade=single-source")).not.toContain(
+      "find-odesa-port-2023",
+    );
+    expect(await found("bbox=30,46,31,47&grade=confirmed")).toEqual(["find-odesa-port-2023"]);
+    expect(await found("bbox=30,46,31,47&grade=single-source")).toEqual(["find-odesa-theatre-2022"]);
+    const lviv = (await call(archive.url, "GET", "/incidents/find-lviv-2024")).body.grade;
+    const lvivGrade = lviv.given?.grade ?? lviv.suggested;
+    expect(await found(`source=Andriy%20Sadovyi&grade=${lvivGrade}`)).toEqual(["find-lviv-2024"]);
+    expect(await found("source=Andriy%20Sadovyi&grade=confirmed")).toEqual([]);
+    expect(await found("q=odesa&grade=discounted")).toEqual([]);
+  });
+
+  it("pages a graded search with nextCursor until every match is seen, and refuses a grade outside the list", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const answer = await call(
+        archive.url,
+        "GET",
+        `/incidents?q=odesa&grade=single-source&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(answer.status).toBe(200);
+      seen.push(...ids(answer.body));
+      cursor = answer.body.nextCursor;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(["find-odesa-theatre-2022"]);
+    const bad = await call(archive.url, "GET", "/incidents?q=odesa&grade=probable");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("query.grade");
+  });
+});
+
 describe("GET /sources/{name}", () => {
   it("lists every incident naming the speaker, with their figures, statements and denials and how they were assessed", async () => {
     const answer = await call(archive.url, "GET", `/sources/${encodeURIComponent("Dmitry Peskov")}`);

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
+import type { Grade } from "../../../events/schemas.js";
 import { sourceKey } from "../../../events/source-key.js";
-import type { Summary } from "../../../events/summarize.js";
+import { effectiveGrade, type Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
-import type { SearchIndex, SearchPage } from "../../finding/search-index.js";
-import type { IncidentReader } from "../../incident-reader.js";
+import type { SearchCursor, SearchIndex, SearchPage, SearchQuery } from "../../finding/search-index.js";
+import { GRADE_PAGES, type IncidentReader } from "../../incident-reader.js";
 import { decodeSearchCursor, encodeSearchCursor, type FindingParams } from "../finding-params.js";
 import { acceptQuery, intQuery } from "../params.js";
 
@@ -40,6 +41,8 @@ export async function searchIncidents(
     kind?: string;
     country?: string;
     contested?: boolean;
+    /** Only incidents of this grade, given or suggested (as the listing's `grade`). */
+    grade?: Grade;
     limit: number;
     cursor?: string;
   },
@@ -47,23 +50,45 @@ export async function searchIncidents(
   // The index is written as each view is: a search waits, as a listing does, for the
   // projections of the writes before it (none to wait for in AWS), so a writer finds what it wrote.
   await deps.reader.projected();
-  const cursor = cursorOf(params.cursor);
-  const page: SearchPage = await deps.finding.search(
-    {
-      limit: params.limit,
-      ...(params.q !== undefined ? { q: params.q } : {}),
-      ...(params.from !== undefined ? { from: params.from } : {}),
-      ...(params.to !== undefined ? { to: params.to } : {}),
-      ...(params.source !== undefined ? { source: sourceKey({ name: params.source }) } : {}),
-      ...(params.bbox !== undefined ? { bbox: params.bbox } : {}),
-      ...(params.kind !== undefined ? { kind: params.kind } : {}),
-      ...(params.country !== undefined ? { country: params.country } : {}),
-      ...(params.contested !== undefined ? { contested: params.contested } : {}),
-      ...(cursor ? { cursor } : {}),
-    },
-    summariesOf(deps.reader),
-  );
-  return { items: page.items, nextCursor: page.next ? encodeSearchCursor(page.next) : null };
+  const first = cursorOf(params.cursor);
+  const ask = (limit: number, cursor: SearchCursor | undefined) =>
+    deps.finding.search(searchQuery(params, limit, cursor), summariesOf(deps.reader));
+  const { grade } = params;
+  if (grade === undefined) {
+    const page: SearchPage = await ask(params.limit, first);
+    return { items: page.items, nextCursor: page.next ? encodeSearchCursor(page.next) : null };
+  }
+  // The grade is a fact of the summary, not of the index entries: pages of matches are read and
+  // filtered here, at most GRADE_PAGES of them (a bounded cost per request, as the listing's
+  // grade filter), so a page may come back short with a cursor to go on from.
+  const items: Summary[] = [];
+  let next: SearchCursor | null = first ?? null;
+  for (let round = 0; round < GRADE_PAGES; round++) {
+    const page = await ask(params.limit - items.length, next ?? undefined);
+    items.push(...page.items.filter((s) => effectiveGrade(s) === grade));
+    next = page.next;
+    if (!next || items.length >= params.limit) break;
+  }
+  return { items, nextCursor: next ? encodeSearchCursor(next) : null };
+}
+
+function searchQuery(
+  params: FindingParams & { kind?: string; country?: string; contested?: boolean },
+  limit: number,
+  cursor: SearchCursor | undefined,
+): SearchQuery {
+  return {
+    limit,
+    ...(params.q !== undefined ? { q: params.q } : {}),
+    ...(params.from !== undefined ? { from: params.from } : {}),
+    ...(params.to !== undefined ? { to: params.to } : {}),
+    ...(params.source !== undefined ? { source: sourceKey({ name: params.source }) } : {}),
+    ...(params.bbox !== undefined ? { bbox: params.bbox } : {}),
+    ...(params.kind !== undefined ? { kind: params.kind } : {}),
+    ...(params.country !== undefined ? { country: params.country } : {}),
+    ...(params.contested !== undefined ? { contested: params.contested } : {}),
+    ...(cursor ? { cursor } : {}),
+  };
 }
 
 export interface SourcePage {

@@ -40,6 +40,7 @@ export function incidentRoutes(deps: IncidentRoutesDeps) {
         "must be an ISO 3166-1 alpha-2 code, e.g. UA",
       );
       const contested = boolQuery(c, "contested");
+      const grade = gradeQuery(c);
       // Words, dates, a source or a box: the finding index answers (functions/finding).
       const finding = findingParams(c);
       if (hasFinding(finding) && deps.finding) {
@@ -52,12 +53,12 @@ export function incidentRoutes(deps: IncidentRoutesDeps) {
               ...(kind === undefined ? {} : { kind }),
               ...(country === undefined ? {} : { country: country.toUpperCase() }),
               ...(contested === undefined ? {} : { contested }),
+              ...(grade === undefined ? {} : { grade }),
               ...(c.req.query("cursor") === undefined ? {} : { cursor: c.req.query("cursor") as string }),
             },
           ),
         );
       }
-      const grade = gradeQuery(c);
       const page = await reader.list(
         {
           limit,
