@@ -8,7 +8,7 @@ import {
   storedOutcome,
   throwConflicts,
 } from "./append-answers.js";
-import { type ClaimTable, isAbandoned } from "./claims.js";
+import { type Claim, type ClaimTable, isAbandoned } from "./claims.js";
 import type { CommitMemo, CommitReader } from "./commit-reader.js";
 
 /**
@@ -32,9 +32,13 @@ export class ClaimProtocol {
   ): Promise<"held" | "stale" | Replay> {
     const memo: CommitMemo = new Map();
     const ids = [...fingerprints.keys()];
-    // A batch that is refused must not leave its other ids reserved: look before claiming.
+    // A batch that is refused must not leave its other ids reserved: look before claiming (the
+    // claims of the whole batch in one read).
     if (ids.length > 1) {
-      const seen = await Promise.all(ids.map((id) => this.lookup(id, incidentId, fingerprints, memo)));
+      const claims = await this.claims.getMany(ids.filter((id) => !parseServerEventId(id)));
+      const seen = await Promise.all(
+        ids.map((id) => this.lookup(id, incidentId, fingerprints, memo, claims)),
+      );
       throwConflicts(incidentId, envelopes, ids, seen);
       if (seen.some((o) => o.kind === "stored")) {
         const replay = replayOf(incidentId, envelopes, ids, seen);
@@ -87,12 +91,13 @@ export class ClaimProtocol {
     return { kind: "stale" };
   }
 
-  /** What is known of an id without reserving anything. */
+  /** What is known of an id without reserving anything (`known`: its claim, already read). */
   async lookup(
     eventId: string,
     incidentId: string,
     fingerprints: Map<string, string>,
     memo: CommitMemo,
+    known?: ReadonlyMap<string, Claim | null>,
   ): Promise<IdOutcome> {
     const made = parseServerEventId(eventId);
     if (made) {
@@ -103,7 +108,7 @@ export class ClaimProtocol {
       if (commit && event?.eventId === eventId) return storedOutcome(incidentId, event, commit, fingerprints);
       return { kind: "foreign", madeElsewhere: false };
     }
-    const claim = await this.claims.get(eventId);
+    const claim = known?.has(eventId) ? (known.get(eventId) ?? null) : await this.claims.get(eventId);
     if (!claim) return { kind: "held" };
     const commit = await this.reader.commitAt(claim.incidentId, claim.slot, memo);
     const event = commit?.events.find((e) => e.eventId === eventId);

@@ -1,5 +1,10 @@
-import { type DynamoDBClient, GetItemCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
-import { conditionally, putIfAbsent } from "./dynamo-idioms.js";
+import {
+  type AttributeValue,
+  type DynamoDBClient,
+  GetItemCommand,
+  UpdateItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import { batchGetItems, conditionally, putIfAbsent } from "./dynamo-idioms.js";
 
 /**
  * An eventId claim reserves one client id for one commit slot (incident, first version) before
@@ -67,14 +72,20 @@ export class ClaimTable {
     const out = await this.db.send(
       new GetItemCommand({ TableName: this.table, Key: { eventId: { S: eventId } }, ConsistentRead: true }),
     );
-    if (!out.Item) return null;
-    const claimedAt = out.Item.claimedAt?.S;
-    return {
-      eventId,
-      incidentId: out.Item.incidentId?.S ?? "",
-      slot: Number(out.Item.slot?.N),
-      ...(claimedAt === undefined ? {} : { claimedAt }),
-    };
+    return out.Item ? claimOf(eventId, out.Item) : null;
+  }
+
+  /** The claims of many ids in one consistent read (a batch's ids), null where there is none. */
+  async getMany(eventIds: readonly string[]): Promise<Map<string, Claim | null>> {
+    const items = await batchGetItems(
+      this.db,
+      this.table,
+      eventIds.map((id) => ({ eventId: { S: id } })),
+      { consistent: true },
+    );
+    const found = new Map<string, Claim | null>(eventIds.map((id) => [id, null]));
+    for (const item of items) found.set(item.eventId?.S ?? "", claimOf(item.eventId?.S ?? "", item));
+    return found;
   }
 
   /**
@@ -105,4 +116,14 @@ export class ClaimTable {
       ),
     );
   }
+}
+
+function claimOf(eventId: string, item: Record<string, AttributeValue>): Claim {
+  const claimedAt = item.claimedAt?.S;
+  return {
+    eventId,
+    incidentId: item.incidentId?.S ?? "",
+    slot: Number(item.slot?.N),
+    ...(claimedAt === undefined ? {} : { claimedAt }),
+  };
 }
