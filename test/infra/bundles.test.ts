@@ -18,7 +18,7 @@ import { DisclosureStore } from "../../functions/people/disclosure-store.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
-import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import {
   type HttpRequest,
   httpApiEvent,
@@ -103,18 +103,7 @@ beforeAll(async () => {
   await createTables(db, tables);
 
   // 3. The Lambda environment, as the stack sets it, plus what the runtime provides.
-  Object.assign(process.env, {
-    EVENTS_TABLE: tables.events,
-    CLAIMS_TABLE: tables.claims,
-    VIEWS_TABLE: tables.views,
-    LOG_TABLE: tables.log,
-    SEARCH_TABLE: tables.search as string,
-    LOG_LEVEL: "warn",
-    AWS_REGION: REGION,
-    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-    AWS_SECRET_ACCESS_KEY: "secret",
-    DYNAMODB_ENDPOINT: endpoint,
-  });
+  Object.assign(process.env, lambdaEnvironment(tables, { endpoint, region: REGION }));
 
   const started = performance.now();
   api = ((await nativeImport(pathToFileURL(bundles.api).href)) as { handler: ApiHandler }).handler;

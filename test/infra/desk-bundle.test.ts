@@ -14,7 +14,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTables } from "../../functions/store/create-tables.js";
 import { startTestIssuer } from "../desk/test-issuer.js";
-import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import { type HttpRequest, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -64,15 +64,7 @@ beforeAll(async () => {
   issuer = await startTestIssuer(CLIENT_ID);
 
   Object.assign(process.env, {
-    EVENTS_TABLE: tables.events,
-    CLAIMS_TABLE: tables.claims,
-    VIEWS_TABLE: tables.views,
-    LOG_TABLE: tables.log,
-    LOG_LEVEL: "warn",
-    AWS_REGION: REGION,
-    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-    AWS_SECRET_ACCESS_KEY: "secret",
-    DYNAMODB_ENDPOINT: endpoint,
+    ...lambdaEnvironment(tables, { endpoint, region: REGION }),
     DESK_OIDC_ISSUER: issuer.issuer,
     DESK_OIDC_CLIENT_ID: CLIENT_ID,
     DESK_SESSION_SECRET_ARN: SECRET_ARN,

@@ -3,9 +3,8 @@ import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { peopleTables } from "../../functions/store/table-design.js";
 import { AP, opened, post, startArchive } from "../support/archive.js";
-import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -49,17 +48,7 @@ beforeAll(async () => {
   await archive.sequencing.idle();
 
   Object.assign(process.env, {
-    EVENTS_TABLE: archive.tables.events,
-    CLAIMS_TABLE: archive.tables.claims,
-    VIEWS_TABLE: archive.tables.views,
-    LOG_TABLE: archive.tables.log,
-    DISCLOSURES_TABLE: peopleTables(archive.tables).disclosures,
-    AUDIT_TABLE: peopleTables(archive.tables).audit,
-    LOG_LEVEL: "warn",
-    AWS_REGION: REGION,
-    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-    AWS_SECRET_ACCESS_KEY: "secret",
-    DYNAMODB_ENDPOINT: archive.dynamoEndpoint,
+    ...lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION }),
     EXPORTS_URL,
   });
   installLambdaStreamingGlobals();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
-import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
 import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -37,15 +37,7 @@ beforeAll(async () => {
   expect(size).toBe(300);
 
   Object.assign(process.env, {
-    EVENTS_TABLE: archive.tables.events,
-    CLAIMS_TABLE: archive.tables.claims,
-    VIEWS_TABLE: archive.tables.views,
-    LOG_TABLE: archive.tables.log,
-    LOG_LEVEL: "warn",
-    AWS_REGION: REGION,
-    AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
-    AWS_SECRET_ACCESS_KEY: "secret",
-    DYNAMODB_ENDPOINT: archive.dynamoEndpoint,
+    ...lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION }),
     EXPORTS_URL,
   });
   installLambdaStreamingGlobals();
