@@ -25,3 +25,30 @@ describe("BoundedLru", () => {
     expect(lru.get("a")).toBeUndefined();
   });
 });
+
+describe("BoundedLru weighed", () => {
+  it("given a capacity in characters, when a long entry is set, then as many old ones go as it needs", () => {
+    const lru = new BoundedLru<string, number>(10, (k) => k.length);
+    lru.set("aaa", 1);
+    lru.set("bbb", 2);
+    lru.set("ccc", 3);
+    expect(lru.size).toBe(3);
+    lru.set("dddddd", 4);
+    expect(lru.get("aaa")).toBeUndefined();
+    expect(lru.get("bbb")).toBeUndefined();
+    expect(lru.get("ccc")).toBe(3);
+    expect(lru.get("dddddd")).toBe(4);
+  });
+
+  it("given an entry heavier than the capacity, when it is set, then it alone is kept", () => {
+    const lru = new BoundedLru<string, number>(4, (k) => k.length);
+    lru.set("ab", 1);
+    lru.set("abcdefgh", 2);
+    expect(lru.size).toBe(1);
+    expect(lru.get("abcdefgh")).toBe(2);
+    lru.delete("abcdefgh");
+    lru.set("xy", 3);
+    lru.set("zw", 4);
+    expect(lru.size).toBe(2);
+  });
+});

@@ -102,10 +102,10 @@ rows.push(
   `| \`npm run rebuild\` (an empty views table) events/s | ${n(big.rebuild.eventsPerSecond)} (${big.rebuild.seconds.toFixed(0)} s${big.rebuild.reportedSeconds ? `; ${n(big.events / big.rebuild.reportedSeconds)}/s by its own clock` : ""}) | raw 4-segment Scan: ${n(big.rebuild.rawScanEventsPerSecond)} | ${r(big.rebuild.ratio)} | ≥ 0.5 | ${verdict(big.rebuild.ratio >= 0.5)} |`,
 );
 const rss = (run: Run) =>
-  ["server", "import", "verify", "rebuild"].map((k) => `${run.rssMb[k] ?? "?"}`).join(" / ");
+  ["server", "store", "import", "verify", "rebuild"].map((k) => `${run.rssMb[k] ?? "?"}`).join(" / ");
 const others = [base, ...between].map((run) => `${n(run.events)}: ${rss(run)}`).join("; ");
 rows.push(
-  `| peak RSS MB: server / import / verify / rebuild | ${rss(big)} | at ${others} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
+  `| peak RSS MB: server / its store / import / verify / rebuild | ${rss(big)} | at ${others} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
 );
 
 const loads = (run: Run) =>

@@ -38,7 +38,7 @@ const { values } = parseArgs({
   options: {
     events: { type: "string", default: "10000" },
     dir: { type: "string" },
-    concurrency: { type: "string", default: "4" },
+    concurrency: { type: "string", default: "8" },
     reads: { type: "string", default: "200" },
   },
 });
@@ -72,6 +72,19 @@ function peakRss(pid: number | undefined): number | null {
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
+  }
+}
+
+/** npm start's store process (functions/local/store-process.ts): the child running store-main. */
+function storePid(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+    return children
+      .map(Number)
+      .find((child) => readFileSync(`/proc/${child}/cmdline`, "utf8").includes("store-main"));
+  } catch {
+    return undefined;
   }
 }
 
@@ -230,6 +243,7 @@ try {
   };
   log(`import: ${imported.stdout.trim()}`);
   results.serverRssAfterImportMb = peakRss(serverPid);
+  results.storeRssAfterImportMb = peakRss(storePid(serverPid));
   // The import's last answer is not the end of the work it caused: projections and the log
   // follow. The reads are measured once both have caught up (a listing waits for every
   // projection published; the checkpoint reaches every event), and how long that took is kept.
@@ -468,6 +482,7 @@ try {
   log(`rebuild: ${JSON.stringify(results.rebuild)}`);
   results.rssMb = {
     server: peakRss(serverPid),
+    store: peakRss(storePid(serverPid)),
     import: imported.rssMb,
     verify: verified.rssMb,
     rebuild: rebuilt.rssMb,

@@ -51,11 +51,12 @@ export function queryTerms(q: string): string[] {
   return [...new Set(words(q.slice(0, 2000)))].slice(0, MAX_QUERY_TERMS);
 }
 
-export function searchDoc(summary: Summary): SearchDoc {
+/** `wordsOf`: `words`, or a memo of it (the same answer for the same text). */
+export function searchDoc(summary: Summary, wordsOf: (text: string) => string[] = words): SearchDoc {
   const weights = new Map<string, number>();
   const add = (text: string | null | undefined, weight: number) => {
     if (!text) return;
-    for (const word of new Set(words(text)))
+    for (const word of new Set(wordsOf(text)))
       weights.set(word, Math.min(MAX_WEIGHT, (weights.get(word) ?? 0) + weight));
   };
   const sources = new Map<string, string>();

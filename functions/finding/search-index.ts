@@ -16,6 +16,7 @@ import {
   queryTerms,
   type SearchDoc,
   searchDoc,
+  words,
 } from "../../events/finding/search-doc.js";
 import type { Summary } from "../../events/summarize.js";
 import { summarizeInline } from "../../events/summarize.js";
@@ -123,6 +124,20 @@ export class SearchIndex {
    */
   private readonly docs = new BoundedLru<string, { version: number; facts: string; keys: string[] }>(1_000);
 
+  /**
+   * The words of texts indexed lately. An incident's texts barely change from one projection to
+   * the next (one new statement beside all the old ones): only new texts are segmented, so a
+   * long incident's projection does not cost all its text each time. Weighed in characters.
+   */
+  private readonly segmented = new BoundedLru<string, string[]>(4_000_000, (text) => text.length);
+  private readonly wordsOf = (text: string): string[] => {
+    const known = this.segmented.get(text);
+    if (known) return known;
+    const found = words(text);
+    this.segmented.set(text, found);
+    return found;
+  };
+
   constructor(
     private readonly db: DynamoDBClient,
     readonly table: string,
@@ -146,7 +161,7 @@ export class SearchIndex {
       if (previous) this.docs.set(incidentId, previous);
     }
     if (previous && previous.version >= summary.version) return;
-    const doc = searchDoc(summary);
+    const doc = searchDoc(summary, this.wordsOf);
     const facts = factsOf(doc);
     const factsText = JSON.stringify(facts);
     const keys = entryKeys(doc);

@@ -4,6 +4,7 @@ import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
 import { createLogger } from "../logger.js";
 import { startLocalServer } from "./server.js";
+import { startStoreProcess } from "./store-process.js";
 
 // `npm start`: the archive on one machine. Configuration is by environment, as in the README.
 const env = process.env;
@@ -14,12 +15,13 @@ const log = createLogger();
 const port = Number(env.PORT ?? 3000);
 const dynamoPort = Number(env.DYNAMO_PORT ?? 8000);
 const dataDir = resolve(env.DATA_DIR ?? "./.data");
+const host = env.HOST ?? "127.0.0.1";
 
 const server = await startLocalServer({
   port,
-  dynamoPort,
+  store: await startStoreProcess({ host, port: dynamoPort, dataDir }),
   dataDir,
-  host: env.HOST ?? "127.0.0.1",
+  host,
   log,
   ...(env.LEDGER_TOKEN ? { token: env.LEDGER_TOKEN } : {}),
   ...(env.LEDGER_WRITER ? { writer: env.LEDGER_WRITER } : {}),

@@ -4,9 +4,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import dynalite from "dynalite";
-// dynalite never closes its level iterators: this lets it (see the file).
-import "./dynalite-iterators.js";
 import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { answerClientError } from "../http/client-error.js";
@@ -23,15 +20,21 @@ import { repairViews } from "../projector/view-repair.js";
 import { createTables } from "../store/create-tables.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { type TableNames, tableNamesFromEnv } from "../store/table-design.js";
+import { type LocalStore, listenDynalite } from "./dynalite-store.js";
 import { LocalSequencing } from "./local-sequencing.js";
 import { LocalStream } from "./local-stream.js";
 
 export interface LocalOptions {
   /** HTTP port; 0 picks a free one. */
   port: number;
-  /** Where dynalite keeps its data; undefined keeps it in memory (tests). */
+  /** Where the archive keeps its files (the store's too, unless `store` is given); undefined: in memory (tests). */
   dataDir?: string;
-  dynamoPort: number;
+  /**
+   * The store, already listening: `npm start` runs it in a process of its own
+   * (store-process.ts). Without it, dynalite starts in this process on `dynamoPort`.
+   */
+  store?: LocalStore;
+  dynamoPort?: number;
   host?: string;
   token?: string;
   /** The name `token`'s writes are recorded by (it holds every role). */
@@ -81,24 +84,21 @@ const LOG_PASS_WINDOW_MS = 100;
 
 /**
  * The archive on one machine: the parts AWS runs, composed in one process. dynalite stands in
- * for DynamoDB (in-process: a forked one outlived its parent in trials), `LocalStream` for
+ * for DynamoDB (in a process of its own under `npm start`, store-process.ts), `LocalStream` for
  * DynamoDB Streams, delivering to the projector Lambda's own handler; the log sequencer and its
  * checkpoint publisher are the log Lambda's; the Hono app is the API, data and pages Lambdas'.
  */
 export async function startLocalServer(options: LocalOptions): Promise<LocalServer> {
   const host = options.host ?? "127.0.0.1";
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const store = dynalite({
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-    ...(options.dataDir ? { path: options.dataDir } : {}),
-  });
-  await new Promise<void>((resolve, reject) => {
-    store.once("error", reject);
-    store.listen(options.dynamoPort, host, () => resolve());
-  });
-  const dynamoEndpoint = `http://${host}:${(store.address() as AddressInfo).port}`;
+  const store =
+    options.store ??
+    (await listenDynalite({
+      host,
+      port: options.dynamoPort ?? 0,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    }));
+  const dynamoEndpoint = store.endpoint;
   const db = createDynamoClient(dynamoEndpoint);
   const named = options.tables ?? tableNamesFromEnv(process.env);
   const tables = { ...named, log: named.log ?? "incident-ledger-log" };
@@ -206,7 +206,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       await projections.idle();
       await passes.close();
       db.destroy();
-      await new Promise<void>((resolve) => store.close(() => resolve()));
+      await store.close();
       if (!options.dataDir) rmSync(evidenceDir, { recursive: true, force: true });
     },
   };

@@ -23,7 +23,7 @@ const USAGE =
   "usage: npm run import -- <file> [--format ndjson|csv|acled|ucdp] [--map mapping.json] [--dry-run]\n" +
   "       [--concurrency N] [--origin NAME (ndjson: the archive the export came from)]\n";
 /** Requests in flight: see docs/explanation/finding.md ("Import") for the measurement behind it. */
-const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 8;
 const FORMATS = ["ndjson", "csv", "acled", "ucdp"] as const;
 type Format = (typeof FORMATS)[number];
 

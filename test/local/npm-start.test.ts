@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
-import { startChildServer } from "../support/child-server.js";
+import { childPids, killHard, startChildServer, waitUntilGone } from "../support/child-server.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
@@ -80,4 +82,35 @@ describe("npm start: the archive in one process", () => {
       await second.stop();
     }
   });
+
+  it("runs its store in a process of its own, which stops with it even when it is killed", async () => {
+    const dataDir = tempDir();
+    const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    const stores = childPids(first.pid).filter((pid) => commandLine(pid).includes("store-main"));
+    expect(stores).toHaveLength(1);
+    expect((await post(first.url, "npm-start-store", opened())).status).toBe(201);
+    // The store answers on the endpoint the banner names, from the other process.
+    const db = createDynamoClient(first.dynamoEndpoint);
+    expect((await db.send(new ListTablesCommand({}))).TableNames).toContain("incident-ledger-events");
+    db.destroy();
+    await new Promise<void>((resolve) => {
+      first.process.once("exit", () => resolve());
+      first.process.kill("SIGKILL");
+    });
+    await waitUntilGone(stores);
+    const second = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    try {
+      expect((await call(second.url, "GET", "/incidents/npm-start-store")).body.version).toBe(1);
+    } finally {
+      await killHard(second);
+    }
+  });
 });
+
+const commandLine = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+};

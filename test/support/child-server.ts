@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -92,13 +93,50 @@ export async function startChildServer(
   return { ...server, dynamoEndpoint: server.match[2] as string };
 }
 
-export function killHard(server: ChildProcessServer): Promise<void> {
+/**
+ * kill -9, then waits until its children are gone too (npm start's store process stops when
+ * its parent's channel closes): a restart on the same DATA_DIR then finds LevelDB unlocked.
+ */
+export async function killHard(server: ChildProcessServer): Promise<void> {
   const child = server.process;
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const children = childPids(server.pid);
+  await new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
     child.kill("SIGKILL");
   });
+  await waitUntilGone(children);
+}
+
+/** The pids a process started (Linux's /proc), empty once it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+export async function waitUntilGone(pids: readonly number[], timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const pid of pids) {
+    while (existsSync(`/proc/${pid}`) && !isZombie(pid)) {
+      if (Date.now() > deadline) throw new Error(`process ${pid} outlived its parent`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
 }
 
 async function stop(child: ChildProcess): Promise<void> {

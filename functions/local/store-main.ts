@@ -1,0 +1,21 @@
+import { type LocalStore, listenDynalite } from "./dynalite-store.js";
+import type { StoreMessage } from "./store-process.js";
+
+// The store process (store-process.ts says why there is one): dynalite, stopped by its parent.
+// Ctrl-C reaches the whole process group: the archive stops first (its last writes still need
+// the store), then closes the channel, and the store closes LevelDB and exits.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
+
+let store: LocalStore | undefined;
+process.once("disconnect", async () => {
+  await store?.close();
+  process.exit(0);
+});
+const say = (message: StoreMessage, then: () => void = () => {}) => process.send?.(message, then);
+
+try {
+  store = await listenDynalite(JSON.parse(process.argv[2] ?? "{}"));
+  say({ endpoint: store.endpoint });
+} catch (error) {
+  say({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
+}
