@@ -131,12 +131,6 @@ export function borderNodes(size: number): { level: number; index: number }[] {
   return out;
 }
 
-export interface LoggedEvent {
-  index: number;
-  eventId: string;
-  hash: string;
-}
-
 /** An incident's last version covered by a verified checkpoint, and its chain hash. */
 export interface IncidentHead {
   version: number;
@@ -146,19 +140,55 @@ export interface IncidentHead {
 const NO_HEAD: IncidentHead = { version: 0, hash: GENESIS_HASH };
 
 /**
+ * One incident's leaves in log order, packed: each leaf's hash (which covers all four of its
+ * fields) and its log index, 40 bytes a leaf, so a full check of a large log holds no object
+ * per leaf.
+ */
+export class LoggedLeaves {
+  private hashes = new Uint8Array(32 * 4);
+  private indices = new Float64Array(4);
+  length = 0;
+
+  push(index: number, leafHash: Hash): void {
+    if (this.length === this.indices.length) {
+      const hashes = new Uint8Array(this.hashes.length * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+      const indices = new Float64Array(this.indices.length * 2);
+      indices.set(this.indices);
+      this.indices = indices;
+    }
+    this.hashes.set(leafHash, 32 * this.length);
+    this.indices[this.length] = index;
+    this.length += 1;
+  }
+
+  /** The log index of the k-th leaf. */
+  indexOf(k: number): number {
+    return this.indices[k] as number;
+  }
+
+  /** Whether the k-th leaf is the one with this leaf hash. */
+  holds(k: number, leafHash: Hash): boolean {
+    return equalHashes(this.hashes.subarray(32 * k, 32 * k + 32), leafHash);
+  }
+}
+
+/**
  * Leaves in log order: each incident's versions must come 1, 2, 3 … (after the head already
- * verified, when catching up) with no gap, no repeat. Keeps what each leaf says of its event, to
- * compare with the events the archive serves.
+ * verified, when catching up) with no gap, no repeat. Keeps each leaf's hash, to compare with
+ * the events the archive serves.
  */
 export class LeafIndex {
-  readonly byIncident = new Map<string, { head: IncidentHead; logged: LoggedEvent[] }>();
+  readonly byIncident = new Map<string, { head: IncidentHead; logged: LoggedLeaves; lastHash: string }>();
 
   constructor(private readonly heads: ReadonlyMap<string, IncidentHead> = new Map()) {}
 
-  add(index: number, leaf: LeafFields): void {
+  add(index: number, leaf: LeafFields, leafHash: Hash): void {
     let entry = this.byIncident.get(leaf.incidentId);
     if (!entry) {
-      entry = { head: this.heads.get(leaf.incidentId) ?? NO_HEAD, logged: [] };
+      const head = this.heads.get(leaf.incidentId) ?? NO_HEAD;
+      entry = { head, logged: new LoggedLeaves(), lastHash: head.hash };
       this.byIncident.set(leaf.incidentId, entry);
     }
     const last = entry.head.version + entry.logged.length;
@@ -167,15 +197,15 @@ export class LeafIndex {
         `leaf ${index}: incident ${leaf.incidentId} version ${leaf.version} comes after version ${last} in the log`,
       );
     }
-    entry.logged.push({ index, eventId: leaf.eventId, hash: leaf.hash });
+    entry.logged.push(index, leafHash);
+    entry.lastHash = leaf.hash;
   }
 
   /** The heads after these leaves: the earlier ones, moved on by every incident logged here. */
   headsAfter(): Map<string, IncidentHead> {
     const out = new Map(this.heads);
-    for (const [incidentId, { head, logged }] of this.byIncident) {
-      const last = logged.at(-1);
-      if (last) out.set(incidentId, { version: head.version + logged.length, hash: last.hash });
+    for (const [incidentId, { head, logged, lastHash }] of this.byIncident) {
+      if (logged.length > 0) out.set(incidentId, { version: head.version + logged.length, hash: lastHash });
     }
     return out;
   }
@@ -193,7 +223,7 @@ export class IncidentCheck {
 
   constructor(
     private readonly incidentId: string,
-    private readonly logged: readonly LoggedEvent[],
+    private readonly logged: LoggedLeaves,
     head: IncidentHead = NO_HEAD,
   ) {
     this.previous = head.hash;
@@ -217,10 +247,10 @@ export class IncidentCheck {
     if (event.prevHash !== this.previous) {
       throw new VerificationError(`${where}: prevHash does not link to version ${this.version}'s hash`);
     }
-    const leaf = this.logged[event.version - this.first];
-    if (leaf && (leaf.eventId !== event.eventId || leaf.hash !== event.hash)) {
+    const k = event.version - this.first;
+    if (k < this.logged.length && !this.logged.holds(k, leafHashOf(event))) {
       throw new VerificationError(
-        `${where}: the event served (eventId ${event.eventId}, hash ${event.hash}) is not the one log leaf ${leaf.index} holds (eventId ${leaf.eventId}, hash ${leaf.hash})`,
+        `${where}: the event served (eventId ${event.eventId}, hash ${event.hash}) is not the one log leaf ${this.logged.indexOf(k)} holds (another eventId or hash)`,
       );
     }
     this.previous = event.hash;
@@ -230,9 +260,8 @@ export class IncidentCheck {
   end(): void {
     const served = this.version - this.first + 1;
     if (served < this.logged.length) {
-      const missing = this.logged[served] as LoggedEvent;
       throw new VerificationError(
-        `incident ${this.incidentId} version ${this.version + 1}: in the log (leaf ${missing.index}) but not served`,
+        `incident ${this.incidentId} version ${this.version + 1}: in the log (leaf ${this.logged.indexOf(served)}) but not served`,
       );
     }
   }

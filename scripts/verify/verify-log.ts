@@ -157,13 +157,14 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     for (const [i, bytes] of entries.slice(0, width).entries()) {
       const index = n * TILE_WIDTH + i;
       if (index < from) continue;
+      const leafHash = hashLeaf(bytes);
       try {
-        leaves.add(index, parseLeaf(bytes));
+        leaves.add(index, parseLeaf(bytes), leafHash);
       } catch (e) {
         if (e instanceof VerificationError) throw e;
         throw new VerificationError(`leaf ${index}: ${(e as Error).message}`);
       }
-      root.push(hashLeaf(bytes));
+      root.push(leafHash);
     }
     if ((n + 1) % 64 === 0) progress(`read ${root.count} of ${cp.size} leaves`);
   }

@@ -107,6 +107,20 @@ describe("the verifier's log checks, over an archive in memory", () => {
     );
   });
 
+  it("given a log whose leaf names another eventId than the event served (same hash), then the verifier names that leaf", async () => {
+    const all = events(3, 4);
+    const log = testLogKey();
+    const archive = new MemoryArchive(log.signer);
+    archive.append(all);
+    // Leaf 4 (incident-1 version 2) claims an eventId the served event does not have; the root is signed over it.
+    const leaf = all[4] as StoredEvent;
+    archive.leaves[4] = leafText({ ...leaf, eventId: "someone-elses-id" });
+    await archive.sign();
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^incident incident-1 version 2: the event served .* is not the one log leaf 4 holds/,
+    );
+  });
+
   it("given the incident and its leaves rewritten and the checkpoint re-signed, then only a remembered checkpoint catches it", async () => {
     const { log, archive } = await archiveOf(events(3, 4));
     const earlier = await verifyLog({ source: archive, logKey: log.key });
