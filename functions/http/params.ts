@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { IncidentId } from "../../events/schemas.js";
+import { GRADES, type Grade, IncidentId } from "../../events/schemas.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../errors.js";
 import { parseInstant } from "./instant.js";
 
@@ -100,3 +100,11 @@ export function expectedVersion(c: Context): number | undefined {
   }
   return Number(match[1] ?? match[2]);
 }
+
+/** One of the ledger's grades (CONTRACT.md "Coding for research"), or undefined. */
+export function gradeOf(text: string): Grade | undefined {
+  return (GRADES as readonly string[]).includes(text) ? (text as Grade) : undefined;
+}
+
+/** What a page says of a grade it does not know. */
+export const GRADE_HINT = `Grade must be one of ${GRADES.join(", ")}.`;

@@ -207,6 +207,33 @@ describe("grades, attributions and links", () => {
     expect(graded.body.items.map((i: { incidentId: string }) => i.incidentId)).toContain(a);
     const single = await call(archive.url, "GET", "/incidents?grade=single-source&limit=100");
     expect(single.body.items.map((i: { incidentId: string }) => i.incidentId)).not.toContain(a);
+    // The listing page and the map filter by grade the same way; an unknown grade is named on the page.
+    const page = async (path: string) => {
+      const res = await fetch(`${archive.url}${path}`);
+      return { status: res.status, html: await res.text() };
+    };
+    const confirmedPage = await page("/?grade=confirmed");
+    expect(confirmedPage.status).toBe(200);
+    expect(confirmedPage.html).toContain(`/view/${a}`);
+    expect(confirmedPage.html).toContain("grade confirmed");
+    expect(confirmedPage.html).toMatch(/<option value="confirmed" selected/);
+    expect((await page("/?grade=single-source")).html).not.toContain(`/view/${a}`);
+    expect((await page("/?grade=confirmed&q=Kramatorsk")).html).toContain(`/view/${a}`);
+    expect((await page("/?grade=single-source&q=Kramatorsk")).html).not.toContain(`/view/${a}`);
+    const unknown = await page("/?grade=probable");
+    expect(unknown.status).toBe(400);
+    expect(unknown.html).toContain("Grade must be one of single-source");
+    // The map draws only placed incidents: one with coordinates, graded.
+    const placed = "coding-grade-placed";
+    const place = { location: { name: "Kramatorsk", country: "UA", lat: 48.72, lon: 37.56 } };
+    expect((await post(archive.url, placed, opened(undefined, place))).status).toBe(201);
+    const graded2 = editor("IncidentGraded", { scale: "ledger", grade: "confirmed", reasoning: "on site" });
+    expect((await post(archive.url, placed, graded2)).status).toBe(201);
+    expect((await page("/map?grade=confirmed")).html).toContain(`/view/${placed}`);
+    expect((await page("/map?grade=discounted")).html).not.toContain(`/view/${placed}`);
+    const badMap = await page("/map?grade=probable");
+    expect(badMap.status).toBe(400);
+    expect(badMap.html).toContain("Grade must be one of single-source");
   });
 
   it("given an editorial judgement without attributedTo, then it is stored (the editor is recordedBy)", async () => {

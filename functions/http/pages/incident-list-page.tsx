@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx";
 import { ownValue } from "../../../events/own-keys.js";
+import { GRADES, type Grade } from "../../../events/schemas.js";
 import type { Summary } from "../../../events/summarize.js";
 import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
@@ -8,6 +9,8 @@ export interface ListFilters {
   kind?: string;
   country?: string;
   contested?: boolean;
+  /** The grade, given or suggested (CONTRACT.md "Coding for research"). */
+  grade?: Grade;
 }
 
 export interface ListPageProps {
@@ -169,6 +172,19 @@ const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, st
             </option>
           </select>
         </div>
+        <div class="field">
+          <label for="grade">Grade</label>
+          <select id="grade" name="grade" {...invalid("grade")}>
+            <option value="" selected={!values.grade}>
+              any
+            </option>
+            {GRADES.map((g) => (
+              <option value={g} selected={values.grade === g}>
+                {g}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Filter</button>
         <a href="/">Clear filters</a>
         <a href={`/map${mapQuery(values)}`}>Show on the map</a>
@@ -193,6 +209,7 @@ function describeFilters(f: ListFilters): string {
     f.kind ? `kind ${f.kind}` : "",
     f.country ? `country ${f.country}` : "",
     f.contested === undefined ? "" : f.contested ? "contested" : "not contested",
+    f.grade ? `grade ${f.grade}` : "",
   ].filter(Boolean);
   return parts.length ? ` matching ${parts.join(", ")}` : "";
 }

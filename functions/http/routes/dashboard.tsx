@@ -32,7 +32,7 @@ import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import type { VictimsView } from "../pages/victims-section.js";
-import { acceptQuery } from "../params.js";
+import { acceptQuery, GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents } from "./finding.js";
 import { readFindingForm } from "./finding-pages.js";
 
@@ -61,7 +61,7 @@ export interface DashboardDeps {
 
 const PAGE_SIZE = 20;
 /** The query parameters each page reads; any other is refused, as the API refuses them. */
-export const LIST_QUERY = ["kind", "country", "contested", "cursor", ...FINDING_PARAMS];
+export const LIST_QUERY = ["kind", "country", "contested", "grade", "cursor", ...FINDING_PARAMS];
 export const VIEW_QUERY = ["asOf", "version", "before"];
 /** Offered in the kind field besides the kinds on the page (the contract's examples). */
 const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
@@ -139,7 +139,11 @@ export function dashboardRoutes({
         />,
       );
     }
-    const page = await reader.list({ limit: PAGE_SIZE, ...filters, ...(cursor ? { cursor } : {}) });
+    const { grade, ...listed } = filters;
+    const page = await reader.list(
+      { limit: PAGE_SIZE, ...listed, ...(cursor ? { cursor } : {}) },
+      grade ? { grade } : {},
+    );
     const nextHref = page.next
       ? `/?${new URLSearchParams({ ...values, cursor: encodeCursor(page.next) })}`
       : null;
@@ -497,6 +501,13 @@ function readListQuery(c: Context) {
     values.contested = contested;
     if (contested === "true" || contested === "false") filters.contested = contested === "true";
     else errors.contested = "Contested must be any, contested only, or not contested.";
+  }
+  const grade = param(c, "grade");
+  if (grade !== undefined) {
+    values.grade = grade;
+    const known = gradeOf(grade);
+    if (known) filters.grade = known;
+    else errors.grade = GRADE_HINT;
   }
   const rawCursor = param(c, "cursor");
   if (rawCursor !== undefined) values.cursor = rawCursor;

@@ -11,6 +11,7 @@ import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { MapPageView, SourcePageView, sourcePath } from "../pages/finding-pages.js";
 import { MessagePage } from "../pages/layout.js";
 import type { MapPoint } from "../pages/world-map.js";
+import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents, sourcePage } from "./finding.js";
 
 export interface FindingPageDeps {
@@ -87,6 +88,9 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       errors.country = "Country must be a two-letter code.";
     if (contested !== undefined && contested !== "true" && contested !== "false")
       errors.contested = "Contested must be true or false.";
+    const rawGrade = c.req.query("grade")?.trim() || undefined;
+    const grade = rawGrade === undefined ? undefined : gradeOf(rawGrade);
+    if (rawGrade !== undefined && !grade) errors.grade = GRADE_HINT;
     const listHref = `/?${new URLSearchParams(
       Object.entries(c.req.queries()).map(([k, v]): [string, string] => [k, v[0] ?? ""]),
     )}`;
@@ -102,6 +106,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       ...(kind ? { kind } : {}),
       ...(country ? { country: country.toUpperCase() } : {}),
       ...(contested ? { contested: contested === "true" } : {}),
+      ...(grade ? { grade } : {}),
     });
     const points: MapPoint[] = page.items.flatMap((s: Summary) =>
       typeof s.location?.lat === "number" && typeof s.location?.lon === "number"

@@ -8,7 +8,15 @@ import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { FINDING_PARAMS, findingParams, hasFinding } from "../finding-params.js";
-import { acceptQuery, boolQuery, incidentToRead, instantQuery, intQuery, stringQuery } from "../params.js";
+import {
+  acceptQuery,
+  boolQuery,
+  gradeOf,
+  incidentToRead,
+  instantQuery,
+  intQuery,
+  stringQuery,
+} from "../params.js";
 import { searchIncidents } from "./finding.js";
 
 export interface IncidentRoutesDeps {
@@ -148,7 +156,8 @@ function notFoundDetail(incidentId: string, query: SummaryQuery): string {
 function gradeQuery(c: Context): Grade | undefined {
   const grade = c.req.query("grade");
   if (grade === undefined) return undefined;
-  if ((GRADES as readonly string[]).includes(grade)) return grade as Grade;
+  const known = gradeOf(grade);
+  if (known) return known;
   const message = `must be one of ${GRADES.join(", ")}`;
   throw new MalformedRequestError(`grade ${message}`, [{ path: "query.grade", message }]);
 }
