@@ -62,9 +62,13 @@ export async function repairViews(
   const report: RepairReport = { incidents: 0, built: 0, caughtUp: 0, events: 0, failed: [] };
   let total: number | undefined;
   let done = 0;
+  // Events of the views built from nothing, counted as each is written: progress shows them
+  // while the scan is still going.
+  let built = 0;
   const progressed = (n: number) => {
     done += n;
-    options.onProgress?.({ done, ...(total === undefined ? {} : { total }), events: report.events });
+    const events = report.events + built;
+    options.onProgress?.({ done, ...(total === undefined ? {} : { total }), events });
   };
   const failed = (incidentId: string, error: unknown) => {
     log.error("could not repair a view", { incidentId, error: String(error) });
@@ -79,6 +83,7 @@ export async function repairViews(
             parts.links.record(view.incidentId, view.links).catch((e) => failed(view.incidentId, e)),
           );
       report.built += views.length;
+      for (const view of views) built += view.version;
       progressed(views.length);
     },
     failed: (views, error) => {
@@ -93,7 +98,6 @@ export async function repairViews(
     const scanned = await scanAndFold(events, batches, segments);
     await batches.close();
     report.incidents = scanned.incidents;
-    report.events += scanned.events;
     lagging = scanned.again;
     total = done + lagging.length;
   } else {
@@ -113,7 +117,6 @@ export async function repairViews(
           const pending = run.push(event);
           if (pending) await pending;
         }
-        report.events += run.version;
         await run.finish();
       } catch (error) {
         failed(incidentId, error);
@@ -135,6 +138,7 @@ export async function repairViews(
     progressed(1);
   });
   await Promise.all(linking);
+  report.events += built;
   log.info("view repair done", { ...report, failed: report.failed.length });
   return report;
 }

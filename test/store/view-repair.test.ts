@@ -129,8 +129,20 @@ describe("issue 8, item 4: the view-repair sweep", () => {
       return "none";
     });
     const ledger = createLedger({ db, tables, log: silentLogger });
-    const report = await repairViews({ ...ledger, log: silentLogger });
+    const progress: { done: number; events: number }[] = [];
+    const report = await repairViews(
+      { ...ledger, log: silentLogger },
+      { onProgress: ({ done, events }) => progress.push({ done, events }) },
+    );
     expect(report).toMatchObject({ incidents: 30, built: 30, caughtUp: 0, failed: [] });
+    const heads = await ledger.events.incidentVersions();
+    const stored = [...heads.values()].reduce((a, b) => a + b, 0);
+    expect(report.events).toBe(stored);
+    // Progress counts the events of each batch of views as it is written, not only at the end.
+    expect(progress.map((p) => p.done)).toEqual([25, 30]);
+    expect(progress[0]?.events).toBeGreaterThan(0);
+    expect(progress[0]?.events).toBeLessThan(stored);
+    expect(progress[1]?.events).toBe(stored);
     const onViews = calls.filter((c) => c.table === tables.views).map((c) => c.command);
     // One scan page of an empty table, then two batches (25 + 5): nothing else.
     expect(onViews).toEqual(["ScanCommand", "BatchWriteItemCommand", "BatchWriteItemCommand"]);
