@@ -28,6 +28,8 @@ export function incidentCategories(events: () => EventStore, views: ViewStore): 
   const known = new BoundedLru<string, Known>(1_000);
 
   async function read(incidentId: string, version: number): Promise<Known> {
+    // Before its first event an incident has no view and no category: nothing to read.
+    if (version === 0) return { version: 0, categories: new Set() };
     const state = await views.getState(incidentId);
     return {
       version: Math.min(state?.version ?? 0, version),

@@ -52,7 +52,10 @@ export class Projector {
     // forgotten until saved again: a fold that fails leaves nothing half-folded remembered.
     const remembered = this.recent.get(incidentId);
     if (remembered) this.recent.delete(incidentId);
-    const base = remembered ?? (await this.views.getState(incidentId)) ?? undefined;
+    // A record that starts the incident (version 1) needs no view read: none can be behind it.
+    // Redelivered after later ones, its fold is refused by the view's version condition.
+    const starts = carried[0]?.version === 1;
+    const base = remembered ?? (starts ? undefined : ((await this.views.getState(incidentId)) ?? undefined));
     const from = base?.version ?? 0;
     const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];

@@ -128,6 +128,39 @@ describe("the projector under at-least-once, out-of-order delivery", () => {
     faulty.destroy();
   });
 
+  it("a record that starts an incident is folded without a view read; redelivered after later ones, it changes nothing", async () => {
+    const id = "projector-first-record";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }));
+    await archive.stream.idle();
+    const reference = (await call(archive.url, "GET", `/incidents/${id}`)).body;
+    const records = await streamRecords(id);
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    await db.send(new DeleteItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }));
+    const calls: { command: string; table: string | undefined }[] = [];
+    const counting = faultyClient(archive.dynamoEndpoint, (c) => {
+      calls.push({ command: c.command, table: c.table });
+      return "none";
+    });
+    const fresh = () =>
+      createStreamHandler(
+        createLedger({ db: counting, tables: archive.tables, log: silentLogger }).projector,
+        silentLogger,
+      );
+    expect((await fresh()({ Records: [records[0] as DynamoDBRecord] })).batchItemFailures).toEqual([]);
+    const viewReads = calls.filter((c) => c.table === archive.tables.views && c.command === "GetItemCommand");
+    expect(viewReads).toEqual([]);
+    // The rest, then the first again in a new process: the view stays the full fold.
+    expect((await fresh()({ Records: records.slice(1) })).batchItemFailures).toEqual([]);
+    expect((await fresh()({ Records: [records[0] as DynamoDBRecord] })).batchItemFailures).toEqual([]);
+    const view = await db.send(
+      new GetItemCommand({ TableName: archive.tables.views, Key: { incidentId: { S: id } } }),
+    );
+    expect(JSON.parse(view.Item?.summary?.S ?? "null")).toEqual(reference);
+    db.destroy();
+    counting.destroy();
+  });
+
   it("an old projection never overwrites a newer view", async () => {
     const id = "projector-stale";
     await post(archive.url, id, opened());
