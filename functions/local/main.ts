@@ -19,7 +19,16 @@ const host = env.HOST ?? "127.0.0.1";
 
 const server = await startLocalServer({
   port,
-  store: await startStoreProcess({ host, port: dynamoPort, dataDir }),
+  store: await startStoreProcess({
+    host,
+    port: dynamoPort,
+    dataDir,
+    // What was acknowledged is in LevelDB already: stop, say why, and a restart serves it again.
+    onLost: (why) => {
+      log.error("stopping: the store is gone", { why });
+      process.exit(1);
+    },
+  }),
   dataDir,
   host,
   log,

@@ -12,9 +12,14 @@ export type StoreMessage = { endpoint: string } | { error: string };
  *
  * The store lives no longer than the archive: it stops when the IPC channel closes, which is
  * both how `close()` asks it to and what happens when the archive's process dies, however.
+ * And the archive is told when the store stops first (`onLost`): serving on without it would
+ * answer every request with an error.
  */
-export async function startStoreProcess(options: StoreOptions): Promise<LocalStore> {
-  const child = fork(fileURLToPath(new URL("./store-main.ts", import.meta.url)), [JSON.stringify(options)], {
+export async function startStoreProcess(
+  options: StoreOptions & { onLost: (why: string) => void },
+): Promise<LocalStore> {
+  const { onLost, ...store } = options;
+  const child = fork(fileURLToPath(new URL("./store-main.ts", import.meta.url)), [JSON.stringify(store)], {
     // The entry is TypeScript, as the archive is: the child loads it the way `npm start` does.
     execArgv: ["--import", import.meta.resolve("tsx")],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -30,9 +35,14 @@ export async function startStoreProcess(options: StoreOptions): Promise<LocalSto
     child.kill();
     throw new Error(`the local store could not start: ${first.error}`);
   }
+  let closing = false;
+  child.once("exit", (code, signal) => {
+    if (!closing) onLost(`the store process (pid ${child.pid}) stopped: ${signal ?? `exit ${code}`}`);
+  });
   return {
     endpoint: first.endpoint,
     async close() {
+      closing = true;
       if (child.connected) child.disconnect();
       await exited;
     },

@@ -83,6 +83,23 @@ describe("npm start: the archive in one process", () => {
     }
   });
 
+  it("stops, saying why, when its store process dies under it; a restart serves what was stored", async () => {
+    const dataDir = tempDir();
+    const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    expect((await post(first.url, "npm-start-lost-store", opened())).status).toBe(201);
+    const [store] = childPids(first.pid).filter((pid) => commandLine(pid).includes("store-main"));
+    const exited = new Promise<number | null>((resolve) => first.process.once("exit", resolve));
+    process.kill(store as number, "SIGKILL");
+    expect(await exited).toBe(1);
+    expect(first.output()).toContain("stopping: the store is gone");
+    const second = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
+    try {
+      expect((await call(second.url, "GET", "/incidents/npm-start-lost-store")).body.version).toBe(1);
+    } finally {
+      await killHard(second);
+    }
+  });
+
   it("runs its store in a process of its own, which stops with it even when it is killed", async () => {
     const dataDir = tempDir();
     const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
