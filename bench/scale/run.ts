@@ -236,6 +236,7 @@ try {
     },
   );
   results.import = {
+    concurrency: Number(values.concurrency),
     seconds: imported.ms / 1000,
     eventsPerSecond: Math.round((N / imported.ms) * 1000),
     rssMb: imported.rssMb,
