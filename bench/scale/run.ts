@@ -1,8 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import {
   type AttributeValue,
@@ -40,6 +50,8 @@ const { values } = parseArgs({
     dir: { type: "string" },
     concurrency: { type: "string", default: "8" },
     reads: { type: "string", default: "200" },
+    /** Go on from bench/results/scale/<N>.partial.json: its phases are not run again (the archive in --dir must hold them). */
+    resume: { type: "boolean", default: false },
   },
 });
 const N = Number(values.events);
@@ -50,15 +62,29 @@ const PORT = 3300 + (process.pid % 500);
 const DYNAMO_PORT = PORT + 1000;
 const URL_ = `http://127.0.0.1:${PORT}`;
 mkdirSync(DIR, { recursive: true });
-const results: Record<string, unknown> = {
-  events: N,
-  startedAt: new Date().toISOString(),
-  commit: gitCommit(ROOT),
-  machine: machine(),
-  load: loadAverage(),
+const OUT = join(ROOT, "bench/results/scale");
+const PARTIAL = join(OUT, `${N}.partial.json`);
+// A run at a million takes an hour: each phase's figures are saved as it ends, so a run that
+// stops late can go on (`--resume`) instead of starting again.
+const results: Record<string, unknown> = values.resume
+  ? {
+      ...JSON.parse(readFileSync(PARTIAL, "utf8")),
+      resumedAt: new Date().toISOString(),
+      resumedCommit: gitCommit(ROOT),
+    }
+  : {
+      events: N,
+      startedAt: new Date().toISOString(),
+      commit: gitCommit(ROOT),
+      machine: machine(),
+      load: loadAverage(),
+    };
+const savePartial = () => {
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(PARTIAL, `${JSON.stringify(results, null, 2)}\n`);
 };
 /** The load average as each phase starts: the machine is shared, so each row says what it ran beside. */
-const loads: Record<string, string> = {};
+const loads: Record<string, string> = (results.loads as Record<string, string>) ?? {};
 results.loads = loads;
 
 function loadAverage(): string {
@@ -218,44 +244,52 @@ const server = await startServer();
 const serverPid = server.pid;
 try {
   // ── Import through the API, then the raw baseline: the same commit items, BatchWriteItem ──
-  loads.import = loadAverage();
-  const imported = await run(
-    [
-      "scripts/import/main.ts",
-      file,
-      "--format",
-      "ndjson",
-      "--origin",
-      "scale.example/log",
-      "--concurrency",
-      values.concurrency as string,
-    ],
-    {
-      LEDGER_URL: URL_,
-      LEDGER_TOKEN: TOKEN,
-    },
-  );
-  results.import = {
-    concurrency: Number(values.concurrency),
-    seconds: imported.ms / 1000,
-    eventsPerSecond: Math.round((N / imported.ms) * 1000),
-    rssMb: imported.rssMb,
-    summary: imported.stdout.trim(),
-  };
-  log(`import: ${imported.stdout.trim()}`);
-  results.serverRssAfterImportMb = peakRss(serverPid);
-  results.storeRssAfterImportMb = peakRss(storePid(serverPid));
-  // The import's last answer is not the end of the work it caused: projections and the log
-  // follow. The reads are measured once both have caught up (a listing waits for every
-  // projection published; the checkpoint reaches every event), and how long that took is kept.
-  const settling = performance.now();
-  await (await fetch(`${URL_}/incidents?limit=1`)).arrayBuffer();
-  for (let i = 0; i < 600; i += 1) {
-    const size = Number((await (await fetch(`${URL_}/log/checkpoint`)).text()).split("\n")[1]);
-    if (size >= N) break;
-    await new Promise((r) => setTimeout(r, 500));
+  const done = (phase: string) => results[phase] !== undefined;
+  if (!done("import")) {
+    loads.import = loadAverage();
+    const imported = await run(
+      [
+        "scripts/import/main.ts",
+        file,
+        "--format",
+        "ndjson",
+        "--origin",
+        "scale.example/log",
+        "--concurrency",
+        values.concurrency as string,
+      ],
+      {
+        LEDGER_URL: URL_,
+        LEDGER_TOKEN: TOKEN,
+      },
+    );
+    results.import = {
+      concurrency: Number(values.concurrency),
+      ms: imported.ms,
+      seconds: imported.ms / 1000,
+      eventsPerSecond: Math.round((N / imported.ms) * 1000),
+      rssMb: imported.rssMb,
+      summary: imported.stdout.trim(),
+    };
+    log(`import: ${imported.stdout.trim()}`);
+    results.serverRssAfterImportMb = peakRss(serverPid);
+    results.storeRssAfterImportMb = peakRss(storePid(serverPid));
+    // The import's last answer is not the end of the work it caused: projections and the log
+    // follow. The reads are measured once both have caught up (a listing waits for every
+    // projection published; the checkpoint reaches every event), and how long that took is kept.
+    const settling = performance.now();
+    await (await fetch(`${URL_}/incidents?limit=1`)).arrayBuffer();
+    for (let i = 0; i < 600; i += 1) {
+      const size = Number((await (await fetch(`${URL_}/log/checkpoint`)).text()).split("\n")[1]);
+      if (size >= N) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    results.settledAfterImportSeconds = Number(((performance.now() - settling) / 1000).toFixed(1));
+    savePartial();
   }
-  results.settledAfterImportSeconds = Number(((performance.now() - settling) / 1000).toFixed(1));
+  const importMs =
+    (results.import as { ms?: number; seconds: number }).ms ??
+    (results.import as { seconds: number }).seconds * 1000;
 
   // The commit items as stored, a sample held in memory (at most 50,000 events' worth), written again raw.
   const sample: Record<string, AttributeValue>[][] = [];
@@ -267,138 +301,154 @@ try {
       sampled += item.events?.L?.length ?? 1;
     }
   });
-  const rawTable = `scale-raw-${Date.now()}`;
-  await db.send(
-    new CreateTableCommand({
-      TableName: rawTable,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: "incidentId", AttributeType: "S" },
-        { AttributeName: "version", AttributeType: "N" },
-      ],
-      KeySchema: [
-        { AttributeName: "incidentId", KeyType: "HASH" },
-        { AttributeName: "version", KeyType: "RANGE" },
-      ],
-    }),
-  );
   const items = sample.flat();
-  const raw = await timed(async () => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Number(values.concurrency) }, async () => {
-        while (next < items.length) {
-          const chunk = items.slice(next, next + 25);
-          next += 25;
-          let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
-          while (requests.length > 0) {
-            const out = await db.send(new BatchWriteItemCommand({ RequestItems: { [rawTable]: requests } }));
-            requests = (out.UnprocessedItems?.[rawTable] ?? []) as typeof requests;
-          }
-        }
+  if (!done("importBaseline")) {
+    const rawTable = `scale-raw-${Date.now()}`;
+    await db.send(
+      new CreateTableCommand({
+        TableName: rawTable,
+        BillingMode: "PAY_PER_REQUEST",
+        AttributeDefinitions: [
+          { AttributeName: "incidentId", AttributeType: "S" },
+          { AttributeName: "version", AttributeType: "N" },
+        ],
+        KeySchema: [
+          { AttributeName: "incidentId", KeyType: "HASH" },
+          { AttributeName: "version", KeyType: "RANGE" },
+        ],
       }),
     );
-  });
-  const rawRate = Math.round((sampled / raw.ms) * 1000);
-  results.importBaseline = {
-    events: sampled,
-    items: items.length,
-    eventsPerSecond: rawRate,
-    ratio: Number((((N / imported.ms) * 1000) / rawRate).toFixed(3)),
-  };
-  log(`raw BatchWriteItem: ${rawRate} events/s`);
+    const raw = await timed(async () => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Number(values.concurrency) }, async () => {
+          while (next < items.length) {
+            const chunk = items.slice(next, next + 25);
+            next += 25;
+            let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
+            while (requests.length > 0) {
+              const out = await db.send(
+                new BatchWriteItemCommand({ RequestItems: { [rawTable]: requests } }),
+              );
+              requests = (out.UnprocessedItems?.[rawTable] ?? []) as typeof requests;
+            }
+          }
+        }),
+      );
+    });
+    const rawRate = Math.round((sampled / raw.ms) * 1000);
+    results.importBaseline = {
+      events: sampled,
+      items: items.length,
+      eventsPerSecond: rawRate,
+      ratio: Number((((N / importMs) * 1000) / rawRate).toFixed(3)),
+    };
+    log(`raw BatchWriteItem: ${rawRate} events/s`);
+    savePartial();
+  }
 
   // ── Reads ──
-  loads.reads = loadAverage();
-  const ids = items.map((i) => i.incidentId?.S as string);
-  const some = Array.from({ length: Number(values.reads) }, (_, i) => ids[(i * 7919) % ids.length] as string);
-  const words = ["odesa", "hospital", "station", "kharkiv", "bridge", "market", "shelter", "convoy"];
-  const speakers = ["Olena Kovalenko", "Pavlo Kovalenko", "Ivan Kovalenko", "Maria Kovalenko"];
-  results.reads = {
-    summary: await latencies(some.map((id) => `/incidents/${id}`)),
-    incidentPage: await latencies(some.slice(0, 100).map((id) => `/view/${id}`)),
-    listingPage: await latencies(Array.from({ length: 100 }, () => "/incidents?limit=20")),
-    listingHtml: await latencies(Array.from({ length: 50 }, () => "/")),
-    search: await latencies(Array.from({ length: 100 }, (_, i) => `/incidents?q=${words[i % words.length]}`)),
-    sourcePage: await latencies(
-      Array.from(
-        { length: 100 },
-        (_, i) => `/sources/${encodeURIComponent(speakers[i % speakers.length] as string)}`,
+  if (!done("reads")) {
+    loads.reads = loadAverage();
+    const ids = items.map((i) => i.incidentId?.S as string);
+    const some = Array.from(
+      { length: Number(values.reads) },
+      (_, i) => ids[(i * 7919) % ids.length] as string,
+    );
+    const words = ["odesa", "hospital", "station", "kharkiv", "bridge", "market", "shelter", "convoy"];
+    const speakers = ["Olena Kovalenko", "Pavlo Kovalenko", "Ivan Kovalenko", "Maria Kovalenko"];
+    results.reads = {
+      summary: await latencies(some.map((id) => `/incidents/${id}`)),
+      incidentPage: await latencies(some.slice(0, 100).map((id) => `/view/${id}`)),
+      listingPage: await latencies(Array.from({ length: 100 }, () => "/incidents?limit=20")),
+      listingHtml: await latencies(Array.from({ length: 50 }, () => "/")),
+      search: await latencies(
+        Array.from({ length: 100 }, (_, i) => `/incidents?q=${words[i % words.length]}`),
       ),
-    ),
-  };
-  log(`reads: ${JSON.stringify(results.reads)}`);
-
-  results.serverRssAfterReadsMb = peakRss(serverPid);
+      sourcePage: await latencies(
+        Array.from(
+          { length: 100 },
+          (_, i) => `/sources/${encodeURIComponent(speakers[i % speakers.length] as string)}`,
+        ),
+      ),
+    };
+    log(`reads: ${JSON.stringify(results.reads)}`);
+    results.serverRssAfterReadsMb = peakRss(serverPid);
+    savePartial();
+  }
   // ── Exports vs a raw parallel Scan writing JSON lines ──
-  loads.exports = loadAverage();
   const checkpoint = await (await fetch(`${URL_}/log/checkpoint`)).text();
   const treeSize = Number(checkpoint.split("\n")[1]);
-  const exportOf = async (path: string) => {
-    const t = await timed(async () => {
-      const r = await fetch(`${URL_}${path}`);
-      let bytes = 0;
-      for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-      return bytes;
-    });
-    return {
-      bytes: t.value,
-      seconds: t.ms / 1000,
-      mbPerSecond: Number((t.value / 1e6 / (t.ms / 1000)).toFixed(2)),
+  if (!done("exports")) {
+    loads.exports = loadAverage();
+    const exportOf = async (path: string) => {
+      const t = await timed(async () => {
+        const r = await fetch(`${URL_}${path}`);
+        let bytes = 0;
+        for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+        return bytes;
+      });
+      return {
+        bytes: t.value,
+        seconds: t.ms / 1000,
+        mbPerSecond: Number((t.value / 1e6 / (t.ms / 1000)).toFixed(2)),
+      };
     };
-  };
-  const rawScan = () =>
-    timed(async () => {
+    const rawScan = () =>
+      timed(async () => {
+        let bytes = 0;
+        await scanAll(tables.events, 4, (page) => {
+          for (const item of page) for (const e of item.events?.L ?? []) bytes += (e.S ?? "").length + 1;
+        });
+        return bytes;
+      });
+    // Three rounds, alternating (export, Scan, Scan, export …), and the median of each: the
+    // machine is shared, and a single pass of each lands on whatever else ran then.
+    const rounds: {
+      nd: Awaited<ReturnType<typeof exportOf>>[];
+      csv: typeof rounds.nd;
+      scan: Awaited<ReturnType<typeof rawScan>>[];
+    } = { nd: [], csv: [], scan: [] };
+    for (let round = 0; round < 3; round++) {
+      if (round % 2 === 0) {
+        rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
+        rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
+        rounds.scan.push(await rawScan());
+      } else {
+        rounds.scan.push(await rawScan());
+        rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
+        rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
+      }
+    }
+    const median = <T>(list: T[], by: (x: T) => number): T => [...list].sort((a, b) => by(a) - by(b))[1] as T;
+    const ndjson = median(rounds.nd, (x) => x.seconds);
+    const csv = median(rounds.csv, (x) => x.seconds);
+    const scan = median(rounds.scan, (x) => x.ms);
+    const scanRate = scan.value / 1e6 / (scan.ms / 1000);
+    // Context for incidents.csv, whose bytes are a row per incident, not the events: the same
+    // Scan of the views table writing each stored summary as a JSON line (what a row is made of).
+    const viewsScan = await timed(async () => {
       let bytes = 0;
-      await scanAll(tables.events, 4, (page) => {
-        for (const item of page) for (const e of item.events?.L ?? []) bytes += (e.S ?? "").length + 1;
+      await scanAll(tables.views, 4, (page) => {
+        for (const item of page) bytes += (item.summary?.S ?? "").length + (item.summary ? 1 : 0);
       });
       return bytes;
     });
-  // Three rounds, alternating (export, Scan, Scan, export …), and the median of each: the
-  // machine is shared, and a single pass of each lands on whatever else ran then.
-  const rounds: {
-    nd: Awaited<ReturnType<typeof exportOf>>[];
-    csv: typeof rounds.nd;
-    scan: Awaited<ReturnType<typeof rawScan>>[];
-  } = { nd: [], csv: [], scan: [] };
-  for (let round = 0; round < 3; round++) {
-    if (round % 2 === 0) {
-      rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
-      rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
-      rounds.scan.push(await rawScan());
-    } else {
-      rounds.scan.push(await rawScan());
-      rounds.csv.push(await exportOf(`/export/incidents.csv?treeSize=${treeSize}`));
-      rounds.nd.push(await exportOf(`/export/events.ndjson?treeSize=${treeSize}`));
-    }
+    results.exports = {
+      treeSize,
+      eventsNdjson: { ...ndjson, ratio: Number((ndjson.mbPerSecond / scanRate).toFixed(3)) },
+      incidentsCsv: {
+        ...csv,
+        ratio: Number((csv.mbPerSecond / scanRate).toFixed(3)),
+        timeRatio: Number((scan.ms / 1000 / csv.seconds).toFixed(3)),
+      },
+      rawScan: { bytes: scan.value, seconds: scan.ms / 1000, mbPerSecond: Number(scanRate.toFixed(2)) },
+      viewsScan: { bytes: viewsScan.value, seconds: viewsScan.ms / 1000 },
+    };
+    log(`exports: ${JSON.stringify(results.exports)}`);
+    savePartial();
   }
-  const median = <T>(list: T[], by: (x: T) => number): T => [...list].sort((a, b) => by(a) - by(b))[1] as T;
-  const ndjson = median(rounds.nd, (x) => x.seconds);
-  const csv = median(rounds.csv, (x) => x.seconds);
-  const scan = median(rounds.scan, (x) => x.ms);
-  const scanRate = scan.value / 1e6 / (scan.ms / 1000);
-  // Context for incidents.csv, whose bytes are a row per incident, not the events: the same
-  // Scan of the views table writing each stored summary as a JSON line (what a row is made of).
-  const viewsScan = await timed(async () => {
-    let bytes = 0;
-    await scanAll(tables.views, 4, (page) => {
-      for (const item of page) bytes += (item.summary?.S ?? "").length + (item.summary ? 1 : 0);
-    });
-    return bytes;
-  });
-  results.exports = {
-    treeSize,
-    eventsNdjson: { ...ndjson, ratio: Number((ndjson.mbPerSecond / scanRate).toFixed(3)) },
-    incidentsCsv: {
-      ...csv,
-      ratio: Number((csv.mbPerSecond / scanRate).toFixed(3)),
-      timeRatio: Number((scan.ms / 1000 / csv.seconds).toFixed(3)),
-    },
-    rawScan: { bytes: scan.value, seconds: scan.ms / 1000, mbPerSecond: Number(scanRate.toFixed(2)) },
-    viewsScan: { bytes: viewsScan.value, seconds: viewsScan.ms / 1000 },
-  };
-  log(`exports: ${JSON.stringify(results.exports)}`);
+  const rawScanMs = (results.exports as { rawScan: { seconds: number } }).rawScan.seconds * 1000;
 
   // ── The finding index as stored: its items and bytes, for the cost arithmetic in the docs ──
   let searchItems = 0;
@@ -416,7 +466,9 @@ try {
   const vkey = (await (await fetch(`${URL_}/log/vkey`)).text()).trim();
   const verified = await run(["scripts/verify/main.ts", "--url", URL_, "--vkey", vkey]);
   const exportFile = join(DIR, "export.ndjson");
-  writeFileSync(exportFile, await (await fetch(`${URL_}/export/events.ndjson?treeSize=${treeSize}`)).text());
+  // Streamed to the file: at a million events the export is larger than a string may be.
+  const download = await fetch(`${URL_}/export/events.ndjson?treeSize=${treeSize}`);
+  await pipeline(Readable.fromWeb(download.body as never), createWriteStream(exportFile));
   const hashLoop = await timed(async () => {
     let n = 0;
     const lines = createInterface({
@@ -447,6 +499,7 @@ try {
     ratio: Number((verifyRate / hashRate).toFixed(3)),
   };
   log(`verify: ${JSON.stringify(results.verify)}`);
+  savePartial();
 
   // ── Rebuild into empty views and search tables vs a raw parallel Scan ──
   loads.rebuild = loadAverage();
@@ -462,7 +515,7 @@ try {
     SEARCH_TABLE: rebuildTables.search,
   });
   const rebuildRate = (N / rebuilt.ms) * 1000;
-  const scanEvents = (N / scan.ms) * 1000;
+  const scanEvents = (N / rawScanMs) * 1000;
   const rebuildReport = (() => {
     try {
       return JSON.parse(rebuilt.stdout.trim().split("\n").at(-1) ?? "{}") as { seconds?: number };
@@ -484,7 +537,7 @@ try {
   results.rssMb = {
     server: peakRss(serverPid),
     store: peakRss(storePid(serverPid)),
-    import: imported.rssMb,
+    import: (results.import as { rssMb: number | null }).rssMb,
     verify: verified.rssMb,
     rebuild: rebuilt.rssMb,
     runner: peakRss(process.pid),
@@ -496,8 +549,8 @@ try {
 }
 results.finishedAt = new Date().toISOString();
 results.loadAfter = loadAverage();
-const out = join(ROOT, "bench/results/scale");
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, `${N}.json`), `${JSON.stringify(results, null, 2)}\n`);
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, `${N}.json`), `${JSON.stringify(results, null, 2)}\n`);
+rmSync(PARTIAL, { force: true });
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 process.exit(0);
