@@ -78,6 +78,9 @@ export async function readUpload(
     values.set(name, value.replace(/\r\n?/g, "\n"));
   });
   parser.on("file", (name, stream, info) => {
+    // Destroying the parser (a body over the limit) destroys the part being read with the same
+    // error, which the parser's own end already reports: unheard here, it would be thrown.
+    stream.on("error", () => {});
     if (name !== fileField || file) {
       stream.resume();
       return;
