@@ -8,8 +8,8 @@ type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchRespon
 const BATCH_SIZE = 100;
 const MAX_ATTEMPTS = 5;
 /**
- * How long the first record of a batch waits for others, like the event source mapping's
- * batching window: one projection then covers a burst of commits instead of one each.
+ * How long each batch gathers records before it is handed over, like the event source
+ * mapping's batching window: one projection then covers a burst of commits instead of one each.
  */
 const BATCHING_WINDOW_MS = 5;
 const RETRY_PAUSE_MS = 50;
@@ -103,8 +103,8 @@ export class LocalStream {
   }
 
   private async drain(): Promise<void> {
-    await sleep(BATCHING_WINDOW_MS);
     while (this.queue.length > 0) {
+      await sleep(BATCHING_WINDOW_MS);
       const batch = this.queue.splice(0, BATCH_SIZE);
       let failed: Set<string>;
       try {

@@ -10,7 +10,7 @@ import {
 } from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
-import { serverEventId } from "../../events/server-ids.js";
+import { parseServerEventId, serverEventId } from "../../events/server-ids.js";
 import {
   type ChainHead,
   contentFingerprint,
@@ -21,7 +21,7 @@ import { StoreBusyError, VersionConflictError } from "../errors.js";
 import type { CategoryCount } from "../incident-categories.js";
 import { type AppendResult, breachError, type Replay, replayOf } from "./append-answers.js";
 import { ClaimProtocol } from "./claim-protocol.js";
-import { type ClaimTable, WRITER_DEADLINE_MS } from "./claims.js";
+import { type ClaimTable, type HeldClaim, WRITER_DEADLINE_MS } from "./claims.js";
 import { commitToItem, type Item } from "./commit-item.js";
 import type { CommitMemo, CommitReader } from "./commit-reader.js";
 import { isConditionFailed } from "./dynamo-idioms.js";
@@ -56,7 +56,25 @@ export interface AppendPathOptions {
 }
 
 /** One attempt's end: an answer, or a lost race to retry from a fresh head. */
-type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
+type Attempt = { done: AppendResult } | { retry: true };
+
+/**
+ * A client id claimed while its append waited for its turn, for the slot the appends queued
+ * ahead of it leave it if they all land; `from`: the writer's clock before the claim was written.
+ * `relied`: a commit was put on it, so it is never released.
+ */
+interface EarlyClaim {
+  held: HeldClaim;
+  from: number;
+  relied: boolean;
+}
+
+/** An append from the moment it is queued: `counted` while its events count as queued ahead. */
+interface Pending {
+  request: AppendRequest;
+  early: EarlyClaim | undefined;
+  counted: boolean;
+}
 
 /**
  * The write path: claims, the commit put, and replays. The protocol rests on these invariants
@@ -69,13 +87,18 @@ type Attempt = { done: AppendResult } | { retry: "now" | "after-backoff" };
  *    stays true — an event absent from a filled slot can never appear there.
  * 3. A client eventId is stored only by the holder of its claim, at the claim's slot; a claim
  *    leaves a slot only once that slot holds a commit without its event (by 2, the event can no
- *    longer land there), or when it is abandoned (see claims.ts). So an id is stored at most once.
+ *    longer land there), when it is abandoned, or when the writer that wrote it, and put no
+ *    commit on it, releases it (see claims.ts). So an id is stored at most once.
  * 4. A writer recognises its own commit by a random token outside the events, so a put
  *    delivered twice (the SDK retrying a lost answer) is one commit, answered 201.
  */
 export class AppendPath {
   /** Per incident, the end of the last append queued in this process. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Per incident, the events of the appends queued in this process that have not ended yet. */
+  private readonly queuedEvents = new Map<string, number>();
+  /** The client ids of those appends, with how many carry each (a client's retry repeats one). */
+  private readonly queuedIds = new Map<string, number>();
   private readonly ids: ClaimProtocol;
 
   constructor(private readonly o: AppendPathOptions) {
@@ -89,46 +112,118 @@ export class AppendPath {
   append(request: AppendRequest): Promise<AppendResult> {
     // Writers in this process take turns per incident, so they never race each other for a
     // slot; the conditional put still decides races with other processes (Lambdas).
-    const previous = this.queues.get(request.incidentId) ?? Promise.resolve();
-    const turn = previous.then(() => this.appendNow(request));
+    const { incidentId } = request;
+    const queued = this.queues.get(incidentId);
+    // A writer waiting for its turn claims its id meanwhile, so that its turn is only the commit
+    // put: the turns of many writers to one incident (several desk users, an import's requests
+    // in flight) follow each other one store call apart, not two.
+    const early = queued ? this.claimEarly(request) : Promise.resolve(undefined);
+    early.catch(() => undefined); // awaited at the turn; until then its failure is not unheard
+    const pending: Pending = { request, early: undefined, counted: true };
+    this.queuedEvents.set(incidentId, (this.queuedEvents.get(incidentId) ?? 0) + request.envelopes.length);
+    for (const id of clientIds(request)) this.queuedIds.set(id, (this.queuedIds.get(id) ?? 0) + 1);
+    const turn = (queued ?? Promise.resolve()).then(async () => {
+      try {
+        pending.early = await early;
+      } catch (error) {
+        this.ended(pending);
+        throw error;
+      }
+      return this.appendNow(pending);
+    });
     const done = turn.then(
       () => undefined,
       () => undefined,
     );
-    this.queues.set(request.incidentId, done);
+    this.queues.set(incidentId, done);
     void done.then(() => {
-      if (this.queues.get(request.incidentId) === done) this.queues.delete(request.incidentId);
+      if (this.queues.get(incidentId) === done) this.queues.delete(incidentId);
     });
     return turn;
   }
 
-  private async appendNow(request: AppendRequest): Promise<AppendResult> {
-    const { incidentId, expectedVersion } = request;
-    const fingerprints = new Map<string, string>();
-    for (const e of request.envelopes)
-      if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
-
-    const cached = this.o.reader.cachedHead(incidentId);
-    let head =
-      cached && (expectedVersion === undefined || cached.version === expectedVersion)
-        ? cached
-        : await this.o.reader.readHead(incidentId);
-    for (let attempt = 0; attempt < this.o.maxAttempts; attempt++) {
-      const step = await this.attempt(request, fingerprints, head);
-      if ("done" in step) return step.done;
-      if (step.retry === "after-backoff") await backoff(attempt);
-      head = await this.o.reader.readHead(incidentId);
+  /**
+   * Claims the client id of a one-event append for the slot after the appends queued ahead of
+   * it, if this process knows the incident's head; the turn uses the claim if that is still its
+   * slot, and releases it otherwise. A batch is claimed at its turn: it looks before it claims.
+   */
+  private async claimEarly(request: AppendRequest): Promise<EarlyClaim | undefined> {
+    const { incidentId, envelopes, expectedVersion } = request;
+    const eventId = envelopes.length === 1 ? envelopes[0]?.eventId : undefined;
+    const head = this.o.reader.cachedHead(incidentId);
+    // An append ahead with the same id claims it at its own turn: taking it first would make
+    // that append wait on this one, which waits on it.
+    if (!eventId || parseServerEventId(eventId) || !head || this.queuedIds.has(eventId)) return undefined;
+    const slot = head.version + (this.queuedEvents.get(incidentId) ?? 0) + 1;
+    if (expectedVersion !== undefined && expectedVersion + 1 !== slot) return undefined;
+    const from = Date.parse(this.o.now());
+    const held = this.o.claims.hold({ eventId, incidentId, slot });
+    try {
+      return (await this.o.claims.tryClaim(held)) ? { held, from, relied: false } : undefined;
+    } catch (error) {
+      // The put may have landed before its answer was lost: free it, or it would hold the id
+      // at a slot this append will not write.
+      await this.o.claims.release(held).catch(() => undefined);
+      throw error;
     }
-    throw new StoreBusyError(
-      `could not append to ${incidentId} after ${this.o.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
-    );
+  }
+
+  private async appendNow(pending: Pending): Promise<AppendResult> {
+    const { request } = pending;
+    const { incidentId, expectedVersion } = request;
+    try {
+      const fingerprints = new Map<string, string>();
+      for (const e of request.envelopes)
+        if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
+
+      const cached = this.o.reader.cachedHead(incidentId);
+      let head =
+        cached && (expectedVersion === undefined || cached.version === expectedVersion)
+          ? cached
+          : await this.o.reader.readHead(incidentId);
+      for (let attempt = 0; attempt < this.o.maxAttempts; attempt++) {
+        // An early claim serves one attempt, at the slot it names.
+        const early = pending.early;
+        if (early && (early.relied || early.held.slot !== head.version + 1)) await this.release(pending);
+        const step = await this.attempt(pending, fingerprints, head);
+        if ("done" in step) return step.done;
+        await backoff(attempt);
+        head = await this.o.reader.readHead(incidentId);
+      }
+      throw new StoreBusyError(
+        `could not append to ${incidentId} after ${this.o.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
+      );
+    } finally {
+      this.ended(pending);
+      await this.release(pending);
+    }
+  }
+
+  /** Frees the early claim unless a commit was put on it (claims.ts says why that is safe). */
+  private async release(pending: Pending): Promise<void> {
+    const early = pending.early;
+    pending.early = undefined;
+    if (early && !early.relied) await this.o.claims.release(early.held);
+  }
+
+  /**
+   * The append's events are no longer ahead of later ones in the queue: told once, at the
+   * moment its commit is the cached head (so a prediction never counts them twice), or at its end.
+   */
+  private ended(pending: Pending): void {
+    if (!pending.counted) return;
+    pending.counted = false;
+    const { incidentId, envelopes } = pending.request;
+    countDown(this.queuedEvents, incidentId, envelopes.length);
+    for (const id of clientIds(pending.request)) countDown(this.queuedIds, id, 1);
   }
 
   private async attempt(
-    request: AppendRequest,
+    pending: Pending,
     fingerprints: Map<string, string>,
     head: ChainHead,
   ): Promise<Attempt> {
+    const { request, early } = pending;
     const { incidentId, envelopes, expectedVersion } = request;
     if (expectedVersion !== undefined && head.version !== expectedVersion) {
       return {
@@ -147,10 +242,11 @@ export class AppendPath {
 
     const slot = head.version + 1;
     // Counted before any claim is written: the deadline runs from no later than each claim's time.
-    const claimsFrom = Date.parse(this.o.now());
-    if (fingerprints.size > 0) {
+    const claimsFrom = early?.from ?? Date.parse(this.o.now());
+    if (fingerprints.size > 0 && !early) {
       const outcome = await this.ids.secure(incidentId, slot, envelopes, fingerprints);
-      if (outcome === "stale") return { retry: "now" };
+      // Another writer's claim on this incident waits for its commit: give it the time to land.
+      if (outcome === "stale") return { retry: true };
       if (outcome !== "held") return { done: this.replayed(outcome) };
     }
 
@@ -180,18 +276,20 @@ export class AppendPath {
         `the append to ${incidentId} took too long to be stored safely; nothing was stored`,
       );
     }
+    if (early) early.relied = true;
     if (await this.putCommit(item)) {
       this.o.reader.rememberHead(incidentId, {
         version: last.version,
         hash: last.hash,
         recordedAt: last.recordedAt,
       });
+      this.ended(pending);
       this.o.categories?.committed(incidentId, head.version, last.version, envelopes);
       this.o.onCommit?.(item);
       return { done: { created: true, incidentId, version: last.version, events: events.map(brief) } };
     }
     this.o.reader.forgetHead(incidentId);
-    if (expectedVersion === undefined) return { retry: "after-backoff" };
+    if (expectedVersion === undefined) return { retry: true };
     const current = (await this.o.reader.readHead(incidentId)).version;
     return {
       done: await this.replayOrThrow(
@@ -282,6 +380,15 @@ export class AppendPath {
 }
 
 const brief = ({ eventId, version, hash }: StoredEvent) => ({ eventId, version, hash });
+
+const clientIds = (request: AppendRequest): string[] =>
+  request.envelopes.flatMap((e) => (e.eventId ? [e.eventId] : []));
+
+function countDown(counts: Map<string, number>, key: string, by: number): void {
+  const left = (counts.get(key) ?? 0) - by;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+}
 
 /** Full jitter, capped low: writers to one incident are CPU-bound, not waiting on a queue. */
 function backoff(attempt: number): Promise<void> {

@@ -70,7 +70,7 @@ export class ClaimProtocol {
   ): Promise<IdOutcome> {
     const claims = this.claims;
     for (let round = 0; round < 20; round++) {
-      if (await claims.tryClaim({ eventId, incidentId, slot })) return { kind: "held" };
+      if (await claims.tryClaim(claims.hold({ eventId, incidentId, slot }))) return { kind: "held" };
       const claim = await claims.get(eventId);
       if (!claim) continue;
       const here = { incidentId, slot };

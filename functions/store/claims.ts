@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import {
   type AttributeValue,
   type DynamoDBClient,
   GetItemCommand,
+  PutItemCommand,
   UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
-import { batchGetItems, conditionally, putIfAbsent } from "./dynamo-idioms.js";
+import { batchGetItems, conditionally } from "./dynamo-idioms.js";
 
 /**
  * An eventId claim reserves one client id for one commit slot (incident, first version) before
@@ -33,6 +35,12 @@ import { batchGetItems, conditionally, putIfAbsent } from "./dynamo-idioms.js";
  * So when a claim is moved as abandoned, its last holder can no longer put the commit that
  * would store the event at the old slot: the event still lands at most once. Lambda's own
  * limit (15 minutes a call) is the model for the deadline.
+ *
+ * A writer may also *release* a claim it wrote and never put a commit for (a claim made ahead of
+ * its append's turn, append-path.ts, when the turn finds another slot or refuses the append):
+ * the claim then names no slot, so no commit can rely on it, and the id is free again. Every
+ * write of a claim gives it a new random `holder`, and a release is conditional on the holder
+ * being the releaser's: a claim anyone else took over since is never released.
  */
 export const WRITER_DEADLINE_MS = 15 * 60_000;
 export const ABANDONED_AFTER_MS = 2 * WRITER_DEADLINE_MS;
@@ -43,6 +51,12 @@ export interface Claim {
   slot: number;
   /** When its holder wrote it (ISO 8601), on the holder's clock. */
   claimedAt?: string;
+}
+
+/** A claim as its writer wrote it: the `holder` token says it is still the writer's. */
+export interface HeldClaim extends Claim {
+  claimedAt: string;
+  holder: string;
 }
 
 /** Whether a claim is past the time any writer could still be holding it, at `now` (ISO). */
@@ -57,15 +71,43 @@ export class ClaimTable {
     private readonly now: () => string,
   ) {}
 
-  /** Puts the claim if the id is free; returns false if someone holds it already. */
-  async tryClaim(claim: Claim): Promise<boolean> {
-    const item = {
-      eventId: { S: claim.eventId },
-      incidentId: { S: claim.incidentId },
-      slot: { N: String(claim.slot) },
-      claimedAt: { S: this.now() },
-    };
-    return putIfAbsent(this.db, this.table, item, "eventId");
+  /** A claim as this writer is about to write it: stamped with its time and a new holder token. */
+  hold(claim: Claim): HeldClaim {
+    return { ...claim, claimedAt: this.now(), holder: randomUUID() };
+  }
+
+  /** Puts the claim if the id is free (never claimed, or released); false if someone holds it. */
+  async tryClaim(held: HeldClaim): Promise<boolean> {
+    return conditionally(
+      this.db.send(
+        new PutItemCommand({
+          TableName: this.table,
+          Item: {
+            eventId: { S: held.eventId },
+            incidentId: { S: held.incidentId },
+            slot: { N: String(held.slot) },
+            claimedAt: { S: held.claimedAt },
+            holder: { S: held.holder },
+          },
+          ConditionExpression: "attribute_not_exists(eventId) OR attribute_not_exists(slot)",
+        }),
+      ),
+    );
+  }
+
+  /** Frees a claim its writer holds and put no commit for; false if someone else took it since. */
+  async release(held: HeldClaim): Promise<boolean> {
+    return conditionally(
+      this.db.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: { eventId: { S: held.eventId } },
+          UpdateExpression: "REMOVE incidentId, slot, claimedAt, holder",
+          ConditionExpression: "holder = :h",
+          ExpressionAttributeValues: { ":h": { S: held.holder } },
+        }),
+      ),
+    );
   }
 
   async get(eventId: string): Promise<Claim | null> {
@@ -99,7 +141,7 @@ export class ClaimTable {
         new UpdateItemCommand({
           TableName: this.table,
           Key: { eventId: { S: from.eventId } },
-          UpdateExpression: "SET incidentId = :i, slot = :s, claimedAt = :t",
+          UpdateExpression: "SET incidentId = :i, slot = :s, claimedAt = :t, holder = :h",
           ConditionExpression:
             from.claimedAt === undefined
               ? "incidentId = :oi AND slot = :os AND attribute_not_exists(claimedAt)"
@@ -108,6 +150,7 @@ export class ClaimTable {
             ":i": { S: to.incidentId },
             ":s": { N: String(to.slot) },
             ":t": { S: this.now() },
+            ":h": { S: randomUUID() },
             ":oi": { S: from.incidentId },
             ":os": { N: String(from.slot) },
             ...(from.claimedAt === undefined ? {} : { ":ot": { S: from.claimedAt } }),
@@ -118,7 +161,9 @@ export class ClaimTable {
   }
 }
 
-function claimOf(eventId: string, item: Record<string, AttributeValue>): Claim {
+/** A claim item as a claim; null once released (it names no slot). */
+function claimOf(eventId: string, item: Record<string, AttributeValue>): Claim | null {
+  if (item.slot?.N === undefined) return null;
   const claimedAt = item.claimedAt?.S;
   return {
     eventId,
