@@ -231,7 +231,8 @@ export class IncidentCheck {
     this.first = head.version + 1;
   }
 
-  event(event: StoredEvent): void {
+  /** The next event served; `index`: the log index it was served at (the feed's), if any. */
+  event(event: StoredEvent, index?: number): void {
     const where = `incident ${this.incidentId} version ${event.version}`;
     if (event.incidentId !== this.incidentId) {
       throw new VerificationError(`${where}: served under another incident`);
@@ -251,6 +252,11 @@ export class IncidentCheck {
     if (k < this.logged.length && !this.logged.holds(k, leafHashOf(event))) {
       throw new VerificationError(
         `${where}: the event served (eventId ${event.eventId}, hash ${event.hash}) is not the one log leaf ${this.logged.indexOf(k)} holds (another eventId or hash)`,
+      );
+    }
+    if (k < this.logged.length && index !== undefined && index !== this.logged.indexOf(k)) {
+      throw new VerificationError(
+        `${where}: served at log index ${index}, but its leaf is ${this.logged.indexOf(k)}`,
       );
     }
     this.previous = event.hash;

@@ -13,12 +13,20 @@ export interface LogSource {
   tile(ref: TileRef): Promise<Uint8Array>;
   /** One page of an incident's events, as GET /incidents/{id}/events answers it. */
   events(incidentId: string, after: number): Promise<{ items: StoredEvent[]; next: number | null }>;
+  /** One page of GET /feed: the events after log index `after`, in log order. */
+  feed(after: number, limit: number): Promise<{ items: FeedItem[]; next: number | null }>;
   /** Bytes downloaded so far (bodies as received), when the source counts them. */
   bytesRead?(): number;
   /** One page of GET /log/timestamps (newest first), from `cursor` (the previous page's nextCursor). */
   timestamps?(cursor?: string): Promise<{ items: TimestampEntry[]; nextCursor?: string }>;
   /** The DER time-stamp response an entry's `href` serves. */
   timestampToken?(href: string): Promise<Uint8Array>;
+}
+
+/** An item of GET /feed: an event and its log index. */
+export interface FeedItem {
+  index: number;
+  event: StoredEvent;
 }
 
 /** An entry of GET /log/timestamps. */
@@ -93,6 +101,11 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
       if (!href.startsWith("/log/timestamps/"))
         throw new SourceError(`a token's href ${href} is not under /log/timestamps/`);
       return bytes(href);
+    },
+    feed: async (after, limit) => {
+      const body = (await json(`/feed?after=${after}&limit=${limit}`)) as { items?: unknown; next?: unknown };
+      if (!Array.isArray(body.items)) throw new SourceError("the feed's answer has no items array");
+      return { items: body.items as FeedItem[], next: typeof body.next === "number" ? body.next : null };
     },
     events: async (incidentId, after) => {
       const path = `/incidents/${encodeURIComponent(incidentId)}/events?after=${after}&limit=${EVENTS_PAGE}`;

@@ -1,4 +1,3 @@
-import type { StoredEvent } from "../../events/stored-event.js";
 import type { Checkpoint } from "../../events/transparency/checkpoint.js";
 import { parseLeaf } from "../../events/transparency/leaf.js";
 import { equalHashes, hashLeaf } from "../../events/transparency/merkle.js";
@@ -70,22 +69,10 @@ async function orFullTile(width: number, read: (width: number) => Promise<Uint8A
   }
 }
 
-/** Incidents whose events are fetched ahead of the one being checked. */
-const PREFETCH = 8;
 /** Entry bundles fetched ahead of the one being checked. */
 const PREFETCH_BUNDLES = 8;
-
-/** Every served event of an incident after `after`, all pages. */
-async function eventsAfter(source: LogSource, incidentId: string, after: number): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  let from = after;
-  for (;;) {
-    const page = await source.events(incidentId, from);
-    out.push(...page.items);
-    if (page.next === null || page.items.length === 0) return out;
-    from = page.next;
-  }
-}
+/** Events a page of the feed is asked for (the route's most). */
+const FEED_PAGE = 1000;
 
 /**
  * Everything `npm run verify -- --url` checks, in order, throwing a VerificationError naming the
@@ -180,46 +167,56 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       : `the ${cp.size - from} new leaves, after the remembered ${from}, recompute the checkpoint's root`,
   );
 
-  // Incidents are checked in log order (so the first failure named is the same every run), while
-  // the next few incidents' events are already being fetched.
-  let events = 0;
-  const incidents = [...leaves.byIncident];
-  const fetched = new Map<number, Promise<{ items: StoredEvent[] } | { error: Error }>>();
-  const prefetch = (i: number) => {
-    const entry = incidents[i];
-    if (!entry || fetched.has(i)) return;
-    const [incidentId, { head }] = entry;
-    fetched.set(
-      i,
-      eventsAfter(source, incidentId, head.version).then(
-        (items) => ({ items }),
-        (error: Error) => ({ error }),
-      ),
-    );
-  };
-  for (const [i, [incidentId, { head, logged }]] of incidents.entries()) {
-    for (let j = i; j < i + PREFETCH; j++) prefetch(j);
-    const answer = await (fetched.get(i) as Promise<{ items: StoredEvent[] } | { error: Error }>);
-    fetched.delete(i);
-    if ("error" in answer) {
-      throw new VerificationError(
-        `incident ${incidentId}: its events cannot be read (${answer.error.message})`,
-      );
+  // The events are read from the feed, in log order, the next page already being fetched while
+  // one is checked: each must be the one its leaf holds, and each incident's chain recompute.
+  const checks = new Map<string, IncidentCheck>();
+  const checkOf = (incidentId: string): IncidentCheck | undefined => {
+    let check = checks.get(incidentId);
+    const entry = leaves.byIncident.get(incidentId);
+    if (!check && entry) {
+      check = new IncidentCheck(incidentId, entry.logged, entry.head);
+      checks.set(incidentId, check);
     }
-    const check = new IncidentCheck(incidentId, logged, head);
-    for (const event of answer.items) check.event(event);
-    check.end();
-    events += answer.items.length;
-    if ((i + 1) % 500 === 0) progress(`checked ${i + 1} of ${incidents.length} incidents`);
+    return check;
+  };
+  const page = (after: number) =>
+    source.feed(after, FEED_PAGE).then(
+      (answer) => ({ answer }),
+      (error: Error) => ({ error }),
+    );
+  let events = 0;
+  let next = nothingNew ? null : page(from - 1);
+  while (next) {
+    const fetched = await next;
+    if ("error" in fetched) throw new VerificationError(`the feed cannot be read (${fetched.error.message})`);
+    const { items, next: after } = fetched.answer;
+    const last = items.at(-1)?.index ?? cp.size;
+    next = after !== null && last + 1 < cp.size ? page(after) : null;
+    for (const { index, event } of items) {
+      if (index >= cp.size) break;
+      const check = checkOf(event.incidentId);
+      if (!check) {
+        throw new VerificationError(
+          `the feed serves at log index ${index} an event of incident ${event.incidentId}, which no new leaf names`,
+        );
+      }
+      check.event(event, index);
+      events += 1;
+    }
+    if (items.length === 0) break;
+    if (Math.floor(last / 50_000) !== Math.floor((last - items.length) / 50_000))
+      progress(`checked ${events} of ${cp.size - from} events`);
   }
-  progress(`${incidents.length} incidents, ${events} events: every chain recomputes and matches the log`);
+  for (const incidentId of leaves.byIncident.keys()) checkOf(incidentId)?.end();
+  const incidents = leaves.byIncident.size;
+  progress(`${incidents} incidents, ${events} events: every chain recomputes and matches the log`);
 
   const now = options.now ?? (() => new Date());
   const heads: Record<string, IncidentHead> = Object.fromEntries(leaves.headsAfter());
   return {
     checkpoint: cp,
     leaves: cp.size - from,
-    incidents: incidents.length,
+    incidents,
     events,
     state: {
       origin: cp.origin,

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { formatCheckpoint } from "../../events/transparency/checkpoint.js";
 import { ed25519RawPublicKey } from "../../events/transparency/ed25519.js";
-import { leafText } from "../../events/transparency/leaf.js";
+import { leafText, parseLeaf } from "../../events/transparency/leaf.js";
 import {
   consistencyProof,
   type Hash,
@@ -19,7 +19,7 @@ import {
   verifierKey,
 } from "../../events/transparency/note.js";
 import { encodeEntryBundle, encodeHashTile, TILE_WIDTH } from "../../events/transparency/tiles.js";
-import type { LogSource } from "../../scripts/verify/source.js";
+import type { FeedItem, LogSource } from "../../scripts/verify/source.js";
 
 /** A log key for tests: its signer and vkey. */
 export function testLogKey(name = "localhost/incident-ledger") {
@@ -113,6 +113,22 @@ export class MemoryArchive implements LogSource {
 
   /** Entry bundles read, for the same reason. */
   bundleReads = 0;
+
+  /** GET /feed: each leaf's event as the table serves it, in log order (none where the table has none). */
+  async feed(after: number, limit: number): Promise<{ items: FeedItem[]; next: number | null }> {
+    this.feedReads++;
+    const items: FeedItem[] = [];
+    let index = after + 1;
+    for (; index < this.leaves.length && items.length < limit; index++) {
+      const leaf = parseLeaf(this.leaves[index] as Uint8Array);
+      const event = this.served.get(leaf.incidentId)?.find((e) => e.version === leaf.version);
+      if (event) items.push({ index, event: structuredClone(event) });
+    }
+    return { items, next: index < this.leaves.length ? index - 1 : null };
+  }
+
+  /** Pages of the feed read. */
+  feedReads = 0;
 
   async events(incidentId: string, after: number): Promise<{ items: StoredEvent[]; next: number | null }> {
     const all = this.served.get(incidentId);

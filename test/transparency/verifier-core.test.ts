@@ -193,6 +193,18 @@ describe("the verifier's log checks, over an archive in memory", () => {
     );
   });
 
+  it("given a feed that serves an event at another log index than its leaf's, then it names both", async () => {
+    const { log, archive } = await archiveOf(events(2, 3));
+    const honest = archive.feed.bind(archive);
+    archive.feed = async (after, limit) => {
+      const page = await honest(after, limit);
+      return { ...page, items: page.items.map((item) => (item.index === 4 ? { ...item, index: 5 } : item)) };
+    };
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^incident incident-0 version 3: served at log index 5, but its leaf is 4/,
+    );
+  });
+
   it("checks witness cosignatures against a policy's quorum", async () => {
     const { log, archive } = await archiveOf(events(2, 2));
     const witnesses = ["w1.example", "w2.example"].map((name) => {
@@ -260,6 +272,7 @@ describe("catching up from the state (--incremental)", () => {
     archive.append(all.slice(600));
     await archive.sign();
     archive.bundleReads = 0;
+    archive.feedReads = 0;
     return { log, archive, earlier, all };
   }
 
@@ -274,6 +287,7 @@ describe("catching up from the state (--incremental)", () => {
     expect(caughtUp.leaves).toBe(300);
     expect(caughtUp.events).toBe(300);
     expect(archive.bundleReads).toBe(2); // bundles 2 (600–767) and 3 (768–899), not 0 and 1
+    expect(archive.feedReads, "one page of the feed: the 300 new events").toBe(1);
     const full = await verifyLog({ source: archive, logKey: log.key });
     expect(caughtUp.state.heads).toEqual(full.state.heads);
     expect(caughtUp.state.root).toBe(full.state.root);

@@ -47,6 +47,13 @@ describe("npm run verify (the CLI)", () => {
         const tile = parseTilePath(u.pathname.replace(/^\/log\//, ""));
         if (tile?.kind === "entries") return send(200, await archive.entries(tile));
         if (tile?.kind === "hash") return send(200, await archive.tile(tile));
+        if (u.pathname === "/feed") {
+          const page = await archive.feed(
+            Number(u.searchParams.get("after")),
+            Number(u.searchParams.get("limit")),
+          );
+          return send(200, JSON.stringify(page));
+        }
         const m = /^\/incidents\/([^/]+)\/events$/.exec(u.pathname);
         if (m)
           return send(
