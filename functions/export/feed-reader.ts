@@ -1,13 +1,13 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { StoredEvent } from "../../events/stored-event.js";
-import { type Commit, type Item, itemToCommit } from "../store/commit-item.js";
+import type { Item } from "../store/commit-item.js";
 import { batchGetItems } from "../store/dynamo-idioms.js";
 import { EVENTS_KEYS } from "../store/table-design.js";
 import type { LeafRecord, LogReader } from "./log-reader.js";
 
+/** A leaf's event as stored: its JSON text (what the hash covers), never parsed and written again. */
 export interface FeedEntry {
   index: number;
-  event: StoredEvent;
+  eventJson: string;
 }
 
 /**
@@ -67,25 +67,16 @@ export class FeedReader {
 
   async *entries(from: number, to: number): AsyncGenerator<FeedEntry> {
     for await (const { leaves, commits } of this.chunks(from, to)) {
-      const parsed = new Map<string, Commit>();
       for (const leaf of leaves) {
-        const key = keyOf(leaf.incidentId, leaf.commit);
-        const item = commits.get(key);
-        let commit = parsed.get(key);
-        if (!commit && item) {
-          commit = itemToCommit(item);
-          parsed.set(key, commit);
-        }
-        const event = commit?.events[leaf.version - leaf.commit];
-        if (!event || event.version !== leaf.version) throw new MissingCommitError(leaf);
-        yield { index: leaf.index, event };
+        const eventJson = eventText(leaf, commits.get(keyOf(leaf.incidentId, leaf.commit)));
+        if (eventJson === undefined) throw new MissingCommitError(leaf);
+        yield { index: leaf.index, eventJson };
       }
     }
   }
 
   /**
-   * The same events as their stored JSON text (what GET …/events returns, and the hash covers),
-   * pieces of lines at a time, each line ending in a newline: the exports write it without a parse
+   * The same events as JSON lines, pieces of lines at a time, each line ending in a newline: the exports write it without a parse
    * and a stringify of every event.
    */
   async *lines(from: number, to: number): AsyncGenerator<string> {

@@ -7,13 +7,16 @@ import { utf8Length } from "../../events/summarize.js";
  */
 export const EVENT_PAGE_BYTES = 1000 * 1024;
 
-/** Counts what a page holds, item by item: `add` is false once an item would pass the budget (never for the first). */
+/**
+ * Counts what a page holds, item by item (each as its JSON text): `add` is false once an item
+ * would pass the budget (never for the first).
+ */
 export function byteBudget(max = EVENT_PAGE_BYTES) {
   let used = 0;
   let items = 0;
   return {
-    add(item: unknown): boolean {
-      const size = utf8Length(JSON.stringify(item)) + 1;
+    add(itemJson: string): boolean {
+      const size = utf8Length(itemJson) + 1;
       if (items > 0 && used + size > max) return false;
       used += size;
       items++;

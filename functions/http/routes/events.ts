@@ -87,7 +87,7 @@ export function eventRoutes({ events, authenticate, append, evidence, reader, pe
     // Within the page's byte budget (answer-budget.ts): a page cut short says where to go on.
     const budget = byteBudget();
     let n = 0;
-    while (n < page.items.length && budget.add(page.items[n])) n++;
+    while (n < page.items.length && budget.add(JSON.stringify(page.items[n]))) n++;
     if (n === page.items.length) return c.json(page);
     const shown = page.items.slice(0, n);
     return c.json({ items: shown, next: (shown[n - 1] as { version: number }).version });
