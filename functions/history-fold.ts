@@ -31,6 +31,11 @@ export interface FoldStart {
 const KEPT_HERE = 500;
 /** Events read back per `before` need, in one query: a walk back is rare, and mostly short. */
 const WALK_PAGE = 100;
+/**
+ * How long a fold runs before it gives the event loop a turn: where the projector and the API
+ * share one process (`npm start`), readers (and /health) are answered while a heavy incident folds.
+ */
+const FOLD_SLICE_MS = 20;
 
 /**
  * A fold fed one event at a time, answering what a step asks of the history — the event a
@@ -104,10 +109,16 @@ export async function foldWithStore(
 ): Promise<IncidentState> {
   const { atEach, pieces, ...start } = options;
   const fold = new HistoryFold(store, incidentId, start, pieces);
+  let sliceFrom = performance.now();
   for await (const event of events) {
     const pending = fold.push(event);
     if (pending) await pending;
     atEach?.(fold.state);
+    // A long incident's fold runs for seconds: between events, let the process answer others.
+    if (performance.now() - sliceFrom > FOLD_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceFrom = performance.now();
+    }
   }
   return fold.state;
 }
