@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Envelope } from "../../events/schemas.js";
-import { parseEnvelope } from "../../events/validate.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
-import { casualties, opened, startArchive } from "../support/archive.js";
+import { casualties, envelope, opened, startArchive } from "../support/archive.js";
 import { countedClient } from "../support/counted-client.js";
 
 let archive: LocalServer;
@@ -12,12 +10,6 @@ beforeAll(async () => {
   archive = await startArchive();
 });
 afterAll(() => archive.close());
-
-const envelope = (raw: unknown): Envelope => {
-  const parsed = parseEnvelope(raw);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-};
 
 describe("a batch of events with client ids", () => {
   it("reads the batch's claims in one request, claims each id once, and a resend replays it", async () => {

@@ -1,13 +1,12 @@
 import { GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
-import { parseEnvelope } from "../../events/validate.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { ClaimTable } from "../../functions/store/claims.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { AP, casualties, opened, startArchive } from "../support/archive.js";
+import { AP, casualties, envelope, opened, startArchive } from "../support/archive.js";
 import { countedClient } from "../support/counted-client.js";
 
 /**
@@ -21,11 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => archive.close());
 
-const envelope = (raw: unknown): Envelope => {
-  const parsed = parseEnvelope(raw);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-};
 const report = (eventId?: string) =>
   envelope(casualties({ killed: { value: 3, qualifier: "exact" } }, "Mayor", eventId));
 

@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
 import { serverEventId } from "../../events/server-ids.js";
 import { type ChainHead, GENESIS_HASH, type StoredEvent, sealEvents } from "../../events/stored-event.js";
-import { parseEnvelope } from "../../events/validate.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { commitToItem } from "../../functions/store/commit-item.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
-import { call, casualties, opened, startArchive } from "../support/archive.js";
+import { call, casualties, envelope, opened, startArchive } from "../support/archive.js";
 
 // The archive once stored several appends of one process in one commit item, each a slice
 // recorded in `appends`. Stored items are never rewritten: such items must still read, fold,
@@ -22,11 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => archive.close());
 
-const envelope = (raw: unknown): Envelope => {
-  const parsed = parseEnvelope(raw);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-};
 const toll = (value: number, eventId?: string) =>
   envelope(casualties({ killed: { value, qualifier: "exact" } }, `source-${value}`, eventId));
 const append = (incidentId: string, envelopes: Envelope[]) =>

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Envelope } from "../../events/schemas.js";
-import { parseEnvelope } from "../../events/validate.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import type { EventStore } from "../../functions/store/event-store.js";
-import { casualties, opened, startArchive } from "../support/archive.js";
+import { casualties, envelope, opened, startArchive } from "../support/archive.js";
 
 // Several EventStores on one dynalite stand for several Lambdas: no shared lanes or caches,
 // so every race is settled by the conditional writes alone.
@@ -26,11 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => archive.close());
 
-const envelope = (raw: unknown): Envelope => {
-  const parsed = parseEnvelope(raw);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-};
 const append = (store: EventStore, incidentId: string, raw: unknown, expectedVersion?: number) =>
   store.append({
     incidentId,

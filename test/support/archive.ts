@@ -1,8 +1,17 @@
+import type { Envelope } from "../../events/schemas.js";
+import { parseEnvelope } from "../../events/validate.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { validatorFor } from "./openapi-validator.js";
 
 export const TOKEN = "test-token-0123456789";
+
+/** An envelope as the API would accept it, for tests that append through the event store. */
+export function envelope(raw: unknown): Envelope {
+  const parsed = parseEnvelope(raw);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.value;
+}
 
 /** A whole archive on loopback: in-memory dynalite, real HTTP server, in-process projector. */
 export async function startArchive(options: { dataDir?: string } = {}): Promise<LocalServer> {
