@@ -10,7 +10,7 @@ import {
 } from "../../events/append-rules.js";
 import { setOwn } from "../../events/own-keys.js";
 import type { Envelope, EventType } from "../../events/schemas.js";
-import { parseServerEventId, serverEventId } from "../../events/server-ids.js";
+import { serverEventId } from "../../events/server-ids.js";
 import {
   type ChainHead,
   contentFingerprint,
@@ -20,8 +20,9 @@ import {
 import { StoreBusyError, VersionConflictError } from "../errors.js";
 import type { CategoryCount } from "../incident-categories.js";
 import { type AppendResult, breachError, type Replay, replayOf } from "./append-answers.js";
+import { AppendQueue, type Pending } from "./append-queue.js";
 import { ClaimProtocol } from "./claim-protocol.js";
-import { type ClaimTable, type HeldClaim, WRITER_DEADLINE_MS } from "./claims.js";
+import { type ClaimTable, WRITER_DEADLINE_MS } from "./claims.js";
 import { commitToItem, type Item } from "./commit-item.js";
 import type { CommitMemo, CommitReader } from "./commit-reader.js";
 import { isConditionFailed } from "./dynamo-idioms.js";
@@ -59,24 +60,6 @@ export interface AppendPathOptions {
 type Attempt = { done: AppendResult } | { retry: true };
 
 /**
- * A client id claimed while its append waited for its turn, for the slot the appends queued
- * ahead of it leave it if they all land; `from`: the writer's clock before the claim was written.
- * `relied`: a commit was put on it, so it is never released.
- */
-interface EarlyClaim {
-  held: HeldClaim;
-  from: number;
-  relied: boolean;
-}
-
-/** An append from the moment it is queued: `counted` while its events count as queued ahead. */
-interface Pending {
-  request: AppendRequest;
-  early: EarlyClaim | undefined;
-  counted: boolean;
-}
-
-/**
  * The write path: claims, the commit put, and replays. The protocol rests on these invariants
  * (stated once, here):
  *
@@ -93,16 +76,12 @@ interface Pending {
  *    delivered twice (the SDK retrying a lost answer) is one commit, answered 201.
  */
 export class AppendPath {
-  /** Per incident, the end of the last append queued in this process. */
-  private readonly queues = new Map<string, Promise<void>>();
-  /** Per incident, the events of the appends queued in this process that have not ended yet. */
-  private readonly queuedEvents = new Map<string, number>();
-  /** The client ids of those appends, with how many carry each (a client's retry repeats one). */
-  private readonly queuedIds = new Map<string, number>();
   private readonly ids: ClaimProtocol;
+  private readonly queue: AppendQueue;
 
   constructor(private readonly o: AppendPathOptions) {
     this.ids = new ClaimProtocol(o.claims, o.reader, o.now);
+    this.queue = new AppendQueue(o.claims, o.reader, o.now);
   }
 
   /**
@@ -110,112 +89,33 @@ export class AppendPath {
    * (fresh head, jittered backoff), so concurrent writers never see a 409 for it.
    */
   append(request: AppendRequest): Promise<AppendResult> {
-    // Writers in this process take turns per incident, so they never race each other for a
-    // slot; the conditional put still decides races with other processes (Lambdas).
-    const { incidentId } = request;
-    const queued = this.queues.get(incidentId);
-    // A writer waiting for its turn claims its id meanwhile, so that its turn is only the commit
-    // put: the turns of many writers to one incident (several desk users, an import's requests
-    // in flight) follow each other one store call apart, not two.
-    const early = queued ? this.claimEarly(request) : Promise.resolve(undefined);
-    early.catch(() => undefined); // awaited at the turn; until then its failure is not unheard
-    const pending: Pending = { request, early: undefined, counted: true };
-    this.queuedEvents.set(incidentId, (this.queuedEvents.get(incidentId) ?? 0) + request.envelopes.length);
-    for (const id of clientIds(request)) this.queuedIds.set(id, (this.queuedIds.get(id) ?? 0) + 1);
-    const turn = (queued ?? Promise.resolve()).then(async () => {
-      try {
-        pending.early = await early;
-      } catch (error) {
-        this.ended(pending);
-        throw error;
-      }
-      return this.appendNow(pending);
-    });
-    const done = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(incidentId, done);
-    void done.then(() => {
-      if (this.queues.get(incidentId) === done) this.queues.delete(incidentId);
-    });
-    return turn;
-  }
-
-  /**
-   * Claims the client id of a one-event append for the slot after the appends queued ahead of
-   * it, if this process knows the incident's head; the turn uses the claim if that is still its
-   * slot, and releases it otherwise. A batch is claimed at its turn: it looks before it claims.
-   */
-  private async claimEarly(request: AppendRequest): Promise<EarlyClaim | undefined> {
-    const { incidentId, envelopes, expectedVersion } = request;
-    const eventId = envelopes.length === 1 ? envelopes[0]?.eventId : undefined;
-    const head = this.o.reader.cachedHead(incidentId);
-    // An append ahead with the same id claims it at its own turn: taking it first would make
-    // that append wait on this one, which waits on it.
-    if (!eventId || parseServerEventId(eventId) || !head || this.queuedIds.has(eventId)) return undefined;
-    const slot = head.version + (this.queuedEvents.get(incidentId) ?? 0) + 1;
-    if (expectedVersion !== undefined && expectedVersion + 1 !== slot) return undefined;
-    const from = Date.parse(this.o.now());
-    const held = this.o.claims.hold({ eventId, incidentId, slot });
-    try {
-      return (await this.o.claims.tryClaim(held)) ? { held, from, relied: false } : undefined;
-    } catch (error) {
-      // The put may have landed before its answer was lost: free it, or it would hold the id
-      // at a slot this append will not write.
-      await this.o.claims.release(held).catch(() => undefined);
-      throw error;
-    }
+    return this.queue.enqueue(request, (pending) => this.appendNow(pending));
   }
 
   private async appendNow(pending: Pending): Promise<AppendResult> {
     const { request } = pending;
     const { incidentId, expectedVersion } = request;
-    try {
-      const fingerprints = new Map<string, string>();
-      for (const e of request.envelopes)
-        if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
+    const fingerprints = new Map<string, string>();
+    for (const e of request.envelopes)
+      if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
 
-      const cached = this.o.reader.cachedHead(incidentId);
-      let head =
-        cached && (expectedVersion === undefined || cached.version === expectedVersion)
-          ? cached
-          : await this.o.reader.readHead(incidentId);
-      for (let attempt = 0; attempt < this.o.maxAttempts; attempt++) {
-        // An early claim serves one attempt, at the slot it names.
-        const early = pending.early;
-        if (early && (early.relied || early.held.slot !== head.version + 1)) await this.release(pending);
-        const step = await this.attempt(pending, fingerprints, head);
-        if ("done" in step) return step.done;
-        await backoff(attempt);
-        head = await this.o.reader.readHead(incidentId);
-      }
-      throw new StoreBusyError(
-        `could not append to ${incidentId} after ${this.o.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
-      );
-    } finally {
-      this.ended(pending);
-      await this.release(pending);
+    const cached = this.o.reader.cachedHead(incidentId);
+    let head =
+      cached && (expectedVersion === undefined || cached.version === expectedVersion)
+        ? cached
+        : await this.o.reader.readHead(incidentId);
+    for (let attempt = 0; attempt < this.o.maxAttempts; attempt++) {
+      // An early claim serves one attempt, at the slot it names.
+      const early = pending.early;
+      if (early && (early.relied || early.held.slot !== head.version + 1)) await this.queue.release(pending);
+      const step = await this.attempt(pending, fingerprints, head);
+      if ("done" in step) return step.done;
+      await backoff(attempt);
+      head = await this.o.reader.readHead(incidentId);
     }
-  }
-
-  /** Frees the early claim unless a commit was put on it (claims.ts says why that is safe). */
-  private async release(pending: Pending): Promise<void> {
-    const early = pending.early;
-    pending.early = undefined;
-    if (early && !early.relied) await this.o.claims.release(early.held);
-  }
-
-  /**
-   * The append's events are no longer ahead of later ones in the queue: told once, at the
-   * moment its commit is the cached head (so a prediction never counts them twice), or at its end.
-   */
-  private ended(pending: Pending): void {
-    if (!pending.counted) return;
-    pending.counted = false;
-    const { incidentId, envelopes } = pending.request;
-    countDown(this.queuedEvents, incidentId, envelopes.length);
-    for (const id of clientIds(pending.request)) countDown(this.queuedIds, id, 1);
+    throw new StoreBusyError(
+      `could not append to ${incidentId} after ${this.o.maxAttempts} attempts: too many concurrent writers; nothing was stored`,
+    );
   }
 
   private async attempt(
@@ -283,7 +183,7 @@ export class AppendPath {
         hash: last.hash,
         recordedAt: last.recordedAt,
       });
-      this.ended(pending);
+      this.queue.ended(pending);
       this.o.categories?.committed(incidentId, head.version, last.version, envelopes);
       this.o.onCommit?.(item);
       return { done: { created: true, incidentId, version: last.version, events: events.map(brief) } };
@@ -380,15 +280,6 @@ export class AppendPath {
 }
 
 const brief = ({ eventId, version, hash }: StoredEvent) => ({ eventId, version, hash });
-
-const clientIds = (request: AppendRequest): string[] =>
-  request.envelopes.flatMap((e) => (e.eventId ? [e.eventId] : []));
-
-function countDown(counts: Map<string, number>, key: string, by: number): void {
-  const left = (counts.get(key) ?? 0) - by;
-  if (left > 0) counts.set(key, left);
-  else counts.delete(key);
-}
 
 /** Full jitter, capped low: writers to one incident are CPU-bound, not waiting on a queue. */
 function backoff(attempt: number): Promise<void> {

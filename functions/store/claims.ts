@@ -37,7 +37,7 @@ import { batchGetItems, conditionally } from "./dynamo-idioms.js";
  * limit (15 minutes a call) is the model for the deadline.
  *
  * A writer may also *release* a claim it wrote and never put a commit for (a claim made ahead of
- * its append's turn, append-path.ts, when the turn finds another slot or refuses the append):
+ * its append's turn, append-queue.ts, when the turn finds another slot or refuses the append):
  * the claim then names no slot, so no commit can rely on it, and the id is free again. Every
  * write of a claim gives it a new random `holder`, and a release is conditional on the holder
  * being the releaser's: a claim anyone else took over since is never released.

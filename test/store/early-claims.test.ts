@@ -11,7 +11,7 @@ import { countedClient } from "../support/counted-client.js";
 
 /**
  * A one-event append with a client id that waits for its turn on an incident claims its id
- * meanwhile, for the slot the appends ahead of it leave it (append-path.ts). These say that the
+ * meanwhile, for the slot the appends ahead of it leave it (append-queue.ts). These say that the
  * claim is made early, and that it never outlives a turn that does not use it.
  */
 let archive: LocalServer;
