@@ -176,12 +176,12 @@ export class SearchIndex {
       this.docs.set(incidentId, written);
       return;
     }
-    await this.write(
-      puts.map(([pk, sk]) => ({ PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...facts } } })),
-    );
-    await this.write(
-      deletes.map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } })),
-    );
+    // Puts and deletes never name the same key (a delete is an old key not kept), so they share
+    // batches: a projection that moves a few entries makes one call, not one for each kind.
+    await this.write([
+      ...puts.map(([pk, sk]) => ({ PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...facts } } })),
+      ...deletes.map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } })),
+    ]);
     try {
       await this.db.send(
         new PutItemCommand({
