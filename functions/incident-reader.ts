@@ -16,7 +16,13 @@ import { foldWithStore } from "./history-fold.js";
 import { incomingOfItem, type LinkIndex, linksInKey } from "./links/link-index.js";
 import type { EventStore } from "./store/event-store.js";
 import { listKeyAfter } from "./store/list-cursor.js";
-import { type ListPage, type ListQuery, SNAPSHOT_EVERY, type ViewStore } from "./store/view-store.js";
+import {
+  type ListPage,
+  type ListQuery,
+  SNAPSHOT_EVERY,
+  type StoredSummary,
+  type ViewStore,
+} from "./store/view-store.js";
 
 export type SummaryQuery =
   | { at: "current"; minVersion?: number }
@@ -48,6 +54,9 @@ export const GRADE_PAGES = 5;
 
 const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async () => {} };
 
+/** Characters of assembled summaries an IncidentReader keeps (see `assembled`). */
+const ASSEMBLED_CHARS = 16_000_000;
+
 /** A listing page's summaries total at most this many bytes of JSON (at least one summary). */
 export const LISTING_PAGE_BYTES = 480 * 1024;
 
@@ -71,6 +80,15 @@ export class IncidentReader {
    * bounded Query of the events after it, as a past view of a short incident does.
    */
   private readonly snapshots = new BoundedLru<string, IncidentState>(64);
+
+  /**
+   * Summaries assembled for views that store none (a list spilled into pieces), as JSON text by
+   * `incidentId@version`. Assembling one reads the packed state and the pieces its lists need
+   * and summarizes them: the cost of a long incident's lists, on every read of it and on every
+   * listing page that shows it. The summary at a version never changes, so it is assembled
+   * once a version while it stays here. Weighed in characters.
+   */
+  private readonly assembled = new BoundedLru<string, string>(ASSEMBLED_CHARS, (_key, json) => json.length);
 
   constructor(
     private readonly events: EventStore,
@@ -112,9 +130,12 @@ export class IncidentReader {
     const ids = page.items.map((item) => ("unprojected" in item ? item.unprojected : item.incidentId));
     const [items, incoming] = await Promise.all([
       Promise.all(
-        page.items.map(async (item) =>
-          "unprojected" in item ? await this.caughtUpSummary(item.unprojected) : item,
-        ),
+        page.items.map(async (item) => {
+          if (!("unprojected" in item)) return item;
+          const view = { version: item.version, json: null };
+          const found = await this.currentJson(item.unprojected, view);
+          return found ? (JSON.parse(found.json) as Summary) : null;
+        }),
       ),
       this.links?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
     ]);
@@ -141,9 +162,8 @@ export class IncidentReader {
   async summary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at === "current") {
       const { stored, incoming } = await this.currentWithLinks(incidentId, query.minVersion);
-      const own = stored
-        ? (JSON.parse(stored.json) as Summary)
-        : await this.caughtUpSummary(incidentId, query.minVersion);
+      const found = await this.currentJson(incidentId, stored, query.minVersion);
+      const own = found ? (JSON.parse(found.json) as Summary) : null;
       return own ? withIncoming(own, incoming, untilOf(own, query)) : null;
     }
     const [found, incoming] = await Promise.all([
@@ -157,7 +177,8 @@ export class IncidentReader {
   async ownSummary(incidentId: string, query: SummaryQuery): Promise<Summary | null> {
     if (query.at !== "current") return this.folded(incidentId, query);
     const stored = await this.storedView(incidentId, query.minVersion);
-    return stored ? (JSON.parse(stored.json) as Summary) : this.caughtUpSummary(incidentId, query.minVersion);
+    const found = await this.currentJson(incidentId, stored, query.minVersion);
+    return found ? (JSON.parse(found.json) as Summary) : null;
   }
 
   /**
@@ -173,12 +194,12 @@ export class IncidentReader {
       query.at === "current"
         ? await this.currentWithLinks(incidentId, query.minVersion)
         : { stored: null, incoming: await this.incomingLinks(incidentId) };
-    if (stored && incoming.length === 0) return stored;
-    const own = stored
-      ? (JSON.parse(stored.json) as Summary)
-      : query.at === "current"
-        ? await this.caughtUpSummary(incidentId, query.minVersion)
-        : await this.folded(incidentId, query);
+    let own: Summary | null;
+    if (query.at === "current") {
+      const found = await this.currentJson(incidentId, stored, query.minVersion);
+      if (!found || incoming.length === 0) return found;
+      own = JSON.parse(found.json) as Summary;
+    } else own = await this.folded(incidentId, query);
     if (!own) return null;
     const summary = withIncoming(own, incoming, untilOf(own, query));
     return { version: summary.version, json: JSON.stringify(summary) };
@@ -188,7 +209,7 @@ export class IncidentReader {
   private async currentWithLinks(
     incidentId: string,
     minVersion = 0,
-  ): Promise<{ stored: { version: number; json: string } | null; incoming: IncomingLink[] }> {
+  ): Promise<{ stored: StoredSummary | null; incoming: IncomingLink[] }> {
     if (!this.links) return { stored: await this.storedView(incidentId, minVersion), incoming: [] };
     await this.pending.of(incidentId);
     const { view, beside } = await this.views.getSummaryJsonBeside(incidentId, linksInKey(incidentId));
@@ -200,6 +221,28 @@ export class IncidentReader {
     await this.pending.of(incidentId);
     const view = await this.views.getSummaryJson(incidentId);
     return view && view.version >= minVersion ? view : null;
+  }
+
+  /**
+   * The current summary's JSON text, without the links other incidents posted: the view's own
+   * text; for a view that stores none (a list spilled into pieces), the summary assembled at
+   * its version, once per version (`assembled`); with no view at `minVersion`, folded from the
+   * events.
+   */
+  private async currentJson(
+    incidentId: string,
+    stored: StoredSummary | null,
+    minVersion = 0,
+  ): Promise<{ version: number; json: string } | null> {
+    if (stored?.json) return { version: stored.version, json: stored.json };
+    const known = stored ? this.assembled.get(`${incidentId}@${stored.version}`) : undefined;
+    if (stored && known !== undefined) return { version: stored.version, json: known };
+    const summary = await this.caughtUpSummary(incidentId, minVersion);
+    if (!summary) return null;
+    const json = JSON.stringify(summary);
+    // Kept for a view that stores no summary; a lagging view's is saved by the projector.
+    if (stored) this.assembled.set(`${incidentId}@${summary.version}`, json);
+    return { version: summary.version, json };
   }
 
   /** The view lags (or was never written): fold the store's events after it. */

@@ -119,3 +119,14 @@ export function viewItem(state: IncidentState): Record<string, AttributeValue> {
   if (opened?.location?.country) item.country = { S: opened.location.country };
   return item;
 }
+
+/** A view's summary as stored: its JSON text, or null where the view stores none (spilled). */
+export interface StoredSummary {
+  version: number;
+  json: string | null;
+}
+
+export function storedSummary(item: Record<string, AttributeValue> | undefined): StoredSummary | null {
+  if (item?.version?.N === undefined) return null;
+  return { version: Number(item.version.N), json: item.summary?.S ?? null };
+}

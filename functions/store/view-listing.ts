@@ -2,6 +2,7 @@ import { type AttributeValue, type DynamoDBClient, paginateQuery } from "@aws-sd
 import type { Summary } from "../../events/summarize.js";
 import { batchGetItems } from "./dynamo-idioms.js";
 import { ACTIVITY_INDEX, LIST_PARTITION } from "./table-design.js";
+import { type StoredSummary, storedSummary } from "./view-items.js";
 
 /** Index items one listing request examines at most, whatever its filters match. */
 export const LISTING_READ_MAX = 500;
@@ -16,9 +17,11 @@ export interface ListQuery {
   readMax?: number;
 }
 
-/** A listed view saved without its summary (it outgrew the item limit): the reader folds it. */
+/** A listed view saved without its summary (a list spilled into pieces): the reader assembles it. */
 export interface Unprojected {
   unprojected: string;
+  /** The view's version (what the assembled summary is at). */
+  version: number;
 }
 
 export interface ListPage {
@@ -83,10 +86,10 @@ export async function listViews(db: DynamoDBClient, table: string, query: ListQu
       break;
     }
   }
-  const texts = await summaryTexts(db, table, ids);
+  const stored = await storedSummaries(db, table, ids);
   const items = ids.map((id) => {
-    const text = texts.get(id);
-    return text ? (JSON.parse(text) as Summary) : { unprojected: id };
+    const view = stored.get(id);
+    return view?.json ? (JSON.parse(view.json) as Summary) : { unprojected: id, version: view?.version ?? 0 };
   });
   return { items, next };
 }
@@ -94,16 +97,18 @@ export async function listViews(db: DynamoDBClient, table: string, query: ListQu
 /**
  * The summaries of a page of the listing, by incident id (one BatchGetItem: a page holds at
  * most 100). The listing index carries no summary (it would copy each view's summary into the
- * index on every view write): a view without one is left out, and listed as unprojected.
+ * index on every view write); a view that stores none comes back with its version alone.
  */
-async function summaryTexts(
+async function storedSummaries(
   db: DynamoDBClient,
   table: string,
   ids: readonly string[],
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
+): Promise<Map<string, StoredSummary>> {
+  const found = new Map<string, StoredSummary>();
   const keys = [...new Set(ids)].map((id) => ({ incidentId: { S: id } }));
-  for (const item of await batchGetItems(db, table, keys, { projection: "incidentId, summary" }))
-    if (item.summary?.S) found.set(item.incidentId?.S ?? "", item.summary.S);
+  for (const item of await batchGetItems(db, table, keys, { projection: "incidentId, summary, version" })) {
+    const view = storedSummary(item);
+    if (view) found.set(item.incidentId?.S ?? "", view);
+  }
   return found;
 }

@@ -15,14 +15,16 @@ import {
   packSnapshot,
   pieceItem,
   pieceKey,
+  type StoredSummary,
   snapshotItem,
   snapshotKey,
+  storedSummary,
   unpack,
   viewItem,
 } from "./view-items.js";
 import { type ListPage, type ListQuery, listViews } from "./view-listing.js";
 
-export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY } from "./view-items.js";
+export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY, type StoredSummary } from "./view-items.js";
 export type { ListPage, ListQuery, Unprojected } from "./view-listing.js";
 export { LISTING_READ_MAX } from "./view-listing.js";
 
@@ -58,11 +60,14 @@ export class ViewStore {
 
   async getSummary(incidentId: string): Promise<Summary | null> {
     const stored = await this.getSummaryJson(incidentId);
-    return stored ? (JSON.parse(stored.json) as Summary) : null;
+    return stored?.json ? (JSON.parse(stored.json) as Summary) : null;
   }
 
-  /** The stored summary as the JSON text it was saved as, with its version. */
-  async getSummaryJson(incidentId: string): Promise<{ version: number; json: string } | null> {
+  /**
+   * The stored summary as the JSON text it was saved as, with its version; `json` is null for a
+   * view that stores none (a list spilled into pieces: the reader assembles it). null: no view.
+   */
+  async getSummaryJson(incidentId: string): Promise<StoredSummary | null> {
     const out = await this.db.send(
       new GetItemCommand({
         TableName: this.table,
@@ -70,8 +75,7 @@ export class ViewStore {
         ProjectionExpression: "summary, version",
       }),
     );
-    const json = out.Item?.summary?.S;
-    return json ? { version: Number(out.Item?.version?.N), json } : null;
+    return storedSummary(out.Item);
   }
 
   /**
@@ -83,7 +87,7 @@ export class ViewStore {
     incidentId: string,
     besideKey: string,
   ): Promise<{
-    view: { version: number; json: string } | null;
+    view: StoredSummary | null;
     beside: Record<string, AttributeValue> | undefined;
   }> {
     const items = await batchGetItems(
@@ -92,10 +96,8 @@ export class ViewStore {
       [{ incidentId: { S: incidentId } }, { incidentId: { S: besideKey } }],
       { projection: "incidentId, summary, version, links" },
     );
-    const view = items.find((i) => i.incidentId?.S === incidentId);
-    const json = view?.summary?.S;
     return {
-      view: json ? { version: Number(view?.version?.N), json } : null,
+      view: storedSummary(items.find((i) => i.incidentId?.S === incidentId)),
       beside: items.find((i) => i.incidentId?.S === besideKey),
     };
   }
