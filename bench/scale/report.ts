@@ -64,6 +64,7 @@ interface Run {
     reportedSeconds?: number | null;
   };
   rssMb: Record<string, number | null>;
+  ownMemoryMb?: { server: number | null; store: number | null };
   serverRssAfterImportMb?: number | null;
   searchIndex?: { items: number; approxBytes: number };
 }
@@ -106,9 +107,11 @@ rows.push(
 );
 const rss = (run: Run) =>
   ["server", "store", "import", "verify", "rebuild"].map((k) => `${run.rssMb[k] ?? "?"}`).join(" / ");
+const own = (run: Run) => `${run.ownMemoryMb?.server ?? "?"} / ${run.ownMemoryMb?.store ?? "?"}`;
 const others = [base, ...between].map((run) => `${n(run.events)}: ${rss(run)}`).join("; ");
 rows.push(
   `| peak RSS MB: server / its store / import / verify / rebuild | ${rss(big)} | at ${others} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
+  `| peak own memory (RssAnon) MB: server / its store | ${own(big)} | at ${[base, ...between].map((run) => `${n(run.events)}: ${own(run)}`).join("; ")} | | bounded | |`,
 );
 
 const loads = (run: Run) =>

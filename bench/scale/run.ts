@@ -101,6 +101,33 @@ function peakRss(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * The peak of a process's own memory (RssAnon), sampled: VmHWM also counts the file pages it has
+ * mapped, and LevelDB maps the store's table files, which the kernel drops when it needs the room.
+ */
+class OwnMemory {
+  private readonly peaks = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(pids: () => (number | undefined)[]) {
+    this.timer = setInterval(() => {
+      for (const pid of pids()) {
+        if (!pid) continue;
+        try {
+          const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+          if (m) this.peaks.set(pid, Math.max(this.peaks.get(pid) ?? 0, Number(m[1])));
+        } catch {}
+      }
+    }, 500);
+    this.timer.unref();
+  }
+
+  peakMb(pid: number | undefined): number | null {
+    const kb = pid ? this.peaks.get(pid) : undefined;
+    return kb === undefined ? null : Math.round(kb / 1024);
+  }
+}
+
 /** npm start's store process (functions/local/store-process.ts): the child running store-main. */
 function storePid(pid: number | undefined): number | undefined {
   if (!pid) return undefined;
@@ -242,6 +269,8 @@ if (!existsSync(file)) {
 
 const server = await startServer();
 const serverPid = server.pid;
+const serverStorePid = storePid(serverPid);
+const ownMemory = new OwnMemory(() => [serverPid, serverStorePid]);
 try {
   // ── Import through the API, then the raw baseline: the same commit items, BatchWriteItem ──
   const done = (phase: string) => results[phase] !== undefined;
@@ -542,6 +571,8 @@ try {
     rebuild: rebuilt.rssMb,
     runner: peakRss(process.pid),
   };
+  // Since this run started (or resumed): without the table files mapped (see OwnMemory).
+  results.ownMemoryMb = { server: ownMemory.peakMb(serverPid), store: ownMemory.peakMb(serverStorePid) };
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("close", r));
