@@ -27,7 +27,8 @@ export interface SequencerOptions {
   maxRounds?: number;
   /**
    * Every incident's id, for a catch-up over the whole archive. Default: the events table's
-   * heads (a scan). In AWS, where no role may scan, the views' activity index is read instead.
+   * heads (a scan). In AWS, where no role may scan, the incidents with recent commits are read
+   * instead (incident-lister.ts).
    */
   allIncidents?: () => Promise<Iterable<string>>;
 }
@@ -85,7 +86,7 @@ export class Sequencer {
   private readonly log: Logger;
   private readonly concurrency: number;
   private readonly maxRounds: number;
-  private readonly allIncidents: () => Promise<Iterable<string>>;
+  private readonly allIncidents: (() => Promise<Iterable<string>>) | undefined;
   /**
    * After a pass that completed: the log's end it left and how far it knows each incident to be
    * sequenced. The next pass starts from there without re-reading: if any other sequencer (or a
@@ -116,7 +117,7 @@ export class Sequencer {
     // one round trip rather than two.
     this.concurrency = options.concurrency ?? 16;
     this.maxRounds = options.maxRounds ?? 50;
-    this.allIncidents = options.allIncidents ?? (async () => (await this.events.incidentVersions()).keys());
+    this.allIncidents = options.allIncidents;
   }
 
   /**
@@ -193,7 +194,16 @@ export class Sequencer {
 
   /** Sequences every incident of the archive (catch-up at start, or on a schedule). */
   async sequenceAll(onProgress?: (size: number) => void): Promise<SequencerResult> {
-    return this.sequence(await this.allIncidents(), onProgress);
+    if (this.allIncidents) return this.sequence(await this.allIncidents(), onProgress);
+    // The heads are read after the log's end is: the log holds only stored events, each once,
+    // so a log as long as the heads add up to holds every event stored before it was read. A
+    // start after a clean stop then reads nothing per incident (two reads each, otherwise).
+    const end = await this.settle();
+    const heads = await this.events.incidentVersions();
+    let stored = 0;
+    for (const version of heads.values()) stored += version;
+    if (stored === end) return { size: end, added: 0 };
+    return this.sequence(heads.keys(), onProgress);
   }
 
   /**
