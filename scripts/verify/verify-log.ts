@@ -71,8 +71,16 @@ async function orFullTile(width: number, read: (width: number) => Promise<Uint8A
 
 /** Entry bundles fetched ahead of the one being checked. */
 const PREFETCH_BUNDLES = 8;
-/** Events a page of the feed is asked for (the route's most). */
-const FEED_PAGE = 1000;
+/**
+ * Events a page of the feed is asked for: few enough that a page seldom reaches the route's byte
+ * budget, so the pages ahead can be asked for where full pages would start (see `verifyLog`).
+ */
+const FEED_PAGE = 500;
+/**
+ * Feed pages asked for ahead of the one being checked: against a deployed archive each page is
+ * a round trip over the network, and the checking waits on none of them while these are on the way.
+ */
+const FEED_AHEAD = 3;
 
 /**
  * Everything `npm run verify -- --url` checks, in order, throwing a VerificationError naming the
@@ -184,14 +192,29 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       (answer) => ({ answer }),
       (error: Error) => ({ error }),
     );
+  // Pages ahead are asked for where they would start if every page before them came back full;
+  // when one comes back short, those are dropped and asked for again from where it ended. Only
+  // a page asked for from the `next` its predecessor gave is ever checked.
+  const pagesAhead: { after: number; fetched: ReturnType<typeof page> }[] = [];
+  const askAhead = (after: number) => {
+    if (pagesAhead[0] && pagesAhead[0].after !== after) pagesAhead.length = 0;
+    while (pagesAhead.length < FEED_AHEAD) {
+      const at = pagesAhead.length === 0 ? after : (pagesAhead.at(-1) as { after: number }).after + FEED_PAGE;
+      if (at + 1 >= cp.size) break;
+      pagesAhead.push({ after: at, fetched: page(at) });
+    }
+  };
   let events = 0;
-  let next = nothingNew ? null : page(from - 1);
-  while (next) {
-    const fetched = await next;
+  let after: number | null = nothingNew ? null : from - 1;
+  while (after !== null) {
+    askAhead(after);
+    const asked = pagesAhead.shift();
+    if (!asked) break;
+    const fetched = await asked.fetched;
     if ("error" in fetched) throw new VerificationError(`the feed cannot be read (${fetched.error.message})`);
-    const { items, next: after } = fetched.answer;
+    const { items, next } = fetched.answer;
     const last = items.at(-1)?.index ?? cp.size;
-    next = after !== null && last + 1 < cp.size ? page(after) : null;
+    after = next !== null && last + 1 < cp.size ? next : null;
     for (const { index, event } of items) {
       if (index >= cp.size) break;
       const check = checkOf(event.incidentId);

@@ -205,6 +205,21 @@ describe("the verifier's log checks, over an archive in memory", () => {
     );
   });
 
+  it("given a feed whose pages come back shorter than asked, then the pages asked for ahead are asked again and every event is checked once", async () => {
+    const { log, archive } = await archiveOf(events(20, 30));
+    const honest = archive.feed.bind(archive);
+    const asked: number[] = [];
+    archive.feed = async (after, limit) => {
+      asked.push(after);
+      return honest(after, Math.min(limit, 7));
+    };
+    const result = await verifyLog({ source: archive, logKey: log.key });
+    expect(result.events).toBe(600);
+    // Each page checked starts where the one before it ended (7 events on): 86 of them.
+    const checked = Array.from({ length: Math.ceil(600 / 7) }, (_, k) => 7 * k - 1);
+    expect(asked.filter((after) => (after + 1) % 7 === 0)).toEqual(expect.arrayContaining(checked));
+  });
+
   it("checks witness cosignatures against a policy's quorum", async () => {
     const { log, archive } = await archiveOf(events(2, 2));
     const witnesses = ["w1.example", "w2.example"].map((name) => {
