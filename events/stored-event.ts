@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Attribution, Envelope, EventType, ImportedFrom, Source } from "./schemas.js";
 import { SCHEMA_VERSIONS } from "./upcast.js";
@@ -28,8 +28,9 @@ export interface StoredEvent {
 
 export const GENESIS_HASH = "0".repeat(64);
 
+/** One-shot: every event hashed (at sealing, in a verify) would otherwise make a Hash object. */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /** RFC 8785 canonical JSON; the schemas admit only JSON values, so this never returns undefined. */

@@ -13,7 +13,7 @@ export interface LeafFields {
 /** The leaf: UTF-8 of the RFC 8785 canonical JSON of exactly these four fields. */
 export function leafText(fields: LeafFields): Uint8Array {
   const { incidentId, version, eventId, hash } = fields;
-  return new TextEncoder().encode(canonicalJson({ incidentId, version, eventId, hash }));
+  return Buffer.from(canonicalJson({ incidentId, version, eventId, hash }), "utf8");
 }
 
 export function leafHashOf(fields: LeafFields): Hash {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * RFC 9162 (RFC 6962) Merkle trees over SHA-256.
@@ -10,18 +10,30 @@ export type Hash = Uint8Array;
 
 export const HASH_SIZE = 32;
 
+// A leaf and a node are hashed once each for every event a log holds, and again by every
+// verify: one-shot over one buffer, the prefix byte written in front, makes no Hash object.
 export function hashLeaf(leaf: Uint8Array): Hash {
-  return new Uint8Array(createHash("sha256").update(LEAF_PREFIX).update(leaf).digest());
+  const input = Buffer.allocUnsafe(1 + leaf.length);
+  input[0] = 0x00;
+  input.set(leaf, 1);
+  return sha256(input);
 }
 
 export function hashChildren(left: Hash, right: Hash): Hash {
-  return new Uint8Array(createHash("sha256").update(NODE_PREFIX).update(left).update(right).digest());
+  const input = Buffer.allocUnsafe(1 + left.length + right.length);
+  input[0] = 0x01;
+  input.set(left, 1);
+  input.set(right, 1 + left.length);
+  return sha256(input);
 }
 
-const LEAF_PREFIX = new Uint8Array([0]);
-const NODE_PREFIX = new Uint8Array([1]);
+/** A plain Uint8Array view of the digest, so hashes compare equal whichever way they were made. */
+function sha256(input: Uint8Array | string): Hash {
+  const digest = hash("sha256", input, "buffer");
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+}
 
-export const EMPTY_ROOT: Hash = new Uint8Array(createHash("sha256").digest());
+export const EMPTY_ROOT: Hash = sha256("");
 
 export function equalHashes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
