@@ -83,7 +83,8 @@ const rows: string[] = [
 const READS: [string, string][] = [
   ["summary", "summary (`GET /incidents/{id}`)"],
   ["incidentPage", "incident page (`/view/{id}`)"],
-  ["listingPage", "listing (`GET /incidents?limit=20`)"],
+  ["listingPage", "listing, first page (`GET /incidents?limit=20`)"],
+  ["listingWalk", "listing, its first 25 pages by cursor"],
   ["listingHtml", "listing page (`/`)"],
   ["search", "search (`GET /incidents?q=<word>`)"],
   ["sourcePage", "source (`GET /sources/{name}`)"],

@@ -258,6 +258,22 @@ async function latencies(
   };
 }
 
+/** Pages of the listing walked from the first by their cursors: 500 incidents, all of them at 10,000 events. */
+const LISTING_WALK_PAGES = 25;
+
+/** The paths of the listing's first `pages` pages (20 a page), by following nextCursor, `times` over. */
+async function listingPaths(pages: number, times: number): Promise<string[]> {
+  const paths: string[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < pages; i += 1) {
+    const path: string = `/incidents?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    paths.push(path);
+    cursor = ((await (await fetch(`${URL_}${path}`)).json()) as { nextCursor: string | null }).nextCursor;
+    if (!cursor) break;
+  }
+  return Array.from({ length: times }, () => paths).flat();
+}
+
 const file = join(DIR, `scale-${N}.ndjson`);
 const log = (line: string) => process.stderr.write(`[scale ${N}] ${line}\n`);
 
@@ -390,6 +406,9 @@ try {
       summary: await latencies(some.map((id) => `/incidents/${id}`)),
       incidentPage: await latencies(some.slice(0, 100).map((id) => `/view/${id}`)),
       listingPage: await latencies(Array.from({ length: 100 }, () => "/incidents?limit=20")),
+      // The first page alone is whatever the newest incidents are (at a million, long ones):
+      // the pages a reader walks after it, cursor by cursor, show how a page's cost grows.
+      listingWalk: await latencies(await listingPaths(LISTING_WALK_PAGES, 4)),
       listingHtml: await latencies(Array.from({ length: 50 }, () => "/")),
       search: await latencies(
         Array.from({ length: 100 }, (_, i) => `/incidents?q=${words[i % words.length]}`),
