@@ -247,12 +247,17 @@ async function main(): Promise<number> {
   const rate = seconds > 0 ? Math.round(counts.events / seconds) : counts.events;
   process.stdout.write(
     opts.dryRun
-      ? `dry run: ${counts.rows} rows, ${counts.events} events valid, ${counts.failed} rows failed; nothing stored.\n`
-      : `${counts.rows} rows: ${counts.created} events stored, ${counts.existing} already there, ` +
-          `${counts.failed} rows failed, in ${seconds.toFixed(1)} s (${rate} events/s).\n`,
+      ? `dry run: ${counted(counts.rows, "row")}, ${counted(counts.events, "event")} valid, ${counted(counts.failed, "row")} failed; nothing stored.\n`
+      : `${counted(counts.rows, "row")}: ${counted(counts.created, "event")} stored, ${counts.existing} already there, ` +
+          `${counted(counts.failed, "row")} failed, in ${seconds.toFixed(1)} s (${rate} events/s).\n`,
   );
   if (counts.failed > 0) process.stdout.write(`failed rows: ${report.path}\n`);
   return counts.failed > 0 ? 1 : 0;
+}
+
+/** "1 row", "3 rows". */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 main().then(

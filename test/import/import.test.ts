@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
@@ -36,6 +37,37 @@ function copy(name: string, transform: (text: string) => string | Buffer = (t) =
   );
   return path;
 }
+
+describe("the README's recorder sheet (sample/)", () => {
+  it("stores every row but the one with a word for a number, which a fixed rerun adds alone", async () => {
+    const sample = fileURLToPath(new URL("../../sample/", import.meta.url));
+    const file = join(dir, "recorder-sheet.csv");
+    writeFileSync(file, readFileSync(join(sample, "recorder-sheet.csv")));
+    const map = join(sample, "recorder-sheet.map.json");
+    const first = await runImport(archive.url, [file, "--map", map]);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain("6 rows: 7 events stored, 0 already there, 1 row failed");
+    expect(errorsOf(file).map((e) => [e.row, e.fields.killed, e.messages])).toEqual([
+      [6, "dozens", [{ path: "killed", message: "must be an integer" }]],
+    ]);
+    const kramatorsk = (await call(archive.url, "GET", "/incidents/sheet-kramatorsk-2022-04-08")).body;
+    expect(kramatorsk.casualties.killed).toMatchObject({ low: 50, high: null });
+    expect(kramatorsk.statements.count).toBe(2);
+
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("Anatoliy Fedoruk,dozens,", "Anatoliy Fedoruk,3,"),
+    );
+    const fixed = await runImport(archive.url, [file, "--map", map]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain("6 rows: 1 event stored, 7 already there, 0 rows failed");
+    expect((await storedEvents(archive.url, "sheet-bucha-2022-04-08"))?.map((e) => e.type)).toEqual([
+      "IncidentOpened",
+      "CasualtiesReported",
+      "CasualtiesReported",
+    ]);
+  });
+});
 
 describe("npm run import --format acled", () => {
   it("stores every good row, reports the bad one in the middle, exits 1; a rerun stores nothing new", async () => {
@@ -181,7 +213,7 @@ describe("npm run import --format csv --map", () => {
       "--dry-run",
     ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("dry run: 3 rows, 4 events valid, 1 rows failed; nothing stored.");
+    expect(run.stdout).toContain("dry run: 3 rows, 4 events valid, 1 row failed; nothing stored.");
     expect(errorsOf(file)[0]?.row).toBe(3);
     expect(await storedEvents(archive.url, "recorder-d-1")).toBeNull();
   });
@@ -280,7 +312,7 @@ describe("an import killed halfway", () => {
     await first.done;
     const done = await runImport(archive.url, [file, "--map", map]);
     expect(done.code).toBe(0);
-    const stored = Number(/(\d+) events stored/.exec(done.stdout)?.[1]);
+    const stored = Number(/(\d+) events? stored/.exec(done.stdout)?.[1]);
     const already = Number(/(\d+) already there/.exec(done.stdout)?.[1]);
     expect(already).toBeGreaterThan(0);
     expect(stored).toBeGreaterThan(0);
