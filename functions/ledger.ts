@@ -61,12 +61,10 @@ export function createLedger(options: LedgerOptions) {
   const publicUrl = publicOrigin(options.publicUrl);
   const core = createLedgerCore(options);
   const { events, views, reader, links, finding } = core;
-  const projector = new Projector(
-    events,
-    views,
+  const projector = new Projector(events, views, {
     links,
-    finding ? (id, state) => finding.update(id, state) : undefined,
-  );
+    afterSave: finding ? (id, state) => finding.update(id, state) : undefined,
+  });
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");
   const transparency = {

@@ -16,6 +16,31 @@ export interface ProjectionResult {
 }
 
 /**
+ * Packed bytes of the fold states a projector remembers. Weighed by size, not counted: a long
+ * incident's state is a thousand times a short one's, and a projector that meets many of them
+ * (one Lambda's memory, the local server during an import) must not hold them all.
+ */
+const RECENT_STATE_BYTES = 4_000_000;
+
+/** A fold state as saved, and the size of its packed form (what `recent` weighs). */
+interface Remembered {
+  state: IncidentState;
+  bytes: number;
+}
+
+export interface ProjectorOptions {
+  /** Where the incidents this one links to learn of it (functions/links/link-index.ts). */
+  links?: LinkIndex;
+  /**
+   * Derived reads kept beside the view (the finding index), brought forward after each save:
+   * given the state just saved, or nothing when a redelivered record folded nothing new.
+   */
+  afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>;
+  /** Packed bytes of fold states remembered between projections (default RECENT_STATE_BYTES). */
+  rememberedBytes?: number;
+}
+
+/**
  * Brings one incident's view forward. It trusts what triggered it no further than the store:
  * whatever records arrive, duplicated or out of order, it folds onto the state at the view's
  * version either the commits they carry (only when those continue that state exactly) or every
@@ -33,25 +58,26 @@ export interface ProjectionResult {
  * commits after the last carried one are folded when their own records come.
  */
 export class Projector {
-  private readonly recent = new BoundedLru<string, IncidentState>(1_000);
+  private readonly recent: BoundedLru<string, Remembered>;
+  private readonly links?: LinkIndex;
+  private readonly afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>;
 
   constructor(
     private readonly events: EventStore,
     private readonly views: ViewStore,
-    /** Where the incidents this one links to learn of it (functions/links/link-index.ts). */
-    private readonly links?: LinkIndex,
-    /**
-     * Derived reads kept beside the view (the finding index), brought forward after each save:
-     * given the state just saved, or nothing when a redelivered record folded nothing new.
-     */
-    private readonly afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>,
-  ) {}
+    options: ProjectorOptions = {},
+  ) {
+    this.recent = new BoundedLru(options.rememberedBytes ?? RECENT_STATE_BYTES, (_id, r) => r.bytes);
+    this.links = options.links;
+    this.afterSave = options.afterSave;
+  }
 
   async project(incidentId: string, carried: readonly Commit[] = []): Promise<ProjectionResult> {
     // The remembered state is handed to this fold, which folds it in place (no copy), so it is
     // forgotten until saved again: a fold that fails leaves nothing half-folded remembered.
-    const remembered = this.recent.get(incidentId);
-    if (remembered) this.recent.delete(incidentId);
+    const kept = this.recent.get(incidentId);
+    if (kept) this.recent.delete(incidentId);
+    const remembered = kept?.state;
     // A record that starts the incident (version 1) needs no view read: none can be behind it.
     // Redelivered after later ones, its fold is refused by the view's version condition.
     const starts = carried[0]?.version === 1;
@@ -75,7 +101,8 @@ export class Projector {
       },
     );
     if (folded === 0) {
-      if (base) this.recent.set(incidentId, base);
+      // Remembered again as it was; a state just read from the view is not (its size is unknown).
+      if (kept) this.recent.set(incidentId, kept);
       // A record delivered again after a failure past the save: the index catches up now.
       if (this.afterSave) await this.afterSave(incidentId);
       return { incidentId, from, to: from, saved: false };
@@ -85,7 +112,7 @@ export class Projector {
     const stored = withoutUnsaved(state);
     await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
-    const saved = await this.views.save(stored);
+    const { saved, stateBytes } = await this.views.save(stored);
     // Links folded in this pass, into the other incidents' index (idempotent: a replay rewrites
     // the same entries). Before `recent` remembers the state, so a failure here is folded again.
     const linked = (state.editorial?.links ?? []).filter((l) => l.version > from);
@@ -93,7 +120,7 @@ export class Projector {
     // A state at version N is the same whoever folded it, so a remembered one is as good as the
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
-    this.recent.set(incidentId, stored);
+    this.recent.set(incidentId, { state: stored, bytes: stateBytes });
     if (saved && this.afterSave) await this.afterSave(incidentId, stored);
     return { incidentId, from, to: state.version, saved };
   }

@@ -52,6 +52,12 @@ function isTooLarge(error: unknown): boolean {
  * The projected views: one item per incident, written only with a condition on its version,
  * so a slow or duplicated projection never overwrites a newer view.
  */
+/** What a save did: whether the view was written, and the size of its packed fold state. */
+export interface SavedView {
+  saved: boolean;
+  stateBytes: number;
+}
+
 export class ViewStore {
   constructor(
     private readonly db: DynamoDBClient,
@@ -252,11 +258,15 @@ export class ViewStore {
     );
   }
 
-  /** Saves the view if it is newer than the stored one; false when a newer one is already there. */
-  async save(state: IncidentState): Promise<boolean> {
+  /**
+   * Saves the view if it is newer than the stored one (`saved` false when a newer one is already
+   * there), and says how many bytes its packed state took.
+   */
+  async save(state: IncidentState): Promise<SavedView> {
     // Pieces first: a view (or snapshot) that names a piece vouches that it was written.
     await this.savePieces(state.incidentId, state.unsaved);
-    return this.saveItem(viewItem(state), state.version);
+    const item = viewItem(state);
+    return { saved: await this.saveItem(item, state.version), stateBytes: item.state?.B?.length ?? 0 };
   }
 
   private async saveItem(item: Record<string, AttributeValue>, version: number): Promise<boolean> {

@@ -6,8 +6,12 @@ import { fold } from "../../events/summary.js";
 import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
+import { Projector } from "../../functions/projector/projector.js";
 import { createStreamHandler } from "../../functions/projector/stream-handler.js";
+import { createTables } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { EventStore } from "../../functions/store/event-store.js";
+import { ViewStore } from "../../functions/store/view-store.js";
 import { AP, call, casualties, opened, post, startArchive } from "../support/archive.js";
 import { faultyClient } from "../support/faulty-client.js";
 import { streamRecords as commitRecords } from "../support/stream-records.js";
@@ -161,6 +165,47 @@ describe("the projector under at-least-once, out-of-order delivery", () => {
     counting.destroy();
   });
 
+  it("given fold states over the bytes it remembers, when it projects again, then only the newest are folded on without a view read", async () => {
+    const ids = ["projector-weighed-a", "projector-weighed-b"];
+    for (const id of ids) {
+      await post(archive.url, id, opened());
+      await post(archive.url, id, casualties({ killed: { value: 3, qualifier: "exact" } }));
+    }
+    // A views table of their own, so that these projectors fold from nothing.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const own = (name: string) => ({ ...archive.tables, views: `${archive.tables.views}-${name}` });
+    await createTables(db, own("weighed-small"));
+    await createTables(db, own("weighed-default"));
+    const viewReads: string[] = [];
+    const counting = faultyClient(archive.dynamoEndpoint, (c) => {
+      if (c.command === "GetItemCommand" && c.table.includes("-weighed-")) viewReads.push(c.table);
+      return "none";
+    });
+    const projectorOver = (name: string, rememberedBytes?: number) =>
+      new Projector(
+        new EventStore({ db: counting, tables: archive.tables }),
+        new ViewStore(counting, own(name).views),
+        {
+          ...(rememberedBytes === undefined ? {} : { rememberedBytes }),
+        },
+      );
+    // One byte: only the state it folded last stays (the newest is kept even when over).
+    const small = projectorOver("weighed-small", 1);
+    const roomy = projectorOver("weighed-default");
+    for (const projector of [small, roomy]) for (const id of ids) await projector.project(id);
+    for (const id of ids)
+      await post(archive.url, id, casualties({ killed: { value: 4, qualifier: "exact" } }));
+
+    viewReads.length = 0;
+    for (const id of [...ids].reverse()) expect((await small.project(id)).to).toBe(3);
+    expect(viewReads).toEqual([own("weighed-small").views]);
+    viewReads.length = 0;
+    for (const id of ids) expect((await roomy.project(id)).to).toBe(3);
+    expect(viewReads).toEqual([]);
+    db.destroy();
+    counting.destroy();
+  });
+
   it("an old projection never overwrites a newer view", async () => {
     const id = "projector-stale";
     await post(archive.url, id, opened());
@@ -172,7 +217,7 @@ describe("the projector under at-least-once, out-of-order delivery", () => {
     await post(archive.url, id, casualties({ killed: { value: 2, qualifier: "exact" } }, "Other"));
     await archive.stream.idle();
     // A late, duplicated projection of version 2 must be refused by the view's version condition.
-    expect(await archive.ledger.views.save(stale)).toBe(false);
+    expect((await archive.ledger.views.save(stale)).saved).toBe(false);
     expect((await call(archive.url, "GET", `/incidents/${id}`)).body.version).toBe(3);
   });
 
