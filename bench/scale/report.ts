@@ -70,7 +70,7 @@ interface Run {
 }
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
-const r = (x: number) => x.toFixed(x < 0.1 ? 3 : 2);
+const r = (x: number) => x.toFixed(x < 1 ? 3 : 2);
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 const size = n(big.events);
 const baseSize = n(base.events);
