@@ -50,6 +50,8 @@ describe("npm run sample, as the README shows it", () => {
 
     const again = await loadSample(archive.url);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`${events.length} events: 0 stored, ${events.length} already there, 0 failed.`);
+    expect(again.stdout).toContain(
+      `${events.length} events: 0 stored, ${events.length} already there, 0 failed.`,
+    );
   });
 });
