@@ -68,7 +68,16 @@ interface Run {
   rssMb: Record<string, number | null>;
   ownMemoryMb?: { server: number | null; store: number | null };
   serverRssAfterImportMb?: number | null;
+  /** live-heap.ts after the import settled, and at the run's end: V8's heap in use after a full collection. */
+  serverLiveAfterImportMb?: LiveHeap | null;
+  serverLiveAtEndMb?: LiveHeap | null;
   searchIndex?: { items: number; approxBytes: number };
+}
+
+interface LiveHeap {
+  rssBeforeMb: number | null;
+  rssAfterMb: number | null;
+  heapUsedMb: number;
 }
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -116,10 +125,15 @@ rows.push(
 const rss = (run: Run) =>
   ["server", "store", "import", "verify", "rebuild"].map((k) => `${run.rssMb[k] ?? "?"}`).join(" / ");
 const own = (run: Run) => `${run.ownMemoryMb?.server ?? "?"} / ${run.ownMemoryMb?.store ?? "?"}`;
+const live = (run: Run) =>
+  [run.serverLiveAfterImportMb, run.serverLiveAtEndMb]
+    .map((h) => (h ? `${h.heapUsedMb} (RSS ${h.rssBeforeMb} → ${h.rssAfterMb})` : "?"))
+    .join(" / ");
 const others = [base, ...between].map((run) => `${n(run.events)}: ${rss(run)}`).join("; ");
 rows.push(
   `| peak RSS MB: server / its store / import / verify / rebuild | ${rss(big)} | at ${others} | | bounded | ${big.events === base.events ? "—" : "see below"} |`,
   `| peak own memory (RssAnon) MB: server / its store | ${own(big)} | at ${[base, ...between].map((run) => `${n(run.events)}: ${own(run)}`).join("; ")} | | bounded | |`,
+  `| server's live heap after a full collection MB (its RSS before → after): import settled / run's end | ${live(big)} | at ${[base, ...between].map((run) => `${n(run.events)}: ${live(run)}`).join("; ")} | | bounded | |`,
 );
 
 const loads = (run: Run) =>

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   createReadStream,
   createWriteStream,
@@ -60,6 +60,8 @@ const ROOT = resolve(new URL("../..", import.meta.url).pathname);
 const TOKEN = "scale-token-0123456789abcdef";
 const PORT = 3300 + (process.pid % 500);
 const DYNAMO_PORT = PORT + 1000;
+/** Where the server's inspector opens when `liveHeap` asks (see live-heap.ts); nothing listens before. */
+const INSPECT_PORT = PORT + 2000;
 const URL_ = `http://127.0.0.1:${PORT}`;
 mkdirSync(DIR, { recursive: true });
 const OUT = join(ROOT, "bench/results/scale");
@@ -141,6 +143,28 @@ function storePid(pid: number | undefined): number | undefined {
   }
 }
 
+/** What the server holds alive after a full collection (live-heap.ts), beside its RSS then; null if it could not be read. */
+function liveHeap(pid: number | undefined): Record<string, number | null> | null {
+  if (!pid) return null;
+  const probe = spawnSync(
+    process.execPath,
+    [
+      "--experimental-websocket",
+      "--import",
+      "tsx",
+      "bench/scale/live-heap.ts",
+      String(pid),
+      String(INSPECT_PORT),
+    ],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_NO_WARNINGS: "1" } },
+  );
+  if (probe.status !== 0) {
+    log(`live heap not read: ${probe.stderr.trim()}`);
+    return null;
+  }
+  return JSON.parse(probe.stdout) as Record<string, number | null>;
+}
+
 /** A command of the project as a user runs it; resolves with its wall time and peak RSS (MB). */
 function run(
   args: string[],
@@ -175,19 +199,23 @@ function run(
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-      PORT: String(PORT),
-      DYNAMO_PORT: String(DYNAMO_PORT),
-      DATA_DIR: join(DIR, "data"),
-      LEDGER_TOKEN: TOKEN,
-      LOG_LEVEL: "warn",
+  const child = spawn(
+    process.execPath,
+    [`--inspect-port=127.0.0.1:${INSPECT_PORT}`, "--import", "tsx", "functions/local/main.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+        PORT: String(PORT),
+        DYNAMO_PORT: String(DYNAMO_PORT),
+        DATA_DIR: join(DIR, "data"),
+        LEDGER_TOKEN: TOKEN,
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   for (let i = 0; i < 600; i += 1) {
     await new Promise((r) => setTimeout(r, 250));
     try {
@@ -330,6 +358,8 @@ try {
       await new Promise((r) => setTimeout(r, 500));
     }
     results.settledAfterImportSeconds = Number(((performance.now() - settling) / 1000).toFixed(1));
+    // Once settled, and after its peak was read: what of that peak was alive.
+    results.serverLiveAfterImportMb = liveHeap(serverPid);
     savePartial();
   }
   const importMs =
@@ -595,6 +625,7 @@ try {
   };
   // Since this run started (or resumed): without the table files mapped (see OwnMemory).
   results.ownMemoryMb = { server: ownMemory.peakMb(serverPid), store: ownMemory.peakMb(serverStorePid) };
+  results.serverLiveAtEndMb = liveHeap(serverPid);
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("close", r));
