@@ -99,6 +99,7 @@ const READS: [string, string][] = [
   ["listingHtml", "listing page (`/`)"],
   ["search", "search (`GET /incidents?q=<word>`)"],
   ["sourcePage", "source (`GET /sources/{name}`)"],
+  ["sourcePageTen", "source, 10 incidents a page (`?limit=10`)"],
 ];
 for (const [key, label] of READS) {
   const a = base.reads[key];
