@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { QueryCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { startArchive } from "../support/archive.js";
+import { runScript } from "../support/run-script.js";
 import { loadSample } from "./finding-kit.js";
 
 let archive: LocalServer;
@@ -13,16 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => archive.close());
 
-function reindex(env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/reindex.ts"], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let stdout = "";
-  child.stdout.on("data", (c) => {
-    stdout += c;
-  });
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout })));
+function reindex(env: Record<string, string>) {
+  return runScript("scripts/reindex.ts", [], env);
 }
 
 describe("npm run reindex", () => {

@@ -1,36 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { TOKEN } from "../support/archive.js";
+import { type ScriptRun, startScript } from "../support/run-script.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 export const FIXTURES = fileURLToPath(new URL("../fixtures/import/", import.meta.url));
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = ScriptRun;
 
 /** `npm run import -- <args>` as a user runs it: its own process, against `url`. */
-export function startImport(url: string, args: string[]): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/import/main.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, LEDGER_URL: url, LEDGER_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (c) => {
-    stdout += c;
-  });
-  child.stderr?.on("data", (c) => {
-    stderr += c;
-  });
-  const done = new Promise<Run>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-  return { child, done };
+export function startImport(url: string, args: string[]): ReturnType<typeof startScript> {
+  return startScript("scripts/import/main.ts", args, { LEDGER_URL: url, LEDGER_TOKEN: TOKEN });
 }
 
 export function runImport(url: string, args: string[]): Promise<Run> {

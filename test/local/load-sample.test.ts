@@ -1,27 +1,15 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive, TOKEN } from "../support/archive.js";
+import { runScript } from "../support/run-script.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** `npm run sample` as the README runs it: its own process, against `url`. */
-function loadSample(url: string): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/load-sample.ts"], {
-    cwd: root,
-    env: { ...process.env, LEDGER_URL: url, LEDGER_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let stdout = "";
-  child.stdout.on("data", (c) => {
-    stdout += c;
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout }));
-  });
+function loadSample(url: string) {
+  return runScript("scripts/load-sample.ts", [], { LEDGER_URL: url, LEDGER_TOKEN: TOKEN });
 }
 
 /** The line the README quotes as what `npm run sample` prints at its end. */
