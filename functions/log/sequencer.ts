@@ -26,6 +26,11 @@ export interface SequencerOptions {
   /** Passes tried when other sequencers keep taking the slot (default 50). */
   maxRounds?: number;
   /**
+   * Incidents whose sequenced version and last leaf it keeps between passes (default 10,000):
+   * a pass reads any other's from the log, so what it keeps does not grow with the archive.
+   */
+  rememberedIncidents?: number;
+  /**
    * Every incident's id, for a catch-up over the whole archive. Default: the events table's
    * heads (a scan). In AWS, where no role may scan, the incidents with recent commits are read
    * instead (incident-lister.ts).
@@ -88,19 +93,21 @@ export class Sequencer {
   private readonly maxRounds: number;
   private readonly allIncidents: (() => Promise<Iterable<string>>) | undefined;
   /**
-   * After a pass that completed: the log's end it left and how far it knows each incident to be
-   * sequenced. The next pass starts from there without re-reading: if any other sequencer (or a
+   * After a pass that completed: the log's end it left and how far it knows the incidents it
+   * met lately to be sequenced. The next pass starts from there without re-reading them (and
+   * reads the others from the log's records, as a first pass does): if any other sequencer (or a
    * crashed one) wrote since, the slot at `end` is taken, the put fails, and the pass starts
    * over from a full settle — so this saves reads and never changes what is written.
    */
-  private known: { end: number; upTo: Map<string, number> } | null = null;
+  private known: { end: number; upTo: BoundedLru<string, number> } | null = null;
   /**
    * What the last read of pending events found: how many, and the oldest one's recordedAt (null
    * when none). For the health metrics (log-metrics.ts), including after a pass that failed.
    */
   lastPending: { count: number; oldest: string | null } = { count: 0, oldest: null };
   /** The last leaf this sequencer put per incident (version and hash): where carried commits must start. */
-  private readonly lastLeaf = new BoundedLru<string, ChainStart>(10_000);
+  private readonly lastLeaf: BoundedLru<string, ChainStart>;
+  private readonly remembered: number;
   /**
    * A log end below which this sequencer stored every run's records and full tiles, not yet
    * written as the settled size (see `flushSettledSize`). The stored size may lag it: a pass
@@ -118,6 +125,8 @@ export class Sequencer {
     this.concurrency = options.concurrency ?? 16;
     this.maxRounds = options.maxRounds ?? 50;
     this.allIncidents = options.allIncidents;
+    this.remembered = options.rememberedIncidents ?? 10_000;
+    this.lastLeaf = new BoundedLru(this.remembered);
   }
 
   /**
@@ -136,7 +145,10 @@ export class Sequencer {
     try {
       for (let round = 0; round < this.maxRounds; round++) {
         // What this sequencer's own last pass left, if it completed: see `known`.
-        const known = this.known ?? { end: await this.settle(), upTo: new Map<string, number>() };
+        const known = this.known ?? {
+          end: await this.settle(),
+          upTo: new BoundedLru<string, number>(this.remembered),
+        };
         this.known = null;
         const start = known.end;
         let end = start;
@@ -228,7 +240,7 @@ export class Sequencer {
   /** Stored events not yet in the log, in the order they will take there. */
   private async pendingOf(
     ids: readonly string[],
-    upToKnown: Map<string, number>,
+    upToKnown: BoundedLru<string, number>,
     carried?: ReadonlyMap<string, readonly Commit[]>,
   ): Promise<Pending[]> {
     const pending: Pending[] = [];

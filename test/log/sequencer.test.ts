@@ -5,6 +5,8 @@ import { verifyNote } from "../../events/transparency/note.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createLogWriter } from "../../functions/log/log-service.js";
 import { LogStore } from "../../functions/log/log-store.js";
+import { LogTiles } from "../../functions/log/log-tiles.js";
+import { Sequencer } from "../../functions/log/sequencer.js";
 import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
@@ -220,5 +222,48 @@ describe("the sequencer", () => {
     await expect(restarted.pass()).rejects.toThrow(/does not extend the signed checkpoint/);
     expect(await writer.store.latestCheckpoint()).toEqual(first.checkpoint);
     db.destroy();
+  });
+
+  it("keeps what it knows of a bounded number of incidents between passes, and reads the others' from the log", async () => {
+    const ids = ["seq-kept-a-2024", "seq-kept-b-2024", "seq-kept-c-2024"];
+    await appendEvents(archive.url, ids, 5);
+    const table = await freshLogTable(archive);
+    const { db: counted, sent } = countedClient(archive.dynamoEndpoint);
+    const sequencerOn = (logTable: string, rememberedIncidents: number) => {
+      const store = new LogStore(counted, logTable);
+      return new Sequencer({
+        store,
+        tiles: new LogTiles(store),
+        events: archive.ledger.events,
+        log: silentLogger,
+        rememberedIncidents,
+      });
+    };
+    const recordReads = (logTable: string) =>
+      sent.filter((c) => c.table === logTable && c.command === "QueryCommand").length;
+
+    // Given a sequencer that remembers two incidents, and one (on another log) that remembers all three,
+    const other = await freshLogTable(archive);
+    const forgetful = sequencerOn(table, 2);
+    const roomy = sequencerOn(other, 3);
+    expect((await forgetful.sequence(ids)).added).toBe(15);
+    expect((await roomy.sequence(ids)).added).toBe(15);
+    // when each incident gains an event and both pass again,
+    for (const id of ids) {
+      const injured = casualties({ injured: { value: 2, qualifier: "exact" } });
+      expect((await post(archive.url, id, injured)).status).toBe(201);
+    }
+    const [forgetfulBefore, roomyBefore] = [recordReads(table), recordReads(other)];
+    expect((await forgetful.sequence(ids)).added).toBe(3);
+    expect((await roomy.sequence(ids)).added).toBe(3);
+    // then the forgetful one reads the records of the one incident it let go, and only that one,
+    // where the other reads none,
+    expect(recordReads(table) - forgetfulBefore).toBe(1);
+    expect(recordReads(other) - roomyBefore).toBe(0);
+    // and its log holds every event once, in order, as the other's does.
+    const leaves = await allLeaves(new LogStore(counted, table));
+    expect(leaves).toHaveLength(18);
+    expect(checkLogAgainstEvents(leaves, await eventsFromApi(archive.url, ids)).problems).toEqual([]);
+    counted.destroy();
   });
 });
