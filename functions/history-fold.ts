@@ -99,13 +99,17 @@ export class HistoryFold {
 
 /**
  * Folds events through a `HistoryFold`, from `from` or `onto` (FoldStart). `atEach` sees the
- * draft after every event (the projector takes its snapshots there); it must copy what it keeps.
+ * draft after every event, and the event (the projector takes its snapshots and the sources
+ * named there); it must copy what it keeps.
  */
 export async function foldWithStore(
   store: EventLookup,
   incidentId: string,
   events: Iterable<StoredEvent> | AsyncIterable<StoredEvent>,
-  options: FoldStart & { atEach?: (draft: IncidentState) => void; pieces?: PieceLookup } = {},
+  options: FoldStart & {
+    atEach?: (draft: IncidentState, event: StoredEvent) => void;
+    pieces?: PieceLookup;
+  } = {},
 ): Promise<IncidentState> {
   const { atEach, pieces, ...start } = options;
   const fold = new HistoryFold(store, incidentId, start, pieces);
@@ -113,7 +117,7 @@ export async function foldWithStore(
   for await (const event of events) {
     const pending = fold.push(event);
     if (pending) await pending;
-    atEach?.(fold.state);
+    atEach?.(fold.state, event);
     // A long incident's fold runs for seconds: between events, let the process answer others.
     if (performance.now() - sliceFrom > FOLD_SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));

@@ -60,11 +60,14 @@ const ASSEMBLED_CHARS = 16_000_000;
 /** A listing page's summaries total at most this many bytes of JSON (at least one summary). */
 export const LISTING_PAGE_BYTES = 480 * 1024;
 
+/** What a summary adds to a listing page (its JSON and a comma). */
+export const pageBytes = (summary: Summary): number => utf8Length(JSON.stringify(summary)) + 1;
+
 /** The first summaries whose JSON fits `budget`; the rest start the next page. */
 function pageWithin(items: Summary[], next: ListPage["next"], budget: number) {
   let used = 0;
   for (const [i, item] of items.entries()) {
-    used += utf8Length(JSON.stringify(item)) + 1;
+    used += pageBytes(item);
     if (used > budget && i > 0) {
       const last = items[i - 1] as Summary;
       return { items: items.slice(0, i), next: listKeyAfter(last.incidentId, last.lastRecordedAt) };
@@ -121,7 +124,8 @@ export class IncidentReader {
       next = page.next;
       if (!next || items.length >= query.limit) break;
     }
-    return { items, next };
+    // Each round's page fits the budget; together they may not.
+    return pageWithin(items, next, LISTING_PAGE_BYTES);
   }
 
   private async listPage(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {

@@ -63,7 +63,7 @@ export function createLedger(options: LedgerOptions) {
   const { events, views, reader, links, finding } = core;
   const projector = new Projector(events, views, {
     links,
-    afterSave: finding ? (id, state) => finding.update(id, state) : undefined,
+    afterSave: finding ? (id, state, named) => finding.update(id, state, named) : undefined,
   });
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
   const logStore = new LogStore(db, tables.log ?? "incident-ledger-log");

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { cellsCovering, cellsOf, passes, queryTerms, words } from "./search-doc.js";
+import {
+  cellsCovering,
+  cellsOf,
+  MAX_EXTRA_SOURCES,
+  passes,
+  queryTerms,
+  sourceKeysIn,
+  withSources,
+  words,
+} from "./search-doc.js";
 
 describe("words: what the index and the queries see", () => {
   it("given text with accents, case, punctuation and operators, then plain lowercase words", () => {
@@ -68,5 +77,58 @@ describe("passes: the filters an entry is checked against", () => {
         { bbox: { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 } },
       ),
     ).toBe(false);
+  });
+});
+
+describe("sourceKeysIn and withSources: sources the summary no longer lists", () => {
+  it("given a statement, then its speaker and publisher, compared as sources are", () => {
+    expect(
+      sourceKeysIn({
+        type: "StatementMade",
+        source: { publisher: " Kyiv  Independent" },
+        attributedTo: { name: "Andriy  Sadovyi" },
+      }),
+    ).toEqual(["Andriy Sadovyi", "Kyiv Independent"]);
+  });
+
+  it("given a private person's report, then their pseudonym alone, never the sealed name", () => {
+    const keys = sourceKeysIn({
+      type: "CasualtiesReported",
+      source: { publisher: "Test Wire" },
+      attributedTo: { kind: "private", ref: "witness-7", name: { $sealed: "abc" } },
+    });
+    expect(keys).toEqual(["ref:witness-7", "Test Wire"]);
+  });
+
+  it("given an editor's event, then no source: only reports name the incident's sources", () => {
+    expect(
+      sourceKeysIn({
+        type: "IncidentRevised",
+        source: { publisher: "incident-ledger" },
+        attributedTo: { name: "Desk" },
+      }),
+    ).toEqual([]);
+  });
+
+  it("given more sources than the doc may add, then the summary's and the first MAX_EXTRA_SOURCES others", () => {
+    const doc = {
+      incidentId: "i",
+      version: 1,
+      occurred: "",
+      lat: null,
+      lon: null,
+      kind: "",
+      country: "",
+      contested: false,
+      terms: new Map(),
+      sources: new Map([["Mayor", "Mayor"]]),
+    };
+    const more = Array.from({ length: MAX_EXTRA_SOURCES + 10 }, (_, i) => `S${i}`);
+    const out = withSources(doc, ["Mayor", ...more]);
+    expect(out.sources.size).toBe(1 + MAX_EXTRA_SOURCES);
+    expect(out.sources.has("Mayor")).toBe(true);
+    expect(out.sources.has(`S${MAX_EXTRA_SOURCES - 1}`)).toBe(true);
+    expect(out.sources.has(`S${MAX_EXTRA_SOURCES}`)).toBe(false);
+    expect(doc.sources.size).toBe(1);
   });
 });

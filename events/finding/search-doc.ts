@@ -18,7 +18,7 @@ export interface SearchDoc {
   contested: boolean;
   /** Word → weight (1–15): the sum of its fields' weights, capped. */
   terms: Map<string, number>;
-  /** sourceKey → the name as first seen: every speaker and publisher the summary names. */
+  /** sourceKey → the name as first seen: every speaker and publisher the summary names (and, withSources, its events). */
   sources: Map<string, string>;
 }
 
@@ -52,6 +52,51 @@ export function queryTerms(q: string): string[] {
 }
 
 /** `wordsOf`: `words`, or a memo of it (the same answer for the same text). */
+/** Sources an incident's entries hold at most beyond its summary's (its doc item lists them all). */
+export const MAX_EXTRA_SOURCES = 500;
+
+/** The report types whose speaker and publisher are sources of the incident. */
+const REPORTS = new Set([
+  "IncidentOpened",
+  "CasualtiesReported",
+  "StatementMade",
+  "DenialIssued",
+  "ClaimAssessed",
+]);
+
+/**
+ * The source keys one stored event names: its speaker (a private person by pseudonym alone: the
+ * name is sealed) and its publisher. A summary lists only an incident's latest statements and
+ * each source's latest figures; these keep a source findable after it drops out of them.
+ */
+export function sourceKeysIn(event: {
+  type: string;
+  source?: { publisher?: unknown };
+  attributedTo?: { name?: unknown; kind?: unknown; ref?: unknown };
+}): string[] {
+  if (!REPORTS.has(event.type)) return [];
+  const keys: string[] = [];
+  const by = event.attributedTo;
+  if (by?.kind === "private") {
+    if (typeof by.ref === "string" && by.ref !== "")
+      keys.push(sourceKey({ name: "", kind: "private", ref: by.ref }));
+  } else if (typeof by?.name === "string" && by.name.trim() !== "") keys.push(sourceKey({ name: by.name }));
+  const publisher = event.source?.publisher;
+  if (typeof publisher === "string" && publisher.trim() !== "") keys.push(sourceKey({ name: publisher }));
+  return keys;
+}
+
+/** The doc with sources named elsewhere (by its events, or in its entries before) added, up to MAX_EXTRA_SOURCES. */
+export function withSources(doc: SearchDoc, keys: Iterable<string>): SearchDoc {
+  const sources = new Map(doc.sources);
+  const most = doc.sources.size + MAX_EXTRA_SOURCES;
+  for (const key of keys) {
+    if (sources.size >= most) break;
+    if (key !== "" && !sources.has(key)) sources.set(key, key);
+  }
+  return { ...doc, sources };
+}
+
 export function searchDoc(summary: Summary, wordsOf: (text: string) => string[] = words): SearchDoc {
   const weights = new Map<string, number>();
   const add = (text: string | null | undefined, weight: number) => {

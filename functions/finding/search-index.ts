@@ -16,6 +16,7 @@ import {
   queryTerms,
   type SearchDoc,
   searchDoc,
+  withSources,
   words,
 } from "../../events/finding/search-doc.js";
 import type { Summary } from "../../events/summarize.js";
@@ -51,12 +52,36 @@ export type SearchCursor = { o: number } | { k: string };
 
 export interface SearchPage {
   items: Summary[];
+  /** Where a page cut after each item would go on from (a page is cut to its bytes by the caller). */
+  after: SearchCursor[];
   next: SearchCursor | null;
 }
 
 /** Entries read per list per request, at most: what bounds a request whatever the archive. */
 export const ENTRIES_PER_LIST = 1000;
 const QUERY_PAGE = 250;
+/** Queries one walk makes at most: a world box's 32 cells, or a century of years, in one request. */
+const WALK_QUERIES = 160;
+/** Lists of later floors read beside the one a walk needs (the next years of a date range). */
+const READ_AHEAD = 8;
+/** Years a date range without `from` reaches back from its `to`; an older incident is found by giving `from`. */
+export const YEARS_BACK_UNASKED = 150;
+
+/** One list a walk reads, where it stands in it, and the entries read but not yet taken. */
+interface Lane {
+  pk: string;
+  range?: { from: string; to: string };
+  /** The key read up to (exclusive start of the next read). */
+  from?: string;
+  held: Entry[];
+  /** The list has nothing past what is held. */
+  drained: boolean;
+  done: boolean;
+}
+
+function lane(pk: string, range?: { from: string; to: string }): Lane {
+  return { pk, ...(range ? { range } : {}), held: [], drained: false, done: false };
+}
 
 interface Entry extends EntryFacts {
   incidentId: string;
@@ -152,7 +177,7 @@ export class SearchIndex {
    * Entries left from an older version only ever add candidates, which `search` checks against
    * the summaries it returns.
    */
-  async update(incidentId: string, state?: IncidentState): Promise<void> {
+  async update(incidentId: string, state?: IncidentState, named: Iterable<string> = []): Promise<void> {
     const summary = state ? summarizeInline(state) : await this.summaryOf(incidentId);
     if (!summary) return;
     let previous = this.docs.get(incidentId) ?? null;
@@ -161,7 +186,12 @@ export class SearchIndex {
       if (previous) this.docs.set(incidentId, previous);
     }
     if (previous && previous.version >= summary.version) return;
-    const doc = searchDoc(summary, this.wordsOf);
+    // Sources stay: those its entries named before (a summary lists only the latest statements
+    // and figures), then those the events just folded name.
+    const before = (previous?.keys ?? [])
+      .filter((k) => k.startsWith("s#"))
+      .map((k) => k.slice(2, k.indexOf("\u0000")));
+    const doc = withSources(searchDoc(summary, this.wordsOf), [...before, ...named]);
     const facts = factsOf(doc);
     const factsText = JSON.stringify(facts);
     const keys = entryKeys(doc);
@@ -284,13 +314,13 @@ export class SearchIndex {
   }
 
   /**
-   * One page of incidents matching every filter given. With `q`: best match first (most query
-   * words matched, then their weights), ties the newest occurrence first; otherwise the newest
-   * occurrence first. Bounded per request: at most ENTRIES_PER_LIST entries of each list it reads
-   * (≤ 8 words, one source, ≤ 32 grid cells or the years of a date range, capped), then one
-   * BatchGetItem of the page's summaries. With one list to read, pages continue through all of
-   * it; with several (several words, cells or years), they page through the best
-   * ENTRIES_PER_LIST candidates of each.
+   * One page of incidents matching every filter given. With several query words: best match
+   * first (most words matched, then their weights), ties the newest occurrence first, paging
+   * through the best ENTRIES_PER_LIST candidates of each word. Otherwise one list (a word, a
+   * source) or several that share one order (a box's grid cells, a date range's years) are
+   * walked newest occurrence first, through all of them. Bounded per request either way: a walk
+   * reads at most ENTRIES_PER_LIST entries in at most WALK_QUERIES Queries, then comes back
+   * short with a cursor to go on from; the page's summaries are one BatchGetItem.
    */
   async search(
     query: SearchQuery,
@@ -298,7 +328,7 @@ export class SearchIndex {
   ): Promise<SearchPage> {
     const terms = query.q === undefined ? [] : queryTerms(query.q);
     // Symbols and operators only: no word to look for, so nothing matches.
-    if (query.q !== undefined && terms.length === 0) return { items: [], next: null };
+    if (query.q !== undefined && terms.length === 0) return { items: [], after: [], next: null };
     const filter: EntryFilter = {
       ...(query.from !== undefined ? { from: query.from } : {}),
       ...(query.to !== undefined ? { to: query.to } : {}),
@@ -307,97 +337,170 @@ export class SearchIndex {
       ...(query.country !== undefined ? { country: query.country } : {}),
       ...(query.contested !== undefined ? { contested: query.contested } : {}),
     };
-    const lists = this.plan(terms, query);
-    // Whether a filter may drop entries of the list read (then reads go a page-full at a time).
-    const filtering = Object.keys(filter).length > 0;
-    let ranked: Entry[];
-    let next: SearchCursor | null = null;
-    if (lists.length === 1 && (query.cursor === undefined || "k" in query.cursor)) {
-      // One list: walk it in its own order, filtering, with a key to continue from.
-      const [only] = lists as [{ pk: string; range?: { from: string; to: string } }];
-      const found: Entry[] = [];
-      let start = query.cursor && "k" in query.cursor ? query.cursor.k : undefined;
-      let read = 0;
-      let more = true;
-      scan: while (more && read < ENTRIES_PER_LIST) {
-        // Unfiltered, a page needs one entry past it (to know whether there is more); filtered, a page-full read.
-        const want = filtering ? QUERY_PAGE : query.limit + 1;
-        const chunk = await this.readList(
-          only.pk,
-          Math.min(want, ENTRIES_PER_LIST - read),
-          start,
-          only.range,
-        );
-        read += chunk.entries.length;
-        more = chunk.last !== null;
-        for (const [i, e] of chunk.entries.entries()) {
-          start = e.sk;
-          if (passes(e, filter)) found.push(e);
-          if (found.length === query.limit) {
-            more = more || i < chunk.entries.length - 1;
-            break scan;
-          }
-        }
-        if (chunk.entries.length === 0) more = false;
-      }
-      next = more && start !== undefined ? { k: start } : null;
-      ranked = found;
-    } else {
-      const read = await Promise.all(
-        lists.map((l) => this.readList(l.pk, ENTRIES_PER_LIST, undefined, l.range)),
-      );
-      const byIncident = new Map<string, { entry: Entry; matched: number; weight: number }>();
-      for (const { entries } of read) {
-        for (const e of entries) {
-          const seen = byIncident.get(e.incidentId);
-          if (seen) {
-            seen.matched += 1;
-            seen.weight += e.weight;
-          } else byIncident.set(e.incidentId, { entry: e, matched: 1, weight: e.weight });
-        }
-      }
-      const sourceSet =
-        query.source !== undefined && terms.length > 0 ? await this.sourceIncidents(query.source) : null;
-      ranked = [...byIncident.values()]
-        .filter((c) => passes(c.entry, filter) && (sourceSet === null || sourceSet.has(c.entry.incidentId)))
-        .sort(
-          (a, b) =>
-            b.matched - a.matched ||
-            b.weight - a.weight ||
-            (a.entry.occurred === b.entry.occurred ? 0 : a.entry.occurred > b.entry.occurred ? -1 : 1) ||
-            (a.entry.incidentId < b.entry.incidentId ? -1 : 1),
-        )
-        .map((c) => c.entry);
-      const offset = query.cursor && "o" in query.cursor ? query.cursor.o : 0;
-      const pageEntries = ranked.slice(offset, offset + query.limit);
-      next = offset + query.limit < ranked.length ? { o: offset + query.limit } : null;
-      ranked = pageEntries;
-    }
-    const found = await summaries(ranked.map((e) => e.incidentId));
+    // Words and a source: the words' lists are read, and the source's incidents kept.
+    const sourceSet =
+      query.source !== undefined && terms.length > 0 ? await this.sourceIncidents(query.source) : null;
+    const keep = (e: Entry) => passes(e, filter) && (sourceSet === null || sourceSet.has(e.incidentId));
+    const picked =
+      terms.length > 1
+        ? await this.rank(terms, keep, query)
+        : await this.walk(this.lanesOf(terms, query), keep, {
+            limit: query.limit,
+            // Whether entries may be dropped (then reads go a page-full at a time).
+            filtering: Object.keys(filter).length > 0 || sourceSet !== null,
+            ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
+          });
+    const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
     // An entry left by an older version of its incident may name a word it no longer has: a
     // summary whose text lacks every query word is dropped (a substring test, a superset of the
     // word test, cheap enough for every page).
-    const items = ranked
-      .map((e) => found.get(e.incidentId))
-      .filter((s): s is Summary => s !== undefined)
-      .filter((s) => terms.length === 0 || mentionsAny(s, terms));
-    return { items, next };
+    const items: Summary[] = [];
+    const after: SearchCursor[] = [];
+    for (const { entry, cursor } of picked.entries) {
+      const summary = found.get(entry.incidentId);
+      if (!summary || (terms.length > 0 && !mentionsAny(summary, terms))) continue;
+      items.push(summary);
+      after.push(cursor);
+    }
+    return { items, after, next: picked.next };
   }
 
-  /** The lists a query reads: its words; else its source; else its box's cells; else its date range's years. */
-  private plan(terms: string[], query: SearchQuery): { pk: string; range?: { from: string; to: string } }[] {
-    if (terms.length > 0) return terms.map((t) => ({ pk: `t#${t}` }));
-    if (query.source !== undefined) return [{ pk: `s#${query.source}` }];
-    if (query.bbox) return cellsOf2(query.bbox).map((pk) => ({ pk }));
-    const to = query.to ?? "9999-12-31";
-    const from = query.from ?? "0000-01-01";
-    const last = Math.min(Number(to.slice(0, 4)), new Date().getUTCFullYear() + 1);
-    const first = Math.max(Number(from.slice(0, 4)), last - 29);
-    const years: { pk: string; range: { from: string; to: string } }[] = [];
-    for (let y = last; y >= first; y -= 1) {
-      years.push({ pk: `o#${y}`, range: { from: newestFirst(to), to: `${newestFirst(from)}#\uffff` } });
+  /** Several words: the best candidates of each word's list, ranked, paged by offset. */
+  private async rank(
+    terms: string[],
+    keep: (e: Entry) => boolean,
+    query: SearchQuery,
+  ): Promise<{ entries: { entry: Entry; cursor: SearchCursor }[]; next: SearchCursor | null }> {
+    const read = await Promise.all(terms.map((t) => this.readList(`t#${t}`, ENTRIES_PER_LIST)));
+    const byIncident = new Map<string, { entry: Entry; matched: number; weight: number }>();
+    for (const { entries } of read) {
+      for (const e of entries) {
+        const seen = byIncident.get(e.incidentId);
+        if (seen) {
+          seen.matched += 1;
+          seen.weight += e.weight;
+        } else byIncident.set(e.incidentId, { entry: e, matched: 1, weight: e.weight });
+      }
     }
-    return years;
+    const ranked = [...byIncident.values()]
+      .filter((c) => keep(c.entry))
+      .sort(
+        (a, b) =>
+          b.matched - a.matched ||
+          b.weight - a.weight ||
+          (a.entry.occurred === b.entry.occurred ? 0 : a.entry.occurred > b.entry.occurred ? -1 : 1) ||
+          (a.entry.incidentId < b.entry.incidentId ? -1 : 1),
+      );
+    const offset = query.cursor && "o" in query.cursor ? query.cursor.o : 0;
+    const entries = ranked
+      .slice(offset, offset + query.limit)
+      .map((c, i) => ({ entry: c.entry, cursor: { o: offset + i + 1 } }));
+    return { entries, next: offset + query.limit < ranked.length ? { o: offset + query.limit } : null };
+  }
+
+  /**
+   * The lists a walk reads: its word; else its source; else its box's cells; else its date
+   * range's years, each year's list within the range (so that a year's floor says where its
+   * entries start, and older years are read only once the newer ones are used up).
+   */
+  private lanesOf(terms: string[], query: SearchQuery): Lane[] {
+    if (terms.length === 1) return [lane(`t#${terms[0]}`)];
+    if (query.source !== undefined) return [lane(`s#${query.source}`)];
+    if (query.bbox) return cellsOf2(query.bbox).map((pk) => lane(pk));
+    const to = query.to ?? `${this.lastYear()}-12-31`;
+    const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
+    const from = query.from ?? `${back}-01-01`;
+    const lanes: Lane[] = [];
+    for (let y = Number(to.slice(0, 4)); y >= Number(from.slice(0, 4)); y -= 1) {
+      const year = String(y).padStart(4, "0");
+      const newest = newestFirst(to < `${year}-12-31` ? to : `${year}-12-31`);
+      const oldest = newestFirst(from > `${year}-01-01` ? from : `${year}-01-01`);
+      lanes.push(lane(`o#${year}`, { from: newest, to: `${oldest}#\uffff` }));
+    }
+    return lanes;
+  }
+
+  /** The newest year a date range without `to` reads: next year (a date a little ahead is kept). */
+  private lastYear(): number {
+    return new Date().getUTCFullYear() + 1;
+  }
+
+  /**
+   * Walks lists that share one order (newest occurrence first; a word's list, heaviest first,
+   * walks alone) as one merged list, from after `after`: each step takes the smallest next key
+   * of all lists, reading a list only when its next key may be the smallest (its floor, or the
+   * key it stopped at, is at most the smallest key held). Bounded: at most ENTRIES_PER_LIST
+   * entries and WALK_QUERIES Queries, then a short page with the key to go on from.
+   */
+  private async walk(
+    lanes: Lane[],
+    keep: (e: Entry) => boolean,
+    options: { limit: number; filtering: boolean; after?: string },
+  ): Promise<{ entries: { entry: Entry; cursor: SearchCursor }[]; next: SearchCursor | null }> {
+    const { limit, after } = options;
+    for (const l of lanes) {
+      if (after === undefined) continue;
+      if (l.range && after >= l.range.to) l.done = true;
+      else if (!l.range || after >= l.range.from) l.from = after;
+    }
+    // Unfiltered, a page needs one entry past it (to know whether there is more); filtered, a
+    // page-full read, shared among the lists read together.
+    const chunk = (together: number) =>
+      options.filtering ? Math.max(limit + 1, Math.ceil(QUERY_PAGE / together)) : limit + 1;
+    const picked: { entry: Entry; cursor: SearchCursor }[] = [];
+    let reached = after;
+    let read = 0;
+    let queries = 0;
+    const floor = (l: Lane) => l.held[0]?.sk ?? l.from ?? l.range?.from ?? "";
+    while (picked.length < limit) {
+      const open = lanes.filter((l) => !l.done);
+      if (open.length === 0) break;
+      const heldLow = open.reduce<string | null>(
+        (low, l) => (l.held[0] && (low === null || l.held[0].sk < low) ? l.held[0].sk : low),
+        null,
+      );
+      const toRead = open
+        .filter((l) => l.held.length === 0 && (heldLow === null || floor(l) <= heldLow))
+        .sort((a, b) => (floor(a) < floor(b) ? -1 : floor(a) > floor(b) ? 1 : 0));
+      if (toRead.length === 0) {
+        const next = open.find((l) => l.held[0]?.sk === heldLow) as Lane;
+        const entry = next.held.shift() as Entry;
+        if (next.held.length === 0 && next.drained) next.done = true;
+        reached = entry.sk;
+        if (keep(entry)) picked.push({ entry, cursor: { k: entry.sk } });
+        continue;
+      }
+      if (read >= ENTRIES_PER_LIST || queries >= WALK_QUERIES) break;
+      // The lists that may hold the smallest key, all of them (a box's cells share a floor), and
+      // the next few by floor (a range's older years), read in parallel.
+      const low = floor(toRead[0] as Lane);
+      const batch = toRead
+        .filter((l, i) => floor(l) === low || i < READ_AHEAD)
+        .slice(0, WALK_QUERIES - queries);
+      queries += batch.length;
+      await Promise.all(
+        batch.map(async (l) => {
+          const got = await this.readList(l.pk, chunk(batch.length), l.from, l.range);
+          read += got.entries.length;
+          l.held = got.entries;
+          const last = got.entries[got.entries.length - 1];
+          if (last) l.from = last.sk;
+          l.drained = got.last === null;
+          if (l.held.length === 0 && l.drained) l.done = true;
+        }),
+      );
+    }
+    const open = lanes.filter((l) => !l.done);
+    if (open.length === 0) return { entries: picked, next: null };
+    // Everything before the smallest key still unread is seen: the next page goes on from the
+    // last key taken or, when lists were used up past it (empty years), from the end of those.
+    const unread = open.map(floor).sort()[0] as string;
+    for (const l of lanes) {
+      const end = l.range?.to;
+      if (l.done && end !== undefined && end < unread && (reached === undefined || end > reached))
+        reached = end;
+    }
+    return { entries: picked, next: reached === undefined ? null : { k: reached } };
   }
 
   /** Incidents naming a source, for a query that also has words (bounded like any list). */

@@ -38,7 +38,7 @@ export const listingParameters: Json[] = [
   query(
     "source",
     { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },
-    "Only incidents naming this source or speaker (an attributedTo name or a publisher of figures), compared after NFC normalisation and white-space trimming and collapsing.",
+    "Only incidents naming this source or speaker (a speaker, assessor or publisher of any report the incident holds), compared after NFC normalisation and white-space trimming and collapsing.",
   ),
   query(
     "bbox",

@@ -1,3 +1,4 @@
+import { sourceKeysIn } from "../../events/finding/search-doc.js";
 import { GENESIS_HASH } from "../../events/stored-event.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
@@ -35,7 +36,8 @@ export interface ProjectorOptions {
    * Derived reads kept beside the view (the finding index), brought forward after each save:
    * given the state just saved, or nothing when a redelivered record folded nothing new.
    */
-  afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>;
+  /** After a view is saved (or a record redelivered): with the state, and the source keys its events named. */
+  afterSave?: (incidentId: string, state?: IncidentState, named?: ReadonlySet<string>) => Promise<void>;
   /** Packed bytes of fold states remembered between projections (default RECENT_STATE_BYTES). */
   rememberedBytes?: number;
 }
@@ -60,7 +62,11 @@ export interface ProjectorOptions {
 export class Projector {
   private readonly recent: BoundedLru<string, Remembered>;
   private readonly links?: LinkIndex;
-  private readonly afterSave?: (incidentId: string, state?: IncidentState) => Promise<void>;
+  private readonly afterSave?: (
+    incidentId: string,
+    state?: IncidentState,
+    named?: ReadonlySet<string>,
+  ) => Promise<void>;
 
   constructor(
     private readonly events: EventStore,
@@ -86,6 +92,7 @@ export class Projector {
     const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];
     let folded = 0;
+    const named = new Set<string>();
     const state = await foldWithStore(
       this.events,
       incidentId,
@@ -93,8 +100,9 @@ export class Projector {
         this.events.events(incidentId, { after: from, afterEndsCommit: true }),
       {
         onto: base,
-        atEach: (draft) => {
+        atEach: (draft, event) => {
           folded += 1;
+          for (const key of sourceKeysIn(event)) named.add(key);
           if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
         },
         pieces: this.views,
@@ -121,7 +129,7 @@ export class Projector {
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
     this.recent.set(incidentId, { state: stored, bytes: stateBytes });
-    if (saved && this.afterSave) await this.afterSave(incidentId, stored);
+    if (saved && this.afterSave) await this.afterSave(incidentId, stored, named);
     return { incidentId, from, to: state.version, saved };
   }
 }

@@ -62,10 +62,12 @@ export async function listViews(db: DynamoDBClient, table: string, query: ListQu
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ...(filters.length > 0 ? { FilterExpression: filters.join(" AND ") } : {}),
       ScanIndexForward: false,
+      // Unfiltered, one item past the page says whether there is more (a Query that stops at
+      // its Limit gives a LastEvaluatedKey even when nothing follows).
       Limit:
         filters.length > 0
           ? Math.min(query.readMax ?? LISTING_READ_MAX, Math.max(50, query.limit * 2))
-          : query.limit,
+          : query.limit + 1,
     },
   );
   let examined = 0;

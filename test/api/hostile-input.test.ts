@@ -262,7 +262,14 @@ describe("8. the small ones", () => {
   it("isolates every client text on pages, bidi overrides included", async () => {
     const id = "bidi-isolation";
     const name = "Evil\u202Egnissim";
-    await post(archive.url, id, opened(undefined, { title: "Title\u202Eeltit" }));
+    await post(
+      archive.url,
+      id,
+      opened(undefined, {
+        title: "Title\u202Eeltit",
+        location: { name: "Place\u202Eecalp", country: "UA", lat: 48.7, lon: 37.5 },
+      }),
+    );
     await post(archive.url, id, {
       type: "StatementMade",
       source: { publisher: "Pub\u202Ebup" },
@@ -274,17 +281,28 @@ describe("8. the small ones", () => {
       id,
       casualties({ killed: { value: 1, qualifier: "exact", text: "one\u202Eeno" } }, name),
     );
-    const { html } = await page(`/view/${id}`);
-    const occurrences = html.split("\u202E").length - 1;
-    // Each one inside an element that isolates it: <bdi> or an element with dir="auto".
-    const isolated =
-      (html.match(/<bdi>[^<]*\u202E[^<]*<\/bdi>/g) ?? []).length +
-      (html.match(/dir="auto"[^>]*>[^<]*\u202E[^<]*</g) ?? []).length;
-    const inAttributesOrTitles =
-      (html.match(/="[^"]*\u202E[^"]*"/g) ?? []).length +
-      (html.match(/<(?:title|desc)[^>]*>[^<]*\u202E/g) ?? []).length;
-    expect(occurrences).toBeGreaterThan(0);
-    expect(isolated + inAttributesOrTitles).toBe(occurrences);
+    await archive.stream.idle();
+    const paths = [
+      `/view/${id}`,
+      `/source/${encodeURIComponent(name)}`,
+      `/source/${encodeURIComponent("Nobody\u202Eydobon")}`,
+      "/map?bbox=37,48,38,49",
+      "/",
+    ];
+    for (const path of paths) {
+      const { html } = await page(path);
+      const occurrences = html.split("\u202E").length - 1;
+      // Each one inside an element that isolates it (<bdi>, or one with dir="auto"), in an
+      // attribute's value, or, in a document's or an SVG's title, between FSI and PDI.
+      const isolated =
+        (html.match(/<bdi>[^<]*\u202E[^<]*<\/bdi>/g) ?? []).length +
+        (html.match(/dir="auto"[^>]*>[^<]*\u202E[^<]*</g) ?? []).length +
+        (html.match(/="[^"]*\u202E[^"]*"/g) ?? []).length +
+        (html.match(/<(?:title|desc)[^>]*>[^<]*\u2068[^<\u2069]*\u202E[^<\u2069]*\u2069[^<]*</g) ?? [])
+          .length;
+      expect(occurrences, path).toBeGreaterThan(0);
+      expect(isolated, path).toBe(occurrences);
+    }
   });
 });
 

@@ -302,7 +302,7 @@ describe("escaping", () => {
     expect(html).toContain(
       `data-source="${ATTR_BREAKER.replace(/"/g, "&quot;").replace(/>/g, "&gt;").replace(/</g, "&lt;")}"`,
     );
-    expect(html).toContain(`<title>Probe &lt;script&gt;`);
+    expect(html).toContain(`<title>\u2068Probe &lt;script&gt;`);
     // The source URL is a real http(s) link, its query escaped inside the attribute.
     expect(html).toMatch(/href="https:\/\/example\.org\/a\?b=(%3C|&lt;)c(%3E|&gt;)&amp;d=/);
     expect(decode(html)).toContain(`${SCRIPT_QUOTE} ${IMG_QUOTE}`);

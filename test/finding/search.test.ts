@@ -26,6 +26,13 @@ beforeAll(async () => {
       }),
     ],
     [
+      "find-vukovar-1991",
+      opened("find-vukovar-1991", "Shelling of Vukovar hospital", {
+        occurredOn: "1991-11-18",
+        location: { name: "Vukovar", country: "HR", lat: 45.35, lon: 19.0 },
+      }),
+    ],
+    [
       "find-lviv-2024",
       opened("find-lviv-2024", "Drone strike on Lviv depot", {
         occurredOn: "2024-01-05",
@@ -175,6 +182,61 @@ describe("GET /incidents with from, to, source and bbox", () => {
   });
 });
 
+describe("paging a search through every match", () => {
+  const get = async (query: string) => (await call(archive.url, "GET", `/incidents?${query}`)).body;
+  /** Every page of a query, one incident a page, until its nextCursor is null. */
+  const walk = async (query: string): Promise<string[]> => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const body = await get(`${query}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      seen.push(...ids(body));
+      cursor = body.nextCursor;
+      if (!cursor) return seen;
+    }
+    throw new Error(`${query}: more than 50 pages`);
+  };
+
+  it("reaches back past thirty years, with from or without, and pages a range newest first", async () => {
+    expect(ids(await get("from=1990-01-01&to=1992-12-31"))).toEqual(["find-vukovar-1991"]);
+    expect(ids(await get("to=1992-12-31"))).toEqual(["find-vukovar-1991"]);
+    const all = ids(await get("from=1990-01-01&limit=100"));
+    const order = ["find-lviv-2024", "find-odesa-port-2023", "find-odesa-theatre-2022", "find-vukovar-1991"];
+    expect(all.filter((id) => order.includes(id))).toEqual(order);
+    expect(all.at(-1)).toBe("find-vukovar-1991");
+    expect(await walk("from=1990-01-01")).toEqual(all);
+  });
+
+  it("pages a box's grid cells as one list, newest first, to the last match", async () => {
+    const all = ids(await get("bbox=-180,-90,180,90&limit=100"));
+    expect(all[0]).toBe("find-lviv-2024");
+    expect(all.at(-1)).toBe("find-vukovar-1991");
+    expect(await walk("bbox=-180,-90,180,90")).toEqual(all);
+    expect(await walk("bbox=-180,-90,180,90&from=2022-01-01&to=2023-12-31")).toEqual(
+      all.filter((id) => id !== "find-lviv-2024" && id !== "find-vukovar-1991" && !id.includes("fresh")),
+    );
+  });
+
+  it("keeps to the source when one word is asked with it", async () => {
+    expect(ids(await get("q=odesa&source=Nobody%20Atall"))).toEqual([]);
+    expect(ids(await get("q=lviv&source=Andriy%20Sadovyi"))).toEqual(["find-lviv-2024"]);
+    expect(ids(await get("q=depot&source=Andriy%20Sadovyi"))).toEqual(["find-lviv-2024"]);
+    expect(ids(await get("q=odesa&source=Andriy%20Sadovyi"))).toEqual([]);
+  });
+
+  it("gives no cursor on the listing's last page, even when it is exactly full", async () => {
+    const all = ids(await get("limit=100"));
+    const full = await get(`limit=${all.length}`);
+    expect(ids(full)).toEqual(all);
+    expect(full.nextCursor).toBeNull();
+    const short = await get(`limit=${all.length - 1}`);
+    expect(short.nextCursor).not.toBeNull();
+    const last = await get(`limit=${all.length - 1}&cursor=${encodeURIComponent(short.nextCursor)}`);
+    expect(ids(last)).toEqual(all.slice(-1));
+    expect(last.nextCursor).toBeNull();
+  });
+});
+
 describe("GET /incidents with grade and the search filters", () => {
   it("keeps only the incidents of that grade (given or suggested), with q, from/to, source and bbox", async () => {
     const graded = await call(archive.url, "POST", "/incidents/find-odesa-port-2023/events", {
@@ -242,6 +304,41 @@ describe("GET /sources/{name}", () => {
       "kramatorsk-station-2022-04-08",
     ]);
     expect(prosecutor.body.items[0].figures.length).toBeGreaterThan(0);
+  });
+
+  it("finds a source its summary no longer lists: a publisher of a statement, speakers of older statements", async () => {
+    expect(ids((await call(archive.url, "GET", "/incidents?source=Kyiv%20Independent")).body)).toEqual([
+      "find-lviv-2024",
+    ]);
+    expect((await call(archive.url, "GET", "/sources/Kyiv%20Independent")).status).toBe(200);
+    const id = "find-many-speakers-2024";
+    const statement = (name: string) => ({
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name },
+      data: { quote: `Words of ${name}`, stance: "condemns" },
+    });
+    await call(archive.url, "POST", `/incidents/${id}/events`, opened(id, "Many voices"));
+    await call(archive.url, "POST", `/incidents/${id}/events`, statement("Early Speaker"));
+    await archive.stream.idle();
+    // Twelve more in one batch: the summary lists the latest ten, so "Early Speaker" drops out of
+    // it and "Batch Speaker 0" and "1" are never in it.
+    const batch = Array.from({ length: 12 }, (_, i) => statement(`Batch Speaker ${i}`));
+    expect((await call(archive.url, "POST", `/incidents/${id}/events`, { events: batch })).status).toBe(201);
+    await archive.stream.idle();
+    const summary = (await call(archive.url, "GET", `/incidents/${id}`)).body;
+    const listed = summary.statements.latest.map(
+      (s: { attributedTo: { name: string } }) => s.attributedTo.name,
+    );
+    expect(listed).not.toContain("Early Speaker");
+    expect(listed).not.toContain("Batch Speaker 0");
+    for (const name of ["Early Speaker", "Batch Speaker 0", "Batch Speaker 11"]) {
+      const found = await call(archive.url, "GET", `/incidents?source=${encodeURIComponent(name)}`);
+      expect(ids(found.body), name).toEqual([id]);
+    }
+    const page = await fetch(`${archive.url}/source/${encodeURIComponent("Batch Speaker 0")}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Named in earlier reports of this incident");
   });
 
   it("is 404 for a source no incident names", async () => {

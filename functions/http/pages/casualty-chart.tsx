@@ -2,7 +2,7 @@ import type { FC } from "hono/jsx";
 import { describeFigure } from "../../../events/figures.js";
 import type { CategoryChart, ChartPoint } from "./chart-model.js";
 import { yAxis } from "./chart-model.js";
-import { attributionText, categoryLabel, describeRange, formatInstant, headline } from "./format.js";
+import { attributionText, categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
 
 /**
  * One casualty category: who says how many, the figures over time as an inline SVG chart
@@ -119,7 +119,7 @@ const PointMark: FC<{
   const cx = x(p.version);
   const yLow = y(p.low);
   const yHigh = p.high === null ? top : y(p.high);
-  const label = `${p.source}: ${p.words} (v${p.version}, recorded ${formatInstant(p.recordedAt)}, ${p.publisher})${
+  const label = `${isolate(p.source)}: ${isolate(p.words)} (v${p.version}, recorded ${formatInstant(p.recordedAt)}, ${isolate(p.publisher)})${
     p.retracted ? " — retracted" : ""
   }`;
   return (
@@ -165,7 +165,7 @@ export const CasualtyChart: FC<{ chart: CategoryChart; lastVersion: number; id: 
   const label = categoryLabel(chart.category);
   const band = chart.band.map((step, i) => ({ ...step, to: chart.band[i + 1]?.version }));
   const desc = `${chart.points.length} report(s) from ${chart.sources.length} source(s), by version. ${chart.points
-    .map((p) => `v${p.version} ${p.source}: ${p.words}${p.retracted ? " (retracted)" : ""}`)
+    .map((p) => `v${p.version} ${isolate(p.source)}: ${isolate(p.words)}${p.retracted ? " (retracted)" : ""}`)
     .join("; ")}. Combined range: ${describeRange(chart.summary.low, chart.summary.high)}.`;
   return (
     <svg

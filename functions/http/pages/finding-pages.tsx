@@ -3,7 +3,7 @@ import { describeFigure } from "../../../events/figures.js";
 import type { Bbox } from "../../../events/finding/search-doc.js";
 import type { SourceRecord } from "../../../events/finding/source-record.js";
 import type { Figure } from "../../../events/schemas.js";
-import { categoryLabel, viewPath } from "./format.js";
+import { categoryLabel, isolate, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
 import { type MapPoint, WorldMap } from "./world-map.js";
 
@@ -45,7 +45,9 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
                 {`${s.stance}: “`}
                 <bdi>{s.quote}</bdi>
                 {"”"}
-                {s.assessments.length > 0 ? ` (assessed ${s.assessments.length}×)` : ""}
+                {s.assessments.length > 0
+                  ? ` — assessed ${s.assessments.length}×, latest: ${(s.assessments.at(-1) as { verdict?: string }).verdict ?? "?"}`
+                  : ""}
               </li>
             ))}
           </ul>
@@ -69,6 +71,12 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
       {r.assessed.length > 0 ? (
         <p class="muted">{`Assessed ${r.assessed.length} claim(s) of others here.`}</p>
       ) : null}
+      {r.figures.length + r.statements.length + r.denials.length + r.assessed.length === 0 ? (
+        <p class="muted">
+          {"Named in earlier reports of this incident, which its summary no longer lists (it shows the latest): see "}
+          <a href={viewPath(r.incidentId)}>its timeline</a>.
+        </p>
+      ) : null}
     </article>
   </li>
 );
@@ -78,7 +86,7 @@ export const SourcePageView: FC<{ name: string; records: SourceRecord[]; nextHre
   records,
   nextHref,
 }) => (
-  <Layout title={`${name} · Sources · Incident ledger`}>
+  <Layout title={`${isolate(name)} · Sources · Incident ledger`}>
     <h1>
       {"Source: "}
       <bdi>{name}</bdi>

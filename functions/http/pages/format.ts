@@ -102,4 +102,10 @@ export function safeHref(url: string | undefined): string | undefined {
   return url && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
+/**
+ * Client text set inside text only (a document's or an SVG's title, where no <bdi> can go),
+ * bidi-isolated with FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE.
+ */
+export const isolate = (text: string): string => `\u2068${text}\u2069`;
+
 export const viewPath = (incidentId: string): string => `/view/${encodeURIComponent(incidentId)}`;

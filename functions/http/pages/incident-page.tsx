@@ -9,7 +9,7 @@ import { DenialsSection, StatementsSection } from "./claims-sections.js";
 import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { EvidenceSection } from "./evidence-section.js";
-import { categoryLabel, formatInstant, headline, orderCategories } from "./format.js";
+import { categoryLabel, formatInstant, headline, isolate, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
@@ -106,7 +106,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   retracted = new Set(summary.retractedEventIds),
 }) => {
   const past = moment.at !== "current";
-  const title = `${summary.title ?? summary.incidentId}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
+  const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
   const charts = casualtyCharts(state, summary, retracted);
   const maxRows = share(PAGE_SOURCE_ROWS, charts.length, SUMMARY_LIST_MAX);
   return (

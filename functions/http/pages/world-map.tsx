@@ -4,7 +4,7 @@ import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import world from "world-atlas/countries-110m.json" with { type: "json" };
 import type { Bbox } from "../../../events/finding/search-doc.js";
-import { viewPath } from "./format.js";
+import { isolate, viewPath } from "./format.js";
 
 /** A point to draw: an incident with coordinates. */
 export interface MapPoint {
@@ -87,7 +87,7 @@ export const WorldMap: FC<{ points: readonly MapPoint[]; bbox?: Bbox }> = ({ poi
           if (!xy) return null;
           return (
             <a href={viewPath(p.incidentId)} data-incident={p.incidentId}>
-              <title>{p.title}</title>
+              <title>{isolate(p.title)}</title>
               <circle
                 cx={xy[0].toFixed(1)}
                 cy={xy[1].toFixed(1)}

@@ -69,7 +69,14 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
         c,
         status,
         <MessagePage title={status === 404 ? "No such source" : "That page link is not valid"}>
-          <p>{(error as Error).message}</p>
+          {status === 404 ? (
+            <p>
+              {"No incident names the source or speaker "}
+              <bdi>{name}</bdi>.
+            </p>
+          ) : (
+            <p>{(error as Error).message}</p>
+          )}
           <p>
             <a href="/">All incidents</a>
           </p>

@@ -5,7 +5,7 @@ import { sourceKey } from "../../../events/source-key.js";
 import { effectiveGrade, type Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchCursor, SearchIndex, SearchPage, SearchQuery } from "../../finding/search-index.js";
-import { GRADE_PAGES, type IncidentReader } from "../../incident-reader.js";
+import { GRADE_PAGES, type IncidentReader, LISTING_PAGE_BYTES, pageBytes } from "../../incident-reader.js";
 import { decodeSearchCursor, encodeSearchCursor, type FindingParams } from "../finding-params.js";
 import { acceptQuery, intQuery } from "../params.js";
 
@@ -50,22 +50,28 @@ export async function searchIncidents(
   // The index is written as each view is: a search waits, as a listing does, for the
   // projections of the writes before it (none to wait for in AWS), so a writer finds what it wrote.
   await deps.reader.projected();
-  const first = cursorOf(params.cursor);
   const ask = (limit: number, cursor: SearchCursor | undefined) =>
     deps.finding.search(searchQuery(params, limit, cursor), summariesOf(deps.reader));
   const { grade } = params;
-  if (grade === undefined) {
-    const page: SearchPage = await ask(params.limit, first);
-    return { items: page.items, nextCursor: page.next ? encodeSearchCursor(page.next) : null };
-  }
-  // The grade is a fact of the summary, not of the index entries: pages of matches are read and
-  // filtered here, at most GRADE_PAGES of them (a bounded cost per request, as the listing's
-  // grade filter), so a page may come back short with a cursor to go on from.
+  // The grade is a fact of the summary, not of the index entries: with it, pages of matches are
+  // read and filtered here, at most GRADE_PAGES of them (a bounded cost per request, as the
+  // listing's grade filter), so a page may come back short with a cursor to go on from. Either
+  // way the page is cut to the listing's bytes, going on after the last summary it keeps.
   const items: Summary[] = [];
-  let next: SearchCursor | null = first ?? null;
-  for (let round = 0; round < GRADE_PAGES; round++) {
-    const page = await ask(params.limit - items.length, next ?? undefined);
-    items.push(...page.items.filter((s) => effectiveGrade(s) === grade));
+  let room = LISTING_PAGE_BYTES;
+  let next: SearchCursor | null = cursorOf(params.cursor) ?? null;
+  reading: for (let round = 0; round < (grade === undefined ? 1 : GRADE_PAGES); round++) {
+    const page: SearchPage = await ask(params.limit - items.length, next ?? undefined);
+    for (const [i, summary] of page.items.entries()) {
+      if (grade !== undefined && effectiveGrade(summary) !== grade) continue;
+      const bytes = pageBytes(summary);
+      if (bytes > room && items.length > 0) {
+        next = i > 0 ? (page.after[i - 1] as SearchCursor) : next;
+        break reading;
+      }
+      items.push(summary);
+      room -= bytes;
+    }
     next = page.next;
     if (!next || items.length >= params.limit) break;
   }
