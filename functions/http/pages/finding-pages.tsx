@@ -73,7 +73,9 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
       ) : null}
       {r.figures.length + r.statements.length + r.denials.length + r.assessed.length === 0 ? (
         <p class="muted">
-          {"Named in earlier reports of this incident, which its summary no longer lists (it shows the latest): see "}
+          {
+            "Named in earlier reports of this incident, which its summary no longer lists (it shows the latest): see "
+          }
           <a href={viewPath(r.incidentId)}>its timeline</a>.
         </p>
       ) : null}
