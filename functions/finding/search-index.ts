@@ -405,8 +405,17 @@ export class SearchIndex {
    */
   private lanesOf(terms: string[], query: SearchQuery): Lane[] {
     if (terms.length === 1) return [lane(`t#${terms[0]}`)];
-    if (query.source !== undefined) return [lane(`s#${query.source}`)];
-    if (query.bbox) return cellsOf2(query.bbox).map((pk) => lane(pk));
+    // A source's and the cells' keys start with the day, as the years' do: a date range is read
+    // as a range of keys, not filtered out of the newer entries.
+    const days =
+      query.from !== undefined || query.to !== undefined
+        ? {
+            from: newestFirst(query.to ?? "9999-12-31"),
+            to: `${newestFirst(query.from ?? "0000-01-01")}#\uffff`,
+          }
+        : undefined;
+    if (query.source !== undefined) return [lane(`s#${query.source}`, days)];
+    if (query.bbox) return cellsOf2(query.bbox).map((pk) => lane(pk, days));
     const to = query.to ?? `${this.lastYear()}-12-31`;
     const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
     const from = query.from ?? `${back}-01-01`;
