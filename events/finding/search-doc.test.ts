@@ -30,6 +30,18 @@ describe("words: what the index and the queries see", () => {
 });
 
 describe("cellsCovering: the grid cells a box reads", () => {
+  it("given a box whose edge is the antimeridian or the north pole, then the cells its points lie in", () => {
+    for (const [box, lat, lon] of [
+      [{ minLon: 180, minLat: 0, maxLon: 180, maxLat: 10 }, 5, 180],
+      [{ minLon: 0, minLat: 90, maxLon: 10, maxLat: 90 }, 90, 5],
+      [{ minLon: 180, minLat: 90, maxLon: 180, maxLat: 90 }, 90, 180],
+    ] as const) {
+      const { level, cells } = cellsCovering(box);
+      const home = cellsOf(lat, lon).find((c) => c.level === level)?.cell;
+      expect(cells, JSON.stringify(box)).toContain(home);
+    }
+  });
+
   it("given a small box, then 1° cells; a country, then 10° cells; the world, then 32 cells of 45°", () => {
     expect(cellsCovering({ minLon: 30, minLat: 46, maxLon: 31, maxLat: 47 })).toEqual({
       level: 1,

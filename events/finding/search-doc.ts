@@ -143,20 +143,20 @@ export function searchDoc(summary: Summary, wordsOf: (text: string) => string[] 
   const terms = new Map(
     [...weights.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS),
   );
-  const occurred = summary.occurredOn ?? (summary.occurredAt ? summary.occurredAt.slice(0, 10) : "");
+  return { incidentId: summary.incidentId, version: summary.version, ...factsOf(summary), terms, sources };
+}
+
+/** What the filters check of an incident, as its summary says now (its entries carry a copy). */
+export function factsOf(summary: Summary): EntryFacts {
   const lat = summary.location?.lat;
   const lon = summary.location?.lon;
   return {
-    incidentId: summary.incidentId,
-    version: summary.version,
-    occurred,
+    occurred: summary.occurredOn ?? (summary.occurredAt ? summary.occurredAt.slice(0, 10) : ""),
     lat: typeof lat === "number" ? lat : null,
     lon: typeof lon === "number" ? lon : null,
     kind: summary.kind ?? "",
     country: summary.location?.country ?? "",
     contested: summary.contested === true,
-    terms,
-    sources,
   };
 }
 
@@ -208,9 +208,11 @@ export function passes(facts: EntryFacts, filter: EntryFilter): boolean {
  */
 export function cellsCovering(b: Bbox): { level: number; cells: string[] } {
   for (const size of [1, 10, 45]) {
-    const lat0 = Math.floor(b.minLat / size);
+    // A point on the north pole or the antimeridian lies in the cell below it (cellsOf), so a
+    // box's edge there is read in that cell too.
+    const lat0 = Math.floor(Math.min(b.minLat, 89.999999) / size);
     const lat1 = Math.floor(Math.min(b.maxLat, 89.999999) / size);
-    const lon0 = Math.floor(b.minLon / size);
+    const lon0 = Math.floor(Math.min(b.minLon, 179.999999) / size);
     const lon1 = Math.floor(Math.min(b.maxLon, 179.999999) / size);
     const count = (lat1 - lat0 + 1) * (lon1 - lon0 + 1);
     if (count <= 32 || size === 45) {

@@ -12,6 +12,7 @@ import {
   cellsOf,
   type EntryFacts,
   type EntryFilter,
+  factsOf,
   passes,
   queryTerms,
   type SearchDoc,
@@ -23,7 +24,13 @@ import type { Summary } from "../../events/summarize.js";
 import { summarizeInline } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
-import { BATCH_WRITE_LIMIT, backOff, isConditionFailed } from "../store/dynamo-idioms.js";
+import {
+  BATCH_GET_LIMIT,
+  BATCH_WRITE_LIMIT,
+  backOff,
+  batchGetItems,
+  isConditionFailed,
+} from "../store/dynamo-idioms.js";
 
 /**
  * The finding index: DynamoDB items the projector writes beside each view (the "search" table,
@@ -113,7 +120,7 @@ function entryKeys(doc: SearchDoc): [string, string][] {
   return keys;
 }
 
-function factsOf(doc: SearchDoc): Record<string, AttributeValue> {
+function factAttributes(doc: SearchDoc): Record<string, AttributeValue> {
   return {
     id: { S: doc.incidentId },
     occ: { S: doc.occurred },
@@ -192,7 +199,7 @@ export class SearchIndex {
       .filter((k) => k.startsWith("s#"))
       .map((k) => k.slice(2, k.indexOf("\u0000")));
     const doc = withSources(searchDoc(summary, this.wordsOf), [...before, ...named]);
-    const facts = factsOf(doc);
+    const facts = factAttributes(doc);
     const factsText = JSON.stringify(facts);
     const keys = entryKeys(doc);
     const had = new Set(previous?.keys ?? []);
@@ -337,28 +344,41 @@ export class SearchIndex {
       ...(query.country !== undefined ? { country: query.country } : {}),
       ...(query.contested !== undefined ? { contested: query.contested } : {}),
     };
-    // Words and a source: the words' lists are read, and the source's incidents kept.
-    const sourceSet =
-      query.source !== undefined && terms.length > 0 ? await this.sourceIncidents(query.source) : null;
-    const keep = (e: Entry) => passes(e, filter) && (sourceSet === null || sourceSet.has(e.incidentId));
+    const keep = (e: Entry) => passes(e, filter);
+    // Words and a source: the words' lists are read, and each candidate looked up in the source's.
+    const { source } = query;
+    const admit =
+      source !== undefined && terms.length > 0
+        ? (entries: Entry[]) => this.namedIn(source, entries)
+        : undefined;
     const picked =
       terms.length > 1
-        ? await this.rank(terms, keep, query)
+        ? await this.rank(terms, keep, query, admit)
         : await this.walk(this.lanesOf(terms, query), keep, {
             limit: query.limit,
             // Whether entries may be dropped (then reads go a page-full at a time).
-            filtering: Object.keys(filter).length > 0 || sourceSet !== null,
+            filtering: Object.keys(filter).length > 0 || admit !== undefined,
+            ...(admit ? { admit } : {}),
             ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
           });
     const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
     // An entry left by an older version of its incident may name a word it no longer has: a
     // summary whose text lacks every query word is dropped (a substring test, a superset of the
     // word test, cheap enough for every page).
+    // Entries a lost race between two projections left (update) carry an older date or place,
+    // and sit where the incident no longer is: only an entry with the summary's day and point is
+    // taken, so an incident shows once, where it is now; its other facts are checked again too.
     const items: Summary[] = [];
     const after: SearchCursor[] = [];
+    const shown = new Set<string>();
     for (const { entry, cursor } of picked.entries) {
       const summary = found.get(entry.incidentId);
-      if (!summary || (terms.length > 0 && !mentionsAny(summary, terms))) continue;
+      if (!summary || shown.has(entry.incidentId)) continue;
+      const now = factsOf(summary);
+      if (entry.occurred !== now.occurred || entry.lat !== now.lat || entry.lon !== now.lon) continue;
+      if (!passes(now, filter)) continue;
+      if (terms.length > 0 && !mentionsAny(summary, terms)) continue;
+      shown.add(entry.incidentId);
       items.push(summary);
       after.push(cursor);
     }
@@ -370,6 +390,7 @@ export class SearchIndex {
     terms: string[],
     keep: (e: Entry) => boolean,
     query: SearchQuery,
+    admit?: (entries: Entry[]) => Promise<Set<string>>,
   ): Promise<{ entries: { entry: Entry; cursor: SearchCursor }[]; next: SearchCursor | null }> {
     const read = await Promise.all(terms.map((t) => this.readList(`t#${t}`, ENTRIES_PER_LIST)));
     const byIncident = new Map<string, { entry: Entry; matched: number; weight: number }>();
@@ -382,7 +403,7 @@ export class SearchIndex {
         } else byIncident.set(e.incidentId, { entry: e, matched: 1, weight: e.weight });
       }
     }
-    const ranked = [...byIncident.values()]
+    const candidates = [...byIncident.values()]
       .filter((c) => keep(c.entry))
       .sort(
         (a, b) =>
@@ -392,6 +413,17 @@ export class SearchIndex {
           (a.entry.incidentId < b.entry.incidentId ? -1 : 1),
       );
     const offset = query.cursor && "o" in query.cursor ? query.cursor.o : 0;
+    // With a source: candidates are looked up in its list in rank order, until the page and one
+    // more are known.
+    let ranked = candidates;
+    if (admit) {
+      ranked = [];
+      for (let i = 0; i < candidates.length && ranked.length <= offset + query.limit; i += BATCH_GET_LIMIT) {
+        const chunk = candidates.slice(i, i + BATCH_GET_LIMIT);
+        const named = await admit(chunk.map((c) => c.entry));
+        ranked.push(...chunk.filter((c) => named.has(c.entry.incidentId)));
+      }
+    }
     const entries = ranked
       .slice(offset, offset + query.limit)
       .map((c, i) => ({ entry: c.entry, cursor: { o: offset + i + 1 } }));
@@ -444,9 +476,16 @@ export class SearchIndex {
   private async walk(
     lanes: Lane[],
     keep: (e: Entry) => boolean,
-    options: { limit: number; filtering: boolean; after?: string },
+    options: {
+      limit: number;
+      filtering: boolean;
+      after?: string;
+      /** The incidents among entries just read that may be taken (looked up elsewhere, a chunk at a time). */
+      admit?: (entries: Entry[]) => Promise<Set<string>>;
+    },
   ): Promise<{ entries: { entry: Entry; cursor: SearchCursor }[]; next: SearchCursor | null }> {
-    const { limit, after } = options;
+    const { limit, after, admit } = options;
+    const barred = new Set<Entry>();
     for (const l of lanes) {
       if (after === undefined) continue;
       if (l.range && after >= l.range.to) l.done = true;
@@ -476,7 +515,7 @@ export class SearchIndex {
         const entry = next.held.shift() as Entry;
         if (next.held.length === 0 && next.drained) next.done = true;
         reached = entry.sk;
-        if (keep(entry)) picked.push({ entry, cursor: { k: entry.sk } });
+        if (!barred.has(entry) && keep(entry)) picked.push({ entry, cursor: { k: entry.sk } });
         continue;
       }
       if (read >= ENTRIES_PER_LIST || queries >= WALK_QUERIES) break;
@@ -491,6 +530,10 @@ export class SearchIndex {
         batch.map(async (l) => {
           const got = await this.readList(l.pk, chunk(batch.length), l.from, l.range);
           read += got.entries.length;
+          if (admit && got.entries.length > 0) {
+            const named = await admit(got.entries);
+            for (const e of got.entries) if (!named.has(e.incidentId)) barred.add(e);
+          }
           l.held = got.entries;
           const last = got.entries[got.entries.length - 1];
           if (last) l.from = last.sk;
@@ -512,10 +555,14 @@ export class SearchIndex {
     return { entries: picked, next: reached === undefined ? null : { k: reached } };
   }
 
-  /** Incidents naming a source, for a query that also has words (bounded like any list). */
-  private async sourceIncidents(source: string): Promise<Set<string>> {
-    const { entries } = await this.readList(`s#${source}`, ENTRIES_PER_LIST);
-    return new Set(entries.map((e) => e.incidentId));
+  /** The incidents among `entries` that name `source`: a point lookup of each in the source's list (its keys are the entries' days and ids). */
+  private async namedIn(source: string, entries: Entry[]): Promise<Set<string>> {
+    const keys = [...new Set(entries.map((e) => `${newestFirst(e.occurred)}#${e.incidentId}`))].map((sk) => ({
+      pk: { S: `s#${source}` },
+      sk: { S: sk },
+    }));
+    const found = await batchGetItems(this.db, this.table, keys, { projection: "id" });
+    return new Set(found.map((item) => item.id?.S ?? ""));
   }
 }
 
