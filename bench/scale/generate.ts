@@ -1,6 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
 import { canonicalJson, GENESIS_HASH, sha256Hex } from "../../events/stored-event.js";
+import { mulberry32 } from "../../test/support/seeded-random.js";
 
 /**
  * `tsx bench/scale/generate.ts --events 1000000 --out scale.ndjson [--incidents N] [--seed S]`:
@@ -23,16 +24,6 @@ const EVENTS = Number(values.events);
 const INCIDENTS = Number(values.incidents ?? Math.max(1, Math.round(EVENTS / 20)));
 const SOURCES = Number(values.sources);
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = mulberry32(Number(values.seed));
 const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;

@@ -1,5 +1,6 @@
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EntryFacts } from "../../events/finding/search-doc.js";
 import { sourceKey } from "../../events/source-key.js";
 import type { Summary } from "../../events/summarize.js";
 import {
@@ -12,6 +13,7 @@ import {
 import { type LocalStore, listenDynalite } from "../../functions/local/dynalite-store.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { mulberry32 } from "../support/seeded-random.js";
 
 /**
  * The walk (a date range's years, a box's grid cells, a source, one word) paged with small limits
@@ -21,19 +23,7 @@ import { createDynamoClient } from "../../functions/store/dynamo-client.js";
  * a cursor; no list here is long enough to reach a request's 1,000 entries.
  */
 
-/** mulberry32: a small PRNG, so the incidents are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(0x5eed_2026);
+const random = mulberry32(0x5eed_2026);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const weighted = <T>(items: readonly [T, number][]): T => {
   let r = random() * items.reduce((sum, [, w]) => sum + w, 0);
@@ -54,14 +44,8 @@ const EMPTY_YEARS = new Set([1990, 1991, 1992, 1993, 2001, 2010, 2015, 2016]);
 /** A few incidents two centuries back, past a gap of more years than one request reads. */
 const OLD_YEARS = [1800, 1801, 1803, 1806];
 
-interface Incident {
+interface Incident extends EntryFacts {
   id: string;
-  occurred: string;
-  lat: number | null;
-  lon: number | null;
-  kind: string;
-  country: string;
-  contested: boolean;
   title: string[];
   place: string;
   sources: string[];

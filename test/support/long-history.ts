@@ -4,6 +4,7 @@ import type { Envelope } from "../../events/schemas.js";
 import { serverEventId } from "../../events/server-ids.js";
 import { EMPTY_HEAD, type StoredEvent, sealEvents } from "../../events/stored-event.js";
 import { commitToItem } from "../../functions/store/commit-item.js";
+import { mulberry32 } from "./seeded-random.js";
 
 /**
  * A long incident as the issue describes one — casualty updates from 40 rotating officials,
@@ -15,18 +16,6 @@ import { commitToItem } from "../../functions/store/commit-item.js";
 export const OFFICIALS = Array.from({ length: 40 }, (_, k) => `Official ${String(k + 1).padStart(2, "0")}`);
 const AP = { publisher: "Associated Press", url: "https://apnews.com/article/long-incident" };
 const T0 = Date.parse("2024-01-01T00:00:00Z");
-
-/** mulberry32: a small seeded generator, so a failing history can be rebuilt from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * How often each kind of event comes (cumulative thresholds on a uniform draw; reports take the
@@ -56,7 +45,7 @@ export const CONTESTED: Mix = {
 };
 
 export function longEnvelopes(incidentId: string, length: number, seed = 1, mix: Mix = HEAVY): Envelope[] {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const id = (version: number) => serverEventId(incidentId, version);
   const out: Envelope[] = [
@@ -146,7 +135,7 @@ export const FEW_SOURCES = ["Regional governor", "City council", "Health ministr
  * summary has the same rows, so what an operation costs on it shows the length's effect alone.
  */
 export function fixedBreadthEnvelopes(incidentId: string, length: number, seed = 1): Envelope[] {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const id = (version: number) => serverEventId(incidentId, version);
   const by = (k: number) => ({
     source: AP,
