@@ -1,3 +1,4 @@
+import { sourceKeysIn } from "../events/finding/search-doc.js";
 import { createLedger } from "../functions/ledger.js";
 import { createLogger } from "../functions/logger.js";
 import { createTables } from "../functions/store/create-tables.js";
@@ -7,8 +8,10 @@ import { tableNamesFromEnv } from "../functions/store/table-design.js";
 /**
  * `npm run reindex`: brings every incident's entries in the finding index up to its current
  * summary — for an archive whose views were projected before the index existed (the projector
- * indexes only what it projects), or after the search table was lost. Idempotent: an incident
- * already indexed at its version costs one read. Talks to DYNAMODB_ENDPOINT, else the running
+ * indexes only what it projects), or after the search table was lost. The sources come from the
+ * summary and from the incident's events not yet indexed (a summary lists only the latest
+ * statements and figures; its earlier speakers and publishers stay findable). Idempotent: an
+ * incident already indexed at its version costs one read. Talks to DYNAMODB_ENDPOINT, else the running
  * local server's dynalite (`DYNAMO_PORT`, 8000); in AWS give no endpoint and the table names.
  */
 const env = process.env;
@@ -28,11 +31,22 @@ try {
   let done = 0;
   let failed = 0;
   const running = new Set<Promise<void>>();
-  for await (const [incidentId] of ledger.views.versions()) {
+  // The sources an incident's events after `after` name, as the projector collects them.
+  const namedAfter = async (incidentId: string, after: number): Promise<Set<string>> => {
+    const named = new Set<string>();
+    for await (const event of ledger.events.events(incidentId, { after }))
+      for (const key of sourceKeysIn(event)) named.add(key);
+    return named;
+  };
+  const reindexOne = async (incidentId: string, version: number): Promise<void> => {
+    const indexed = (await finding.indexedVersion(incidentId)) ?? 0;
+    if (indexed >= version) return;
+    await finding.update(incidentId, undefined, await namedAfter(incidentId, indexed));
+  };
+  for await (const [incidentId, version] of ledger.views.versions()) {
     // A view's other items (snapshots, pieces, checks) carry keys with a '#': not incidents.
     if (incidentId.includes("#")) continue;
-    const work = finding
-      .update(incidentId)
+    const work = reindexOne(incidentId, version)
       .then(() => {
         done += 1;
       })

@@ -22,6 +22,18 @@ describe("words: what the index and the queries see", () => {
     ]);
   });
 
+  it("given words wrapped in bidi isolates, marks or soft hyphens, then the words a reader types", () => {
+    expect(words("\u2067Odesa\u2069 Title\u202Eeltit Kramat\u00ADorsk \u200Fport\u200E \uFEFFpier")).toEqual([
+      "odesa",
+      "titleeltit",
+      "kramatorsk",
+      "port",
+      "pier",
+    ]);
+    expect(queryTerms("\u2066odesa\u2069")).toEqual(["odesa"]);
+    expect(words("\u202E\u2066\u00AD")).toEqual([]);
+  });
+
   it("given a query, then its distinct words, at most eight, and none from symbols alone", () => {
     expect(queryTerms("odesa port odesa")).toEqual(["odesa", "port"]);
     expect(queryTerms("a b c d e f g h i j")).toHaveLength(8);

@@ -32,13 +32,22 @@ const WEIGHTS = { title: 8, place: 6, source: 4, claim: 3, description: 2, quote
 const segmenter = new Intl.Segmenter("en", { granularity: "word" });
 
 /**
+ * Invisible characters that text copied from a page or a right-to-left document carries inside
+ * or around a word: bidi marks, embeddings and isolates, the soft hyphen, word joiners. They are
+ * dropped, so "\u2067Odesa\u2069" and "Kramat\u00ADorsk" are the words a reader types. Zero-width
+ * space stays a break (Thai and Khmer separate words with it); ZWJ and ZWNJ stay (they spell).
+ */
+const INVISIBLE = /[\u00AD\u061C\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
+
+/**
  * The words of a text as the index and the queries see them: Unicode word segmentation,
- * compatibility-normalised, marks stripped (so "Kramatorsk" matches "Kramatórsk"), lowercased;
- * 1–40 characters each. No stemming: a word matches itself.
+ * compatibility-normalised, marks and invisible controls stripped (so "Kramatorsk" matches
+ * "Kramatórsk"), lowercased; 1–40 characters each. No stemming: a word matches itself.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const segment of segmenter.segment(text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase())) {
+  const plain = text.normalize("NFKD").replace(/\p{M}/gu, "").replace(INVISIBLE, "").toLowerCase();
+  for (const segment of segmenter.segment(plain)) {
     if (!segment.isWordLike) continue;
     const word = segment.segment;
     if (word.length <= 40) out.push(word);

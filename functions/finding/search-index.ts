@@ -248,6 +248,12 @@ export class SearchIndex {
     }
   }
 
+  /** The summary version an incident's entries stand at, or null when it has none. */
+  async indexedVersion(incidentId: string): Promise<number | null> {
+    const doc = this.docs.get(incidentId) ?? (await this.readDoc(incidentId));
+    return doc?.version ?? null;
+  }
+
   private async readDoc(
     incidentId: string,
   ): Promise<{ version: number; facts: string; keys: string[] } | null> {

@@ -2,7 +2,7 @@ import { QueryCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { startArchive } from "../support/archive.js";
+import { call, startArchive } from "../support/archive.js";
 import { runScript } from "../support/run-script.js";
 import { loadSample } from "./finding-kit.js";
 
@@ -10,6 +10,14 @@ let archive: LocalServer;
 beforeAll(async () => {
   archive = await startArchive();
   await loadSample(archive);
+  // A publisher the summary does not list (it keeps a statement's speaker, not its outlet).
+  await call(archive.url, "POST", "/incidents/kramatorsk-station-2022-04-08/events", {
+    type: "StatementMade",
+    source: { publisher: "Reindex Gazette" },
+    attributedTo: { name: "A Spokesperson" },
+    data: { quote: "We are looking into it.", stance: "neutral" },
+  });
+  await archive.stream.idle();
 });
 afterAll(() => archive.close());
 
@@ -38,8 +46,17 @@ describe("npm run reindex", () => {
         ExpressionAttributeValues: { ":p": { S: "t#kramatorsk" } },
       }),
     );
+    const outlet = await db.send(
+      new QueryCommand({
+        TableName: search,
+        KeyConditionExpression: "pk = :p",
+        ExpressionAttributeValues: { ":p": { S: "s#Reindex Gazette" } },
+      }),
+    );
     db.destroy();
     expect(entries.Items?.map((i) => i.id?.S)).toEqual(["kramatorsk-station-2022-04-08"]);
+    // Found through the events the summary no longer shows, as the projector indexed it.
+    expect(outlet.Items?.map((i) => i.id?.S)).toEqual(["kramatorsk-station-2022-04-08"]);
     // Again: every incident is already at its version.
     expect((await reindex(env)).code).toBe(0);
   });
