@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -29,6 +30,9 @@ export default defineConfig({
   test: {
     // The default `forks` pool: CDK's local bundling fails under threads.
     pool: "forks",
+    // Most files spend their time waiting on a child process, a browser or the store, so two
+    // workers fill a two-core machine (vitest's default there is one); more cores, one fewer.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Node 20 is what these machines run; the SDK's notice about its 2027 releases is noise here.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     testTimeout: 60_000,

@@ -287,16 +287,16 @@ describe("the worst a writer can post", () => {
     }
   });
 
-  it("answers /health in under a second while eight readers load that incident's page", async () => {
+  it("answers /health while eight readers load that incident's page, long before their pages", async () => {
     let reading = true;
+    const pageTimes: number[] = [];
     const readers = Array.from({ length: 8 }, async () => {
-      let loads = 0;
       while (reading) {
+        const started = performance.now();
         const page = await size(`/view/${id}`);
         expect(page.status).toBe(200);
-        loads++;
+        pageTimes.push(performance.now() - started);
       }
-      return loads;
     });
     // Let the readers get going, then ask for health several times among them.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -309,14 +309,16 @@ describe("the worst a writer can post", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     reading = false;
-    const loads = await Promise.all(readers);
-    expect(loads.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    // A timed check on a shared machine: the typical answer is held to a second, and one probe
-    // may wait longer behind the readers' pages and the other test files' processes, but never
-    // as long as a blocked server would. That a long fold gives the loop turns is tested exactly
-    // in functions/history-fold.test.ts.
-    const sorted = [...times].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)], `median of ${times.map(Math.round)}`).toBeLessThan(1000);
-    expect(Math.max(...times), `slowest of ${times.map(Math.round)}`).toBeLessThan(3000);
+    await Promise.all(readers);
+    // Held against the pages themselves, not a clock: on a shared machine both slow together.
+    // A server that built each page without giving its loop a turn would answer /health only
+    // after every page queued ahead of it, later than half of the pages; one that yields answers
+    // among them. That a long fold gives the loop turns is tested exactly in
+    // functions/history-fold.test.ts.
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    expect(pageTimes.length).toBeGreaterThanOrEqual(8);
+    expect(median(times), `health ${times.map(Math.round)}; pages ${pageTimes.map(Math.round)}`).toBeLessThan(
+      median(pageTimes) / 2,
+    );
   });
 });
