@@ -71,8 +71,14 @@ export interface CasualtyReport extends Ref {
    * Live assessments of this report, the newest last (at most VERDICTS_KEPT), and how many live
    * ones there are: its latest verdict decides whether it counts in the best estimates.
    */
-  verdicts?: { eventId: string; verdict: AssessmentRow["verdict"] }[];
+  verdicts?: Verdict[];
   assessed?: number;
+}
+/** A live assessment of a casualty report; `by` is its assessor's source key (absent in states folded before it was kept). */
+export interface Verdict {
+  eventId: string;
+  verdict: AssessmentRow["verdict"];
+  by?: string;
 }
 /** Assessments kept per report: only the latest counts; the others spare a read on a retraction. */
 export const VERDICTS_KEPT = 3;
@@ -212,6 +218,11 @@ function ref(event: StoredEvent): Ref {
  */
 const sourceOf = (event: StoredEvent) => sourceKey(event.attributedTo ?? { name: event.source.publisher });
 
+/** A ClaimAssessed of a casualty report, as the report's row keeps it. */
+function verdictOf(assessment: StoredEvent): Verdict {
+  return { eventId: assessment.eventId, verdict: assessment.data.verdict, by: sourceOf(assessment) };
+}
+
 function reportRow(event: StoredEvent, figure: Figure): CasualtyReport {
   return { ...ref(event), figure, publisher: event.source.publisher };
 }
@@ -330,12 +341,12 @@ function* refillReports(draft: IncidentState, category: string, name: string, ke
   const want = Math.min(REPORTS_KEPT, kept.live);
   const found: CasualtyReport[] = [];
   // Assessments come after what they assess, so walking back meets them first.
-  const verdicts = new Map<string, { eventId: string; verdict: AssessmentRow["verdict"] }[]>();
+  const verdicts = new Map<string, Verdict[]>();
   yield* walkBack(draft.version, (e) => {
     if (retracted.has(e.eventId)) return false;
     if (e.type === "ClaimAssessed") {
       const list = verdicts.get(e.data.targetEventId) ?? [];
-      list.unshift({ eventId: e.eventId, verdict: e.data.verdict });
+      list.unshift(verdictOf(e));
       verdicts.set(e.data.targetEventId, list);
       return false;
     }
@@ -538,7 +549,7 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
       const target: string = d.targetEventId;
       const report = keptReports(draft, target);
       if (report.length > 0) {
-        for (const row of report) addVerdict(row, event.eventId, d.verdict);
+        for (const row of report) addVerdict(row, verdictOf(event));
         break;
       }
       let ofDenial = draft.denials.some((x) => x.eventId === target);
@@ -599,9 +610,9 @@ function keptReports(draft: IncidentState, eventId: string): CasualtyReport[] {
   return rows;
 }
 
-function addVerdict(row: CasualtyReport, eventId: string, verdict: AssessmentRow["verdict"]): void {
+function addVerdict(row: CasualtyReport, verdict: Verdict): void {
   row.verdicts ??= [];
-  row.verdicts.push({ eventId, verdict });
+  row.verdicts.push(verdict);
   row.assessed = (row.assessed ?? 0) + 1;
   keepLast(row.verdicts, VERDICTS_KEPT);
 }
@@ -621,11 +632,11 @@ function* dropVerdict(draft: IncidentState, row: CasualtyReport, assessment: str
   row.assessed = Math.max(0, (row.assessed ?? 1) - 1);
   if (row.verdicts.length > 0 || row.assessed === 0) return;
   const retracted = new Set([...(yield* sealedRetracted(draft)), ...draft.retractedEventIds]);
-  const found: { eventId: string; verdict: AssessmentRow["verdict"] }[] = [];
+  const found: Verdict[] = [];
   yield* walkBack(draft.version, (e) => {
     if (e.version <= row.version) return true;
     if (e.type === "ClaimAssessed" && e.data.targetEventId === row.eventId && !retracted.has(e.eventId))
-      found.unshift({ eventId: e.eventId, verdict: e.data.verdict });
+      found.unshift(verdictOf(e));
     return found.length >= VERDICTS_KEPT;
   });
   row.verdicts = found;

@@ -1,4 +1,5 @@
 import type { AttributionRow } from "../editorial.js";
+import { sourceKey } from "../source-key.js";
 import type { Summary } from "../summarize.js";
 
 /**
@@ -51,11 +52,14 @@ export function days(s: Summary): { start: string | null; end: string | null } {
   return { start, end: dayOf(s.occurredUntil) ?? start };
 }
 
-/** The publishers of the casualty figures the summary shows, sorted and distinct. */
+/**
+ * The publishers of the casualty figures the summary shows, distinct as sources are (NFC, white
+ * space trimmed and collapsed: " Reuters " is Reuters), so written, sorted.
+ */
 export function publishers(s: Summary): string[] {
   const names = new Set<string>();
   for (const category of Object.values(s.casualties))
-    for (const row of category.bySource) names.add(row.publisher);
+    for (const row of category.bySource) names.add(sourceKey({ name: row.publisher }));
   return [...names].sort();
 }
 

@@ -124,6 +124,14 @@ describe("sourceKeysIn and withSources: sources the summary no longer lists", ()
     expect(keys).toEqual(["ref:witness-7", "Test Wire"]);
   });
 
+  it("given a retraction, a capture or a recorder's victims, then their speakers and publishers", () => {
+    for (const type of ["ReportRetracted", "EvidenceCaptured", "VictimsRecorded", "VictimsLinked"])
+      expect(
+        sourceKeysIn({ type, source: { publisher: "Recorder Org" }, attributedTo: { name: "Field Team" } }),
+        type,
+      ).toEqual(["Field Team", "Recorder Org"]);
+  });
+
   it("given an editor's event, then no source: only reports name the incident's sources", () => {
     expect(
       sourceKeysIn({

@@ -1,3 +1,4 @@
+import { EDITOR_TYPES } from "../schemas.js";
 import { sourceKey } from "../source-key.js";
 import type { Summary } from "../summarize.js";
 
@@ -64,17 +65,8 @@ export function queryTerms(q: string): string[] {
 /** Sources an incident's entries hold at most beyond its summary's (its doc item lists them all). */
 export const MAX_EXTRA_SOURCES = 500;
 
-/** The report types whose speaker and publisher are sources of the incident. */
-const REPORTS = new Set([
-  "IncidentOpened",
-  "CasualtiesReported",
-  "StatementMade",
-  "DenialIssued",
-  "ClaimAssessed",
-]);
-
 /**
- * The source keys one stored event names: its speaker (a private person by pseudonym alone: the
+ * The source keys one report (any type a writer posts) names: its speaker (a private person by pseudonym alone: the
  * name is sealed) and its publisher. A summary lists only an incident's latest statements and
  * each source's latest figures; these keep a source findable after it drops out of them.
  */
@@ -83,7 +75,8 @@ export function sourceKeysIn(event: {
   source?: { publisher?: unknown };
   attributedTo?: { name?: unknown; kind?: unknown; ref?: unknown };
 }): string[] {
-  if (!REPORTS.has(event.type)) return [];
+  // The editors' types are the archive's own judgements, not reports: their publisher is no source.
+  if ((EDITOR_TYPES as readonly string[]).includes(event.type)) return [];
   const keys: string[] = [];
   const by = event.attributedTo;
   if (by?.kind === "private") {

@@ -1,7 +1,44 @@
 import { sourceKey } from "../source-key.js";
 import type { Summary } from "../summarize.js";
+import type { CasualtyReport, IncidentState } from "../summary.js";
 
-/** What one source or speaker said about one incident, and how it was assessed: a row of its page. */
+/** A verdict on a casualty report: the summary counts only each report's latest. */
+export interface FigureVerdict {
+  eventId: string;
+  verdict: string;
+}
+
+/** The assessments of an incident's casualty reports, which its summary does not list. */
+export interface FigureAssessments {
+  /** The live assessments of one report, the newest last. */
+  of(eventId: string): FigureVerdict[];
+  /** The live assessments a source made of the reports, as `assessed` rows. */
+  madeBy(key: string): { eventId: string; targetEventId: string; verdict: string }[];
+}
+
+const NONE: FigureAssessments = { of: () => [], madeBy: () => [] };
+
+/**
+ * From the fold state, which keeps each kept report's latest live assessments (the summary's
+ * `best` leaves out a report whose latest is false, without saying which).
+ */
+export function figureAssessments(state: IncidentState): FigureAssessments {
+  const reports = new Map<string, CasualtyReport>();
+  for (const category of Object.values(state.casualties))
+    for (const source of Object.values(category.sources))
+      for (const report of source.recent) if (report.verdicts?.length) reports.set(report.eventId, report);
+  return {
+    of: (eventId) =>
+      (reports.get(eventId)?.verdicts ?? []).map(({ eventId, verdict }) => ({ eventId, verdict })),
+    madeBy: (key) =>
+      [...reports.values()].flatMap((report) =>
+        (report.verdicts ?? [])
+          .filter((v) => v.by === key)
+          .map((v) => ({ eventId: v.eventId, targetEventId: report.eventId, verdict: v.verdict })),
+      ),
+  };
+}
+
 export interface SourceRecord {
   incidentId: string;
   title: string | null;
@@ -14,6 +51,8 @@ export interface SourceRecord {
     speaker: string;
     eventId: string;
     version: number;
+    /** Its live assessments, the newest last (at most the few the fold keeps of each report). */
+    assessments: FigureVerdict[];
   }[];
   statements: { eventId: string; quote: string; stance: string; assessments: unknown[] }[];
   denials: {
@@ -23,15 +62,35 @@ export interface SourceRecord {
     status: string;
     assessments: unknown[];
   }[];
-  /** Assessments this source made of others' statements and denials. */
+  /** Assessments this source made of others' statements, denials and figures. */
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
 }
 
 /**
- * The rows of an incident's summary that name `key` as speaker (attributedTo) or publisher. A
- * summary holds at most 100 rows of each list (bounds), so an incident with more shows its latest.
+ * The live assessments of an incident's casualty reports, by the report's eventId. The summary
+ * lists each source's latest figure without them (its `best` leaves out one assessed false);
+ * the fold state keeps them beside each report.
  */
-export function sourceRecord(summary: Summary, key: string): SourceRecord {
+export function figureVerdicts(state: IncidentState): (eventId: string) => FigureVerdict[] {
+  let byReport: Map<string, FigureVerdict[]> | undefined;
+  return (eventId) => {
+    if (!byReport) {
+      byReport = new Map();
+      for (const category of Object.values(state.casualties))
+        for (const source of Object.values(category.sources))
+          for (const report of source.recent)
+            if (report.verdicts?.length) byReport.set(report.eventId, report.verdicts);
+    }
+    return byReport.get(eventId) ?? [];
+  };
+}
+
+/**
+ * The rows of an incident's summary that name `key` as speaker (attributedTo) or publisher, with
+ * the assessments of figures (`figures`, from figureAssessments). A summary holds at most 100
+ * rows of each list (bounds), so an incident with more shows its latest.
+ */
+export function sourceRecord(summary: Summary, key: string, figures: FigureAssessments = NONE): SourceRecord {
   const is = (who: { name: string; kind?: string; ref?: string } | undefined) =>
     who !== undefined && typeof who.name === "string" && sourceKey(who) === key;
   const record: SourceRecord = {
@@ -54,6 +113,7 @@ export function sourceRecord(summary: Summary, key: string): SourceRecord {
           speaker: row.attributedTo.name,
           eventId: row.eventId,
           version: row.version,
+          assessments: figures.of(row.eventId),
         });
       }
     }
@@ -87,5 +147,6 @@ export function sourceRecord(summary: Summary, key: string): SourceRecord {
         record.assessed.push({ eventId: a.eventId, targetEventId: d.eventId, verdict: a.verdict });
     }
   }
+  record.assessed.push(...figures.madeBy(key));
   return record;
 }

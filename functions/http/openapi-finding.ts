@@ -73,7 +73,7 @@ export const schemas: Record<string, Json> = {
         items: {
           type: "object",
           additionalProperties: false,
-          required: ["category", "figure", "publisher", "speaker", "eventId", "version"],
+          required: ["category", "figure", "publisher", "speaker", "eventId", "version", "assessments"],
           properties: {
             category: { type: "string" },
             figure: ref("Figure"),
@@ -81,6 +81,20 @@ export const schemas: Record<string, Json> = {
             speaker: { type: "string" },
             eventId: { type: "string" },
             version: { type: "integer", minimum: 1 },
+            assessments: {
+              type: "array",
+              description:
+                "Live assessments (ClaimAssessed) of this report, the newest last: the latest decides whether it counts in the category's best estimate.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["eventId", "verdict"],
+                properties: {
+                  eventId: { type: "string" },
+                  verdict: { type: "string", enum: ["supported", "disputed", "false", "unverified"] },
+                },
+              },
+            },
           },
         },
       },
@@ -115,7 +129,7 @@ export const schemas: Record<string, Json> = {
       },
       assessed: {
         type: "array",
-        description: "Assessments this source made of others' statements and denials.",
+        description: "Assessments this source made of others' statements, denials and figures.",
         items: {
           type: "object",
           additionalProperties: false,

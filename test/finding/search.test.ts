@@ -306,6 +306,48 @@ describe("GET /sources/{name}", () => {
     expect(prosecutor.body.items[0].figures.length).toBeGreaterThan(0);
   });
 
+  it("shows how each of the source's figures was assessed, in the answer and on its page", async () => {
+    const id = "find-figure-assessed";
+    await call(archive.url, "POST", `/incidents/${id}/events`, opened(id, "Quarry blast at Zhovtneve"));
+    const report = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "CasualtiesReported",
+      source: { publisher: "Regional Desk" },
+      attributedTo: { name: "Zhovtneve Rada Office" },
+      data: { figures: { killed: { value: 40, qualifier: "exact" } } },
+    });
+    const target = report.body.events[0].eventId as string;
+    const verdicts: string[] = [];
+    for (const verdict of ["disputed", "false"]) {
+      const assessed = await call(archive.url, "POST", `/incidents/${id}/events`, {
+        type: "ClaimAssessed",
+        source: { publisher: "Regional Desk" },
+        attributedTo: { name: "Fact Check Unit" },
+        data: { targetEventId: target, verdict },
+      });
+      verdicts.push(assessed.body.events[0].eventId);
+    }
+    await archive.stream.idle();
+    const answer = await call(archive.url, "GET", `/sources/${encodeURIComponent("Zhovtneve Rada Office")}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.items[0].figures).toEqual([
+      expect.objectContaining({
+        eventId: target,
+        assessments: [
+          { eventId: verdicts[0], verdict: "disputed" },
+          { eventId: verdicts[1], verdict: "false" },
+        ],
+      }),
+    ]);
+    const page = await fetch(`${archive.url}/source/${encodeURIComponent("Zhovtneve Rada Office")}`);
+    expect(await page.text()).toContain("assessed 2×, latest: false");
+    // The assessor's own page lists what it assessed.
+    const checker = await call(archive.url, "GET", `/sources/${encodeURIComponent("Fact Check Unit")}`);
+    expect(checker.body.items[0].assessed).toEqual([
+      { eventId: verdicts[0], targetEventId: target, verdict: "disputed" },
+      { eventId: verdicts[1], targetEventId: target, verdict: "false" },
+    ]);
+  });
+
   it("finds a source its summary no longer lists: a publisher of a statement, speakers of older statements", async () => {
     expect(ids((await call(archive.url, "GET", "/incidents?source=Kyiv%20Independent")).body)).toEqual([
       "find-lviv-2024",
@@ -338,7 +380,7 @@ describe("GET /sources/{name}", () => {
     }
     const page = await fetch(`${archive.url}/source/${encodeURIComponent("Batch Speaker 0")}`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Named in earlier reports of this incident");
+    expect(await page.text()).toContain("Named in reports of this incident that its summary does not list");
   });
 
   it("is 404 for a source no incident names", async () => {

@@ -31,6 +31,9 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
                 <bdi>{f.speaker}</bdi>
                 {", in "}
                 <bdi>{f.publisher}</bdi>
+                {f.assessments.length > 0
+                  ? ` — assessed ${f.assessments.length}×, latest: ${f.assessments.at(-1)?.verdict}`
+                  : ""}
               </li>
             ))}
           </ul>
@@ -74,7 +77,7 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
       {r.figures.length + r.statements.length + r.denials.length + r.assessed.length === 0 ? (
         <p class="muted">
           {
-            "Named in earlier reports of this incident, which its summary no longer lists (it shows the latest): see "
+            "Named in reports of this incident that its summary does not list (it shows the latest statements and figures): see "
           }
           <a href={viewPath(r.incidentId)}>its timeline</a>.
         </p>

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
+import { figureAssessments, type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
 import type { Grade } from "../../../events/schemas.js";
 import { sourceKey } from "../../../events/source-key.js";
 import { effectiveGrade, type Summary } from "../../../events/summarize.js";
@@ -119,7 +119,16 @@ export async function sourcePage(
   if (page.items.length === 0 && cursor === undefined) {
     throw new NotFoundError(`no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))}`);
   }
-  return { name, items: page.items.map((s) => sourceRecord(s, key)), nextCursor: page.nextCursor };
+  // The assessments of figures are in the fold state, not the summary: an incident with figures
+  // is read once more, for the verdicts on this source's figures and those it gave of others'.
+  const items = await Promise.all(
+    page.items.map(async (summary) => {
+      if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, key);
+      const state = await deps.reader.stateAt(summary.incidentId, { at: "current" });
+      return sourceRecord(summary, key, state ? figureAssessments(state) : undefined);
+    }),
+  );
+  return { name, items, nextCursor: page.nextCursor };
 }
 
 export function findingRoutes(deps: FindingDeps): Hono {
