@@ -181,16 +181,15 @@ export function addCapture(
   return next;
 }
 
+/** A capture as the summary's `evidence.latest` and the incident's …/evidence pages list it. */
+export function evidenceListRow({ eventId, sha256, kind, title, access }: EvidenceRow) {
+  return { eventId, sha256, kind, ...(title ? { title } : {}), access };
+}
+
 /** The summary's evidence block: the newest first. */
 export function evidenceSummary(state: { count: number; latest: EvidenceRow[] } | undefined) {
   return {
     count: state?.count ?? 0,
-    latest: [...(state?.latest ?? [])].reverse().map(({ eventId, sha256, kind, title, access }) => ({
-      eventId,
-      sha256,
-      kind,
-      ...(title ? { title } : {}),
-      access,
-    })),
+    latest: [...(state?.latest ?? [])].reverse().map(evidenceListRow),
   };
 }

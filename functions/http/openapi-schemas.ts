@@ -393,17 +393,9 @@ const answerSchemas: Record<string, Json> = {
         latest: {
           type: "array",
           maxItems: 100,
-          description: "The 100 latest captures, newest first.",
-          items: closed(
-            {
-              eventId: ref("EventId"),
-              sha256: HASH,
-              kind: { type: "string" },
-              title: { type: "string" },
-              access: { type: "string", enum: ["public", "restricted"] },
-            },
-            ["title"],
-          ),
+          description:
+            "The 100 latest captures, newest first; every one at `/incidents/{incidentId}/evidence`.",
+          items: ref("EvidenceListRow"),
         },
       }),
       headHash: HASH,
@@ -416,6 +408,20 @@ const answerSchemas: Record<string, Json> = {
     "Each live source's latest report of the category, the most recent first.",
   ),
   DenialPage: listPage(ref("DenialSummary"), "The live denials, in version order."),
+  EvidenceListRow: closed(
+    {
+      eventId: ref("EventId"),
+      sha256: HASH,
+      kind: { type: "string" },
+      title: { type: "string" },
+      access: { type: "string", enum: ["public", "restricted"] },
+    },
+    ["title"],
+  ),
+  EvidencePage: listPage(
+    ref("EvidenceListRow"),
+    "Every capture, newest first. A page may hold fewer than `limit` (each request reads a bounded stretch of the events) and still have a `nextCursor`.",
+  ),
   RetractionPage: listPage(ref("EventId"), "The retracted event ids, in the order retracted."),
   StatementPage: listPage(
     ref("StatementRow"),

@@ -485,6 +485,12 @@ function incidentListPaths(): Record<string, Json> {
       "StatementPage",
       "Live statements, newest first. Each request reads a bounded stretch of the events, so a page may hold fewer than `limit` and still have a `nextCursor`.",
     ),
+    "/incidents/{incidentId}/evidence": list(
+      "listEvidence",
+      "Every capture, newest first",
+      "EvidencePage",
+      "Every EvidenceCaptured of the incident, newest first: the whole of the summary's `evidence.latest` (restricted captures are listed; their bytes stay restricted). Each request reads a bounded stretch of the events, so a page may hold fewer than `limit` and still have a `nextCursor`.",
+    ),
   };
 }
 

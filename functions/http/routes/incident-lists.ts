@@ -1,5 +1,7 @@
 import { type Context, Hono } from "hono";
+import { evidenceListRow, evidenceRow } from "../../../events/evidence.js";
 import { ownValue } from "../../../events/own-keys.js";
+import type { StoredEvent } from "../../../events/stored-event.js";
 import { SUMMARY_LIST_MAX } from "../../../events/summarize.js";
 import { statementRow } from "../../../events/summary.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
@@ -34,9 +36,10 @@ function cursorOf(c: Context, what: string): number {
 
 /**
  * The lists a summary bounds (events/summarize.ts), whole, a page at a time: each category's
- * sources, the denials, the retractions, the statements. The first three come from the
- * incident's projected state (bounded by what it keeps); statements, of which the state keeps
- * only the latest, are read from the events, at most STATEMENT_WINDOW of them per request.
+ * sources, the denials, the retractions, the statements, the captures. The first three come
+ * from the incident's projected state (bounded by what it keeps); statements and captures, of
+ * which the state keeps only the latest, are read from the events, at most STATEMENT_WINDOW of
+ * them per request.
  */
 export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   const app = new Hono();
@@ -70,8 +73,15 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
     return page(c, (await reader.lists(state)).retracted);
   });
 
-  // Newest first; the cursor is the version the next page reads below.
-  app.get("/incidents/:incidentId/statements", acceptQuery("cursor", "limit"), async (c) => {
+  /**
+   * Rows of one kind of event, newest first, read from the events (the state keeps only the
+   * latest): the cursor is the version the next page reads below, and each request reads at most
+   * STATEMENT_WINDOW events.
+   */
+  const newestFirst = async <T>(
+    c: Context,
+    row: (event: StoredEvent, retracted: Set<string>) => T | null,
+  ) => {
     const state = await current(c);
     const limit = intQuery(c, "limit", {
       min: 1,
@@ -82,15 +92,29 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
     const retracted = new Set((await reader.lists(state)).retracted);
     const from = Math.max(0, below - 1 - STATEMENT_WINDOW);
     const window = await events.eventsBetween(state.incidentId, from, below - 1);
-    const items = [];
+    const items: T[] = [];
     let lowest = below;
     for (const event of window.reverse()) {
       if (items.length === limit) break;
       lowest = event.version;
-      if (event.type === "StatementMade" && !retracted.has(event.eventId)) items.push(statementRow(event));
+      const found = row(event, retracted);
+      if (found !== null) items.push(found);
     }
     return c.json({ items, nextCursor: lowest > 1 ? String(lowest) : null });
-  });
+  };
+
+  app.get("/incidents/:incidentId/statements", acceptQuery("cursor", "limit"), (c) =>
+    newestFirst(c, (event, retracted) =>
+      event.type === "StatementMade" && !retracted.has(event.eventId) ? statementRow(event) : null,
+    ),
+  );
+
+  // Every capture, as the summary's `evidence` counts them (a retracted one is still bytes held).
+  app.get("/incidents/:incidentId/evidence", acceptQuery("cursor", "limit"), (c) =>
+    newestFirst(c, (event) =>
+      event.type === "EvidenceCaptured" ? evidenceListRow(evidenceRow(event)) : null,
+    ),
+  );
 
   return app;
 }
