@@ -33,8 +33,12 @@ export const listingParameters: Json[] = [
     { type: "string", minLength: 1, maxLength: 500, pattern: "\\S" },
     "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored, at most 8 words). Operators and regular-expression characters are plain text, not searched: a query of symbols only matches nothing. Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, blank or over 500 characters: 400.",
   ),
-  query("from", DAY, "Only incidents that occurred on or after this day (ISO 8601 date)."),
-  query("to", DAY, "Only incidents that occurred on or before this day; `from` after `to` is 400."),
+  query(
+    "from",
+    DAY,
+    "Only incidents that began on or after this day (ISO 8601 date): the day of `occurredAt` or `occurredOn`, as written (an incident lasting several days is found by its first).",
+  ),
+  query("to", DAY, "Only incidents that began on or before this day; `from` after `to` is 400."),
   query(
     "source",
     { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },
