@@ -201,6 +201,43 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     expect(put.status).toBe(201);
     expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
   });
+
+  it("reads its body as the event routes do: a repeated member name is 400, an oversized body 413", async () => {
+    const sha256 = sha256Of("a video asked for twice");
+    const repeated = await call(
+      base,
+      "POST",
+      "/evidence/uploads",
+      `{"sha256":"${sha256}","size":10,"size":20,"mediaType":"video/mp4"}`,
+    );
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.errors).toEqual([{ path: "(body)", message: expect.stringContaining('"size"') }]);
+    const oversized = await call(base, "POST", "/evidence/uploads", {
+      sha256,
+      size: 10,
+      mediaType: `video/mp4; x=${"y".repeat(64 * 1024)}`,
+    });
+    expect(oversized.status).toBe(413);
+  });
+
+  it("names a refused field as a problem of the upload request, not of an event (422)", async () => {
+    const refused = await call(base, "POST", "/evidence/uploads", {
+      sha256: "not-a-hash",
+      size: 10,
+      mediaType: "video/mp4",
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.title).toBe("The upload request is not valid");
+    expect(refused.body.errors[0].path).toBe("sha256");
+    const form = await call(base, "POST", "/evidence/uploads", {
+      sha256: sha256Of("a form"),
+      size: 10,
+      mediaType: "multipart/form-data",
+    });
+    expect(form.status).toBe(422);
+    expect(form.body.title).toBe("The upload request is not valid");
+    expect(form.body.errors[0].path).toBe("mediaType");
+  });
 });
 
 describe("EvidenceCaptured and evidence lists", () => {
