@@ -370,7 +370,12 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     ) {
       return c.body(null, 304, common);
     }
-    const range = parseRange(c.req.header("range"), info.size);
+    // A Range under an If-Range that is not this strong ETag is ignored (RFC 9110 §13.1.5): the
+    // client's partial copy is of other bytes, so it gets the whole. A date never matches: these
+    // bytes have no Last-Modified to compare it with, and a weak tag never matches strongly.
+    const ifRange = c.req.header("if-range");
+    const range =
+      ifRange === undefined || ifRange.trim() === etag ? parseRange(c.req.header("range"), info.size) : null;
     if (range === "unsatisfiable") {
       return c.body(null, 416, { ...common, "Content-Range": `bytes */${info.size}` });
     }

@@ -171,9 +171,19 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "The evidence bytes",
       description:
-        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end). Restricted evidence (bytes a capture with `access: restricted` names) needs a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
+        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end); under an `If-Range` that is not the ETag (or is a date) it is ignored and the whole is answered (200). Restricted evidence (bytes a capture with `access: restricted` names) needs a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
       security: [],
-      parameters: [sha256Path, { name: "Range", in: "header", required: false, schema: { type: "string" } }],
+      parameters: [
+        sha256Path,
+        { name: "Range", in: "header", required: false, schema: { type: "string" } },
+        {
+          name: "If-Range",
+          in: "header",
+          required: false,
+          description: "The Range is honoured only when this is the bytes' strong ETag (RFC 9110 §13.1.5).",
+          schema: { type: "string" },
+        },
+      ],
       responses: {
         "200": {
           description: "The bytes.",

@@ -164,6 +164,24 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
     });
     expect(none.status).toBe(401);
   });
+
+  it("honours a Range under an If-Range only when it names the strong ETag: else the whole (200)", async () => {
+    const sha = sha256Of(PAGE);
+    const read = (range: string, ifRange: string) =>
+      fetch(`${base}/evidence/${sha}`, { headers: { range, "if-range": ifRange } });
+    const matching = await read("bytes=6-11", `"${sha}"`);
+    expect(matching.status).toBe(206);
+    expect(await matching.text()).toBe(PAGE.slice(6, 12));
+    for (const other of [`"${sha256Of("other bytes")}"`, `W/"${sha}"`, "Fri, 08 Apr 2022 09:00:00 GMT"]) {
+      const whole = await read("bytes=6-11", other);
+      expect(whole.status, other).toBe(200);
+      expect(await whole.text(), other).toBe(PAGE);
+      expect(whole.headers.get("content-range"), other).toBeNull();
+      expect(whole.headers.get("content-length"), other).toBe(String(PAGE.length));
+    }
+    // A range beyond the end is ignored with it, not refused.
+    expect((await read("bytes=9999-", `"${sha256Of("other bytes")}"`)).status).toBe(200);
+  });
 });
 
 describe("direct uploads (POST /evidence/uploads)", () => {
