@@ -220,7 +220,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "A proof bundle of one event: a zip a court can keep",
       description:
-        "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own). Restricted bytes only for a restricted-reader. Takes no query parameters.",
+        "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own), where there are any; the README lists only the files and checks of this bundle. Restricted bytes only for a restricted-reader. While the event is not yet in a signed checkpoint the answer is 202 with `Retry-After`, as for its proof. Takes no query parameters.",
       security: [],
       parameters: [
         { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
@@ -232,8 +232,20 @@ export const paths: Record<string, Json> = {
           headers: { "Content-Disposition": header("`attachment; filename=…-bundle.zip`.") },
           content: { "application/zip": { schema: { type: "string", format: "binary" } } },
         },
+        "202": {
+          description:
+            "The event is stored but not yet in a signed checkpoint: the same answer as its proof's; retry after a second.",
+          headers: {
+            "Retry-After": header(
+              "Seconds to wait before asking again.",
+              { type: "string", pattern: "^[0-9]+$" },
+              true,
+            ),
+          },
+          content: { "application/json": { schema: ref("EventProofPending") } },
+        },
         "400": problem("A query parameter, or a malformed incident id."),
-        "404": problem("No such event, or it is not in a signed checkpoint yet."),
+        "404": problem("No such event in this incident."),
       },
     },
   },
