@@ -91,6 +91,12 @@ export class ValidationError extends LedgerError {
   readonly status = 422;
   readonly title = "The event is not valid";
 }
+/** A direct upload asked for with a missing or malformed field: a request about bytes, not an event. */
+export class InvalidUploadRequestError extends LedgerError {
+  readonly slug = "invalid-upload-request";
+  readonly status = 422;
+  readonly title = "The upload request is not valid";
+}
 export class StoreBusyError extends LedgerError {
   readonly slug = "store-busy";
   readonly status = 503;

@@ -4,16 +4,16 @@ import * as z from "zod/mini";
 import { toFieldErrors } from "../../events/validate.js";
 import {
   ForbiddenError,
+  InvalidUploadRequestError,
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
   UnauthorizedError,
-  ValidationError,
 } from "../errors.js";
 import { type AsyncAuthenticator, asAsync, requireRoleAsync } from "../http/async-auth.js";
 import { type Authenticator, requireRole } from "../http/auth.js";
 import { acceptQuery } from "../http/params.js";
-import { bodyChunks } from "../http/read-body.js";
+import { bodyChunks, readJsonBody } from "../http/read-body.js";
 import type { Logger } from "../logger.js";
 import {
   type BlobInfo,
@@ -33,6 +33,8 @@ const UPLOAD_SECONDS = 3600;
 const READ_SECONDS = 300;
 /** Past the limit, this much more is read and dropped so the client sees the 413, then it is cut off. */
 const DRAIN_LIMIT = 32 * 1024 * 1024;
+/** A hash, a size and a media type: a few hundred bytes; more is not an upload request. */
+const UPLOAD_REQUEST_BYTES = 16 * 1024;
 /** Marks this server's one-upload bearer tokens apart from users' tokens. */
 const UPLOAD_TOKEN_PREFIX = "upload.";
 
@@ -238,18 +240,10 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
 
   app.post("/evidence/uploads", acceptQuery(), async (c) => {
     requireRole(deps.authenticate, c, "writer", "an upload of evidence");
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new MalformedRequestError("the body is not valid JSON", [
-        { path: "(body)", message: "is not valid JSON" },
-      ]);
-    }
-    const parsed = UploadRequest.safeParse(body);
+    const parsed = UploadRequest.safeParse(await readJsonBody(c, UPLOAD_REQUEST_BYTES));
     if (!parsed.success) {
       const errors = toFieldErrors(parsed.error);
-      throw new ValidationError(
+      throw new InvalidUploadRequestError(
         `${errors.map((e) => `${e.path} ${e.message}`).join("; ")}; nothing was kept`,
         errors,
       );
@@ -260,7 +254,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       mediaType = evidenceMediaType(parsed.data.mediaType);
     } catch {
       const message = "must be a media type: type/subtype, not a form encoding";
-      throw new ValidationError(`mediaType ${message}`, [{ path: "mediaType", message }]);
+      throw new InvalidUploadRequestError(`mediaType ${message}`, [{ path: "mediaType", message }]);
     }
     const direct = await store.directUpload({ sha256, size, mediaType, expiresInSeconds: UPLOAD_SECONDS });
     if (direct) return c.json(direct, 201);
@@ -376,7 +370,12 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     ) {
       return c.body(null, 304, common);
     }
-    const range = parseRange(c.req.header("range"), info.size);
+    // A Range under an If-Range that is not this strong ETag is ignored (RFC 9110 §13.1.5): the
+    // client's partial copy is of other bytes, so it gets the whole. A date never matches: these
+    // bytes have no Last-Modified to compare it with, and a weak tag never matches strongly.
+    const ifRange = c.req.header("if-range");
+    const range =
+      ifRange === undefined || ifRange.trim() === etag ? parseRange(c.req.header("range"), info.size) : null;
     if (range === "unsatisfiable") {
       return c.body(null, 416, { ...common, "Content-Range": `bytes */${info.size}` });
     }

@@ -9,6 +9,7 @@ import { NotFoundError } from "../errors.js";
 import type { AsyncAuthenticator } from "../http/async-auth.js";
 import { hasRole } from "../http/auth.js";
 import { acceptQuery, incidentToRead } from "../http/params.js";
+import { notInLogYet } from "../http/routes/log.js";
 import type { LogStore } from "../log/log-store.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import type { Logger } from "../logger.js";
@@ -49,6 +50,7 @@ function readme(o: {
   token: boolean;
   evidence: { sha256: string; included: boolean }[];
 }): string {
+  const withBytes = o.evidence.some((e) => e.included);
   const lines = [
     `Proof bundle for event ${o.event.eventId}: version ${o.event.version} of incident ${o.event.incidentId}.`,
     `It is leaf ${o.index} of the archive's transparency log, in the tree of size ${o.size}.`,
@@ -60,7 +62,7 @@ function readme(o: {
     "  checkpoint-body.txt   the checkpoint's note text (origin, size, root): what a time-stamp covers",
     "  vkey.txt              the log's verifier key",
     ...(o.token ? ["  checkpoint.tsr        an RFC 3161 time-stamp response over checkpoint-body.txt"] : []),
-    ...(o.evidence.some((e) => e.included)
+    ...(withBytes
       ? [
           "  evidence/<sha256>     the evidence bytes, each file named by its SHA-256",
           "  SHA256SUMS            those names, for sha256sum",
@@ -69,32 +71,37 @@ function readme(o: {
     "",
     "How to check each piece",
     "",
-    "1. The evidence bytes are the ones the event names:",
-    "     sha256sum -c SHA256SUMS",
-    "   and each hash is the event's data.sha256 (a capture) or in its evidence list.",
-    "",
-    "2. The event is in the signed log (offline; needs the project's verifier, no server):",
+  ];
+  // Only the steps for what this bundle holds: without evidence bytes there is nothing to sha256sum.
+  const steps: string[][] = [];
+  if (withBytes) {
+    steps.push([
+      "The evidence bytes are the ones the event names:",
+      "     sha256sum -c SHA256SUMS",
+      "   and each hash is the event's data.sha256 (a capture) or in its evidence list.",
+    ]);
+  }
+  steps.push([
+    "The event is in the signed log (offline; needs the project's verifier, no server):",
     '     npm run verify -- --proof event.tlog-proof --event event.json --vkey "$(cat vkey.txt)"',
     "   The verifier recomputes the event's hash from event.json, its leaf, the inclusion proof",
     "   and the checkpoint's signature. Compare vkey.txt with the key the archive publishes",
     "   (GET /log/vkey) or a witness holds: the bundle alone cannot vouch for its own key.",
-    "",
-  ];
-  if (o.token) {
-    lines.push(
-      "3. The checkpoint existed at the time the authority states:",
-      "     openssl ts -reply -in checkpoint.tsr -text",
-      "     openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt -CAfile <the TSA's CA certificate>",
-      "",
-    );
-  } else {
-    lines.push(
-      "3. No RFC 3161 time-stamp over this checkpoint was held when the bundle was made: a later",
-      "   one over a larger tree is listed at GET /log/timestamps, and GET /log/consistency shows",
-      "   that tree extends this one.",
-      "",
-    );
-  }
+  ]);
+  steps.push(
+    o.token
+      ? [
+          "The checkpoint existed at the time the authority states:",
+          "     openssl ts -reply -in checkpoint.tsr -text",
+          "     openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt -CAfile <the TSA's CA certificate>",
+        ]
+      : [
+          "No RFC 3161 time-stamp over this checkpoint was held when the bundle was made: a later",
+          "   one over a larger tree is listed at GET /log/timestamps, and GET /log/consistency shows",
+          "   that tree extends this one.",
+        ],
+  );
+  for (const [i, [first, ...rest]] of steps.entries()) lines.push(`${i + 1}. ${first}`, ...rest, "");
   const left = o.evidence.filter((e) => !e.included);
   if (left.length > 0) {
     lines.push("Left out (restricted, or not held): the bytes of", ...left.map((e) => `  ${e.sha256}`), "");
@@ -113,9 +120,8 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
     const index = await deps.logStore.indexOf(incidentId, event.version);
     const latest = await deps.logStore.latestCheckpoint();
     if (index === null || !latest || index >= latest.size) {
-      throw new NotFoundError(
-        `event ${eventId} is not in a signed checkpoint yet; ask again in a few seconds (GET …/proof?wait=true waits)`,
-      );
+      const leaf = { incidentId, eventId, version: event.version, index };
+      return notInLogYet(c, leaf, "retry, or wait for it with GET …/proof?wait=true");
     }
     // The checkpoint a time-stamp covers, where one covers this leaf: the proof is given in that
     // tree, so `openssl ts -verify` checks the very checkpoint the bundle carries. Else the latest.

@@ -1,4 +1,23 @@
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+
+/** The headers and problem document of a request refused before any route sees it. */
+function refusal(status: number, message: string, path: string, detail: string) {
+  const body = JSON.stringify({
+    type: "/docs#problem-malformed-request",
+    title: "Malformed request",
+    status,
+    detail,
+    errors: [{ path, message }],
+  });
+  const headers = {
+    "Content-Type": "application/problem+json",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "X-Content-Type-Options": "nosniff",
+    Connection: "close",
+  };
+  return { headers, body };
+}
 
 /**
  * What Node's HTTP parser refuses before any route sees the request (a header with a control
@@ -19,19 +38,33 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const message = tooLarge
     ? "are too large"
     : "could not be parsed: a header name or value holds a character HTTP does not allow (a control character), or the request line is malformed";
-  const body = JSON.stringify({
-    type: "/docs#problem-malformed-request",
-    title: "Malformed request",
+  const { headers, body } = refusal(
     status,
-    detail: `the request's headers ${message}; nothing was read`,
-    errors: [{ path: "headers", message }],
-  });
+    message,
+    "headers",
+    `the request's headers ${message}; nothing was read`,
+  );
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-      "Content-Type: application/problem+json\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      "X-Content-Type-Options: nosniff\r\n" +
-      "Connection: close\r\n\r\n" +
-      body,
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("") +
+      `\r\n${body}`,
   );
+}
+
+/**
+ * An HTTP/1.1 request without Host (RFC 9112 §3.2 makes it a 400), answered as the parser's
+ * refusals are; null for any other request (HTTP/1.0 may omit Host). Node's own check
+ * (`requireHostHeader`) answers a bare 400 before any listener or event sees the request, so
+ * the local server turns it off and asks this first. In AWS the HTTP API's front end takes
+ * every request before a Lambda does, as for the parser's refusals.
+ */
+export function missingHostAnswer(
+  incoming: Pick<IncomingMessage, "headers" | "httpVersion">,
+): Response | null {
+  if (incoming.headers.host !== undefined || incoming.httpVersion !== "1.1") return null;
+  const message = "is required in an HTTP/1.1 request (RFC 9112 §3.2)";
+  const { headers, body } = refusal(400, message, "headers.host", `Host ${message}; nothing was read`);
+  return new Response(body, { status: 400, headers });
 }

@@ -1,5 +1,5 @@
 import { fieldPath } from "../../events/append-rules.js";
-import { EDITOR_TYPES, type Envelope, endsBeforeStart } from "../../events/schemas.js";
+import { EDITOR_TYPES, type Envelope, type EventType, endsBeforeStart } from "../../events/schemas.js";
 import type { Summary } from "../../events/summarize.js";
 import type { FieldError } from "../../events/validate.js";
 import { ValidationError } from "../errors.js";
@@ -11,9 +11,25 @@ export interface EditorialCheckDeps {
   summary(incidentId: string): Promise<Summary | null>;
 }
 
-/** The editors' types in an append, by name (the role is asked for once, naming the first). */
-export const editorTypeIn = (envelopes: readonly Envelope[]): Envelope["type"] | undefined =>
-  envelopes.find((e) => EDITOR_TYPES.includes(e.type))?.type;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The first editors' type an append body names (one event, or each of `{ events: [...] }`, read
+ * as parseAppendBody reads them), or undefined. Read from the parsed JSON before the events are
+ * validated: the role a request needs follows from what it asks to do, so a writer learns of the
+ * missing role (403), not of how an editor's event would be wrong (422).
+ */
+export function editorTypeIn(body: unknown): EventType | undefined {
+  if (!isObject(body)) return undefined;
+  const named = "events" in body ? (Array.isArray(body.events) ? body.events : []) : [body];
+  for (const event of named) {
+    const type = isObject(event) ? event.type : undefined;
+    if (typeof type === "string" && (EDITOR_TYPES as readonly string[]).includes(type))
+      return type as EventType;
+  }
+  return undefined;
+}
 
 /**
  * What an editorial judgement must hold against the archive beyond its own shape: a link names

@@ -18,7 +18,7 @@ const redirect = (description: string) => ({
 });
 const refused = {
   description:
-    "Refused, nothing stored: a post from another origin (problem+json), or without this session's form token, or without the role the form needs (a page saying so).",
+    "Refused, nothing stored: a post from an origin other than the archive's public one (LEDGER_PUBLIC_URL where set, else the request's own; problem+json), or without this session's form token, or without the role the form needs (a page saying so).",
   content: {
     "text/html": { schema: { type: "string" } },
     "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },

@@ -125,11 +125,13 @@ export const paths: Record<string, Json> = {
           description: "Where and how to PUT the bytes.",
           content: { "application/json": { schema: ref("EvidenceUpload") } },
         },
-        "400": problem("The body is not JSON."),
+        "400": problem("The body is not JSON or not UTF-8, or an object repeats a member name."),
         "401": problem("Missing or wrong credentials."),
         "403": problem("The caller is not a writer."),
-        "413": problem("`size` is over LEDGER_EVIDENCE_MAX."),
-        "422": problem("A field is missing or malformed; `errors` names it."),
+        "413": problem("The body is over 16 KiB, or `size` is over LEDGER_EVIDENCE_MAX."),
+        "422": problem(
+          "A field is missing or malformed (problem type `invalid-upload-request`); `errors` names it.",
+        ),
       },
     },
   },
@@ -169,9 +171,19 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "The evidence bytes",
       description:
-        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end). Restricted evidence (bytes a capture with `access: restricted` names) needs a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
+        "With `Content-Type` (as uploaded), `Content-Length`, `Repr-Digest`, a strong `ETag` and `Content-Disposition: attachment` (captured pages never run on this origin: `Content-Security-Policy: sandbox`). One `Range` works (206; 416 beyond the end); under an `If-Range` that is not the ETag (or is a date) it is ignored and the whole is answered (200). Restricted evidence (bytes a capture with `access: restricted` names) needs a `restricted-reader`, and every such read is recorded (who, what, when) in the archive's log. In AWS the answer is a short-lived redirect (307) to the bucket. Takes no query parameters.",
       security: [],
-      parameters: [sha256Path, { name: "Range", in: "header", required: false, schema: { type: "string" } }],
+      parameters: [
+        sha256Path,
+        { name: "Range", in: "header", required: false, schema: { type: "string" } },
+        {
+          name: "If-Range",
+          in: "header",
+          required: false,
+          description: "The Range is honoured only when this is the bytes' strong ETag (RFC 9110 §13.1.5).",
+          schema: { type: "string" },
+        },
+      ],
       responses: {
         "200": {
           description: "The bytes.",
@@ -208,7 +220,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "A proof bundle of one event: a zip a court can keep",
       description:
-        "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own). Restricted bytes only for a restricted-reader. Takes no query parameters.",
+        "`README.txt` (how to check each piece with sha256sum, openssl ts and `npm run verify -- --proof`), `event.json` (the event as stored), `event.tlog-proof`, `checkpoint.txt` (signed, with cosignatures), `checkpoint-body.txt`, `vkey.txt`, `checkpoint.tsr` (the RFC 3161 response over that checkpoint, where there is one), and `evidence/<sha256>` with `SHA256SUMS`: the bytes the event names (a capture: its own), where there are any; the README lists only the files and checks of this bundle. Restricted bytes only for a restricted-reader. While the event is not yet in a signed checkpoint the answer is 202 with `Retry-After`, as for its proof. Takes no query parameters.",
       security: [],
       parameters: [
         { name: "incidentId", in: "path", required: true, schema: ref("IncidentId") },
@@ -220,8 +232,20 @@ export const paths: Record<string, Json> = {
           headers: { "Content-Disposition": header("`attachment; filename=…-bundle.zip`.") },
           content: { "application/zip": { schema: { type: "string", format: "binary" } } },
         },
+        "202": {
+          description:
+            "The event is stored but not yet in a signed checkpoint: the same answer as its proof's; retry after a second.",
+          headers: {
+            "Retry-After": header(
+              "Seconds to wait before asking again.",
+              { type: "string", pattern: "^[0-9]+$" },
+              true,
+            ),
+          },
+          content: { "application/json": { schema: ref("EventProofPending") } },
+        },
         "400": problem("A query parameter, or a malformed incident id."),
-        "404": problem("No such event, or it is not in a signed checkpoint yet."),
+        "404": problem("No such event in this incident."),
       },
     },
   },

@@ -134,7 +134,7 @@ function corePaths(): Record<string, Json> {
             },
           }),
           "403": problem(
-            "The caller lacks the role an event type needs (editors: `RedactionApplied`, `IncidentRevised`, `IncidentGraded`, `AttributionAssessed`, `IncidentsLinked`); nothing stored.",
+            "The caller lacks the role an event type needs (editors: `RedactionApplied`, `IncidentRevised`, `IncidentGraded`, `AttributionAssessed`, `IncidentsLinked`); nothing stored. Asked of the types the body names before the events are validated, so it comes before a 422.",
           ),
           "409": problem(
             "If-Match mismatch (with `currentVersion`), IncidentOpened on an existing incident or another type on a missing one, or an eventId taken by other content or another incident; nothing stored.",

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
-import { answerClientError } from "../http/client-error.js";
+import { answerClientError, missingHostAnswer } from "../http/client-error.js";
 import { localDesk } from "../http/desk/local-desk.js";
 import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
@@ -177,7 +177,13 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     // Pages know a signed-in reader by the same tokens (restricted victims' values).
     pages: pageRoutes({ ...ledger.pageDeps(openApi, async (c) => authenticate(c)), desk }),
   });
-  const server = serve({ fetch: app.fetch, port: options.port, hostname: host });
+  const server = serve({
+    fetch: (request, env) => missingHostAnswer(env.incoming) ?? app.fetch(request, env),
+    port: options.port,
+    hostname: host,
+    // Node's own Host check answers a bare 400 that no handler sees: missingHostAnswer does instead.
+    serverOptions: { requireHostHeader: false },
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

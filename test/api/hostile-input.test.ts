@@ -349,21 +349,33 @@ describe("9. what the fuzzer found in the document", () => {
     );
   });
 
-  it("answers a header with a control character with a problem document", async () => {
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(new URL(archive.url).port), "127.0.0.1", () => {
-        socket.write("GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n");
-      });
+  /** What the server answers to `raw`, written to its socket as is, read until it closes. */
+  const rawAnswer = (raw: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(archive.url).port), "127.0.0.1", () => socket.write(raw));
       let text = "";
       socket.on("data", (chunk) => {
         text += chunk;
       });
       socket.on("close", () => resolve(text));
     });
+
+  it("answers a header with a control character with a problem document", async () => {
+    const answer = await rawAnswer("GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n");
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toMatch(/Content-Type: application\/problem\+json/i);
     const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
     expect(body).toMatchObject({ status: 400, errors: [expect.objectContaining({ path: "headers" })] });
+  });
+
+  it("answers an HTTP/1.1 request without Host with a problem document too; HTTP/1.0 may omit it", async () => {
+    const answer = await rawAnswer("GET /health HTTP/1.1\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
+    expect(answer).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(body).toMatchObject({ status: 400, errors: [expect.objectContaining({ path: "headers.host" })] });
+    expect(await rawAnswer("GET /health HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.[01] 200 /);
   });
 
   it("refuses unknown query parameters on / and /view/{id}, as the API does", async () => {

@@ -154,6 +154,26 @@ describe("precision and revision", () => {
       ).status,
     ).toBe(201);
   });
+
+  it("given a writer who is not an editor, when they post an editor's type that is also invalid, then 403 before the event is validated, and nothing stored", async () => {
+    const id = "coding-grade-bad";
+    expect((await post(archive.url, id, opened("coding-grade-bad-open"))).status).toBe(201);
+    const asWriter = { authorization: `Bearer ${WRITER_TOKEN}` };
+    const invalid = editor("IncidentGraded", { grade: "nonsense" });
+    const batch = { events: [casualties({ killed: { value: 4, qualifier: "exact" } }), invalid] };
+    for (const body of [invalid, batch]) {
+      const answer = await post(archive.url, id, body, asWriter);
+      expect(answer.status).toBe(403);
+      expect(answer.body.role).toBe("editor");
+    }
+    // JSON that does not parse names no type: still 400. A type that does not exist needs no editor: 422.
+    const malformed = await post(archive.url, id, '{"type":"IncidentGraded","data":', asWriter);
+    expect(malformed.status).toBe(400);
+    const unknown = await post(archive.url, id, { ...invalid, type: "IncidentGrade" }, asWriter);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].path).toBe("type");
+    expect((await events(id)).length).toBe(1);
+  });
 });
 
 describe("grades, attributions and links", () => {

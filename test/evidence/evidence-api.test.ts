@@ -164,6 +164,24 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
     });
     expect(none.status).toBe(401);
   });
+
+  it("honours a Range under an If-Range only when it names the strong ETag: else the whole (200)", async () => {
+    const sha = sha256Of(PAGE);
+    const read = (range: string, ifRange: string) =>
+      fetch(`${base}/evidence/${sha}`, { headers: { range, "if-range": ifRange } });
+    const matching = await read("bytes=6-11", `"${sha}"`);
+    expect(matching.status).toBe(206);
+    expect(await matching.text()).toBe(PAGE.slice(6, 12));
+    for (const other of [`"${sha256Of("other bytes")}"`, `W/"${sha}"`, "Fri, 08 Apr 2022 09:00:00 GMT"]) {
+      const whole = await read("bytes=6-11", other);
+      expect(whole.status, other).toBe(200);
+      expect(await whole.text(), other).toBe(PAGE);
+      expect(whole.headers.get("content-range"), other).toBeNull();
+      expect(whole.headers.get("content-length"), other).toBe(String(PAGE.length));
+    }
+    // A range beyond the end is ignored with it, not refused.
+    expect((await read("bytes=9999-", `"${sha256Of("other bytes")}"`)).status).toBe(200);
+  });
 });
 
 describe("direct uploads (POST /evidence/uploads)", () => {
@@ -200,6 +218,43 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     const put = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: bytes });
     expect(put.status).toBe(201);
     expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
+  });
+
+  it("reads its body as the event routes do: a repeated member name is 400, an oversized body 413", async () => {
+    const sha256 = sha256Of("a video asked for twice");
+    const repeated = await call(
+      base,
+      "POST",
+      "/evidence/uploads",
+      `{"sha256":"${sha256}","size":10,"size":20,"mediaType":"video/mp4"}`,
+    );
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.errors).toEqual([{ path: "(body)", message: expect.stringContaining('"size"') }]);
+    const oversized = await call(base, "POST", "/evidence/uploads", {
+      sha256,
+      size: 10,
+      mediaType: `video/mp4; x=${"y".repeat(64 * 1024)}`,
+    });
+    expect(oversized.status).toBe(413);
+  });
+
+  it("names a refused field as a problem of the upload request, not of an event (422)", async () => {
+    const refused = await call(base, "POST", "/evidence/uploads", {
+      sha256: "not-a-hash",
+      size: 10,
+      mediaType: "video/mp4",
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.title).toBe("The upload request is not valid");
+    expect(refused.body.errors[0].path).toBe("sha256");
+    const form = await call(base, "POST", "/evidence/uploads", {
+      sha256: sha256Of("a form"),
+      size: 10,
+      mediaType: "multipart/form-data",
+    });
+    expect(form.status).toBe(422);
+    expect(form.body.title).toBe("The upload request is not valid");
+    expect(form.body.errors[0].path).toBe("mediaType");
   });
 });
 

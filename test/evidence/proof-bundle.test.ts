@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, casualties, opened, post } from "../support/archive.js";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { EventStore } from "../../functions/store/event-store.js";
+import { call, casualties, envelope, opened, post } from "../support/archive.js";
 import { runVerify } from "../support/run-verify.js";
 import { capture, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
 
@@ -107,9 +109,42 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     ).toBe(201);
     const dir = await bundle("bundle-one", "bundle-restricted", "restricted");
     expect(readdirSync(dir)).not.toContain("evidence");
-    expect(readFileSync(join(dir, "README.txt"), "utf8")).toContain(
-      `Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`,
-    );
+    const readme = readFileSync(join(dir, "README.txt"), "utf8");
+    expect(readme).toContain(`Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`);
+    expect(readme).not.toContain("SHA256SUMS");
     expect((await call(base, "GET", "/incidents/bundle-one/events/nope-nope-nope/bundle")).status).toBe(404);
+  });
+
+  it("tells, in the README of a bundle without evidence, only how to check what it holds", async () => {
+    const dir = await bundle("bundle-one", "bundle-opened", "no-evidence");
+    expect(readdirSync(dir)).not.toContain("SHA256SUMS");
+    const readme = readFileSync(join(dir, "README.txt"), "utf8");
+    expect(readme).not.toMatch(/sha256sum|SHA256SUMS|evidence bytes/);
+    expect(readme).toMatch(/^1\. The event is in the signed log/m);
+    expect(readme).toMatch(/^2\. No RFC 3161 time-stamp/m);
+  });
+
+  it("answers 202 with Retry-After, as the proof does, while a stored event is not in the log yet", async () => {
+    // A writer whose commits do not reach this server's sequencer (as if its feed was lost).
+    const db = createDynamoClient(archive.server.dynamoEndpoint);
+    try {
+      const quiet = new EventStore({ db, tables: archive.server.tables });
+      await quiet.append({
+        incidentId: "bundle-quiet",
+        envelopes: [envelope(opened("bundle-quiet-open"))],
+        recordedBy: "test",
+        batched: false,
+      });
+      const path = "/incidents/bundle-quiet/events/bundle-quiet-open";
+      const proof = await call(base, "GET", `${path}/proof`);
+      expect(proof.status).toBe(202);
+      const pending = await call(base, "GET", `${path}/bundle`);
+      expect(pending.status).toBe(202);
+      expect(pending.headers.get("retry-after")).toBe("1");
+      expect(pending.headers.get("cache-control")).toBe("no-store");
+      expect(pending.body).toEqual({ ...proof.body, detail: expect.stringContaining("bundle-quiet-open") });
+    } finally {
+      db.destroy();
+    }
   });
 });

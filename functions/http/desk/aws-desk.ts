@@ -1,3 +1,4 @@
+import { publicOrigin } from "../../ledger.js";
 import type { Logger } from "../../logger.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import type { DeskConfig } from "./desk-pages.js";
@@ -41,5 +42,7 @@ export function deskFromEnv(
     releases: parts.releases,
     flowKey: key,
     log,
+    // The stack's URL (infra/ledger-stack.ts sets it on the pages function): forms must come from it.
+    ...(env.LEDGER_PUBLIC_URL ? { publicOrigin: publicOrigin(env.LEDGER_PUBLIC_URL)() } : {}),
   };
 }

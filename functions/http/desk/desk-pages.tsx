@@ -21,6 +21,8 @@ export interface DeskConfig {
   flowKey: Promise<Uint8Array> | Uint8Array;
   releases?: Omit<ReleaseRoutesDeps, "authenticate">;
   forms?: readonly DeskForm[];
+  /** The configured public origin (LEDGER_PUBLIC_URL; in AWS the stack's URL): where forms must be posted from. */
+  publicOrigin?: string;
 }
 
 /** The desk's routes, and the panel the incident page shows a signed-in person. */
@@ -39,7 +41,13 @@ export function deskPages(deps: {
   const routes = new Hono();
   routes.route(
     "/",
-    signInRoutes({ signIn: desk.signIn, sessions: desk.sessions, flowKey: desk.flowKey, log: deps.log }),
+    signInRoutes({
+      signIn: desk.signIn,
+      sessions: desk.sessions,
+      flowKey: desk.flowKey,
+      log: deps.log,
+      ...(desk.publicOrigin ? { publicOrigin: desk.publicOrigin } : {}),
+    }),
   );
   routes.route(
     "/",
@@ -52,6 +60,7 @@ export function deskPages(deps: {
       ...(desk.releases ? { releases: desk.releases } : {}),
       forms,
       ...(deps.evidence ? { evidence: deps.evidence } : {}),
+      ...(desk.publicOrigin ? { publicOrigin: desk.publicOrigin } : {}),
     }),
   );
   const panel = async (c: Context, incidentId: string, events: readonly StoredEvent[]): Promise<Child> => {

@@ -49,6 +49,8 @@ export interface DeskDeps {
   forms?: readonly DeskForm[];
   /** The API's evidence store and limit: the upload form stages and keeps its bytes as POST /evidence does. */
   evidence?: Omit<EvidenceRouteDeps, "authenticate">;
+  /** The configured public origin a form must be posted from (same-origin.ts). */
+  publicOrigin?: string;
 }
 
 /** The most events a form reads to pick a target from and to suggest names. */
@@ -387,7 +389,7 @@ export function deskRoutes(deps: DeskDeps) {
   const opening = forms.find((f) => f.where === "new");
   if (opening) {
     app.get("/desk/new", acceptQuery(), (c) => show(c, opening, null));
-    app.post("/desk/new", acceptQuery(), sameOrigin(), (c) => submit(c, opening, null));
+    app.post("/desk/new", acceptQuery(), sameOrigin(deps.publicOrigin), (c) => submit(c, opening, null));
   }
   const bySlug = new Map(forms.filter((f) => f.where === "incident").map((f) => [f.slug, f]));
   const onIncident =
@@ -398,7 +400,7 @@ export function deskRoutes(deps: DeskDeps) {
     };
   const FORM_PATH = "/desk/incidents/:incidentId/:form";
   app.get(FORM_PATH, acceptQuery("target"), onIncident(show));
-  app.post(FORM_PATH, acceptQuery(), sameOrigin(), onIncident(submit));
+  app.post(FORM_PATH, acceptQuery(), sameOrigin(deps.publicOrigin), onIncident(submit));
 
   if (deps.releases) {
     const release = { role: "editor" as const, title: "Name a release" };
@@ -441,7 +443,7 @@ export function deskRoutes(deps: DeskDeps) {
         );
       return releasePage(c, 200, s, new Map(), new Map(), []);
     });
-    app.post("/desk/release", acceptQuery(), sameOrigin(), async (c) => {
+    app.post("/desk/release", acceptQuery(), sameOrigin(deps.publicOrigin), async (c) => {
       const checked = await posted(c, release);
       if (checked instanceof Response) return checked;
       const { session: s, values } = checked;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { publicOrigin } from "../../ledger.js";
 import type { Logger } from "../../logger.js";
 import { type LocalUser, tokenLookup } from "../auth.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
@@ -30,6 +31,8 @@ export function localDesk(options: {
   /** Where sign-out revokes a session (the archive's desk-sessions table). */
   revocations: SessionRevocations;
   log: Logger;
+  /** LEDGER_PUBLIC_URL, when configured: forms must come from its origin. */
+  publicUrl?: string;
 }): DeskConfig & { log: Logger } {
   const key = localSessionKey(options);
   return {
@@ -38,5 +41,6 @@ export function localDesk(options: {
     flowKey: key,
     releases: options.releases,
     log: options.log,
+    ...(options.publicUrl ? { publicOrigin: publicOrigin(options.publicUrl)() } : {}),
   };
 }

@@ -5,10 +5,12 @@ import { ForbiddenError } from "../../errors.js";
 
 /**
  * Hono's origin check (Origin or Sec-Fetch-Site must be this site) on a form post; a post from
- * another origin is the 403 problem every other refusal is, with nothing stored.
+ * another origin is the 403 problem every other refusal is, with nothing stored. With a
+ * configured public origin the Origin must be that one: the request's own origin is built from
+ * its Host, which any client may set to match a forged Origin. Without one, the request's own.
  */
-export function sameOrigin(): MiddlewareHandler {
-  const check = csrf();
+export function sameOrigin(publicOrigin?: string): MiddlewareHandler {
+  const check = csrf(publicOrigin ? { origin: publicOrigin } : undefined);
   return async (c, next) => {
     try {
       await check(c, next);

@@ -23,6 +23,8 @@ export interface SignInDeps {
   /** The key the pending sign-in cookie is signed with (the session key). */
   flowKey: Promise<Uint8Array> | Uint8Array;
   log: Logger;
+  /** The configured public origin a form must be posted from (same-origin.ts). */
+  publicOrigin?: string;
 }
 
 const FLOW_COOKIE = "ledger_sign_in";
@@ -41,7 +43,7 @@ export const CALLBACK_QUERY = [
 const FLOW_SECONDS = 600;
 
 /** GET/POST /sign-in, GET /sign-in/callback (OIDC), POST /sign-out. */
-export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Hono {
+export function signInRoutes({ signIn, sessions, flowKey, log, publicOrigin }: SignInDeps): Hono {
   const app = new Hono();
   const callbackUrl = (c: Context) => `${new URL(c.req.url).origin}/sign-in/callback`;
 
@@ -51,7 +53,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
     return tokenPage(c, 200, next, null);
   });
 
-  app.post("/sign-in", acceptQuery(), sameOrigin(), async (c) => {
+  app.post("/sign-in", acceptQuery(), sameOrigin(publicOrigin), async (c) => {
     const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
     const next = localPath(values.get("next"));
     if (signIn.kind === "oidc") return startOidc(c, signIn.client, next);
@@ -112,7 +114,7 @@ export function signInRoutes({ signIn, sessions, flowKey, log }: SignInDeps): Ho
     }
   });
 
-  app.post("/sign-out", acceptQuery(), sameOrigin(), async (c) => {
+  app.post("/sign-out", acceptQuery(), sameOrigin(publicOrigin), async (c) => {
     const session = await sessions.read(c);
     const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
     if (session && !formTokenMatches(session, values.get("formToken")))

@@ -26,6 +26,11 @@ const PROBLEMS: [string, number, string][] = [
   ["event-id-conflict", 409, "The eventId is stored with other content, or on another incident."],
   ["payload-too-large", 413, "The body is over 256 KiB."],
   ["validation", 422, "Valid JSON, invalid event; `errors` lists each failing field."],
+  [
+    "invalid-upload-request",
+    422,
+    "A direct upload (POST /evidence/uploads) asked for with a missing or malformed field; `errors` names it.",
+  ],
   ["digest-mismatch", 422, "Evidence bytes whose SHA-256 or size is not the one declared; nothing was kept."],
   [
     "unsupported-media-type",

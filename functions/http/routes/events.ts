@@ -40,7 +40,13 @@ export function eventRoutes({ events, authenticate, append, evidence, reader, pe
       const recordedBy = requireRole(authenticate, c, "writer", "a write").name;
       const incidentId = incidentToWrite(c);
       const ifMatch = expectedVersion(c);
-      const parsed = parseAppendBody(await readJsonBody(c, MAX_BODY_BYTES));
+      const body = await readJsonBody(c, MAX_BODY_BYTES);
+      // The archive's own judgements need an editor (CONTRACT.md "Roles"): asked of the types the
+      // body names, before their events are validated.
+      const judgement = editorTypeIn(body);
+      if (judgement)
+        requireRole(authenticate, c, "editor", `${/^[AEIOU]/.test(judgement) ? "an" : "a"} ${judgement}`);
+      const parsed = parseAppendBody(body);
       if (!parsed.ok) {
         throw new ValidationError(
           `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
@@ -50,10 +56,6 @@ export function eventRoutes({ events, authenticate, append, evidence, reader, pe
           parsed.errors,
         );
       }
-      // The archive's own judgements need an editor (CONTRACT.md "Roles").
-      const judgement = editorTypeIn(parsed.value);
-      if (judgement)
-        requireRole(authenticate, c, "editor", `${/^[AEIOU]/.test(judgement) ? "an" : "a"} ${judgement}`);
       await checkEditorial(incidentId, parsed.value, parsed.batched, {
         headVersion: async (id) => (await events.readHead(id)).version,
         summary: async (id) => (reader ? reader.summary(id, { at: "current" }) : null),

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { type LeafFields, leafText } from "../../../events/transparency/leaf.js";
 import { consistencyProof, inclusionProof } from "../../../events/transparency/merkle.js";
@@ -32,6 +32,35 @@ function sizeParam(raw: string | undefined, path: string, what: string): number 
     throw new MalformedRequestError(`${path.replace(/^\w+\./, "")} ${message}`, [{ path, message }]);
   }
   return Number(raw);
+}
+
+/** An event that is stored: its leaf index once sequenced, else null. */
+export interface StoredLeaf {
+  incidentId: string;
+  eventId: string;
+  version: number;
+  index: number | null;
+}
+
+/**
+ * The answer about an event that is stored but not in a signed checkpoint yet, which its proof
+ * and its bundle alike give: 202 with Retry-After, since the log takes every stored event within
+ * seconds. `retry` says how to ask again.
+ */
+export function notInLogYet(c: Context, leaf: StoredLeaf, retry: string): Response {
+  const { incidentId, eventId, version, index } = leaf;
+  return c.json(
+    {
+      status: "pending",
+      detail: `event ${eventId} (version ${version}) is stored but not in a signed checkpoint yet; ${retry}`,
+      incidentId,
+      eventId,
+      version,
+      index,
+    },
+    202,
+    { "Retry-After": "1", "Cache-Control": "no-store" },
+  );
 }
 
 /** The transparency log's read routes (CONTRACT.md, "The transparency log"). */
@@ -138,20 +167,8 @@ export function logRoutes(deps: LogRouteDeps) {
           { "Cache-Control": FRESH },
         );
       }
-      if (Date.now() >= deadline) {
-        return c.json(
-          {
-            status: "pending",
-            detail: `event ${eventId} (version ${version}) is stored but not in a signed checkpoint yet; retry, or ask with wait=true`,
-            incidentId,
-            eventId,
-            version,
-            index,
-          },
-          202,
-          { "Retry-After": "1", "Cache-Control": "no-store" },
-        );
-      }
+      if (Date.now() >= deadline)
+        return notInLogYet(c, { incidentId, eventId, version, index }, "retry, or ask with wait=true");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });

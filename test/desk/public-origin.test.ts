@@ -1,0 +1,54 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../functions/local/server.js";
+import { startDeskArchive, WRITER } from "./desk-kit.js";
+
+/**
+ * The desk's origin check with a configured public origin (LEDGER_PUBLIC_URL): the origin a
+ * browser names is compared with it, never with the request's Host, which a client chooses.
+ */
+
+const PUBLIC = "https://ledger.example.org";
+let archive: LocalServer;
+beforeAll(async () => {
+  archive = await startDeskArchive({ publicUrl: PUBLIC });
+});
+afterAll(() => archive?.close());
+
+/** POST /sign-in with the token as a form would send it, with the Host and Origin given. */
+function signInPost(headers: { host?: string; origin: string }): Promise<{ status: number; type: string }> {
+  const body = new URLSearchParams({ token: WRITER.token, next: "/desk" }).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(`${archive.url}/sign-in`, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": Buffer.byteLength(body),
+      },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]) }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the desk behind a configured public origin", () => {
+  it("takes a form posted from the public origin, whatever Host the request names", async () => {
+    expect((await signInPost({ origin: PUBLIC })).status).toBe(303);
+    expect((await signInPost({ host: "ledger.example.org", origin: PUBLIC })).status).toBe(303);
+  });
+
+  it("refuses a form from another origin, even one that names itself in a forged Host (403)", async () => {
+    const forged = await signInPost({ host: "evil.example", origin: "http://evil.example" });
+    expect(forged.status).toBe(403);
+    expect(forged.type).toContain("application/problem+json");
+    // The server's own address is not the public origin either.
+    expect((await signInPost({ origin: archive.url })).status).toBe(403);
+  });
+});
