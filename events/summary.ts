@@ -577,6 +577,10 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
       break;
     case "VictimsLinked":
       draft.victims ??= emptyVictims();
+      // Only live entries merge: one of a retracted list is no longer in `recorded`, and merging
+      // it would take a living entry off `distinct`. The append refuses such a link; a history
+      // stored before that did, or one raced by the retraction, may still hold one.
+      if ((yield* retractedBefore(draft, d.a.eventId)) || (yield* retractedBefore(draft, d.b.eventId))) break;
       linkVictims(draft.victims, event);
       break;
     case "EvidenceCaptured":

@@ -41,6 +41,12 @@ export interface SealedAppendOptions {
   newEventId?: () => string;
   /** The writer's clock (ISO), as the event store's: the deadline to commit counts on it. */
   now?: () => string;
+  /**
+   * The incident's retracted event ids, as of now (the fold caught up with the store), so that a
+   * `VictimsLinked` names live entries only. Without it that is not checked here (the fold still
+   * leaves such a link out).
+   */
+  retracted?: (incidentId: string) => Promise<ReadonlySet<string>>;
 }
 
 // Salts are drawn from a pool of random bytes, each byte used once: one call to the CSPRNG for
@@ -255,10 +261,16 @@ export class SealedAppend {
     if (breach?.kind === "incident-missing") throw breachError(breach);
   }
 
-  /** `VictimsLinked` names entries that exist: a victim of a `VictimsRecorded` of this incident. */
+  /**
+   * `VictimsLinked` names live entries: a victim of a `VictimsRecorded` of this incident that is
+   * not retracted (a retracted list no longer counts, so a link to it would merge an entry that
+   * is not there).
+   */
   private async checkReferences(request: AppendRequest, at: (i: number, field: string) => string) {
+    if (!request.envelopes.some((e) => e.type === "VictimsLinked")) return;
     const errors: FieldError[] = [];
     const inBatch = new Map<string, Envelope>();
+    const retracted = new Set(this.o.retracted ? await this.o.retracted(request.incidentId) : []);
     for (const [i, e] of request.envelopes.entries()) {
       if (e.type === "VictimsLinked") {
         for (const side of ["a", "b"] as const) {
@@ -270,6 +282,11 @@ export class SealedAppend {
               path: at(i, `data.${side}.eventId`),
               message: `${ref.eventId} is not a VictimsRecorded event of this incident`,
             });
+          } else if (retracted.has(ref.eventId)) {
+            errors.push({
+              path: at(i, `data.${side}.eventId`),
+              message: `${ref.eventId} is retracted: its victims no longer count, so none of them can be linked`,
+            });
           } else if (ref.index >= (target.data as { victims: unknown[] }).victims.length) {
             errors.push({
               path: at(i, `data.${side}.index`),
@@ -278,11 +295,12 @@ export class SealedAppend {
           }
         }
       }
+      if (e.type === "ReportRetracted") retracted.add(e.data.targetEventId);
       if (e.eventId) inBatch.set(e.eventId, e);
     }
     if (errors.length > 0)
       throw new ValidationError(
-        "a VictimsLinked names an entry that does not exist; nothing was stored",
+        "a VictimsLinked names an entry that does not exist or is retracted; nothing was stored",
         errors,
       );
   }
