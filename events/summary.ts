@@ -578,8 +578,8 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
     case "VictimsLinked":
       draft.victims ??= emptyVictims();
       // Only live entries merge: one of a retracted list is no longer in `recorded`, and merging
-      // it would take a living entry off `distinct`. The append refuses such a link; a history
-      // stored before that did, or one raced by the retraction, may still hold one.
+      // it would take a living entry off `distinct`. The append refuses such a link, but a stored
+      // history may still hold one (one that raced the retraction of its list, say).
       if ((yield* retractedBefore(draft, d.a.eventId)) || (yield* retractedBefore(draft, d.b.eventId))) break;
       linkVictims(draft.victims, event);
       break;
