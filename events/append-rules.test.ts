@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { checkAppend, fieldPath, needsTargets } from "./append-rules.js";
 import type { Envelope } from "./schemas.js";
-import { assessment, casualties, denial, exact, given, opened, retraction, statement } from "./test-kit.js";
+import {
+  assessment,
+  by,
+  casualties,
+  denial,
+  exact,
+  given,
+  opened,
+  retraction,
+  statement,
+} from "./test-kit.js";
 
 const toll = casualties("kramatorsk-governor-toll", "Pavlo Kyrylenko", {
   killed: exact(50),
@@ -143,6 +153,49 @@ describe("targetEventId must name a fitting event of this incident", () => {
         errors: [{ path: "data.targetEventId", message: "a IncidentOpened event cannot be retracted" }],
       }),
     );
+  });
+
+  it("given an editor's judgement or a redaction, when a retraction names it, then it is refused, saying what to do instead", () => {
+    const grade = {
+      eventId: "kramatorsk-graded",
+      type: "IncidentGraded",
+      source: { publisher: "incident-ledger" },
+      attributedTo: by("Archive editors"),
+      data: { scale: "ledger", grade: "confirmed" },
+    } as Envelope;
+    const redaction: Envelope = {
+      eventId: "kramatorsk-redaction",
+      type: "RedactionApplied",
+      source: { publisher: "incident-ledger" },
+      attributedTo: by("Archive editors"),
+      data: {
+        targetEventId: "kramatorsk-guterres",
+        pointers: ["/attributedTo/name"],
+        effect: "erased",
+        reason: "safety-risk",
+      },
+    } as Envelope;
+    given(opened(), guterres, grade, redaction)
+      .whenAppending([
+        retraction("retract-the-grade", "kramatorsk-graded"),
+        retraction("retract-the-redaction", "kramatorsk-redaction"),
+      ])
+      .then((breach) =>
+        expect(breach).toMatchObject({
+          kind: "bad-target",
+          errors: [
+            {
+              path: "events[0].data.targetEventId",
+              message: "a IncidentGraded event cannot be retracted: an editor supersedes it with a newer one",
+            },
+            {
+              path: "events[1].data.targetEventId",
+              message:
+                "a RedactionApplied event cannot be retracted: what it withheld or erased stays so; to withhold or erase more, an editor records a further RedactionApplied",
+            },
+          ],
+        }),
+      );
   });
 
   it("given a retraction in the incident, when another retraction names it, then it is refused", () => {

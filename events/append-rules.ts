@@ -54,15 +54,24 @@ export function checkCategories(
   return null;
 }
 
-/** Event types a retraction may not name: the opening defines the incident; un-retracting is not a thing. */
-const UNRETRACTABLE: readonly EventType[] = ["IncidentOpened", "ReportRetracted"];
-/** The archive's own judgements are superseded by newer ones (events/editorial.ts), never retracted. */
-const SUPERSEDED: readonly EventType[] = [
-  "IncidentRevised",
-  "IncidentGraded",
-  "AttributionAssessed",
-  "IncidentsLinked",
-];
+/**
+ * Event types a retraction may not name, each with why (the 422 says it, and what to do
+ * instead): the opening defines the incident; un-retracting is not a thing; the archive's own
+ * judgements are superseded by newer ones (events/editorial.ts); a redaction has already
+ * withheld or erased its values beside the chain (functions/people), which no record can give
+ * back, so retracting it would make the record say what the disclosures do not.
+ */
+const SUPERSEDED = "an editor supersedes it with a newer one";
+const UNRETRACTABLE: Partial<Record<EventType, string>> = {
+  IncidentOpened: "",
+  ReportRetracted: "",
+  IncidentRevised: SUPERSEDED,
+  IncidentGraded: SUPERSEDED,
+  AttributionAssessed: SUPERSEDED,
+  IncidentsLinked: SUPERSEDED,
+  RedactionApplied:
+    "what it withheld or erased stays so; to withhold or erase more, an editor records a further RedactionApplied",
+};
 
 export function fieldPath(batched: boolean, index: number, field: string): string {
   return batched ? `events[${index}].${field}` : field;
@@ -112,13 +121,10 @@ export function checkAppend(
       const targetType = ownValue(types, target);
       const path = fieldPath(batched, i, "data.targetEventId");
       if (!targetType) errors.push({ path, message: `${target} is not an event of this incident` });
-      else if (e.type === "ReportRetracted" && UNRETRACTABLE.includes(targetType)) {
-        errors.push({ path, message: `a ${targetType} event cannot be retracted` });
-      } else if (e.type === "ReportRetracted" && SUPERSEDED.includes(targetType)) {
-        errors.push({
-          path,
-          message: `a ${targetType} event cannot be retracted: an editor supersedes it with a newer one`,
-        });
+      else if (e.type === "ReportRetracted") {
+        const why = ownValue(UNRETRACTABLE, targetType);
+        if (why !== undefined)
+          errors.push({ path, message: `a ${targetType} event cannot be retracted${why ? `: ${why}` : ""}` });
       }
     }
     if (e.eventId) setOwn(types, e.eventId, e.type);

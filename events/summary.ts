@@ -577,6 +577,10 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
       break;
     case "VictimsLinked":
       draft.victims ??= emptyVictims();
+      // Only live entries merge: one of a retracted list is no longer in `recorded`, and merging
+      // it would take a living entry off `distinct`. The append refuses such a link, but a stored
+      // history may still hold one (one that raced the retraction of its list, say).
+      if ((yield* retractedBefore(draft, d.a.eventId)) || (yield* retractedBefore(draft, d.b.eventId))) break;
       linkVictims(draft.victims, event);
       break;
     case "EvidenceCaptured":

@@ -105,6 +105,56 @@ describe("the summary's victims block", () => {
       });
   });
 
+  it("when a link names an entry of a retracted list, then it merges nothing: distinct counts the live entries", () => {
+    given(
+      opened(),
+      list("list-x-0001", [{ sex: "male" }, { sex: "female" }]),
+      list("list-y-0001", [{ sex: "male" }]),
+      retraction("retract-y-01", "list-y-0001"),
+    )
+      .when(
+        link("link-x0-y0-1", ["list-x-0001", 0], ["list-y-0001", 0]),
+        link("link-x1-y0-1", ["list-x-0001", 1], ["list-y-0001", 0]),
+      )
+      .then((s, state) => {
+        expect(s.victims).toMatchObject({ recorded: 2, distinct: 2 });
+        expect(state.victims?.links).toEqual([]);
+      });
+  });
+
+  it("when a pair is judged again, then the latest judgement holds: not-same-person parts what same-person merged, and its retraction merges it again", () => {
+    const merged = [
+      opened(),
+      list("list-one-1", three),
+      list("list-two-1", three),
+      link("link-one-01", ["list-one-1", 0], ["list-two-1", 0]),
+    ];
+    // Named the other way round: the same pair.
+    const parted = link("link-apart-1", ["list-two-1", 0], ["list-one-1", 0], "not-same-person");
+    given(...merged)
+      .when(parted)
+      .then((s) => expect(s.victims.distinct).toBe(6));
+    given(...merged, parted)
+      .when(retraction("retract-apart", "link-apart-1"))
+      .then((s) => expect(s.victims.distinct).toBe(5));
+    given(...merged, parted)
+      .when(link("link-again-1", ["list-one-1", 0], ["list-two-1", 0]))
+      .then((s) => expect(s.victims.distinct).toBe(5));
+  });
+
+  it("when the kept links are full, then a not-same-person still parts its pair", () => {
+    const many = Array.from({ length: MAX_LINKS_KEPT }, () => ({ sex: "male" }));
+    const links = many.map((_, i) =>
+      link(`link-full-${String(i).padStart(3, "0")}`, ["list-one-1", i], ["list-two-1", i]),
+    );
+    given(opened(), list("list-one-1", many), list("list-two-1", many), ...links)
+      .when(link("link-apart-1", ["list-one-1", 7], ["list-two-1", 7], "not-same-person"))
+      .then((s, state) => {
+        expect(s.victims).toMatchObject({ recorded: 2 * MAX_LINKS_KEPT, distinct: MAX_LINKS_KEPT + 1 });
+        expect(state.victims?.links.length).toBeLessThanOrEqual(MAX_LINKS_KEPT);
+      });
+  });
+
   it("keeps its state bounded: the latest lists only, and links up to a cap", () => {
     const lists = Array.from({ length: LISTS_KEPT + 3 }, (_, i) => list(`list-${i}-xxxx`, [{ sex: "male" }]));
     given(opened(), ...lists)

@@ -3,9 +3,10 @@ import type { StoredEvent } from "./stored-event.js";
 
 /**
  * The summary's `victims` block (CONTRACT.md "People"): counts only, never a sealed value. The
- * fold keeps the counts and the live same-person links (bounded: at most MAX_LINKS_KEPT; beyond
- * that a link still stands in the record, but `distinct` counts its two entries apart and says
- * so with `linksCounted`); `distinct` is worked out at read time by union-find over those links.
+ * fold keeps the counts and the live `VictimsLinked` judgements between live entries (bounded:
+ * at most MAX_LINKS_KEPT; beyond that a same-person link still stands in the record, but
+ * `distinct` counts its two entries apart); `distinct` is worked out at read time by union-find
+ * over the pairs whose latest kept judgement is same-person.
  */
 export const MAX_LINKS_KEPT = 500;
 /** The latest victims lists the state names, so a page can show them with a bounded read. */
@@ -21,8 +22,12 @@ export interface VictimCounts {
 }
 
 export interface VictimsState extends VictimCounts {
-  /** Live same-person links: `${eventId}#${index}` pairs, and the link's own event id. */
-  links: { a: string; b: string; eventId: string }[];
+  /**
+   * Live judgements on pairs of entries (`${eventId}#${index}`), oldest first, each with its own
+   * event id: the latest on a pair holds. `relation` is absent for same-person (all that states
+   * folded before kept).
+   */
+  links: { a: string; b: string; eventId: string; relation?: "not-same-person" }[];
   /** Links left out of `links` once it was full. */
   linksDropped: number;
   /** The latest live `VictimsRecorded` events, oldest first (at most LISTS_KEPT). */
@@ -65,22 +70,39 @@ export function countVictims(state: VictimsState, event: StoredEvent, by: 1 | -1
     );
 }
 
+/** The two entries as one key, whichever way round a link names them. */
+const pairOf = (a: string, b: string) => (a < b ? `${a}\n${b}` : `${b}\n${a}`);
+
+/**
+ * Folds a `VictimsLinked` between live entries (the caller leaves out one naming a retracted
+ * list). The latest judgement on a pair holds, so a not-same-person parts a pair an earlier link
+ * merged, and its retraction merges it again. It is kept only when it parts something: on a pair
+ * nothing merges it would change nothing. Once the kept links are full, it still parts its pair,
+ * by dropping the pair's earlier links instead of being kept itself.
+ */
 export function linkVictims(state: VictimsState, event: StoredEvent): void {
   const d = event.data as {
     a: { eventId: string; index: number };
     b: { eventId: string; index: number };
     relation: string;
   };
-  if (d.relation !== "same-person") return;
-  if (state.links.length >= MAX_LINKS_KEPT) {
+  const a = `${d.a.eventId}#${d.a.index}`;
+  const b = `${d.b.eventId}#${d.b.index}`;
+  const pair = pairOf(a, b);
+  const full = state.links.length >= MAX_LINKS_KEPT;
+  if (d.relation !== "same-person") {
+    if (!state.links.some((l) => pairOf(l.a, l.b) === pair)) return;
+    if (full) {
+      state.links = state.links.filter((l) => pairOf(l.a, l.b) !== pair);
+      state.linksDropped += 1;
+    } else state.links.push({ a, b, eventId: event.eventId, relation: "not-same-person" });
+    return;
+  }
+  if (full) {
     state.linksDropped += 1;
     return;
   }
-  state.links.push({
-    a: `${d.a.eventId}#${d.a.index}`,
-    b: `${d.b.eventId}#${d.b.index}`,
-    eventId: event.eventId,
-  });
+  state.links.push({ a, b, eventId: event.eventId });
 }
 
 /** A retracted link no longer merges its two entries. */
@@ -90,7 +112,7 @@ export function unlinkVictims(state: VictimsState, linkEventId: string): boolean
   return state.links.length !== before;
 }
 
-/** The block as the summary shows it: `distinct` by union-find over the kept links. */
+/** The block as the summary shows it: `distinct` by union-find over the pairs judged the same person. */
 export function summarizeVictims(state: VictimsState | undefined): VictimsSummary {
   const s = state ?? emptyVictims();
   const parent = new Map<string, string>();
@@ -105,8 +127,12 @@ export function summarizeVictims(state: VictimsState | undefined): VictimsSummar
     }
     return root;
   };
+  // The latest kept judgement on each pair holds.
+  const latest = new Map<string, VictimsState["links"][number]>();
+  for (const link of s.links) latest.set(pairOf(link.a, link.b), link);
   let merges = 0;
-  for (const { a, b } of s.links) {
+  for (const { a, b, relation } of latest.values()) {
+    if (relation !== undefined) continue;
     if (!parent.has(a)) parent.set(a, a);
     if (!parent.has(b)) parent.set(b, b);
     const ra = find(a);

@@ -70,7 +70,15 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   const disclosures = new DisclosureStore(db, people.disclosures);
   const audit = new AuditLog(db, people.audit);
   const disclosureReader = new DisclosureReader(disclosures, audit);
-  const sealed = new SealedAppend({ events, disclosures, ...(options.salt ? { salt: options.salt } : {}) });
+  const sealed = new SealedAppend({
+    events,
+    disclosures,
+    ...(options.salt ? { salt: options.salt } : {}),
+    retracted: async (incidentId) => {
+      const state = await reader.stateAt(incidentId, { at: "current" });
+      return new Set(state ? await reader.retracted(state) : []);
+    },
+  });
   const append = (request: Parameters<SealedAppend["append"]>[0]) => sealed.append(request);
   /**
    * What every write route takes, whoever the writer is: the API's append and the desk's forms

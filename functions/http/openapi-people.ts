@@ -44,7 +44,8 @@ export const schemas: Record<string, Json> = {
   },
   VictimsSummary: {
     type: "object",
-    description: "Counts only, never a sealed value; `distinct` after same-person links.",
+    description:
+      "Counts only, never a sealed value; `distinct` after same-person links (on each pair of entries, the latest live judgement holds).",
     required: ["recorded", "distinct", "byStatus", "bySex", "byAgeGroup", "named"],
     properties: {
       recorded: { type: "integer", minimum: 0 },

@@ -52,6 +52,9 @@ const ENTRY_OVERHEAD = 16;
 /** How many times a redaction re-reads a pack another writer changed under it. */
 const REDACT_ATTEMPTS = 10;
 
+/** What a rewrite does to the entries it names: a redaction's effect, or their removal (`discard`). */
+type Effect = "withheld" | "erased" | "discarded";
+
 /** One entry of a pack: `[pointer, digest, visibility, disclosure]`, or erased `[pointer, digest, "erased", erasedBy]`. */
 type Entry = [pointer: string, digest: string, state: Visibility | "erased", text: string];
 
@@ -113,11 +116,12 @@ export class DisclosureStore {
     eventId: string,
     disclosures: readonly Disclosure[],
     writtenAt: string,
-  ): Promise<void> {
+  ): Promise<HeldDisclosure[]> {
     const [first] = disclosures;
-    if (!first) return;
+    if (!first) return [];
+    const packs = packsOf(disclosures);
     await Promise.all(
-      packsOf(disclosures).map((pack, part) =>
+      packs.map((pack, part) =>
         conditionally(
           this.db.send(
             new PutItemCommand({
@@ -139,6 +143,22 @@ export class DisclosureStore {
             }),
           ),
         ),
+      ),
+    );
+    return packs.flatMap((pack, part) =>
+      pack.map(
+        (d): HeldDisclosure => ({
+          incidentId,
+          eventId,
+          pointer: d.pointer,
+          digest: d.digest,
+          key: packKey(eventId, first.digest, part),
+          packed: true,
+          writtenAt,
+          erased: false,
+          disclosure: d.disclosure,
+          visibility: d.visibility,
+        }),
       ),
     );
   }
@@ -175,18 +195,33 @@ export class DisclosureStore {
   /**
    * Erases for good: each value's entry (or, in the first layout, its item) is replaced by a
    * tombstone without salt or value. The tombstone keeps the pointer and digest, so a retried
-   * append of the event never writes the value again, and a second erasure finds it done.
+   * append of the event never writes the value again, and who erased it, so a later redaction of
+   * it is refused unless it is a retry of that very one (functions/people/sealed-append.ts).
    */
   erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
     return this.redact(items, "erased", erasedBy);
   }
 
-  private async redact(items: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+  /**
+   * Removes values that no event commits to, nor ever will (what a refused append wrote, or an
+   * attempt its eventId was stored without: functions/people/sealed-append.ts): each entry leaves
+   * its pack, rewritten as a redaction rewrites it, and a pack left with nothing is deleted, as is
+   * a first-layout item. A tombstone stays: it holds no value.
+   */
+  discard(items: readonly HeldDisclosure[]): Promise<void> {
+    return this.redact(items, "discarded", "");
+  }
+
+  private async redact(items: readonly HeldDisclosure[], effect: Effect, by: string) {
     const packs = new Map<string, HeldDisclosure[]>();
     for (const item of items) {
       if (item.erased) continue;
       if (!item.packed) {
-        await (effect === "erased" ? this.eraseFirstLayout(item, by) : this.withholdFirstLayout(item));
+        await (effect === "erased"
+          ? this.eraseFirstLayout(item, by)
+          : effect === "withheld"
+            ? this.withholdFirstLayout(item)
+            : this.deleteFirstLayout(item));
         continue;
       }
       const key = `${item.incidentId}\n${item.key}`;
@@ -196,37 +231,46 @@ export class DisclosureStore {
   }
 
   /** One pack rewritten with the named entries redacted, conditional on its revision (see the class). */
-  private async rewritePack(named: readonly HeldDisclosure[], effect: "withheld" | "erased", by: string) {
+  private async rewritePack(named: readonly HeldDisclosure[], effect: Effect, by: string) {
     const [first] = named as [HeldDisclosure];
     const Key = { incidentId: { S: first.incidentId }, key: { S: first.key } };
     const pointers = new Set(named.map((n) => n.pointer));
+    const redacted = (entry: Entry): Entry | null => {
+      const [pointer, digest, state] = entry;
+      if (!pointers.has(pointer) || state === "erased") return entry;
+      if (effect === "discarded") return null;
+      return effect === "erased"
+        ? [pointer, digest, "erased", by]
+        : [pointer, digest, "restricted", entry[3]];
+    };
     for (let attempt = 0; attempt < REDACT_ATTEMPTS; attempt++) {
       const item = await this.getItem(Key);
       if (!item?.entries?.S) return;
       const entries = JSON.parse(item.entries.S) as Entry[];
-      const next = entries.map((entry): Entry => {
-        const [pointer, digest, state] = entry;
-        if (!pointers.has(pointer) || state === "erased") return entry;
-        return effect === "erased"
-          ? [pointer, digest, "erased", by]
-          : [pointer, digest, "restricted", entry[3]];
-      });
+      const next = entries.map(redacted).filter((entry) => entry !== null);
       const text = JSON.stringify(next);
       if (text === item.entries.S) return;
       const rev = item.rev?.N ?? "0";
       const written = await conditionally(
         this.db.send(
-          new UpdateItemCommand({
-            TableName: this.table,
-            Key,
-            UpdateExpression: "SET entries = :e, rev = :next",
-            ConditionExpression: "rev = :rev",
-            ExpressionAttributeValues: {
-              ":e": { S: text },
-              ":rev": { N: rev },
-              ":next": { N: String(Number(rev) + 1) },
-            },
-          }),
+          next.length === 0
+            ? new DeleteItemCommand({
+                TableName: this.table,
+                Key,
+                ConditionExpression: "rev = :rev",
+                ExpressionAttributeValues: { ":rev": { N: rev } },
+              })
+            : new UpdateItemCommand({
+                TableName: this.table,
+                Key,
+                UpdateExpression: "SET entries = :e, rev = :next",
+                ConditionExpression: "rev = :rev",
+                ExpressionAttributeValues: {
+                  ":e": { S: text },
+                  ":rev": { N: rev },
+                  ":next": { N: String(Number(rev) + 1) },
+                },
+              }),
         ),
       );
       if (written) return;
@@ -245,6 +289,19 @@ export class DisclosureStore {
           UpdateExpression: "SET visibility = :r",
           ConditionExpression: "attribute_exists(disclosure)",
           ExpressionAttributeValues: { ":r": { S: "restricted" } },
+        }),
+      ),
+    );
+  }
+
+  /** A first-layout item that still holds its value, deleted. */
+  private async deleteFirstLayout(item: HeldDisclosure): Promise<void> {
+    await conditionally(
+      this.db.send(
+        new DeleteItemCommand({
+          TableName: this.table,
+          Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
+          ConditionExpression: "attribute_exists(disclosure)",
         }),
       ),
     );

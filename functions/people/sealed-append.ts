@@ -25,6 +25,32 @@ import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
 export const COMMIT_EVENTS_BUDGET = 390_000;
 const SERVER_FIELDS_BYTES = 400;
 
+/** The refusals that leave this append unstored for good (409, 422), as the store names them. */
+const REFUSALS = [
+  "EventIdConflictError",
+  "VersionConflictError",
+  "ValidationError",
+  "IncidentExistsError",
+  "IncidentMissingError",
+];
+
+/** What the disclosures table holds for one sealed envelope of this append: what it read there, and what it wrote. */
+interface Written {
+  /** Its index in the append. */
+  at: number;
+  eventId: string;
+  /** Whether the eventId is the server's (posted without one): no other writer knows it. */
+  ours: boolean;
+  values: HeldDisclosure[];
+}
+
+/** Values held for one eventId, and its event as stored (null: none is, nor ever will be). */
+interface Uncommitted {
+  values: readonly HeldDisclosure[];
+  /** An envelope as committed, or the stored event. */
+  event: Envelope | StoredEvent | null;
+}
+
 /** One envelope sealed: as stored, the disclosures to write, and the items of an earlier attempt it relies on. */
 interface Sealing {
   sealed: Envelope;
@@ -41,6 +67,12 @@ export interface SealedAppendOptions {
   newEventId?: () => string;
   /** The writer's clock (ISO), as the event store's: the deadline to commit counts on it. */
   now?: () => string;
+  /**
+   * The incident's retracted event ids, as of now (the fold caught up with the store), so that a
+   * `VictimsLinked` names live entries only. Without it that is not checked here (the fold still
+   * leaves such a link out).
+   */
+  retracted?: (incidentId: string) => Promise<ReadonlySet<string>>;
 }
 
 // Salts are drawn from a pool of random bytes, each byte used once: one call to the CSPRNG for
@@ -65,7 +97,9 @@ const nowIso = () => new Date().toISOString();
  * the two leaves disclosures no event commits to: never served (readers match every item against
  * its event's commitment), reused by a retry of the same eventId, and otherwise removed by the
  * orphan sweep once no writer can still commit them (orphan-sweep.ts). The reverse order could
- * acknowledge an event whose values are lost; this one cannot.
+ * acknowledge an event whose values are lost; this one cannot. A refusal (409, 422) takes back
+ * at once what it can know no event will commit to (`discardRefused`), and the append that stores
+ * an eventId what earlier attempts at it left with other values (`discardUncommitted`).
  *
  * The deadline: the writer notes its clock before it writes disclosures (or, reusing an earlier
  * attempt's, moves their `writtenAt` forward to it), and the store commits only within
@@ -130,33 +164,94 @@ export class SealedAppend {
     for (const r of redactions) await r();
     // Noted before any disclosure is written or relied on: the store commits within the deadline of it.
     const writtenAt = this.now();
-    const written = writes.map(async ({ at, envelope, sealing }) => {
-      let used = sealing;
-      if (!(await this.refreshAll(incidentId, used.reused, writtenAt))) {
-        // A sweep took what an earlier attempt left (it was past its deadline): seal afresh.
-        used = await this.seal(
-          incidentId,
-          envelope,
-          await this.o.disclosures.ofEvent(incidentId, envelope.eventId),
-        );
-        if (!(await this.refreshAll(incidentId, used.reused, writtenAt)))
-          throw new StoreBusyError(
-            `the disclosures of ${envelope.eventId} changed while this append was written; nothing was stored`,
-          );
-        sealed[at] = used.sealed;
-      }
-      await this.o.disclosures.putFresh(incidentId, envelope.eventId, used.fresh, writtenAt);
-    });
-    await Promise.all(written);
+    const written = await Promise.all(
+      writes.map(async ({ at, envelope, sealing }): Promise<Written> => {
+        let used = sealing;
+        let known = held[at] ?? [];
+        if (!(await this.refreshAll(incidentId, used.reused, writtenAt))) {
+          // A sweep took what an earlier attempt left (it was past its deadline): seal afresh.
+          known = await this.o.disclosures.ofEvent(incidentId, envelope.eventId);
+          used = await this.seal(incidentId, envelope, known);
+          if (!(await this.refreshAll(incidentId, used.reused, writtenAt)))
+            throw new StoreBusyError(
+              `the disclosures of ${envelope.eventId} changed while this append was written; nothing was stored`,
+            );
+          sealed[at] = used.sealed;
+        }
+        const fresh = await this.o.disclosures.putFresh(incidentId, envelope.eventId, used.fresh, writtenAt);
+        return {
+          at,
+          eventId: envelope.eventId,
+          ours: request.envelopes[at]?.eventId === undefined,
+          values: [...known, ...fresh],
+        };
+      }),
+    );
     const deadlineFrom = writes.length > 0 ? { deadlineFrom: Date.parse(writtenAt) } : {};
+    let outcome: { result: AppendResult; stored: readonly Envelope[] };
     try {
-      return await this.o.events.append({ ...request, envelopes: sealed, ...deadlineFrom });
+      outcome = await this.commit(request, { ...request, envelopes: sealed, ...deadlineFrom });
+    } catch (error) {
+      if (REFUSALS.includes((error as Error).name)) await this.discardRefused(incidentId, written);
+      throw error;
+    }
+    await this.discardUncommitted(
+      written.map((w) => ({ values: w.values, event: outcome.stored[w.at] as Envelope })),
+    );
+    return outcome.result;
+  }
+
+  /**
+   * The sealed append (`commit`) of what was posted (`posted`), and after an eventId conflict
+   * its replay with the stored commitments when the stored event is this very one (`reseal`).
+   * `stored`: the envelopes as stored.
+   */
+  private async commit(
+    posted: AppendRequest,
+    commit: AppendRequest,
+  ): Promise<{ result: AppendResult; stored: readonly Envelope[] }> {
+    try {
+      return { result: await this.o.events.append(commit), stored: commit.envelopes };
     } catch (error) {
       if ((error as Error).name !== "EventIdConflictError") throw error;
-      const again = await this.reseal(incidentId, request.envelopes, sealed);
+      const again = await this.reseal(commit.incidentId, posted.envelopes, commit.envelopes);
       if (!again) throw error;
-      return this.o.events.append({ ...request, envelopes: again, ...deadlineFrom });
+      return { result: await this.o.events.append({ ...commit, envelopes: again }), stored: again };
     }
+  }
+
+  /**
+   * A refused append's values (CONTRACT.md "People": no value may outlive what can remove it).
+   * Where its eventId is stored, by another attempt, that event is final: every value it does
+   * not commit to is no one's, now and for good (the orphan sweep keeps all of a stored event's,
+   * and a redaction names only what it commits to), so they go at once. Where the eventId is the
+   * server's own (posted without one), no other writer knows it, so all go at once. A client's
+   * eventId that is not stored keeps them: a retry of it may be relying on them already, and the
+   * orphan sweep takes them once no writer can (or the append that stores the eventId, below).
+   */
+  private async discardRefused(incidentId: string, written: readonly Written[]): Promise<void> {
+    const found = await Promise.all(
+      written.map(async (w): Promise<Uncommitted[]> => {
+        if (w.ours) return [{ values: w.values, event: null }];
+        const event = await this.o.events.findEvent(incidentId, w.eventId);
+        return event ? [{ values: w.values, event }] : [];
+      }),
+    );
+    await this.discardUncommitted(found.flat());
+  }
+
+  /**
+   * Removes the values that `event` (stored; null: none ever will be) does not commit to. After a
+   * commit these are what earlier attempts at its eventId left with other values or salts, which
+   * nothing else would remove: the orphan sweep keeps every item of a stored event.
+   */
+  private async discardUncommitted(of: readonly Uncommitted[]): Promise<void> {
+    const dead = of.flatMap(({ values, event }) =>
+      values.filter(
+        (h) => !h.erased && (event === null || commitmentDigest(valueAt(event, h.pointer)) !== h.digest),
+      ),
+    );
+    if (dead.length > 0) await this.o.disclosures.discard(dead);
   }
 
   /** Seals one envelope, reusing what a first attempt at its eventId left (see the class). */
@@ -255,10 +350,16 @@ export class SealedAppend {
     if (breach?.kind === "incident-missing") throw breachError(breach);
   }
 
-  /** `VictimsLinked` names entries that exist: a victim of a `VictimsRecorded` of this incident. */
+  /**
+   * `VictimsLinked` names live entries: a victim of a `VictimsRecorded` of this incident that is
+   * not retracted (a retracted list no longer counts, so a link to it would merge an entry that
+   * is not there).
+   */
   private async checkReferences(request: AppendRequest, at: (i: number, field: string) => string) {
+    if (!request.envelopes.some((e) => e.type === "VictimsLinked")) return;
     const errors: FieldError[] = [];
     const inBatch = new Map<string, Envelope>();
+    const retracted = new Set(this.o.retracted ? await this.o.retracted(request.incidentId) : []);
     for (const [i, e] of request.envelopes.entries()) {
       if (e.type === "VictimsLinked") {
         for (const side of ["a", "b"] as const) {
@@ -270,6 +371,11 @@ export class SealedAppend {
               path: at(i, `data.${side}.eventId`),
               message: `${ref.eventId} is not a VictimsRecorded event of this incident`,
             });
+          } else if (retracted.has(ref.eventId)) {
+            errors.push({
+              path: at(i, `data.${side}.eventId`),
+              message: `${ref.eventId} is retracted: its victims no longer count, so none of them can be linked`,
+            });
           } else if (ref.index >= (target.data as { victims: unknown[] }).victims.length) {
             errors.push({
               path: at(i, `data.${side}.index`),
@@ -278,11 +384,12 @@ export class SealedAppend {
           }
         }
       }
+      if (e.type === "ReportRetracted") retracted.add(e.data.targetEventId);
       if (e.eventId) inBatch.set(e.eventId, e);
     }
     if (errors.length > 0)
       throw new ValidationError(
-        "a VictimsLinked names an entry that does not exist; nothing was stored",
+        "a VictimsLinked names an entry that does not exist or is retracted; nothing was stored",
         errors,
       );
   }
@@ -317,6 +424,16 @@ export class SealedAppend {
           errors.push({
             path: at(i, `data.pointers[${p}]`),
             message: `${targetEventId} has no disclosure at ${pointer}`,
+          });
+          continue;
+        }
+        // Erased by another redaction, there is nothing left to withhold or erase. Erased by this
+        // very one, it is a retry after the effect was applied (a crash before the append, or a
+        // lost answer): the append then records it, or answers its first answer.
+        if (matching.every((h) => h.erased && h.erasedBy !== e.eventId)) {
+          errors.push({
+            path: at(i, `data.pointers[${p}]`),
+            message: `${targetEventId}'s value at ${pointer} is already erased: there is nothing left to redact`,
           });
           continue;
         }

@@ -22,6 +22,8 @@ const TARGET = "fuzz-target-statement";
 const OTHERS = Array.from({ length: 40 }, (_, i) => `fuzz-other-${i}`);
 const linksMade = new Set<string>();
 const VICTIMS = "fuzz-target-victims";
+/** Each drawn redaction names a victim of its own: an erased value cannot be redacted again (422). */
+let redactions = 0;
 /** Evidence bytes held, and captured in BASE: what a drawn capture or evidence list is fitted to. */
 const EVIDENCE = "<html>fuzz evidence</html>";
 const EVIDENCE_SHA256 = createHash("sha256").update(EVIDENCE).digest("hex");
@@ -50,7 +52,7 @@ beforeAll(async () => {
     type: "VictimsRecorded",
     source: { publisher: "Fuzz Wire" },
     attributedTo: { name: "A registry" },
-    data: { victims: [{ name: "A" }, { name: "B" }] },
+    data: { victims: Array.from({ length: 500 }, (_, i) => ({ name: `Victim ${i}` })) },
   };
   expect((await post(archive.url, BASE, victims)).status).toBe(201);
   const held = await fetch(`${archive.url}/evidence`, {
@@ -82,15 +84,16 @@ function fitToArchive(event: Drawn, n: number): Drawn {
   }
   // An end never before any start the incident has or is given (the rule the document states in words).
   if (typeof event?.data?.occurredUntil === "string") event.data.occurredUntil = "9999-12-31";
-  // The people's rules in words (issue 22): links name existing entries, redactions pointers
-  // with a disclosure, disclose marks values the event seals, a private person has a ref.
+  // The people's rules in words (issue 22): links name existing entries of a live list,
+  // redactions pointers with a disclosure not yet erased, disclose marks values the event seals,
+  // a private person has a ref.
   if (event?.type === "VictimsLinked" && event.data?.a && event.data?.b) {
     event.data.a = { eventId: VICTIMS, index: 0 };
     event.data.b = { eventId: VICTIMS, index: 1 };
   }
   if (event?.type === "RedactionApplied" && event.data) {
     event.data.targetEventId = VICTIMS;
-    if (Array.isArray(event.data.pointers)) event.data.pointers = ["/data/victims/0/name"];
+    if (Array.isArray(event.data.pointers)) event.data.pointers = [`/data/victims/${redactions++}/name`];
   }
   if (event?.type === "VictimsRecorded" && event.data?.disclose) delete event.data.disclose;
   if (event?.attributedTo?.kind === "private" && event.attributedTo.ref === undefined)

@@ -1,7 +1,7 @@
 import { type AttributeValue, type DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../events/schemas.js";
-import { checkDisclosure, commitmentsIn, sealEnvelope } from "../../events/sealing.js";
+import { checkDisclosure, commitmentsIn, decodeDisclosure, sealEnvelope } from "../../events/sealing.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { DisclosureStore } from "../../functions/people/disclosure-store.js";
 import { ORPHAN_AFTER_MS, sweepOrphanDisclosures } from "../../functions/people/orphan-sweep.js";
@@ -222,5 +222,42 @@ describe("orphan disclosures", () => {
     expect(await itemsOf("legacy-orphan")).toEqual([]);
     expect(await itemsOf("legacy-kept")).toHaveLength(4);
     expect(await itemsOf("orphan-b")).toHaveLength(1);
+  });
+});
+
+describe("values an eventId is stored without", () => {
+  it("the append that stores it removes what an unstored attempt left with other values, and keeps the values it relied on", async () => {
+    const renamed = structuredClone(list("stored-without"));
+    (renamed.data as { victims: Record<string, unknown>[] }).victims[1] = {
+      name: "Renamed of stored-without",
+      place: "Platform 3",
+    };
+    const at = T0 + 70 * MIN;
+    await expect(append(writer(afterDisclosures(), at), list("stored-without"))).rejects.toBeInstanceOf(
+      InjectedCrashError,
+    );
+    const [left] = await itemsOf("stored-without");
+    // Another content at the same eventId: three of the four values equal, and their salts reused.
+    const result = await append(writer(clean, at + MIN), renamed);
+    expect(result.created).toBe(true);
+    const event = await stored("stored-without");
+    const held = await disclosures.ofEvent(INCIDENT, "stored-without");
+    expect(held).toHaveLength(4);
+    for (const d of held) {
+      expect(d.erased).toBe(false);
+      if (!d.erased) expect(checkDisclosure(event, d.pointer, d.disclosure)).toEqual({ ok: true });
+    }
+    // The first attempt's pack is rewritten without its value for /data/victims/1/name.
+    const first = (await itemsOf("stored-without")).find((i) => i.key?.S === left?.key?.S);
+    expect((JSON.parse(first?.entries?.S ?? "[]") as string[][]).map((e) => e[0])).toEqual([
+      "/data/victims/0/name",
+      "/data/victims/0/age",
+      "/data/victims/1/place",
+    ]);
+    const values = (await itemsOf("stored-without")).flatMap((i) =>
+      (JSON.parse(i.entries?.S ?? "[]") as string[][]).map((e) => decodeDisclosure(e[3] as string)?.value),
+    );
+    expect(values).toContain("Renamed of stored-without");
+    expect(values).not.toContain("Other of stored-without");
   });
 });

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { Disclosure } from "../../events/sealing.js";
-import { DisclosureStore } from "../../functions/people/disclosure-store.js";
+import { DisclosureStore, type HeldDisclosure } from "../../functions/people/disclosure-store.js";
 import { BATCH_WRITE_LIMIT, batchPutItems } from "../../functions/store/dynamo-idioms.js";
 
 /**
@@ -18,7 +18,7 @@ export async function putFirstLayout(
 ): Promise<void> {
   const items = disclosures.map((d) => ({
     incidentId: { S: incidentId },
-    key: { S: `${eventId}${d.pointer}#${d.digest}` },
+    key: { S: firstLayoutKey(eventId, d) },
     eventId: { S: eventId },
     pointer: { S: d.pointer },
     digest: { S: d.digest },
@@ -30,6 +30,8 @@ export async function putFirstLayout(
   for (let i = 0; i < items.length; i += share) shares.push(items.slice(i, i + share));
   await Promise.all(shares.map((part) => batchPutItems(db, table, part)));
 }
+
+const firstLayoutKey = (eventId: string, d: Disclosure) => `${eventId}${d.pointer}#${d.digest}`;
 
 /** A disclosure store that writes the first layout (everything else as the store does). */
 export class FirstLayoutDisclosureStore extends DisclosureStore {
@@ -44,7 +46,18 @@ export class FirstLayoutDisclosureStore extends DisclosureStore {
     incidentId: string,
     eventId: string,
     disclosures: readonly Disclosure[],
-  ): Promise<void> {
+  ): Promise<HeldDisclosure[]> {
     await putFirstLayout(this.client, this.table, incidentId, eventId, disclosures);
+    return disclosures.map((d) => ({
+      incidentId,
+      eventId,
+      pointer: d.pointer,
+      digest: d.digest,
+      key: firstLayoutKey(eventId, d),
+      packed: false,
+      erased: false,
+      disclosure: d.disclosure,
+      visibility: d.visibility,
+    }));
   }
 }
