@@ -429,8 +429,10 @@ export class SealedAppend {
         }
         // Erased by another redaction, there is nothing left to withhold or erase. Erased by this
         // very one, it is a retry after the effect was applied (a crash before the append, or a
-        // lost answer): the append then records it, or answers its first answer.
-        if (matching.every((h) => h.erased && h.erasedBy !== e.eventId)) {
+        // lost answer): the append then records it, or answers its first answer. A redaction
+        // without an eventId cannot be told from its own retry, so it is recorded: refusing it
+        // would lose the record of an erasure that happened.
+        if (e.eventId !== undefined && matching.every((h) => h.erased && h.erasedBy !== e.eventId)) {
           errors.push({
             path: at(i, `data.pointers[${p}]`),
             message: `${targetEventId}'s value at ${pointer} is already erased: there is nothing left to redact`,
