@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
@@ -27,6 +28,29 @@ function errorsOf(file: string): {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * The rows of an export naming these incidents, once the log's latest checkpoint holds them
+ * (the exports are cut at it).
+ */
+async function exportedRows(
+  name: string,
+  idColumn: string,
+  ids: string[],
+): Promise<Record<string, string>[]> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const rows: Record<string, string>[] = parse(
+      await (await fetch(`${archive.url}/export/${name}`)).text(),
+      {
+        columns: true,
+      },
+    );
+    const found = rows.filter((r) => ids.includes(r[idColumn] ?? ""));
+    if (found.length === ids.length || Date.now() > until) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function copy(name: string, transform: (text: string) => string | Buffer = (t) => t): string {
@@ -74,7 +98,7 @@ describe("npm run import --format acled", () => {
     const file = copy("acled.csv");
     const first = await runImport(archive.url, [file, "--format", "acled"]);
     expect(first.code).toBe(1);
-    expect(first.stdout).toContain("3 events stored");
+    expect(first.stdout).toContain("4 events stored");
     const errors = errorsOf(file);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
@@ -92,6 +116,7 @@ describe("npm run import --format acled", () => {
       region: "Donetsk",
     });
     expect(kramatorsk.casualties.killed).toMatchObject({ low: 57, high: null });
+    expect([kramatorsk.timePrecision, kramatorsk.location.precision]).toEqual(["day", "exact"]);
     expect(kramatorsk.casualties.killed.latest.attributedTo.name).toBe("ACLED");
     // No fatalities: no casualty report (at least 0 says nothing).
     expect((await storedEvents(archive.url, "acled-ukr90003"))?.map((e) => e.type)).toEqual([
@@ -100,8 +125,27 @@ describe("npm run import --format acled", () => {
 
     const again = await runImport(archive.url, [file, "--format", "acled"]);
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain("0 events stored, 3 already there");
+    expect(again.stdout).toContain("0 events stored, 4 already there");
     expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(2);
+  });
+
+  it("maps time_precision and geo_precision, and acled.csv gives back the same codes", async () => {
+    await runImport(archive.url, [copy("acled.csv"), "--format", "acled"]);
+    const coded = await exportedRows("acled.csv", "event_id_cnty", [
+      "acled-ukr90001",
+      "acled-ukr90003",
+      "acled-ukr90004",
+    ]);
+    expect(coded.map((r) => [r.event_id_cnty, r.time_precision, r.geo_precision])).toEqual([
+      ["acled-ukr90001", "1", "1"],
+      ["acled-ukr90003", "2", "2"],
+      ["acled-ukr90004", "3", "3"],
+    ]);
+    // ACLED's 2 is its week, its 3 a larger region, placed at the region's capital.
+    const region = (await call(archive.url, "GET", "/incidents/acled-ukr90004")).body;
+    expect([region.timePrecision, region.location.precision]).toEqual(["month", "adm1"]);
+    const week = (await call(archive.url, "GET", "/incidents/acled-ukr90003")).body;
+    expect([week.timePrecision, week.location.precision]).toEqual(["week", "near"]);
   });
 
   it("refuses a file that lacks ACLED's columns before storing anything, naming them", async () => {
@@ -133,6 +177,17 @@ describe("npm run import --format ucdp", () => {
       text: "UCDP best estimate 16 (low 12, high 30)",
     });
     expect(mariupol.casualties.civiliansKilled.low).toBe(2);
+    expect(mariupol).toMatchObject({ occurredUntil: "2022-04-13", timePrecision: "days" });
+    expect(mariupol.location.precision).toBe("near");
+  });
+
+  it("maps date_prec, where_prec and date_end, and ucdp-ged.csv gives back the same", async () => {
+    expect((await runImport(archive.url, [copy("ucdp.csv"), "--format", "ucdp"])).code).toBe(0);
+    const coded = await exportedRows("ucdp-ged.csv", "id", ["ucdp-ged-500001", "ucdp-ged-500002"]);
+    expect(coded.map((r) => [r.id, r.date_prec, r.where_prec, r.date_start, r.date_end])).toEqual([
+      ["ucdp-ged-500001", "1", "1", "2022-04-08", "2022-04-08"],
+      ["ucdp-ged-500002", "2", "2", "2022-04-11", "2022-04-13"],
+    ]);
   });
 });
 
