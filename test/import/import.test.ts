@@ -228,24 +228,37 @@ describe("npm run import --format csv --map", () => {
     expect(await storedEvents(archive.url, "other-k-1")).toBeNull();
   });
 
-  it("quoted newlines survive, and a row with too few fields fails alone", async () => {
-    const file = join(dir, "quoted.csv");
-    writeFileSync(
-      file,
-      "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote\n" +
-        'q-1,Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,"line one\nline two"\n' +
-        "q-2,Izium,UA\n" +
-        "q-3,Izium,UA,49.2,37.25,2022-04-02,Shelling,BBC,Someone,4,\n",
-    );
-    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
-    expect(run.code).toBe(1);
-    expect(errorsOf(file).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
-      [2, 4, "has 3 fields; the header has 11"],
-    ]);
-    const q1 = (await storedEvents(archive.url, "recorder-q-1")) ?? [];
-    expect((q1[2]?.data as { quote?: string } | undefined)?.quote).toBe("line one\nline two");
-    expect(await storedEvents(archive.url, "recorder-q-3")).toHaveLength(2);
-  });
+  it.each([
+    ["LF", "\n", "q"],
+    ["CRLF", "\r\n", "c"],
+  ])(
+    "quoted newlines survive, a row with too few fields fails alone, and errors name the line it starts on (%s)",
+    async (_ends, eol, id) => {
+      const file = join(dir, `quoted-${id}.csv`);
+      writeFileSync(
+        file,
+        [
+          "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote",
+          `${id}-1,Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,"line one${eol}line two"`,
+          `${id}-2,Izium,UA`,
+          `${id}-3,Izium,UA,49.2,37.25,2022-04-02,Shelling,BBC,Someone,4,`,
+          "",
+          `${id}-4,Izium`,
+          "",
+        ].join(eol),
+      );
+      const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+      expect(run.code).toBe(1);
+      // Row 1 spans lines 2 and 3; a blank line 6 is no row.
+      expect(errorsOf(file).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
+        [2, 4, "has 3 fields; the header has 11"],
+        [4, 7, "has 2 fields; the header has 11"],
+      ]);
+      const first = (await storedEvents(archive.url, `recorder-${id}-1`)) ?? [];
+      expect((first[2]?.data as { quote?: string } | undefined)?.quote).toBe(`line one${eol}line two`);
+      expect(await storedEvents(archive.url, `recorder-${id}-3`)).toHaveLength(2);
+    },
+  );
 
   it("refuses a file that is not UTF-8 before storing any row of it", async () => {
     const file = join(dir, "latin1.csv");
