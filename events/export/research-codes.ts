@@ -3,9 +3,9 @@ import { sourceKey } from "../source-key.js";
 import type { Summary } from "../summarize.js";
 
 /**
- * What UCDP GED and ACLED layouts share: the codes our precision lists map to, the incident's
- * dates, its sources and its perpetrator. The rules are in docs/reference/codebook.md ("ucdp-ged.csv",
- * "acled.csv"); each function names the section it follows.
+ * What UCDP GED and ACLED layouts share: the codes our precision lists map to (and, for import,
+ * back), the incident's dates, its sources and its perpetrator. The rules are in
+ * docs/reference/codebook.md ("ucdp-ged.csv", "acled.csv"); each function names the section it follows.
  */
 
 /** "ucdp-ged.csv", `date_prec`: 1 day, 2 a few days, 3 the week, 4 the month, 5 the year. */
@@ -36,6 +36,45 @@ export const ACLED_GEO_PRECISION: Readonly<Record<string, number>> = {
   adm1: 3,
   subnational: 3,
 };
+
+/**
+ * The codes read back, for import: each code's value, or where several of ours share a code
+ * (ACLED's are coarser), the one `shared` names, as "acled.csv" in the codebook says. So an
+ * imported code exports as the same code.
+ */
+function readBack(
+  table: Readonly<Record<string, number>>,
+  shared: Readonly<Record<number, string>> = {},
+): Readonly<Record<string, string>> {
+  const back: Record<string, string> = {};
+  for (const [value, n] of Object.entries(table)) {
+    const named = Object.hasOwn(shared, n) ? shared[n] : undefined;
+    if (named !== undefined && table[named] !== n) throw new Error(`${named} does not code as ${n}`);
+    if (named === undefined && Object.hasOwn(back, String(n)))
+      throw new Error(`name the value ${n} reads as`);
+    back[String(n)] = named ?? value;
+  }
+  return back;
+}
+/** `date_prec` 1–5 and `where_prec` 1–7: one of ours each. */
+export const UCDP_DATE_PREC_READ = readBack(UCDP_DATE_PREC);
+export const UCDP_WHERE_PREC_READ = readBack(UCDP_WHERE_PREC);
+/** `time_precision` 2 is ACLED's week (our `days` also writes 2). */
+export const ACLED_TIME_PRECISION_READ = readBack(ACLED_TIME_PRECISION, { 2: "week" });
+/** `geo_precision` 3, "a larger region", placed at its capital by ACLED: a first-level region (our `adm2` and `subnational` also write 3). */
+export const ACLED_GEO_PRECISION_READ = readBack(ACLED_GEO_PRECISION, { 3: "adm1" });
+
+/**
+ * Our value for a dataset's code cell: undefined when the cell is empty (not coded), null when
+ * it holds no code of the table.
+ */
+export function valueOfCode(read: Readonly<Record<string, string>>, cell: string): string | null | undefined {
+  const text = cell.trim();
+  if (text === "") return undefined;
+  // A whole number as a spreadsheet may write it ("2.0"), as the count columns are read.
+  const key = /^\d+(?:\.0+)?$/.test(text) ? String(Number(text)) : text;
+  return Object.hasOwn(read, key) ? (read[key] ?? null) : null;
+}
 
 export const code = (
   table: Readonly<Record<string, number>>,

@@ -1,3 +1,8 @@
+import {
+  ACLED_GEO_PRECISION_READ,
+  ACLED_TIME_PRECISION_READ,
+  valueOfCode,
+} from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
 import { importEventId, rowIdentity, slugify } from "./event-ids.js";
 import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
@@ -71,6 +76,12 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
   if (lon === null) return fail("longitude", "must be a number");
   const fatalities = parseCount(cell("fatalities"));
   if (fatalities === null) return fail("fatalities", "must be a non-negative integer");
+  const timePrecision = valueOfCode(ACLED_TIME_PRECISION_READ, cell("time_precision"));
+  if (timePrecision === null)
+    return fail("time_precision", "must be 1 (the day), 2 (the week) or 3 (the month), or empty");
+  const precision = valueOfCode(ACLED_GEO_PRECISION_READ, cell("geo_precision"));
+  if (precision === null)
+    return fail("geo_precision", "must be 1 (the place), 2 (near it) or 3 (a larger region), or empty");
   const kind = slugify(cell("sub_event_type") || cell("event_type")) ?? "acled-event";
   const place = cell("location") || cell("admin2") || cell("admin1") || cell("country");
   const source = {
@@ -95,8 +106,10 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
           country,
           lat,
           lon,
+          ...(precision ? { precision } : {}),
         },
         occurredOn: day,
+        ...(timePrecision ? { timePrecision } : {}),
         ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
       },
     },

@@ -1,3 +1,4 @@
+import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
 import { importEventId, rowIdentity, slugify } from "./event-ids.js";
 import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
@@ -104,6 +105,15 @@ export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
   if (best === null) return fail("best", "must be a non-negative integer");
   if (low === null || low > best) return fail("low", "must be a non-negative integer, at most best");
   if (high === null || high < best) return fail("high", "must be a non-negative integer, at least best");
+  const timePrecision = valueOfCode(UCDP_DATE_PREC_READ, cell("date_prec"));
+  if (timePrecision === null)
+    return fail("date_prec", "must be a code from 1 (the day) to 5 (the year), or empty");
+  const precision = valueOfCode(UCDP_WHERE_PREC_READ, cell("where_prec"));
+  if (precision === null)
+    return fail(
+      "where_prec",
+      "must be a code from 1 (the exact place) to 7 (at sea or in the air), or empty",
+    );
   const place = cell("where_coordinates") || cell("adm_2") || cell("adm_1") || cell("country");
   const source = {
     publisher: "UCDP GED",
@@ -139,8 +149,11 @@ export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
             country,
             lat,
             lon,
+            ...(precision ? { precision } : {}),
           },
           occurredOn: start,
+          ...(end !== start ? { occurredUntil: end } : {}),
+          ...(timePrecision ? { timePrecision } : {}),
           description: clip(description, 20_000),
         },
       },

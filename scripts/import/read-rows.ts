@@ -91,7 +91,8 @@ export async function csvRows(file: string): Promise<CsvRows> {
   const header = first.value.record.map((h) => h.trim());
   const duplicate = header.find((h, i) => header.indexOf(h) !== i);
   if (duplicate !== undefined) throw new ImportFileError(`the header names the column "${duplicate}" twice`);
-  let lastLine = first.value.info.lines;
+  const lines = lineCounter();
+  lines.startOf(first.value.record, first.value.info.lines);
   async function* rows() {
     let row = 0;
     for (;;) {
@@ -99,8 +100,7 @@ export async function csvRows(file: string): Promise<CsvRows> {
       if (item.done) return;
       row += 1;
       const { record, info } = item.value;
-      const line = lastLine + 1;
-      lastLine = info.lines;
+      const line = lines.startOf(record, info.lines);
       const fields: Record<string, string> = {};
       header.forEach((name, i) => {
         Object.defineProperty(fields, name, { value: record[i] ?? "", enumerable: true, writable: true });
@@ -111,6 +111,30 @@ export async function csvRows(file: string): Promise<CsvRows> {
     }
   }
   return { header, rows: rows(), bytesRead: () => read };
+}
+
+/** A line break as an editor counts it: CRLF, LF or a lone CR, each one. */
+const BREAK = /\r\n|[\r\n]/g;
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/**
+ * The line each record starts on, from csv-parse's `info.lines`: the line a record ends on,
+ * where every CR and every LF inside a quoted field counts as a line of its own, so a quoted
+ * CRLF counts twice. The count so runs one ahead for each quoted CRLF read so far. A record
+ * starts as many breaks above its end as its fields hold, whatever blank lines came before it.
+ */
+function lineCounter() {
+  let ahead = 0;
+  return {
+    startOf(record: readonly string[], endLine: number): number {
+      let breaks = 0;
+      for (const field of record) {
+        breaks += count(field, BREAK);
+        ahead += count(field, /\r\n/g);
+      }
+      return endLine - ahead - breaks;
+    },
+  };
 }
 
 export interface NdjsonLine {

@@ -226,6 +226,82 @@ describe("the desk in Chromium", () => {
     expect(new Set((await events()).map((e) => e.recordedBy))).toEqual(new Set([WRITER.name]));
   });
 
+  it("codes when and where for research: an opening's precisions and end, refused and kept, then a revision that keeps the place's precision", async () => {
+    const coded = "desk-coded-market-2022-04-08";
+    const opening = {
+      incidentId: coded,
+      "data.title": "Shelling of a market",
+      "data.kind": "shelling",
+      "data.location.name": "Central market",
+      "data.location.country": "UA",
+      "data.location.lat": "48.7305",
+      "data.location.lon": "37.5867",
+      "data.location.precision": "near",
+      "data.occurredOn": "2022-04-08",
+      "data.occurredUntil": "2022-04-07",
+      ...AP,
+    };
+    await page.goto(`${archive.url}/desk/new`);
+    await fill(page, opening);
+    // A select by keyboard alone: focused, then its choice typed.
+    await page.locator('[name="data.timePrecision"]').focus();
+    await page.keyboard.type("Within");
+    await expect(page.locator('[name="data.timePrecision"]').inputValue()).resolves.toBe("days");
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.locator('[name="data.occurredUntil"]').press("Enter"),
+    ]);
+    await page.waitForLoadState("load");
+    const ended = "When it ended must not be before the start (occurredAt or occurredOn)";
+    await expect(page.locator(".error-summary li").allTextContents()).resolves.toEqual([ended]);
+    await expect(page.locator("#f-data-occurredUntil-error").textContent()).resolves.toContain(ended);
+    await expect(page.locator("#f-data-occurredUntil").getAttribute("aria-invalid")).resolves.toBe("true");
+    for (const [name, value] of Object.entries({ ...opening, "data.timePrecision": "days" }))
+      await expect(page.locator(`[name="${name}"]`).inputValue(), name).resolves.toBe(value);
+    expect((await fetch(`${archive.url}/incidents/${coded}`)).status).toBe(404);
+    await shot("form-incident-opened-coded-errors");
+    await expectAccessible(browser, rita, `${archive.url}/desk/new`, async (p) => {
+      await fill(p, { ...opening, "data.timePrecision": "days" });
+      await submit(p, "Open an incident");
+      await expect(p.locator(".error-summary li").count()).resolves.toBe(1);
+    });
+    await fill(page, { "data.occurredUntil": "2022-04-10" });
+    await submit(page, "Open an incident");
+    const [stored] = ((await json(`/incidents/${coded}/events`)).items ?? []) as Record<string, unknown>[];
+    expect(stored?.data).toMatchObject({
+      location: { name: "Central market", country: "UA", lat: 48.7305, lon: 37.5867, precision: "near" },
+      occurredOn: "2022-04-08",
+      occurredUntil: "2022-04-10",
+      timePrecision: "days",
+    });
+
+    // An editor revises the place: the precision it had is shown, and kept with the new place.
+    const editor = await newPerson(browser);
+    try {
+      const editorPage = await editor.newPage();
+      await signIn(editorPage, archive.url, TOKEN);
+      const revision = `${archive.url}/desk/incidents/${coded}/revision`;
+      await editorPage.goto(revision);
+      await expect(editorPage.locator('[name="data.location.precision"]').inputValue()).resolves.toBe("near");
+      await expectAccessible(browser, editor, revision);
+      await fill(editorPage, {
+        "data.location.name": "Market square",
+        "data.location.country": "UA",
+        "attributedTo.name": "Desk editors",
+        "source.publisher": "incident-ledger",
+      });
+      await editorPage.evaluate(() => document.activeElement?.blur());
+      await editorPage.screenshot({ path: join(SHOTS, "form-incident-revised.png"), fullPage: true });
+      await submit(editorPage, "Revise the incident's details");
+      expect(new URL(editorPage.url()).pathname).toBe(`/view/${coded}`);
+      const summary = await json(`/incidents/${coded}`);
+      expect(summary.location).toEqual({ name: "Market square", country: "UA", precision: "near" });
+      expect(summary.revisedInVersion).toBe(2);
+    } finally {
+      await editor.close();
+    }
+  });
+
   it("records victims, two people in one report, their names sealed from public reads", async () => {
     await openForm("Record victims");
     await submit(page, "Add another person");

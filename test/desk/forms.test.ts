@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EDITOR_TYPES, EVENT_TYPES } from "../../events/schemas.js";
+import { EDITOR_TYPES, EVENT_TYPES, LOCATION_PRECISIONS, TIME_PRECISIONS } from "../../events/schemas.js";
 import { parseAppendBody } from "../../events/validate.js";
 import type { FormState } from "../../functions/http/desk/form-kit.js";
 import { fieldId } from "../../functions/http/desk/form-kit.js";
@@ -64,7 +64,7 @@ describe.each([...DESK_FORMS].map((f) => [f.type, f] as const))("the %s form", (
   if (DESK_FORMS.includes(form))
     it("reads an empty form into an event the API refuses, every problem on a field", () => {
       const values = new Map<string, string>();
-      const read = form.read(values);
+      const read = form.read(values, context);
       const parsed = parseAppendBody(read.body);
       expect(parsed.ok).toBe(false);
       const fields = new Set(form.fields(values));
@@ -97,11 +97,95 @@ describe("the casualty form's figures", () => {
       ["attributedTo.name", "Police"],
       ...Object.entries(parts).map(([k, v]) => [`figures[0].${k}`, v] as [string, string]),
     ]);
-    const read = form.read(values);
+    const read = form.read(values, context);
     expect(read.errors.size).toBe(0);
     const parsed = parseAppendBody(read.body);
     expect(parsed.ok && parsed.value[0]?.data).toEqual({
       figures: { hospitalised: { ...figure, text: "as the source put it" } },
+    });
+  });
+});
+
+describe("the opening form's coding fields", () => {
+  const form = DESK_FORMS.find((f) => f.type === "IncidentOpened") as DeskForm;
+  it("reads how exactly the date and the place are known, and when it ended, into the event", () => {
+    const values = new Map<string, string>([
+      ["incidentId", "coded-opening"],
+      ["data.title", "Shelling of a market"],
+      ["data.kind", "shelling"],
+      ["data.location.name", "Central market"],
+      ["data.location.country", "UA"],
+      ["data.location.precision", "near"],
+      ["data.occurredOn", "2022-04-08"],
+      ["data.occurredUntil", "2022-04-10"],
+      ["data.timePrecision", "days"],
+      ["source.publisher", "AP"],
+    ]);
+    const parsed = parseAppendBody(form.read(values, context).body);
+    expect(parsed.ok && parsed.value[0]?.data).toMatchObject({
+      location: { name: "Central market", country: "UA", precision: "near" },
+      occurredUntil: "2022-04-10",
+      timePrecision: "days",
+    });
+  });
+
+  it("offers every precision the API takes, and an empty choice for none given", async () => {
+    const html = await render(form);
+    for (const [name, values] of [
+      ["data.timePrecision", TIME_PRECISIONS],
+      ["data.location.precision", LOCATION_PRECISIONS],
+    ] as const) {
+      const select = new RegExp(`<select[^>]*name="${name.replace(/\./g, "\\.")}"[^>]*>(.*?)</select>`, "s");
+      const options = [...(select.exec(html)?.[1] ?? "").matchAll(/<option value="([^"]*)"/g)].map(
+        (m) => m[1],
+      );
+      expect(options, name).toEqual(["", ...values]);
+    }
+  });
+});
+
+describe("the revision form's place", () => {
+  const form = DESK_FORMS.find((f) => f.type === "IncidentRevised") as DeskForm;
+  const place = { name: "Kramatorsk railway station", country: "UA", lat: 48.7305, lon: 37.5867 };
+  const on = (precision?: string): FormContext => ({
+    ...context,
+    summary: { location: { ...place, ...(precision ? { precision } : {}) } } as never,
+  });
+  const revised = (fields: Record<string, string>, at: FormContext) => {
+    const values = new Map(
+      Object.entries({ "source.publisher": "Editors", "attributedTo.name": "Editors", ...fields }),
+    );
+    const parsed = parseAppendBody(form.read(values, at).body);
+    return parsed.ok ? parsed.value[0]?.data : parsed.errors;
+  };
+
+  it("given a place known near a town, then the form opens with that precision chosen", () => {
+    expect(form.initial?.(on("near"))).toEqual({ "data.location.precision": "near" });
+    expect(form.initial?.(on())).toEqual({});
+  });
+
+  it("given a new place and the precision as shown, then the new place keeps it", () => {
+    const at = on("near");
+    const shown = form.initial?.(at) ?? {};
+    expect(
+      revised({ ...shown, "data.location.name": "Station forecourt", "data.location.country": "UA" }, at),
+    ).toEqual({ location: { name: "Station forecourt", country: "UA", precision: "near" } });
+  });
+
+  it("given the precision as shown and no new place, then the place is not revised", () => {
+    const at = on("near");
+    expect(revised({ ...form.initial?.(at), "data.timePrecision": "day" }, at)).toEqual({
+      timePrecision: "day",
+    });
+  });
+
+  it("given only another precision, then the current place is revised with it, and with 'not given' without one", () => {
+    expect(revised({ "data.location.precision": "exact" }, on("near"))).toEqual({
+      location: { ...place, precision: "exact" },
+    });
+    expect(revised({ "data.location.precision": "" }, on("near"))).toEqual({ location: place });
+    expect(revised({ "data.location.precision": "adm2" }, on())).toEqual({
+      location: { ...place, precision: "adm2" },
     });
   });
 });

@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyChain } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
@@ -27,6 +28,29 @@ function errorsOf(file: string): {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * The rows of an export naming these incidents, once the log's latest checkpoint holds them
+ * (the exports are cut at it).
+ */
+async function exportedRows(
+  name: string,
+  idColumn: string,
+  ids: string[],
+): Promise<Record<string, string>[]> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const rows: Record<string, string>[] = parse(
+      await (await fetch(`${archive.url}/export/${name}`)).text(),
+      {
+        columns: true,
+      },
+    );
+    const found = rows.filter((r) => ids.includes(r[idColumn] ?? ""));
+    if (found.length === ids.length || Date.now() > until) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function copy(name: string, transform: (text: string) => string | Buffer = (t) => t): string {
@@ -74,7 +98,7 @@ describe("npm run import --format acled", () => {
     const file = copy("acled.csv");
     const first = await runImport(archive.url, [file, "--format", "acled"]);
     expect(first.code).toBe(1);
-    expect(first.stdout).toContain("3 events stored");
+    expect(first.stdout).toContain("4 events stored");
     const errors = errorsOf(file);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
@@ -92,6 +116,7 @@ describe("npm run import --format acled", () => {
       region: "Donetsk",
     });
     expect(kramatorsk.casualties.killed).toMatchObject({ low: 57, high: null });
+    expect([kramatorsk.timePrecision, kramatorsk.location.precision]).toEqual(["day", "exact"]);
     expect(kramatorsk.casualties.killed.latest.attributedTo.name).toBe("ACLED");
     // No fatalities: no casualty report (at least 0 says nothing).
     expect((await storedEvents(archive.url, "acled-ukr90003"))?.map((e) => e.type)).toEqual([
@@ -100,8 +125,27 @@ describe("npm run import --format acled", () => {
 
     const again = await runImport(archive.url, [file, "--format", "acled"]);
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain("0 events stored, 3 already there");
+    expect(again.stdout).toContain("0 events stored, 4 already there");
     expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(2);
+  });
+
+  it("maps time_precision and geo_precision, and acled.csv gives back the same codes", async () => {
+    await runImport(archive.url, [copy("acled.csv"), "--format", "acled"]);
+    const coded = await exportedRows("acled.csv", "event_id_cnty", [
+      "acled-ukr90001",
+      "acled-ukr90003",
+      "acled-ukr90004",
+    ]);
+    expect(coded.map((r) => [r.event_id_cnty, r.time_precision, r.geo_precision])).toEqual([
+      ["acled-ukr90001", "1", "1"],
+      ["acled-ukr90003", "2", "2"],
+      ["acled-ukr90004", "3", "3"],
+    ]);
+    // ACLED's 2 is its week, its 3 a larger region, placed at the region's capital.
+    const region = (await call(archive.url, "GET", "/incidents/acled-ukr90004")).body;
+    expect([region.timePrecision, region.location.precision]).toEqual(["month", "adm1"]);
+    const week = (await call(archive.url, "GET", "/incidents/acled-ukr90003")).body;
+    expect([week.timePrecision, week.location.precision]).toEqual(["week", "near"]);
   });
 
   it("refuses a file that lacks ACLED's columns before storing anything, naming them", async () => {
@@ -133,6 +177,17 @@ describe("npm run import --format ucdp", () => {
       text: "UCDP best estimate 16 (low 12, high 30)",
     });
     expect(mariupol.casualties.civiliansKilled.low).toBe(2);
+    expect(mariupol).toMatchObject({ occurredUntil: "2022-04-13", timePrecision: "days" });
+    expect(mariupol.location.precision).toBe("near");
+  });
+
+  it("maps date_prec, where_prec and date_end, and ucdp-ged.csv gives back the same", async () => {
+    expect((await runImport(archive.url, [copy("ucdp.csv"), "--format", "ucdp"])).code).toBe(0);
+    const coded = await exportedRows("ucdp-ged.csv", "id", ["ucdp-ged-500001", "ucdp-ged-500002"]);
+    expect(coded.map((r) => [r.id, r.date_prec, r.where_prec, r.date_start, r.date_end])).toEqual([
+      ["ucdp-ged-500001", "1", "1", "2022-04-08", "2022-04-08"],
+      ["ucdp-ged-500002", "2", "2", "2022-04-11", "2022-04-13"],
+    ]);
   });
 });
 
@@ -173,24 +228,37 @@ describe("npm run import --format csv --map", () => {
     expect(await storedEvents(archive.url, "other-k-1")).toBeNull();
   });
 
-  it("quoted newlines survive, and a row with too few fields fails alone", async () => {
-    const file = join(dir, "quoted.csv");
-    writeFileSync(
-      file,
-      "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote\n" +
-        'q-1,Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,"line one\nline two"\n' +
-        "q-2,Izium,UA\n" +
-        "q-3,Izium,UA,49.2,37.25,2022-04-02,Shelling,BBC,Someone,4,\n",
-    );
-    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
-    expect(run.code).toBe(1);
-    expect(errorsOf(file).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
-      [2, 4, "has 3 fields; the header has 11"],
-    ]);
-    const q1 = (await storedEvents(archive.url, "recorder-q-1")) ?? [];
-    expect((q1[2]?.data as { quote?: string } | undefined)?.quote).toBe("line one\nline two");
-    expect(await storedEvents(archive.url, "recorder-q-3")).toHaveLength(2);
-  });
+  it.each([
+    ["LF", "\n", "q"],
+    ["CRLF", "\r\n", "c"],
+  ])(
+    "quoted newlines survive, a row with too few fields fails alone, and errors name the line it starts on (%s)",
+    async (_ends, eol, id) => {
+      const file = join(dir, `quoted-${id}.csv`);
+      writeFileSync(
+        file,
+        [
+          "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote",
+          `${id}-1,Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,"line one${eol}line two"`,
+          `${id}-2,Izium,UA`,
+          `${id}-3,Izium,UA,49.2,37.25,2022-04-02,Shelling,BBC,Someone,4,`,
+          "",
+          `${id}-4,Izium`,
+          "",
+        ].join(eol),
+      );
+      const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+      expect(run.code).toBe(1);
+      // Row 1 spans lines 2 and 3; a blank line 6 is no row.
+      expect(errorsOf(file).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
+        [2, 4, "has 3 fields; the header has 11"],
+        [4, 7, "has 2 fields; the header has 11"],
+      ]);
+      const first = (await storedEvents(archive.url, `recorder-${id}-1`)) ?? [];
+      expect((first[2]?.data as { quote?: string } | undefined)?.quote).toBe(`line one${eol}line two`);
+      expect(await storedEvents(archive.url, `recorder-${id}-3`)).toHaveLength(2);
+    },
+  );
 
   it("refuses a file that is not UTF-8 before storing any row of it", async () => {
     const file = join(dir, "latin1.csv");

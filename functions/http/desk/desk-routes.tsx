@@ -160,7 +160,8 @@ export function deskRoutes(deps: DeskDeps) {
       Math.max(0, head.version - CONTEXT_EVENTS),
       head.version,
     );
-    return { incidentId, events: [...events].reverse(), ...(target ? { target } : {}) };
+    const summary = await deps.reader.summary(incidentId, { at: "current", minVersion: head.version });
+    return { incidentId, events: [...events].reverse(), summary, ...(target ? { target } : {}) };
   };
 
   const page = async (
@@ -280,7 +281,7 @@ export function deskRoutes(deps: DeskDeps) {
       grown.set("rows", String((Number(values.get("rows")) || 0) + 1));
       return page(c, 200, s, form, context, grown, new Map(), []);
     }
-    const read = form.read(values);
+    const read = form.read(values, context);
     if (upload) withFile(read, upload, chosen.file, evidenceMax);
     const fields = new Set(form.fields(values));
     for (const name of chosen.tooLong)

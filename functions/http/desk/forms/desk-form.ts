@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { StoredEvent } from "../../../../events/stored-event.js";
+import type { Summary } from "../../../../events/summarize.js";
 import type { Role } from "../../auth.js";
 import type { FormState, FormValues } from "../form-kit.js";
 import type { ReadForm } from "../form-read.js";
@@ -10,6 +11,8 @@ export interface FormContext {
   events: readonly StoredEvent[];
   /** `?target=` from a link beside an event ("assess this denial"). */
   target?: string;
+  /** The incident's current summary: its details as revised, whatever the events above reach back to. */
+  summary?: Summary | null;
 }
 
 /**
@@ -35,8 +38,8 @@ export interface DeskForm {
   /** A field's label, for messages that name it. */
   label(field: string): string;
   Fields: FC<{ form: FormState; context: FormContext }>;
-  /** The event from the form. */
-  read(values: FormValues): ReadForm;
+  /** The event from the form, on the incident as it stands. */
+  read(values: FormValues, context: FormContext): ReadForm;
   /** A problem path (`data.figures.killed.value`) → the field holding it; default: the nearest field. */
   fieldFor?(path: string, values: FormValues): string | null;
   /** The form's first values (none by default); e.g. the target picked from a link. */

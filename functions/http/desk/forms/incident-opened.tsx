@@ -1,7 +1,7 @@
 import { AttributionFields, SourceFields, TextArea, TextField } from "../form-kit.js";
 import { readEnvelope } from "../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "./desk-form.js";
-import { COORDINATES, INCIDENT_LABELS, PlaceFields, WhenFields } from "./incident-fields.js";
+import { COORDINATES, INCIDENT_FIELDS, INCIDENT_LABELS, PlaceFields, WhenFields } from "./incident-fields.js";
 
 const LABELS: Record<string, string> = {
   incidentId: "Incident name",
@@ -9,21 +9,7 @@ const LABELS: Record<string, string> = {
   "attributedTo.name": "Name of who reported it",
 };
 
-const FIELDS = [
-  "incidentId",
-  "data.title",
-  "data.kind",
-  "data.location.name",
-  "data.location.region",
-  "data.location.country",
-  "data.location.lat",
-  "data.location.lon",
-  "data.occurredOn",
-  "data.occurredAt",
-  "data.description",
-  ...SOURCE_FIELDS,
-  ...ATTRIBUTION_FIELDS,
-];
+const FIELDS = ["incidentId", ...INCIDENT_FIELDS, ...SOURCE_FIELDS, ...ATTRIBUTION_FIELDS];
 
 /** `IncidentOpened`: the first event of an incident, at /desk/new. */
 export const incidentOpenedForm: DeskForm = {

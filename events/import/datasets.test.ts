@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { ACLED_COLUMNS as ACLED_EXPORT, acledCells } from "../export/acled-row.js";
+import { UCDP_COLUMNS as UCDP_EXPORT, ucdpCells } from "../export/ucdp-row.js";
+import type { Envelope } from "../schemas.js";
+import { given } from "../test-kit.js";
+import { parseEnvelope } from "../validate.js";
+import { ACLED_COLUMNS, acledRow } from "./acled.js";
+import type { MappedRow } from "./rows.js";
+import { UCDP_COLUMNS, ucdpRow } from "./ucdp.js";
+
+/**
+ * The datasets' precision columns, imported and exported again (docs/explanation/finding.md,
+ * "Import"; docs/reference/codebook.md, "acled.csv" and "ucdp-ged.csv"): every code comes back
+ * as itself, and where several of our values share a code the one read is the codebook's.
+ */
+
+const ACLED_ROW: Record<string, string> = {
+  event_id_cnty: "UKR90001",
+  event_date: "2022-04-08",
+  event_type: "Explosions/Remote violence",
+  sub_event_type: "Shelling/artillery/missile attack",
+  actor1: "Military Forces of Russia (2000-)",
+  country: "Ukraine",
+  admin1: "Donetsk",
+  location: "Kramatorsk",
+  latitude: "48.7305",
+  longitude: "37.5867",
+  source: "Ukrainska Pravda",
+  fatalities: "57",
+  time_precision: "1",
+  geo_precision: "1",
+};
+
+const UCDP_ROW: Record<string, string> = {
+  id: "500002",
+  type_of_violence: "1",
+  dyad_name: "Government of Russia (Soviet Union) - Government of Ukraine",
+  where_coordinates: "Mariupol town",
+  adm_1: "Donetsk oblast",
+  country: "Ukraine",
+  latitude: "47.0951",
+  longitude: "37.5494",
+  date_start: "2022-04-11",
+  date_end: "2022-04-13",
+  best: "16",
+  low: "12",
+  high: "30",
+  where_prec: "1",
+  date_prec: "1",
+};
+
+const row = (header: readonly string[], cells: Record<string, string>) => ({
+  row: 1,
+  line: 2,
+  fields: Object.fromEntries(header.map((h) => [h, cells[h] ?? ""])),
+});
+
+/** The row's opening as the API would take it. */
+function opening(mapped: MappedRow): Envelope & { type: "IncidentOpened" } {
+  if (!mapped.ok) throw new Error(JSON.stringify(mapped.errors));
+  const parsed = parseEnvelope(mapped.events[0]);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.value as Envelope & { type: "IncidentOpened" };
+}
+
+/** The export's cells for an incident opened so, by column name. */
+function exported(
+  envelope: Envelope,
+  cells: typeof acledCells,
+  columns: readonly string[],
+): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
+  given(envelope)
+    .when()
+    .then((summary) => {
+      const values = cells(summary);
+      out = Object.fromEntries(columns.map((c, i) => [c, values[i]]));
+    });
+  return out;
+}
+
+describe("ACLED's time_precision and geo_precision", () => {
+  it.each([
+    ["1", "day", "1", "exact"],
+    ["2", "week", "2", "near"],
+    ["3", "month", "3", "adm1"],
+  ])(
+    "given time_precision %s, then %s; given geo_precision %s, then %s; exported again, the same codes",
+    (time, timePrecision, geo, precision) => {
+      const opened = opening(
+        acledRow(
+          ACLED_COLUMNS,
+          row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: time, geo_precision: geo }),
+        ),
+      );
+      expect(opened.data).toMatchObject({ timePrecision, location: { precision } });
+      expect(exported(opened, acledCells, ACLED_EXPORT)).toMatchObject({
+        time_precision: Number(time),
+        geo_precision: Number(geo),
+      });
+    },
+  );
+
+  it("given empty precision cells, then no precision is claimed; given a code ACLED has not, then the row fails naming the column", () => {
+    const blank = opening(
+      acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "", geo_precision: "" })),
+    );
+    expect(blank.data.timePrecision).toBeUndefined();
+    expect(blank.data.location.precision).toBeUndefined();
+    expect(acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "4" }))).toMatchObject({
+      ok: false,
+      errors: [{ path: "time_precision" }],
+    });
+    expect(
+      acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, geo_precision: "near" })),
+    ).toMatchObject({
+      ok: false,
+      errors: [{ path: "geo_precision" }],
+    });
+  });
+});
+
+describe("UCDP GED's date_prec, where_prec and date_end", () => {
+  it.each([
+    ["1", "day", "1", "exact"],
+    ["2", "days", "2", "near"],
+    ["3", "week", "3", "adm2"],
+    ["4", "month", "4", "adm1"],
+    ["5", "year", "5", "subnational"],
+    ["5", "year", "6", "country"],
+    ["5", "year", "7", "water"],
+  ])(
+    "given date_prec %s, then %s; given where_prec %s, then %s; exported again, the same codes",
+    (date, timePrecision, where, precision) => {
+      const opened = opening(
+        ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: date, where_prec: where })),
+      );
+      expect(opened.data).toMatchObject({ timePrecision, location: { precision } });
+      expect(exported(opened, ucdpCells, UCDP_EXPORT)).toMatchObject({
+        date_prec: Number(date),
+        where_prec: Number(where),
+      });
+    },
+  );
+
+  it("given an event over several days, then it ends on date_end, and exports the same dates", () => {
+    const opened = opening(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, UCDP_ROW)));
+    expect(opened.data).toMatchObject({ occurredOn: "2022-04-11", occurredUntil: "2022-04-13" });
+    expect(exported(opened, ucdpCells, UCDP_EXPORT)).toMatchObject({
+      date_start: "2022-04-11",
+      date_end: "2022-04-13",
+    });
+    const oneDay = opening(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_end: "2022-04-11" })));
+    expect(oneDay.data.occurredUntil).toBeUndefined();
+  });
+
+  it("given a code GED has not, then the row fails naming the column", () => {
+    expect(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, where_prec: "8" }))).toMatchObject({
+      ok: false,
+      errors: [{ path: "where_prec" }],
+    });
+    expect(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: "0" }))).toMatchObject({
+      ok: false,
+      errors: [{ path: "date_prec" }],
+    });
+  });
+});
