@@ -256,6 +256,14 @@ export class IncidentReader {
   }
 
   /**
+   * The fold state of the stored view as the projector saved it, without catching up with the
+   * store: the state the current summary was made from (read beside it where the summary is).
+   */
+  async projectedState(incidentId: string): Promise<IncidentState | null> {
+    return this.views.getState(incidentId);
+  }
+
+  /**
    * The summary of a state: as it is when nothing spilled; else with the sealed pieces of its
    * spilled lists, read in one batch (events/spill.ts) — the cost of what the summary lists.
    */

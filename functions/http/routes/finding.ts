@@ -119,12 +119,13 @@ export async function sourcePage(
   if (page.items.length === 0 && cursor === undefined) {
     throw new NotFoundError(`no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))}`);
   }
-  // The assessments of figures are in the fold state, not the summary: an incident with figures
-  // is read once more, for the verdicts on this source's figures and those it gave of others'.
+  // The assessments of figures are in the fold state, not the summary: the view of an incident
+  // with figures is read once more (the state its summary was made from), for the verdicts on
+  // this source's figures and those it gave of others'.
   const items = await Promise.all(
     page.items.map(async (summary) => {
       if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, key);
-      const state = await deps.reader.stateAt(summary.incidentId, { at: "current" });
+      const state = await deps.reader.projectedState(summary.incidentId);
       return sourceRecord(summary, key, state ? figureAssessments(state) : undefined);
     }),
   );
