@@ -2,6 +2,7 @@ import type { AttributionRow, GradeRow, LinkRow } from "./editorial.js";
 import { estimate } from "./estimates.js";
 import { evidenceSummary } from "./evidence.js";
 import { combineBounds } from "./figures.js";
+import { outgoingRow } from "./links.js";
 import { setOwn } from "./own-keys.js";
 import type { Attribution, Figure, Grade, Location } from "./schemas.js";
 import { sourceKey } from "./source-key.js";
@@ -392,20 +393,7 @@ function summaryOf(state: IncidentState, lists: ReturnType<typeof spilledLists>)
       },
       links: {
         count: ed?.linkCount ?? 0,
-        items: [...(ed?.links ?? [])]
-          .reverse()
-          .slice(0, cap)
-          .map(
-            (l): LinkSummary => ({
-              incidentId: l.otherIncidentId,
-              relation: l.relation,
-              direction: "outgoing",
-              eventId: l.eventId,
-              version: l.version,
-              recordedAt: l.recordedAt,
-              attributedTo: l.attributedTo,
-            }),
-          ),
+        items: [...(ed?.links ?? [])].reverse().slice(0, cap).map(outgoingRow),
       },
       victims: summarizeVictims(state.victims),
       evidence: evidenceSummary(state.evidence),

@@ -1,3 +1,4 @@
+import type { LinkRow } from "../events/editorial.js";
 import { type IncomingLink, withIncoming } from "../events/links.js";
 import type { Grade } from "../events/schemas.js";
 import { piecesNeeded } from "../events/spill.js";
@@ -155,6 +156,11 @@ export class IncidentReader {
   /** Resolves once the projections of the writes before this call are done (locally; at once in AWS). */
   projected(): Promise<void> {
     return this.pending.all();
+  }
+
+  /** This incident's own current links as the index keeps them all (null: none recorded, or no index). */
+  async outgoingLinks(incidentId: string): Promise<LinkRow[] | null> {
+    return (await this.links?.outgoing(incidentId)) ?? null;
   }
 
   /** The links posted on other incidents naming this one (none where no index is kept). */

@@ -378,13 +378,16 @@ const answerSchemas: Record<string, Json> = {
         },
       }),
       links: closed({
-        count: integer(0, "Incidents this one links to, plus links other incidents posted naming it."),
+        count: integer(
+          0,
+          "Incidents this one links to, plus links other incidents posted naming it. A link replacing one the latest 100 no longer hold is counted again; `/incidents/{incidentId}/links` lists each once.",
+        ),
         items: {
           type: "array",
           maxItems: 100,
           items: ref("LinkSummary"),
           description:
-            "Both directions, the most recently recorded first. A link posted on another incident appears here once that incident is projected; a past view shows those recorded by its point.",
+            "Both directions, the most recently recorded first; the latest 100, every one at `/incidents/{incidentId}/links`. A link posted on another incident appears here once that incident is projected; a past view shows those recorded by its point.",
         },
       }),
       victims: ref("VictimsSummary"),
@@ -408,6 +411,7 @@ const answerSchemas: Record<string, Json> = {
     "Each live source's latest report of the category, the most recent first.",
   ),
   DenialPage: listPage(ref("DenialSummary"), "The live denials, in version order."),
+  LinkPage: listPage(ref("LinkSummary"), "Every current link, both directions, the most recent first."),
   EvidenceListRow: closed(
     {
       eventId: ref("EventId"),

@@ -485,6 +485,12 @@ function incidentListPaths(): Record<string, Json> {
       "StatementPage",
       "Live statements, newest first. Each request reads a bounded stretch of the events, so a page may hold fewer than `limit` and still have a `nextCursor`.",
     ),
+    "/incidents/{incidentId}/links": list(
+      "listLinks",
+      "Every current link, both directions, the most recent first",
+      "LinkPage",
+      "Each other incident's current link to or from this one (a later link between the same two replaces the earlier), the most recently recorded first: the whole of the summary's `links.items`. A link posted on another incident appears once that incident is projected.",
+    ),
     "/incidents/{incidentId}/evidence": list(
       "listEvidence",
       "Every capture, newest first",

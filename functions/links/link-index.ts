@@ -11,6 +11,8 @@ import { backOff, batchGetItems, isConditionFailed } from "../store/dynamo-idiom
 
 /** The index item of an incident: a key no incident id can take (ids are slugs, without `#`). */
 export const linksInKey = (incidentId: string) => `${incidentId}#links-in`;
+/** The item of an incident's own current links, one entry per other incident. */
+export const linksOutKey = (incidentId: string) => `${incidentId}#links-out`;
 
 function isTooLarge(error: unknown): boolean {
   const e = error as { name?: string; message?: string } | null;
@@ -23,7 +25,9 @@ function isTooLarge(error: unknown): boolean {
  * map from each A to A's current link to B. The projector writes it as it folds A's links, so
  * it is derived like a view: idempotent (a map entry per A, replaced by A's newer link), the
  * same whatever order and however often it is written, and rebuilt with the views (a rebuild
- * folds every A and writes its links). B's summary reads it beside its view.
+ * folds every A and writes its links). B's summary reads it beside its view. A's own current
+ * links are kept alike, in an item of A's (a map from each B), for the page of all of them: A's
+ * state keeps only the latest LINKS_KEPT.
  */
 export class LinkIndex {
   constructor(
@@ -31,13 +35,24 @@ export class LinkIndex {
     private readonly table: string,
   ) {}
 
-  /** Records A's current links (A's latest link to each other incident). */
+  /** Records A's current links (A's latest link to each other incident), on both sides. */
   async record(fromIncidentId: string, links: readonly LinkRow[]): Promise<void> {
-    await Promise.all(links.map((link) => this.put(link.otherIncidentId, incomingOf(fromIncidentId, link))));
+    await Promise.all(
+      links.flatMap((link) => [
+        this.put(
+          linksInKey(link.otherIncidentId),
+          "links-in",
+          fromIncidentId,
+          incomingOf(fromIncidentId, link),
+        ),
+        this.put(linksOutKey(fromIncidentId), "links-out", link.otherIncidentId, link),
+      ]),
+    );
   }
 
-  private async put(incidentId: string, link: IncomingLink): Promise<void> {
-    const Key = { incidentId: { S: linksInKey(incidentId) } };
+  /** Sets one entry of an index item's map, making the item if there is none. */
+  private async put(itemKey: string, itemType: string, entry: string, link: unknown): Promise<void> {
+    const Key = { incidentId: { S: itemKey } };
     const value = { S: JSON.stringify(link) };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
@@ -45,22 +60,23 @@ export class LinkIndex {
           new UpdateItemCommand({
             TableName: this.table,
             Key,
-            UpdateExpression: "SET links.#from = :link",
+            UpdateExpression: "SET links.#entry = :link",
             ConditionExpression: "attribute_exists(links)",
-            ExpressionAttributeNames: { "#from": link.fromIncidentId },
+            ExpressionAttributeNames: { "#entry": entry },
             ExpressionAttributeValues: { ":link": value },
           }),
         );
         return;
       } catch (error) {
-        if (isTooLarge(error)) return; // Past 400 KB of links in: the link stays on A's own summary.
+        // Past 400 KB of links: the link stays on A's own summary (its latest) and in its events.
+        if (isTooLarge(error)) return;
         if (!isConditionFailed(error)) throw error;
       }
       try {
         await this.db.send(
           new PutItemCommand({
             TableName: this.table,
-            Item: { ...Key, itemType: { S: "links-in" }, links: { M: { [link.fromIncidentId]: value } } },
+            Item: { ...Key, itemType: { S: itemType }, links: { M: { [entry]: value } } },
             ConditionExpression: "attribute_not_exists(incidentId)",
           }),
         );
@@ -71,7 +87,22 @@ export class LinkIndex {
       }
       await backOff(attempt);
     }
-    throw new Error(`could not record the link from ${link.fromIncidentId} in the index of ${incidentId}`);
+    throw new Error(`could not record the link ${entry} in the index item ${itemKey}`);
+  }
+
+  /** An incident's own current links, one per other incident (null: none recorded). */
+  async outgoing(incidentId: string): Promise<LinkRow[] | null> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { incidentId: { S: linksOutKey(incidentId) } },
+        ProjectionExpression: "links",
+        ConsistentRead: true,
+      }),
+    );
+    const map = out.Item?.links?.M as Record<string, { S?: string }> | undefined;
+    if (!map) return null;
+    return Object.values(map).flatMap((v) => (v.S ? [JSON.parse(v.S) as LinkRow] : []));
   }
 
   /** The links posted on other incidents naming `incidentId`. */

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { evidenceListRow, evidenceRow } from "../../../events/evidence.js";
+import { allLinks } from "../../../events/links.js";
 import { ownValue } from "../../../events/own-keys.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { SUMMARY_LIST_MAX } from "../../../events/summarize.js";
@@ -66,6 +67,19 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   app.get("/incidents/:incidentId/denials", acceptQuery("cursor", "limit"), async (c) => {
     const state = await current(c);
     return page(c, (await reader.lists(state)).denials);
+  });
+
+  // Both directions, the most recent first: the summary's `links.items` whole. The incident's own
+  // come from its state while it keeps every one (LINKS_KEPT), else from the link index's item of
+  // them; those others posted, from the index.
+  app.get("/incidents/:incidentId/links", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    const kept = state.editorial?.links ?? [];
+    const own =
+      (state.editorial?.linkCount ?? 0) > kept.length
+        ? ((await reader.outgoingLinks(state.incidentId)) ?? kept)
+        : kept;
+    return page(c, allLinks(own, await reader.incomingLinks(state.incidentId)));
   });
 
   app.get("/incidents/:incidentId/retractions", acceptQuery("cursor", "limit"), async (c) => {
