@@ -7,6 +7,13 @@ import type { Suggestions } from "./form-kit.js";
 export const MAX_SUGGESTIONS = 200;
 
 /**
+ * A speaker's name to suggest: never a private person's, whose name is sealed (a commitment in
+ * the stored event and the summary, not text) and must not reach another writer's form.
+ */
+const nameOf = (by: { name?: unknown; kind?: unknown } | undefined): unknown =>
+  by?.kind === "private" ? undefined : by?.name;
+
+/**
  * Names already used, most used first, one spelling per source key: what a writer picks from
  * so that one governor does not become three sources by spelling.
  */
@@ -14,25 +21,27 @@ export function suggestionsFrom(events: readonly StoredEvent[], summaries: reado
   const speakers = new Tally();
   const publishers = new Tally();
   for (const e of events) {
-    if (e.attributedTo?.name) speakers.add(e.attributedTo.name);
-    if (e.type === "StatementMade" && typeof e.data.accuses === "string") speakers.add(e.data.accuses);
+    speakers.add(nameOf(e.attributedTo));
+    if (e.type === "StatementMade") speakers.add(e.data.accuses);
     publishers.add(e.source.publisher);
   }
   for (const s of summaries) {
     for (const c of Object.values(s.casualties))
-      for (const row of c.bySource) speakers.add(row.attributedTo.name);
+      for (const row of c.bySource) speakers.add(nameOf(row.attributedTo));
     for (const d of s.denials) {
-      if (d.attributedTo) speakers.add(d.attributedTo.name);
-      for (const a of d.assessments) if (a.attributedTo) speakers.add(a.attributedTo.name);
+      speakers.add(nameOf(d.attributedTo));
+      for (const a of d.assessments) speakers.add(nameOf(a.attributedTo));
     }
-    for (const st of s.statements.latest) if (st.attributedTo) speakers.add(st.attributedTo.name);
+    for (const st of s.statements.latest) speakers.add(nameOf(st.attributedTo));
   }
   return { speakers: speakers.top(), publishers: publishers.top() };
 }
 
 class Tally {
   private readonly counts = new Map<string, { name: string; n: number }>();
-  add(name: string) {
+  /** Text only: anything else (absent, or a sealed value) is no name to suggest. */
+  add(name: unknown) {
+    if (typeof name !== "string") return;
     const key = sourceKey({ name });
     if (key === "") return;
     const known = this.counts.get(key);
