@@ -196,7 +196,8 @@ export class DisclosureStore {
    * Erases for good: each value's entry (or, in the first layout, its item) is replaced by a
    * tombstone without salt or value. The tombstone keeps the pointer and digest, so a retried
    * append of the event never writes the value again, and who erased it, so a later redaction of
-   * it is refused unless it is a retry of that very one (functions/people/sealed-append.ts).
+   * it is refused once that one is stored, unless it is a retry of it; a tombstone among `items`
+   * takes `erasedBy` as its eraser (functions/people/sealed-append.ts).
    */
   erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
     return this.redact(items, "erased", erasedBy);
@@ -215,7 +216,8 @@ export class DisclosureStore {
   private async redact(items: readonly HeldDisclosure[], effect: Effect, by: string) {
     const packs = new Map<string, HeldDisclosure[]>();
     for (const item of items) {
-      if (item.erased) continue;
+      // A tombstone holds no value; an erasure names it only to record who erased it (below).
+      if (item.erased && (effect !== "erased" || !item.packed)) continue;
       if (!item.packed) {
         await (effect === "erased"
           ? this.eraseFirstLayout(item, by)
@@ -237,7 +239,10 @@ export class DisclosureStore {
     const pointers = new Set(named.map((n) => n.pointer));
     const redacted = (entry: Entry): Entry | null => {
       const [pointer, digest, state] = entry;
-      if (!pointers.has(pointer) || state === "erased") return entry;
+      if (!pointers.has(pointer)) return entry;
+      // Erased before by a redaction the chain does not hold (its append was refused after its
+      // effect): this one, which records it, becomes its eraser.
+      if (state === "erased") return effect === "erased" ? [pointer, digest, "erased", by] : entry;
       if (effect === "discarded") return null;
       return effect === "erased"
         ? [pointer, digest, "erased", by]

@@ -395,6 +395,25 @@ export class SealedAppend {
   }
 
   /**
+   * The stored redaction that erased every one of these values, or null: one of them is not
+   * erased, or was erased by a redaction the chain does not hold (or by `self`, being retried).
+   */
+  private async recordedErasure(
+    incidentId: string,
+    values: readonly HeldDisclosure[],
+    self: string | undefined,
+  ): Promise<string | null> {
+    let by: string | null = null;
+    for (const h of values) {
+      if (!h.erased || !h.erasedBy || h.erasedBy === self) return null;
+      const redaction = await this.o.events.findEvent(incidentId, h.erasedBy);
+      if (redaction?.type !== "RedactionApplied") return null;
+      by = h.erasedBy;
+    }
+    return by;
+  }
+
+  /**
    * Checks each `RedactionApplied` (its target a stored event of this incident, each pointer one
    * with a disclosure) and returns its effects, to run once everything else passed.
    */
@@ -427,15 +446,15 @@ export class SealedAppend {
           });
           continue;
         }
-        // Erased by another redaction, there is nothing left to withhold or erase. Erased by this
-        // very one, it is a retry after the effect was applied (a crash before the append, or a
-        // lost answer): the append then records it, or answers its first answer. A redaction
-        // without an eventId cannot be told from its own retry, so it is recorded: refusing it
-        // would lose the record of an erasure that happened.
-        if (e.eventId !== undefined && matching.every((h) => h.erased && h.erasedBy !== e.eventId)) {
+        // Erased by a redaction the chain records, there is nothing left to withhold or erase.
+        // Erased by one it does not (this very one retried after a crash or a lost answer, or one
+        // the store refused after its effect, or one posted without an eventId), the erasure
+        // happened unrecorded: this redaction records it.
+        const recordedBy = await this.recordedErasure(request.incidentId, matching, e.eventId);
+        if (recordedBy !== null) {
           errors.push({
             path: at(i, `data.pointers[${p}]`),
-            message: `${targetEventId}'s value at ${pointer} is already erased: there is nothing left to redact`,
+            message: `${targetEventId}'s value at ${pointer} is already erased (by ${recordedBy}): there is nothing left to redact`,
           });
           continue;
         }

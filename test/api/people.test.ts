@@ -617,6 +617,33 @@ describe("redactions", () => {
     expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toMatchObject({ ok: true });
   });
 
+  it("an erasure whose redaction the store refused after its effect is recorded by the next redaction", async () => {
+    expect((await post(archive.url, id, victims("redact-list-3", LIST))).status).toBe(201);
+    const refusedErase = {
+      ...redact("redact-list-1", ["/data/victims/0/name"], "erased"),
+      data: {
+        ...redact("x", [], "erased").data,
+        targetEventId: "redact-list-3",
+        pointers: ["/data/victims/0/name"],
+      },
+    };
+    // Its eventId is another event's: the store refuses it (409), but the value is gone already,
+    // erring on the person's side.
+    const refused = await post(archive.url, id, refusedErase);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    const name = async () =>
+      (await disclosures(id, "redact-list-3", as(READER))).body.items.find(
+        (d: { pointer: string }) => d.pointer === "/data/victims/0/name",
+      );
+    expect(await name()).toBeUndefined();
+    // A redaction with its own eventId then records what happened; once recorded, it is done.
+    const record = { ...refusedErase, eventId: "redact-record-3" };
+    expect((await post(archive.url, id, record)).status).toBe(201);
+    const again = await post(archive.url, id, { ...refusedErase, eventId: "redact-again-3" });
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0].message).toContain("already erased (by redact-record-3)");
+  });
+
   it("redacting an erased value again (erasing or withholding it) is a 422 naming the pointer; a retry of the recorded event is still its first answer", async () => {
     const rows = async () => (await disclosures(id, "redact-list-1", as(READER))).body.items;
     const held = await rows();
@@ -632,18 +659,15 @@ describe("redactions", () => {
         {
           path: "data.pointers[1]",
           message:
-            "redact-list-1's value at /data/victims/1/name is already erased: there is nothing left to redact",
+            "redact-list-1's value at /data/victims/1/name is already erased (by redact-erase-1): there is nothing left to redact",
         },
       ]);
     }
     expect(await head(id)).toBe(before);
     expect(await rows()).toEqual(held);
-    // Without an eventId a redaction cannot be told from its own retry after a crash past its
-    // effect: it is recorded, so the record of an erasure that happened is never lost.
+    // Posted without an eventId, the same: the erasure is recorded already.
     const { eventId: _none, ...anonymous } = redact("unused", ["/data/victims/1/name"], "erased");
-    const recorded = await post(archive.url, id, anonymous);
-    expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
-    expect(await rows()).toEqual(held);
+    expect((await post(archive.url, id, anonymous)).status).toBe(422);
     // Withholding a value already withheld is a decision still worth recording (a court order,
     // say): it is accepted, and changes nothing.
     const withheld = await post(
