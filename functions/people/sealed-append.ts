@@ -202,8 +202,8 @@ export class SealedAppend {
   }
 
   /**
-   * The sealed append (`commit`) of what was posted (`posted`), and after an eventId conflict
-   * its replay with the stored commitments when the stored event is this very one (`reseal`).
+   * The sealed append (`commit`) of what was posted (`posted`), and after an eventId or version
+   * conflict its replay with the stored commitments when the stored event is this very one (`reseal`).
    * `stored`: the envelopes as stored.
    */
   private async commit(
@@ -213,7 +213,10 @@ export class SealedAppend {
     try {
       return { result: await this.o.events.append(commit), stored: commit.envelopes };
     } catch (error) {
-      if ((error as Error).name !== "EventIdConflictError") throw error;
+      // A retry racing its first attempt meets the eventId taken, or, under If-Match, the version
+      // moved by that attempt: either way, if what is stored is what was posted, it is answered so.
+      const name = (error as Error).name;
+      if (name !== "EventIdConflictError" && name !== "VersionConflictError") throw error;
       const again = await this.reseal(commit.incidentId, posted.envelopes, commit.envelopes);
       if (!again) throw error;
       return { result: await this.o.events.append({ ...commit, envelopes: again }), stored: again };

@@ -314,6 +314,24 @@ describe("retrying an append with sealed values", () => {
   });
 });
 
+describe("racing retries of an append with sealed values", () => {
+  it("two identical posts at once, under the same If-Match, store one event and answer 201 and 200", async () => {
+    const race = "people-race";
+    await opening(race);
+    for (let round = 0; round < 4; round++) {
+      const version = await head(race);
+      const body = victims(`retry-race-${round}`, LIST);
+      const answers = await Promise.all(
+        [0, 1].map(() => post(archive.url, race, body, { "if-match": `"${version}"` })),
+      );
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
+        200, 201,
+      ]);
+      expect(await head(race)).toBe(version + 1);
+    }
+  });
+});
+
 describe("judging whether two entries are one person", () => {
   const id = "people-links";
   const judge = (eventId: string, a: [string, number], b: [string, number], relation = "same-person") => ({
