@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { call, opened, post, startArchive } from "../support/archive.js";
+import { call, linked, opened, post, startArchive } from "../support/archive.js";
 
 let archive: LocalServer;
 const HUB = "links-page-hub";
 const others = Array.from({ length: 102 }, (_, i) => `links-page-${String(i).padStart(3, "0")}`);
-const link = (otherIncidentId: string, relation: string) => ({
-  type: "IncidentsLinked",
-  source: { publisher: "incident-ledger" },
-  attributedTo: { name: "editors" },
-  data: { otherIncidentId, relation },
-});
 
 beforeAll(async () => {
   archive = await startArchive();
@@ -18,11 +12,11 @@ beforeAll(async () => {
     expect((await post(archive.url, id, opened())).status).toBe(201);
   // More links than the state keeps (100), one of them replaced later, and one posted elsewhere.
   for (let i = 0; i < others.length; i += 25) {
-    const events = others.slice(i, i + 25).map((id) => link(id, "related"));
+    const events = others.slice(i, i + 25).map((id) => linked(id, "related"));
     expect((await post(archive.url, HUB, { events })).status).toBe(201);
   }
-  expect((await post(archive.url, HUB, link(others[0] as string, "part-of"))).status).toBe(201);
-  expect((await post(archive.url, "links-page-from", link(HUB, "same-event"))).status).toBe(201);
+  expect((await post(archive.url, HUB, linked(others[0] as string, "part-of"))).status).toBe(201);
+  expect((await post(archive.url, "links-page-from", linked(HUB, "same-event"))).status).toBe(201);
   await archive.stream.idle();
 });
 afterAll(() => archive.close());

@@ -11,26 +11,20 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
-import { call, opened, post, startArchive } from "../support/archive.js";
+import { call, linked, opened, post, startArchive } from "../support/archive.js";
 
 let archive: LocalServer;
 let db: DynamoDBClient;
 const [A, B, C] = ["links-rebuild-a", "links-rebuild-b", "links-rebuild-c"];
-const link = (otherIncidentId: string, relation: string) => ({
-  type: "IncidentsLinked",
-  source: { publisher: "incident-ledger" },
-  attributedTo: { name: "editors" },
-  data: { otherIncidentId, relation },
-});
 
 beforeAll(async () => {
   archive = await startArchive();
   db = createDynamoClient(archive.dynamoEndpoint);
   for (const id of [A, B, C]) expect((await post(archive.url, id, opened())).status).toBe(201);
-  expect((await post(archive.url, A, link(B, "same-event"))).status).toBe(201);
-  expect((await post(archive.url, C, link(B, "related"))).status).toBe(201);
+  expect((await post(archive.url, A, linked(B, "same-event"))).status).toBe(201);
+  expect((await post(archive.url, C, linked(B, "related"))).status).toBe(201);
   // A later link to the same incident replaces the relation, on both sides.
-  expect((await post(archive.url, A, link(B, "duplicate-of"))).status).toBe(201);
+  expect((await post(archive.url, A, linked(B, "duplicate-of"))).status).toBe(201);
   await archive.stream.idle();
 });
 afterAll(async () => {

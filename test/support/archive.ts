@@ -97,3 +97,11 @@ export const casualties = (figures: Record<string, unknown>, name = "Pavlo Kyryl
   attributedTo: { name },
   data: { figures },
 });
+
+/** An editors' link from the incident it is posted on to `otherIncidentId`. */
+export const linked = (otherIncidentId: string, relation: string) => ({
+  type: "IncidentsLinked",
+  source: { publisher: "incident-ledger" },
+  attributedTo: { name: "editors" },
+  data: { otherIncidentId, relation },
+});
