@@ -21,6 +21,8 @@ export interface EvidenceRow {
   /** How many reports name these bytes in their evidence list, and the first CITED_KEPT of them. */
   cited?: number;
   citedBy?: { eventId: string; version: number; type: string }[];
+  /** A ReportRetracted names the capture: the bytes are still held, the report of them withdrawn. */
+  retracted?: true;
 }
 
 /** Reports kept per capture as resting on it; `cited` counts them all. */
@@ -182,8 +184,8 @@ export function addCapture(
 }
 
 /** A capture as the summary's `evidence.latest` and the incident's …/evidence pages list it. */
-export function evidenceListRow({ eventId, sha256, kind, title, access }: EvidenceRow) {
-  return { eventId, sha256, kind, ...(title ? { title } : {}), access };
+export function evidenceListRow({ eventId, sha256, kind, title, access, retracted }: EvidenceRow) {
+  return { eventId, sha256, kind, ...(title ? { title } : {}), access, ...(retracted ? { retracted } : {}) };
 }
 
 /** The summary's evidence block: the newest first. */

@@ -423,6 +423,7 @@ function* retract(draft: IncidentState, target: string): FoldStep {
   if (yield* retractedBefore(draft, target)) return;
   draft.retractedEventIds.push(target);
   seal(draft, "retracted");
+  for (const row of draft.evidence?.latest ?? []) if (row.eventId === target) row.retracted = true;
   // What the state keeps inline is found without a read. Sealed rows stay as they are: the
   // summary leaves out what the retracted log names.
   const denial = draft.denials.findIndex((d) => d.eventId === target);

@@ -419,8 +419,12 @@ const answerSchemas: Record<string, Json> = {
       kind: { type: "string" },
       title: { type: "string" },
       access: { type: "string", enum: ["public", "restricted"] },
+      retracted: {
+        const: true,
+        description: "A ReportRetracted names this capture: the bytes are still held, the report withdrawn.",
+      },
     },
-    ["title"],
+    ["title", "retracted"],
   ),
   EvidencePage: listPage(
     ref("EvidenceListRow"),

@@ -46,6 +46,23 @@ describe("GET /incidents/{id}/evidence", () => {
     expect(seen.slice(0, 100)).toEqual(summary.evidence.latest);
   });
 
+  it("marks a retracted capture, in the summary and on its page, and keeps listing it", async () => {
+    const id = "many-captures";
+    const retracted = await post(base, id, {
+      type: "ReportRetracted",
+      source: { publisher: "Associated Press" },
+      attributedTo: { name: "Associated Press" },
+      data: { targetEventId: "many-captures-100", reason: "the wrong page was captured" },
+    });
+    expect(retracted.status, JSON.stringify(retracted.body)).toBe(201);
+    const summary = (await call(base, "GET", `/incidents/${id}`)).body;
+    expect(summary.evidence.count).toBe(101);
+    expect(summary.evidence.latest[0]).toMatchObject({ eventId: "many-captures-100", retracted: true });
+    expect(summary.evidence.latest[1].retracted).toBeUndefined();
+    const page = (await call(base, "GET", `/incidents/${id}/evidence?limit=2`)).body;
+    expect(page.items).toEqual(summary.evidence.latest.slice(0, 2));
+  });
+
   it("is 404 for an unknown incident and 400 for a cursor it did not give out", async () => {
     expect((await call(base, "GET", "/incidents/no-such-incident/evidence")).status).toBe(404);
     const bad = await call(base, "GET", "/incidents/many-captures/evidence?cursor=abc");

@@ -123,10 +123,16 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
     ),
   );
 
-  // Every capture, as the summary's `evidence` counts them (a retracted one is still bytes held).
+  // Every capture, as the summary's `evidence` counts them (a retracted one is still bytes held,
+  // and says it is retracted).
   app.get("/incidents/:incidentId/evidence", acceptQuery("cursor", "limit"), (c) =>
-    newestFirst(c, (event) =>
-      event.type === "EvidenceCaptured" ? evidenceListRow(evidenceRow(event)) : null,
+    newestFirst(c, (event, retracted) =>
+      event.type === "EvidenceCaptured"
+        ? evidenceListRow({
+            ...evidenceRow(event),
+            ...(retracted.has(event.eventId) ? { retracted: true } : {}),
+          })
+        : null,
     ),
   );
 
