@@ -97,6 +97,12 @@ export class InvalidUploadRequestError extends LedgerError {
   readonly status = 422;
   readonly title = "The upload request is not valid";
 }
+/** A release (POST /releases) asked for with a missing or malformed field: a name for a checkpoint, not an event. */
+export class InvalidReleaseError extends LedgerError {
+  readonly slug = "invalid-release";
+  readonly status = 422;
+  readonly title = "The release is not valid";
+}
 export class StoreBusyError extends LedgerError {
   readonly slug = "store-busy";
   readonly status = 503;

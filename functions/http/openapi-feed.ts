@@ -288,7 +288,7 @@ export const paths: Record<string, Json> = {
         "401": problem("Missing or wrong credentials; nothing stored."),
         "409": problem("The name is taken, or the log has no checkpoint yet."),
         "413": problem("Body too large."),
-        "422": problem("Not a release: `errors` names each failing field."),
+        "422": problem("Not a release (problem type `invalid-release`): `errors` names each failing field."),
       },
     },
   },

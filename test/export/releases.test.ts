@@ -74,6 +74,10 @@ describe("releases", () => {
     expect((await release("{not json")).status).toBe(400);
     const invalid = await release({ name: "has space", note: 5, extra: true });
     expect(invalid.status).toBe(422);
+    expect(invalid.body).toMatchObject({
+      type: "/docs#problem-invalid-release",
+      title: "The release is not valid",
+    });
     expect(invalid.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
       "extra",
       "name",

@@ -31,6 +31,11 @@ const PROBLEMS: [string, number, string][] = [
     422,
     "A direct upload (POST /evidence/uploads) asked for with a missing or malformed field; `errors` names it.",
   ],
+  [
+    "invalid-release",
+    422,
+    "A release (POST /releases) asked for with a missing or malformed field; `errors` names it.",
+  ],
   ["digest-mismatch", 422, "Evidence bytes whose SHA-256 or size is not the one declared; nothing was kept."],
   [
     "unsupported-media-type",

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { MalformedRequestError, NotFoundError, ValidationError } from "../../errors.js";
+import { InvalidReleaseError, MalformedRequestError, NotFoundError } from "../../errors.js";
 import { NoCheckpointError } from "../../export/export-errors.js";
 import type { ExportBuilds } from "../../export/export-files.js";
 import type { LogReader } from "../../export/log-reader.js";
@@ -138,7 +138,7 @@ export function releaseRoutes({
 
 function parseReleaseBody(body: unknown): { name: string; note: string } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new ValidationError("the body must be an object { name, note }", [
+    throw new InvalidReleaseError("the body must be an object { name, note }", [
       { path: "(body)", message: "must be an object { name, note }" },
     ]);
   }
@@ -163,7 +163,7 @@ function parseReleaseBody(body: unknown): { name: string; note: string } {
     ...Object.keys(rest).map((key) => ({ path: key, message: "is not a field of a release (name, note)" })),
   ];
   if (errors.length > 0) {
-    throw new ValidationError(
+    throw new InvalidReleaseError(
       `the release is not valid: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`,
       errors,
     );
