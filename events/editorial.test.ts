@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { ATTRIBUTIONS_KEPT, FIELD_HISTORY_KEPT } from "./editorial.js";
+import { ATTRIBUTIONS_KEPT, EditorialRows, FIELD_HISTORY_KEPT, LINKS_KEPT } from "./editorial.js";
 import type { Envelope } from "./schemas.js";
-import { AP, by, casualties, denial, exact, given, opened, retraction } from "./test-kit.js";
+import type { IncidentState } from "./summary.js";
+import { fold } from "./summary.js";
+import {
+  AP,
+  by,
+  casualties,
+  denial,
+  exact,
+  given,
+  INCIDENT,
+  opened,
+  retraction,
+  sealAll,
+} from "./test-kit.js";
 import { parseEnvelope } from "./validate.js";
 
 const EDITORS = { publisher: "incident-ledger" };
@@ -179,5 +192,40 @@ describe("grades, attributions and links", () => {
     given(opened(), graded("g1", "confirmed"))
       .whenAppending([{ ...retraction("r1", "g1"), source: AP }])
       .then((breach) => expect(breach).toMatchObject({ kind: "bad-target" }));
+  });
+});
+
+describe("EditorialRows", () => {
+  it("given more perpetrators and links than the state keeps, when folded one by one, then it holds each one's current row", () => {
+    const events = sealAll([
+      opened(),
+      ...Array.from({ length: ATTRIBUTIONS_KEPT + 2 }, (_, i) => attributed(`a${i}`, `Group ${i}`, "low")),
+      attributed("a0-again", "Group 0", "high"),
+      ...Array.from({ length: LINKS_KEPT + 2 }, (_, i) => linked(`l${i}`, `other-${i}`, "related")),
+      linked("l0-again", "other-0", "part-of"),
+      // The same link again changes nothing: the row stays the first one.
+      linked("l101-again", `other-${LINKS_KEPT + 1}`, "related"),
+      graded("g1", "corroborated"),
+    ]);
+    const rows = new EditorialRows();
+    let state: IncidentState | undefined;
+    for (const [i, event] of events.entries()) {
+      state = fold(INCIDENT, [event], state, events.slice(0, i));
+      rows.note(state.editorial, event);
+    }
+    expect(state?.editorial?.attributions).toHaveLength(ATTRIBUTIONS_KEPT);
+    expect(rows.attributions).toHaveLength(ATTRIBUTIONS_KEPT + 2);
+    expect(rows.attributions.find((a) => a.perpetrator.name === "Group 0")).toMatchObject({
+      eventId: "a0-again",
+      certainty: "high",
+    });
+    expect(rows.links).toHaveLength(LINKS_KEPT + 2);
+    expect(rows.links.find((l) => l.otherIncidentId === "other-0")).toMatchObject({
+      eventId: "l0-again",
+      relation: "part-of",
+    });
+    expect(rows.links.find((l) => l.otherIncidentId === `other-${LINKS_KEPT + 1}`)?.eventId).toBe(
+      `l${LINKS_KEPT + 1}`,
+    );
   });
 });

@@ -194,3 +194,51 @@ export function foldLink(ed: EditorialState, event: StoredEvent): void {
   ed.links.push({ ...made(event), otherIncidentId: d.otherIncidentId, relation: d.relation });
   if (ed.links.length > LINKS_KEPT) ed.links.shift();
 }
+
+/**
+ * The current rows a fold set as it went, one per other incident and one per perpetrator: what
+ * the indexes that keep them all are given (functions/links), since the state keeps only the
+ * latest LINKS_KEPT and ATTRIBUTIONS_KEPT and a long fold may pass more than those.
+ */
+export class EditorialRows {
+  private readonly linkRows = new Map<string, LinkRow>();
+  private readonly attributionRows = new Map<string, AttributionRow>();
+
+  /** After `event` was folded into `ed`: the row it set, if it was a link or an attribution. */
+  note(ed: EditorialState | undefined, event: StoredEvent): void {
+    if (!ed) return;
+    if (event.type === "IncidentsLinked") {
+      const row = linkTo(ed, event.data.otherIncidentId);
+      if (row) this.linkRows.set(row.otherIncidentId, { ...row });
+    } else if (event.type === "AttributionAssessed") {
+      const row = ed.attributions[ed.attributions.length - 1];
+      if (row?.version === event.version)
+        this.attributionRows.set(perpetratorKey(row.perpetrator), { ...row });
+    }
+  }
+
+  get links(): LinkRow[] {
+    return [...this.linkRows.values()];
+  }
+
+  get attributions(): AttributionRow[] {
+    return [...this.attributionRows.values()];
+  }
+}
+
+/**
+ * Each perpetrator's current assessment, the most recent first: the state's kept rows over those
+ * an index holds (which may lag the state by a projection), the newer of each perpetrator's.
+ */
+export function allAttributions(
+  kept: readonly AttributionRow[],
+  indexed: readonly AttributionRow[],
+): AttributionRow[] {
+  const current = new Map<string, AttributionRow>();
+  for (const row of [...indexed, ...kept]) {
+    const key = perpetratorKey(row.perpetrator);
+    const seen = current.get(key);
+    if (!seen || seen.version < row.version) current.set(key, row);
+  }
+  return [...current.values()].sort((a, b) => b.version - a.version);
+}

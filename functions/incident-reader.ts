@@ -1,4 +1,4 @@
-import type { LinkRow } from "../events/editorial.js";
+import type { AttributionRow, LinkRow } from "../events/editorial.js";
 import { type IncomingLink, withIncoming } from "../events/links.js";
 import type { Grade } from "../events/schemas.js";
 import { piecesNeeded } from "../events/spill.js";
@@ -13,8 +13,8 @@ import {
 } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
+import { type EditorialIndex, incomingOfItem, linksInKey } from "./editorial/editorial-index.js";
 import { foldWithStore } from "./history-fold.js";
-import { incomingOfItem, type LinkIndex, linksInKey } from "./links/link-index.js";
 import type { EventStore } from "./store/event-store.js";
 import { listKeyAfter } from "./store/list-cursor.js";
 import {
@@ -98,8 +98,8 @@ export class IncidentReader {
     private readonly events: EventStore,
     private readonly views: ViewStore,
     private readonly pending: PendingProjections = NOTHING_TO_WAIT_FOR,
-    /** Links other incidents posted naming one (functions/links/link-index.ts); none without it. */
-    private readonly links?: LinkIndex,
+    /** Links other incidents posted naming one, and the rows states keep only the latest of (functions/editorial); none without it. */
+    private readonly editorial?: EditorialIndex,
   ) {}
 
   /**
@@ -142,7 +142,7 @@ export class IncidentReader {
           return found ? (JSON.parse(found.json) as Summary) : null;
         }),
       ),
-      this.links?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
+      this.editorial?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
     ]);
     return pageWithin(
       items
@@ -160,12 +160,17 @@ export class IncidentReader {
 
   /** This incident's own current links as the index keeps them all (null: none recorded, or no index). */
   async outgoingLinks(incidentId: string): Promise<LinkRow[] | null> {
-    return (await this.links?.outgoing(incidentId)) ?? null;
+    return (await this.editorial?.outgoing(incidentId)) ?? null;
   }
 
   /** The links posted on other incidents naming this one (none where no index is kept). */
   async incomingLinks(incidentId: string): Promise<IncomingLink[]> {
-    return (await this.links?.incoming(incidentId)) ?? [];
+    return (await this.editorial?.incoming(incidentId)) ?? [];
+  }
+
+  /** This incident's current attributions as the index keeps them all (null: none recorded, or no index). */
+  async attributions(incidentId: string): Promise<AttributionRow[] | null> {
+    return (await this.editorial?.attributions(incidentId)) ?? null;
   }
 
   /** null: there is no such incident, or it had not reached that point. */
@@ -220,7 +225,7 @@ export class IncidentReader {
     incidentId: string,
     minVersion = 0,
   ): Promise<{ stored: StoredSummary | null; incoming: IncomingLink[] }> {
-    if (!this.links) return { stored: await this.storedView(incidentId, minVersion), incoming: [] };
+    if (!this.editorial) return { stored: await this.storedView(incidentId, minVersion), incoming: [] };
     await this.pending.of(incidentId);
     const { view, beside } = await this.views.getSummaryJsonBeside(incidentId, linksInKey(incidentId));
     return { stored: view && view.version >= minVersion ? view : null, incoming: incomingOfItem(beside) };

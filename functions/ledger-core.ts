@@ -1,4 +1,5 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import { EditorialIndex } from "./editorial/editorial-index.js";
 import { evidenceChecks } from "./evidence/evidence-checks.js";
 import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
 import { SearchIndex } from "./finding/search-index.js";
@@ -7,7 +8,6 @@ import type { Authenticator } from "./http/auth.js";
 import type { EventRoutesDeps } from "./http/routes/events.js";
 import { incidentCategories } from "./incident-categories.js";
 import { IncidentReader, type PendingProjections } from "./incident-reader.js";
-import { LinkIndex } from "./links/link-index.js";
 import { AuditLog } from "./people/audit-log.js";
 import { DisclosureReader } from "./people/disclosure-reader.js";
 import { DisclosureStore } from "./people/disclosure-store.js";
@@ -45,8 +45,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     ...(options.now ? { now: options.now } : {}),
     categories: incidentCategories(() => events, views),
   });
-  const links = new LinkIndex(db, tables.views);
-  const reader = new IncidentReader(events, views, options.pendingProjections, links);
+  const editorial = new EditorialIndex(db, tables.views);
+  const reader = new IncidentReader(events, views, options.pendingProjections, editorial);
   // The finding index beside the views (functions/finding): written after each view, read by search.
   const finding = tables.search
     ? // The stored view, never a read that waits for projections: the projector calls this
@@ -123,7 +123,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     append,
     writes,
     blobs: options.evidence?.store,
-    links,
+    editorial,
     finding,
   };
 }

@@ -60,9 +60,9 @@ export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
   const publicUrl = publicOrigin(options.publicUrl);
   const core = createLedgerCore(options);
-  const { events, views, reader, links, finding } = core;
+  const { events, views, reader, editorial, finding } = core;
   const projector = new Projector(events, views, {
-    links,
+    editorial,
     afterSave: finding ? (id, state, named) => finding.update(id, state, named) : undefined,
   });
   // The transparency log's table (functions/log): the sequencer writes it, routes read it.
@@ -158,7 +158,7 @@ export function createLedger(options: LedgerOptions) {
     views,
     projector,
     reader,
-    links,
+    editorial,
     /** The finding index (functions/finding), where a search table is configured. */
     finding,
     logStore,

@@ -37,7 +37,7 @@ import { ExportHandOff } from "./export-hand-off.js";
 import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { PeopleTables } from "./people-tables.js";
-import { grantChainCheckRecords, grantLinkIndex, grantTableActions } from "./table-access.js";
+import { grantChainCheckRecords, grantEditorialIndex, grantTableActions } from "./table-access.js";
 import { TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
@@ -250,8 +250,8 @@ export class LedgerStack extends Stack {
       "dynamodb:PutItem",
       "dynamodb:BatchGetItem",
     ]);
-    // The other incident's entry of each link it folds (functions/links/link-index.ts).
-    grantLinkIndex(this.projector.role, this.viewsTable);
+    // The entries of each link and attribution it folds (functions/editorial).
+    grantEditorialIndex(this.projector.role, this.viewsTable);
     // The finding index: the projector brings an incident's entries forward (batch puts and
     // deletes of its own entries, its doc item under a version condition); the API and the pages
     // only query it.

@@ -1,5 +1,6 @@
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
+import { EDITORIAL_INDEX_SUFFIXES } from "../functions/store/table-design.js";
 
 /**
  * The DynamoDB actions a role of the ledger may be given. Deletes and wildcards are not among
@@ -52,15 +53,18 @@ export function grantChainCheckRecords(grantee: iam.IGrantable, views: dynamodb.
 }
 
 /**
- * UpdateItem on the views table for the link index only (keys ending in `#links-in`,
- * functions/links/link-index.ts): the projector sets one entry of another incident's index
- * per link it folds, and may update no view or snapshot.
+ * UpdateItem on the views table for the editorial index only (functions/editorial): the
+ * projector sets one entry of an index item per link or attribution it folds (its own
+ * `#links-out` and `#attributions`, the other incident's `#links-in`), and may update no view or
+ * snapshot.
  */
-export function grantLinkIndex(grantee: iam.IGrantable, views: dynamodb.ITable): iam.Grant {
+export function grantEditorialIndex(grantee: iam.IGrantable, views: dynamodb.ITable): iam.Grant {
   return iam.Grant.addToPrincipal({
     grantee,
     actions: ["dynamodb:UpdateItem"],
     resourceArns: [views.tableArn],
-    conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] } },
+    conditions: {
+      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": EDITORIAL_INDEX_SUFFIXES.map((s) => `*${s}`) },
+    },
   });
 }

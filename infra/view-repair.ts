@@ -6,7 +6,7 @@ import * as targets from "aws-cdk-lib/aws-events-targets";
 import { Construct } from "constructs";
 import { LedgerFunction } from "./ledger-function.js";
 import { grantOrphanSweep } from "./people-tables.js";
-import { grantLinkIndex, grantTableActions } from "./table-access.js";
+import { grantEditorialIndex, grantTableActions } from "./table-access.js";
 
 /** How often the sweep runs: each run scans the events and views tables (projected) once. */
 export const VIEW_REPAIR_SCHEDULE = Duration.hours(1);
@@ -58,8 +58,8 @@ export class ViewRepair extends Construct {
       // The sealed pieces a lagging view's fold may need (ViewStore.getPieces).
       "dynamodb:BatchGetItem",
     ]);
-    // The other incidents' entries of the links it folds (functions/links/link-index.ts).
-    grantLinkIndex(this.fn.role, props.viewsTable);
+    // The entries of the links and attributions it folds (functions/editorial).
+    grantEditorialIndex(this.fn.role, props.viewsTable);
     if (props.people) {
       this.fn.function.addEnvironment("DISCLOSURES_TABLE", props.people.disclosuresTable.tableName);
       grantOrphanSweep(this.fn.role, props.people.disclosuresTable);

@@ -374,7 +374,8 @@ const answerSchemas: Record<string, Json> = {
           type: "array",
           maxItems: 100,
           items: ref("AttributionSummary"),
-          description: "Each perpetrator's latest assessment, the most recent first.",
+          description:
+            "Each perpetrator's latest assessment, the most recent first; the latest 100, every one at `/incidents/{incidentId}/attributions`.",
         },
       }),
       links: closed({
@@ -412,6 +413,10 @@ const answerSchemas: Record<string, Json> = {
   ),
   DenialPage: listPage(ref("DenialSummary"), "The live denials, in version order."),
   LinkPage: listPage(ref("LinkSummary"), "Every current link, both directions, the most recent first."),
+  AttributionPage: listPage(
+    ref("AttributionSummary"),
+    "Each perpetrator's current assessment, the most recent first.",
+  ),
   EvidenceListRow: closed(
     {
       eventId: ref("EventId"),

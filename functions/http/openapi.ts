@@ -491,6 +491,12 @@ function incidentListPaths(): Record<string, Json> {
       "LinkPage",
       "Each other incident's current link to or from this one (a later link between the same two replaces the earlier), the most recently recorded first: the whole of the summary's `links.items`. A link posted on another incident appears once that incident is projected.",
     ),
+    "/incidents/{incidentId}/attributions": list(
+      "listAttributions",
+      "Every perpetrator's current assessment, the most recent first",
+      "AttributionPage",
+      "Each perpetrator's latest AttributionAssessed (a later assessment of the same perpetrator, by actorId or else by name, replaces the earlier), the most recently recorded first: the whole of the summary's `attributions.latest`.",
+    ),
     "/incidents/{incidentId}/evidence": list(
       "listEvidence",
       "Every capture, newest first",

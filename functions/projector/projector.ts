@@ -1,9 +1,10 @@
+import { EditorialRows } from "../../events/editorial.js";
 import { sourceKeysIn } from "../../events/finding/search-doc.js";
 import { GENESIS_HASH } from "../../events/stored-event.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
+import type { EditorialIndex } from "../editorial/editorial-index.js";
 import { foldWithStore } from "../history-fold.js";
-import type { LinkIndex } from "../links/link-index.js";
 import { commitsContinuing } from "../store/carried-commits.js";
 import type { Commit } from "../store/commit-item.js";
 import type { EventStore } from "../store/event-store.js";
@@ -30,8 +31,8 @@ interface Remembered {
 }
 
 export interface ProjectorOptions {
-  /** Where the incidents this one links to learn of it (functions/links/link-index.ts). */
-  links?: LinkIndex;
+  /** Where the incidents this one links to learn of it, and its attributions are kept whole (functions/editorial). */
+  editorial?: EditorialIndex;
   /**
    * Derived reads kept beside the view (the finding index), brought forward after each save:
    * given the state just saved, or nothing when a redelivered record folded nothing new.
@@ -61,7 +62,7 @@ export interface ProjectorOptions {
  */
 export class Projector {
   private readonly recent: BoundedLru<string, Remembered>;
-  private readonly links?: LinkIndex;
+  private readonly editorial?: EditorialIndex;
   private readonly afterSave?: (
     incidentId: string,
     state?: IncidentState,
@@ -74,7 +75,7 @@ export class Projector {
     options: ProjectorOptions = {},
   ) {
     this.recent = new BoundedLru(options.rememberedBytes ?? RECENT_STATE_BYTES, (_id, r) => r.bytes);
-    this.links = options.links;
+    this.editorial = options.editorial;
     this.afterSave = options.afterSave;
   }
 
@@ -93,6 +94,7 @@ export class Projector {
     const snapshots: IncidentState[] = [];
     let folded = 0;
     const named = new Set<string>();
+    const rows = new EditorialRows();
     const state = await foldWithStore(
       this.events,
       incidentId,
@@ -103,6 +105,7 @@ export class Projector {
         atEach: (draft, event) => {
           folded += 1;
           for (const key of sourceKeysIn(event)) named.add(key);
+          rows.note(draft.editorial, event);
           if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
         },
         pieces: this.views,
@@ -121,10 +124,9 @@ export class Projector {
     await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
     const { saved, stateBytes } = await this.views.save(stored);
-    // Links folded in this pass, into the other incidents' index (idempotent: a replay rewrites
-    // the same entries). Before `recent` remembers the state, so a failure here is folded again.
-    const linked = (state.editorial?.links ?? []).filter((l) => l.version > from);
-    if (linked.length > 0) await this.links?.record(incidentId, linked);
+    // Links and attributions folded in this pass, into the editorial index (idempotent: a replay
+    // rewrites the same entries). Before `recent` remembers the state, so a failure here is folded again.
+    if (rows.links.length + rows.attributions.length > 0) await this.editorial?.record(incidentId, rows);
     // A state at version N is the same whoever folded it, so a remembered one is as good as the
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.

@@ -1,3 +1,4 @@
+import { EditorialRows } from "../../events/editorial.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { type EventLookup, HistoryFold } from "../history-fold.js";
 import type { Item } from "../store/commit-item.js";
@@ -12,6 +13,8 @@ import type { ViewBatches } from "./view-batches.js";
  */
 export class FoldFromNothing {
   private readonly fold: HistoryFold;
+  /** Every link and attribution the fold set, for the editorial index (the state keeps the latest). */
+  private readonly rows = new EditorialRows();
 
   constructor(
     events: EventLookup,
@@ -28,11 +31,12 @@ export class FoldFromNothing {
   /** Folds one event; a promise only when the step read the store or a snapshot is handed over. */
   push(event: StoredEvent): Promise<void> | undefined {
     const pending = this.fold.push(event);
-    return pending ? pending.then(() => this.snapshotAt(event)) : this.snapshotAt(event);
+    return pending ? pending.then(() => this.folded(event)) : this.folded(event);
   }
 
-  private snapshotAt(event: StoredEvent): Promise<void> | undefined {
+  private folded(event: StoredEvent): Promise<void> | undefined {
     const state = this.fold.state;
+    this.rows.note(state.editorial, event);
     if (state.version !== event.version || state.version % SNAPSHOT_EVERY !== 0) return undefined;
     // Packed now (the projector copies the draft and packs it later; the bytes are the same).
     return this.sink.addSnapshot(packSnapshot(state));
@@ -40,7 +44,7 @@ export class FoldFromNothing {
 
   /** Hands the view over, packed: the fold is done with its draft. */
   finish(): Promise<void> | undefined {
-    return this.sink.addView(packView(this.fold.state));
+    return this.sink.addView(packView(this.fold.state, this.rows));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { LinkIndex } from "../links/link-index.js";
+import type { EditorialIndex } from "../editorial/editorial-index.js";
 import type { Logger } from "../logger.js";
 import { eachLimited } from "../store/dynamo-idioms.js";
 import type { EventStore } from "../store/event-store.js";
@@ -48,12 +48,18 @@ export interface RepairOptions {
  * Running it twice, or beside a live projector, is harmless: a projection is idempotent.
  */
 export async function repairViews(
-  parts: { events: EventStore; views: ViewStore; projector: Projector; log: Logger; links?: LinkIndex },
+  parts: {
+    events: EventStore;
+    views: ViewStore;
+    projector: Projector;
+    log: Logger;
+    editorial?: EditorialIndex;
+  },
   options: RepairOptions = {},
 ): Promise<RepairReport> {
   const { events, views, projector, log } = parts;
-  // Views built from nothing carry their links: the other incidents' index is written after them.
-  const linking: Promise<void>[] = [];
+  // Views built from nothing carry their links and attributions: the editorial index is written after them.
+  const indexing: Promise<void>[] = [];
   const viewVersions = new Map<string, number>();
   for await (const [id, version] of views.versions()) {
     // Snapshots and chain checks share the table under keys with a `#`, which no incident id has.
@@ -78,9 +84,9 @@ export async function repairViews(
   const batches = new ViewBatches(views, {
     written: (views) => {
       for (const view of views)
-        if (view.links && parts.links)
-          linking.push(
-            parts.links.record(view.incidentId, view.links).catch((e) => failed(view.incidentId, e)),
+        if (view.editorial && parts.editorial)
+          indexing.push(
+            parts.editorial.record(view.incidentId, view.editorial).catch((e) => failed(view.incidentId, e)),
           );
       report.built += views.length;
       for (const view of views) built += view.version;
@@ -137,7 +143,7 @@ export async function repairViews(
     }
     progressed(1);
   });
-  await Promise.all(linking);
+  await Promise.all(indexing);
   report.events += built;
   log.info("view repair done", { ...report, failed: report.failed.length });
   return report;

@@ -28,6 +28,11 @@ export const ACTIVITY_INDEX_ATTRIBUTES = ["kind", "country", "contested", "versi
 /** The value of `listPk` on every view: one listing partition (see README, "Scale"). */
 export const LIST_PARTITION = "incident";
 /**
+ * The editorial index's items in the views table (functions/editorial) end their keys with one
+ * of these, which no incident id has: the only views-table items the projector updates.
+ */
+export const EDITORIAL_INDEX_SUFFIXES = ["#links-in", "#links-out", "#attributions"] as const;
+/**
  * The events table's index of commits by time (AWS only; the sequencer's scheduled catch-up):
  * every commit item already carries `itemType` = "commit" and `lastRecordedAt`, so it costs the
  * write path nothing but the index write. Keys only: the catch-up needs incident ids.

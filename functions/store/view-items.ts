@@ -1,10 +1,10 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import type { LinkRow } from "../../events/editorial.js";
 import type { SpillLog, SpillPiece } from "../../events/spill.js";
 import { compactState, expandState } from "../../events/state-pack.js";
 import { summarize } from "../../events/summarize.js";
 import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
+import type { EditorialRowsFolded } from "../editorial/editorial-index.js";
 import { LIST_PARTITION } from "./table-design.js";
 
 /**
@@ -59,19 +59,20 @@ export interface PackedView {
   version: number;
   item: Record<string, AttributeValue>;
   pieces: readonly SpillPiece[];
-  /** Its links to other incidents, for their link index (functions/links/link-index.ts). */
-  links?: readonly LinkRow[];
+  /** The links and attributions its fold set, for the editorial index (functions/editorial). */
+  editorial?: EditorialRowsFolded;
 }
 
-export function packView(state: IncidentState): PackedView {
+export function packView(state: IncidentState, editorial: EditorialRowsFolded): PackedView {
   const { incidentId, version } = state;
-  const links = state.editorial?.links ?? [];
   return {
     incidentId,
     version,
     item: viewItem(state),
     pieces: [...(state.unsaved ?? [])],
-    ...(links.length > 0 ? { links: [...links] } : {}),
+    ...(editorial.links.length + editorial.attributions.length > 0
+      ? { editorial: { links: [...editorial.links], attributions: [...editorial.attributions] } }
+      : {}),
   };
 }
 

@@ -6,12 +6,13 @@ import {
   paginateScan,
 } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linksInKey } from "../../functions/links/link-index.js";
+import { linksInKey } from "../../functions/editorial/editorial-index.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, linked, opened, post, startArchive } from "../support/archive.js";
+import { emptyViewsTable } from "../support/empty-views.js";
 
 let archive: LocalServer;
 let db: DynamoDBClient;
@@ -64,17 +65,7 @@ describe("links on both incidents", () => {
   it("given the views table emptied, when the rebuild runs, then B's index and summary are the same as before", async () => {
     const before = { index: await indexOf(B), b: await summaryText(B), a: await summaryText(A) };
     expect(before.index?.links?.M).toBeDefined();
-    for await (const page of paginateScan({ client: db }, { TableName: archive.tables.views }))
-      for (let i = 0; i < (page.Items ?? []).length; i += 25)
-        await db.send(
-          new BatchWriteItemCommand({
-            RequestItems: {
-              [archive.tables.views]: (page.Items ?? []).slice(i, i + 25).map((item) => ({
-                DeleteRequest: { Key: { incidentId: item.incidentId as AttributeValue } },
-              })),
-            },
-          }),
-        );
+    await emptyViewsTable(db, archive.tables.views);
     expect(await indexOf(B)).toBeUndefined();
     const report = await repairViews({ ...archive.ledger, log: silentLogger });
     expect(report.failed).toEqual([]);

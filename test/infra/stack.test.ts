@@ -88,13 +88,18 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
     ]);
-    // Its one update: an entry of another incident's link index, by key, never a view.
+    // Its one update: an entry of the editorial index (its own links and attributions, another
+    // incident's incoming links), by key, never a view.
     template.hasResourceProperties("AWS::IAM::Policy", {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
             Action: "dynamodb:UpdateItem",
-            Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] } },
+            Condition: {
+              "ForAllValues:StringLike": {
+                "dynamodb:LeadingKeys": ["*#links-in", "*#links-out", "*#attributions"],
+              },
+            },
           }),
         ]),
       },

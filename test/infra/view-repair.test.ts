@@ -14,7 +14,7 @@ beforeAll(() => {
 });
 
 describe("the view-repair sweep in AWS", () => {
-  it("may scan and query events, and scan, read and write views — claims read only, no index, no delete but of orphan disclosures, updates of the link index only", () => {
+  it("may scan and query events, and scan, read and write views — claims read only, no index, no delete but of orphan disclosures, updates of the editorial index only", () => {
     const repair = actionsByResource(template, id(stack.viewRepair.fn.role));
     expect([...(repair.get(id(stack.eventsTable)) ?? [])].sort()).toEqual([
       "dynamodb:GetItem",
@@ -44,8 +44,8 @@ describe("the view-repair sweep in AWS", () => {
       if (resource === disclosures) continue;
       for (const action of actions) expect(action).not.toMatch(/^dynamodb:Delete|\*/);
     }
-    // Every UpdateItem it is given is of another incident's link index entry (a lagging view's
-    // projection, or a rebuilt view's links), by key: never a view or an event; or of an orphan
+    // Every UpdateItem it is given is of an editorial index entry (a lagging view's projection,
+    // or a rebuilt view's links and attributions), by key: never a view or an event; or of an orphan
     // disclosure's time, naming no other attribute.
     const updates = Object.values(template.findResources("AWS::IAM::Policy"))
       .filter((p) => JSON.stringify(p.Properties.Roles).includes(id(stack.viewRepair.fn.role)))
@@ -69,7 +69,9 @@ describe("the view-repair sweep in AWS", () => {
         });
       } else
         expect(update.Condition).toEqual({
-          "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["*#links-in"] },
+          "ForAllValues:StringLike": {
+            "dynamodb:LeadingKeys": ["*#links-in", "*#links-out", "*#attributions"],
+          },
         });
     }
   });

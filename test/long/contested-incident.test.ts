@@ -16,6 +16,7 @@ import { SNAPSHOT_EVERY } from "../../functions/store/view-store.js";
 import { call, post, startArchive } from "../support/archive.js";
 import { expectBounded } from "../support/bounded.js";
 import { checkedSummaryJson } from "../support/contract-oracle.js";
+import { emptyViewsTable } from "../support/empty-views.js";
 import { CONTESTED, longEnvelopes, sealLong, seedCommits } from "../support/long-history.js";
 
 /**
@@ -196,17 +197,7 @@ describe("a contested incident", () => {
     expect(written.some((i) => i.itemType?.S === "spill")).toBe(true);
     expect(written.some((i) => i.itemType?.S === "snapshot")).toBe(true);
     // Everything in the views table goes: the rebuild starts from nothing (its scan path).
-    for await (const page of paginateScan({ client: db }, { TableName: archive.tables.views }))
-      for (let i = 0; i < (page.Items ?? []).length; i += 25)
-        await db.send(
-          new BatchWriteItemCommand({
-            RequestItems: {
-              [archive.tables.views]: (page.Items ?? []).slice(i, i + 25).map((item) => ({
-                DeleteRequest: { Key: { incidentId: item.incidentId as AttributeValue } },
-              })),
-            },
-          }),
-        );
+    await emptyViewsTable(db, archive.tables.views);
     const report = await repairViews({ ...archive.ledger, log: silentLogger });
     expect(report.failed).toEqual([]);
     const byKey = (items: Record<string, AttributeValue>[]) =>

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { ATTRIBUTIONS_KEPT, allAttributions } from "../../../events/editorial.js";
 import { evidenceListRow, evidenceRow } from "../../../events/evidence.js";
 import { allLinks } from "../../../events/links.js";
 import { ownValue } from "../../../events/own-keys.js";
@@ -37,10 +38,11 @@ function cursorOf(c: Context, what: string): number {
 
 /**
  * The lists a summary bounds (events/summarize.ts), whole, a page at a time: each category's
- * sources, the denials, the retractions, the statements, the captures. The first three come
- * from the incident's projected state (bounded by what it keeps); statements and captures, of
- * which the state keeps only the latest, are read from the events, at most STATEMENT_WINDOW of
- * them per request.
+ * sources, the denials, the retractions, the statements, the captures, the links and the
+ * attributions. The first three come from the incident's projected state (bounded by what it
+ * keeps); statements and captures, of which the state keeps only the latest, are read from the
+ * events, at most STATEMENT_WINDOW of them per request; links and attributions from the state
+ * and the editorial index (functions/editorial), which keeps them all.
  */
 export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   const app = new Hono();
@@ -80,6 +82,17 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
         ? ((await reader.outgoingLinks(state.incidentId)) ?? kept)
         : kept;
     return page(c, allLinks(own, await reader.incomingLinks(state.incidentId)));
+  });
+
+  // Each perpetrator's current assessment, the most recent first: the summary's
+  // `attributions.latest` whole. From the state while it has never dropped one (it keeps
+  // ATTRIBUTIONS_KEPT perpetrators), else with the editorial index's item of them all.
+  app.get("/incidents/:incidentId/attributions", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    const kept = state.editorial?.attributions ?? [];
+    const indexed =
+      kept.length < ATTRIBUTIONS_KEPT ? [] : ((await reader.attributions(state.incidentId)) ?? []);
+    return page(c, allAttributions(kept, indexed));
   });
 
   app.get("/incidents/:incidentId/retractions", acceptQuery("cursor", "limit"), async (c) => {
