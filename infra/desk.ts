@@ -191,7 +191,11 @@ export class Desk extends Construct {
 
     // The desk's posts run the API's append: the API's grants on events and claims, no delete.
     grantTableActions(props.pages.role, props.eventsTable, ["dynamodb:PutItem"]);
-    grantTableActions(props.pages.role, props.claimsTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
+    grantTableActions(props.pages.role, props.claimsTable, [
+      "dynamodb:BatchGetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
     // …and the sealing append's writes of disclosures (fresh packs; the redactions, infra/people-tables.ts).
     grantTableActions(props.pages.role, props.disclosuresTable, ["dynamodb:PutItem", "dynamodb:UpdateItem"]);
 

@@ -63,6 +63,22 @@ export class EvidenceBucket extends Construct {
   }
 
   /**
+   * S3 answers a read of a missing key with 403 unless the reader may list the bucket, and the
+   * code asks "is it held?" by reading (a new hash, or bytes no restricted capture marked):
+   * ListBucket, but only of the keys under `prefixes` (S3 checks it with the key as s3:prefix),
+   * so a missing object is the 404 the code expects.
+   */
+  private grantMissingAsNotFound(fn: LedgerFunction, prefixes: readonly string[]): void {
+    fn.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["s3:ListBucket"],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { "s3:prefix": prefixes.map((p) => `${p}*`) } },
+      }),
+    );
+  }
+
+  /**
    * The writer (the API Lambda): puts bytes (presigned PUTs carry its rights) and access marks,
    * reads them back (HeadObject before an append), and streams a POST through incoming/.
    */
@@ -79,6 +95,7 @@ export class EvidenceBucket extends Construct {
         resources: [this.objects(EVIDENCE_PREFIXES.incoming)],
       }),
     );
+    this.grantMissingAsNotFound(fn, [EVIDENCE_PREFIXES.blobs, EVIDENCE_PREFIXES.access]);
     this.environment(fn);
     this.acknowledge(fn.role);
   }
@@ -91,6 +108,7 @@ export class EvidenceBucket extends Construct {
         resources: [this.objects(EVIDENCE_PREFIXES.blobs), this.objects(EVIDENCE_PREFIXES.access)],
       }),
     );
+    this.grantMissingAsNotFound(fn, [EVIDENCE_PREFIXES.blobs, EVIDENCE_PREFIXES.access]);
     this.environment(fn);
     this.acknowledge(fn.role);
   }

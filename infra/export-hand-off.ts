@@ -106,6 +106,15 @@ export class ExportHandOff extends Construct {
     fn.role.addToPolicy(
       new iam.PolicyStatement({ actions: ["s3:GetObject"], resources: [this.objectsArn()] }),
     );
+    // An export not built yet is a missing key: 404 (not S3's 403) only for a reader that may
+    // list, here only the exports' keys (S3 checks the key as s3:prefix).
+    fn.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["s3:ListBucket"],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { "s3:prefix": [`${EXPORT_OBJECT_PREFIX}*`] } },
+      }),
+    );
     fn.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ["lambda:InvokeFunction"],

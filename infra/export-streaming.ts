@@ -18,17 +18,22 @@ export const EXPORT_STREAMING = {
   reservedConcurrency: 10,
 } as const;
 
-/** What producing an export reads (here and in the builder): leaves, the commits they name, snapshots. */
+/**
+ * What producing an export reads (here and in the builder): leaves, the commits they name, the
+ * views a CSV's rows come from (100 a BatchGetItem) with the snapshots and sealed pieces a past
+ * summary starts from, and a claim where a fold looks an event up by its client id.
+ */
 export function grantExportReads(
   grantee: iam.IGrantable,
-  tables: Pick<ExportStreamingProps, "eventsTable" | "viewsTable" | "logTable">,
+  tables: Pick<ExportStreamingProps, "eventsTable" | "viewsTable" | "logTable" | "claimsTable">,
 ): void {
   grantTableActions(grantee, tables.eventsTable, [
     "dynamodb:Query",
     "dynamodb:GetItem",
     "dynamodb:BatchGetItem",
   ]);
-  grantTableActions(grantee, tables.viewsTable, ["dynamodb:GetItem"]);
+  grantTableActions(grantee, tables.viewsTable, ["dynamodb:GetItem", "dynamodb:BatchGetItem"]);
+  grantTableActions(grantee, tables.claimsTable, ["dynamodb:GetItem"]);
   grantTableActions(grantee, tables.logTable, ["dynamodb:GetItem", "dynamodb:Query"]);
 }
 
@@ -36,6 +41,7 @@ export interface ExportStreamingProps {
   readonly eventsTable: dynamodb.ITable;
   readonly viewsTable: dynamodb.ITable;
   readonly logTable: dynamodb.ITable;
+  readonly claimsTable: dynamodb.ITable;
   readonly environment: Record<string, string>;
 }
 

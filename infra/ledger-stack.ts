@@ -227,8 +227,11 @@ export class LedgerStack extends Stack {
       "dynamodb:GetItem",
       "dynamodb:PutItem",
     ]);
+    // Claims: a batch's claims read in one BatchGetItem before any is taken (claim-protocol.ts),
+    // then each put, moved or released.
     grantTableActions(this.api.role, this.claimsTable, [
       "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
     ]);
@@ -459,10 +462,11 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
       logTable: this.transparencyLog.table,
+      claimsTable: this.claimsTable,
       environment: tableEnvironment,
     });
     this.data.function.addEnvironment("EXPORTS_URL", this.exportStreaming.url.url);
-    this.people.grantExport(this.exportStreaming.fn, this.claimsTable);
+    this.people.grantExport(this.exportStreaming.fn);
     Validations.of(this.exportStreaming.fn.role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason:
@@ -475,6 +479,7 @@ export class LedgerStack extends Stack {
       eventsTable: this.eventsTable,
       viewsTable: this.viewsTable,
       logTable: this.transparencyLog.table,
+      claimsTable: this.claimsTable,
       environment: tableEnvironment,
     });
     this.exportHandOff.grantServe(this.data);

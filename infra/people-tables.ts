@@ -75,12 +75,11 @@ export class PeopleTables extends Construct {
   /**
    * The disclosures export (GET /export/disclosures.ndjson), served in AWS by the exports
    * function as the other exports (the data Lambda redirects there): a scan of this table, and
-   * whether each item's event is stored (its claim; the commit through the events' grant it has).
+   * whether each item's event is stored (its claim and commit, through the export reads it has).
    */
-  grantExport(fn: LedgerFunction, claimsTable: dynamodb.ITable): void {
+  grantExport(fn: LedgerFunction): void {
     fn.function.addEnvironment("DISCLOSURES_TABLE", this.disclosures.tableName);
     grantTableActions(fn.role, this.disclosures, ["dynamodb:Scan"]);
-    grantTableActions(fn.role, claimsTable, ["dynamodb:GetItem"]);
   }
 }
 

@@ -206,8 +206,9 @@ export class DisclosureStore {
   /**
    * Removes values that no event commits to, nor ever will (what a refused append wrote, or an
    * attempt its eventId was stored without: functions/people/sealed-append.ts): each entry leaves
-   * its pack, rewritten as a redaction rewrites it, and a pack left with nothing is deleted, as is
-   * a first-layout item. A tombstone stays: it holds no value.
+   * its pack, rewritten as a redaction rewrites it (a pack left with nothing stays, empty), and a
+   * first-layout item becomes a tombstone. Nothing is deleted: no writer may delete here
+   * (infra/people-tables.ts); the orphan sweep takes what no stored event names.
    */
   discard(items: readonly HeldDisclosure[]): Promise<void> {
     return this.redact(items, "discarded", "");
@@ -223,7 +224,7 @@ export class DisclosureStore {
           ? this.eraseFirstLayout(item, by)
           : effect === "withheld"
             ? this.withholdFirstLayout(item)
-            : this.deleteFirstLayout(item));
+            : this.eraseFirstLayout(item, ""));
         continue;
       }
       const key = `${item.incidentId}\n${item.key}`;
@@ -258,24 +259,17 @@ export class DisclosureStore {
       const rev = item.rev?.N ?? "0";
       const written = await conditionally(
         this.db.send(
-          next.length === 0
-            ? new DeleteItemCommand({
-                TableName: this.table,
-                Key,
-                ConditionExpression: "rev = :rev",
-                ExpressionAttributeValues: { ":rev": { N: rev } },
-              })
-            : new UpdateItemCommand({
-                TableName: this.table,
-                Key,
-                UpdateExpression: "SET entries = :e, rev = :next",
-                ConditionExpression: "rev = :rev",
-                ExpressionAttributeValues: {
-                  ":e": { S: text },
-                  ":rev": { N: rev },
-                  ":next": { N: String(Number(rev) + 1) },
-                },
-              }),
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key,
+            UpdateExpression: "SET entries = :e, rev = :next",
+            ConditionExpression: "rev = :rev",
+            ExpressionAttributeValues: {
+              ":e": { S: text },
+              ":rev": { N: rev },
+              ":next": { N: String(Number(rev) + 1) },
+            },
+          }),
         ),
       );
       if (written) return;
@@ -294,19 +288,6 @@ export class DisclosureStore {
           UpdateExpression: "SET visibility = :r",
           ConditionExpression: "attribute_exists(disclosure)",
           ExpressionAttributeValues: { ":r": { S: "restricted" } },
-        }),
-      ),
-    );
-  }
-
-  /** A first-layout item that still holds its value, deleted. */
-  private async deleteFirstLayout(item: HeldDisclosure): Promise<void> {
-    await conditionally(
-      this.db.send(
-        new DeleteItemCommand({
-          TableName: this.table,
-          Key: { incidentId: { S: item.incidentId }, key: { S: item.key } },
-          ConditionExpression: "attribute_exists(disclosure)",
         }),
       ),
     );

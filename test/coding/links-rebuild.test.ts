@@ -1,10 +1,4 @@
-import {
-  type AttributeValue,
-  BatchWriteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  paginateScan,
-} from "@aws-sdk/client-dynamodb";
+import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linksInKey } from "../../functions/editorial/editorial-index.js";
 import type { LocalServer } from "../../functions/local/server.js";

@@ -75,6 +75,7 @@ describe("the desk in AWS", () => {
       "dynamodb:Query",
     ]);
     expect([...(pages.get(id(stack.claimsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",

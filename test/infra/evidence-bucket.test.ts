@@ -58,7 +58,9 @@ describe("the evidence bucket", () => {
   });
 
   it("lets the API (and the desk's upload form, on the pages) put and read evidence, delete only its own incoming copies, and the data Lambda only read", () => {
+    // The bucket itself: ListBucket, so that a missing key is 404 and not S3's 403 (below).
     const writer = {
+      "": ["s3:ListBucket"],
       "/blobs/*": ["s3:GetObject", "s3:PutObject"],
       "/access/*": ["s3:GetObject", "s3:PutObject"],
       "/incoming/*": ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
@@ -66,9 +68,24 @@ describe("the evidence bucket", () => {
     expect(evidenceGrants(stack.api.role)).toEqual(writer);
     expect(evidenceGrants(stack.pages.role)).toEqual(writer);
     expect(evidenceGrants(stack.data.role)).toEqual({
+      "": ["s3:ListBucket"],
       "/blobs/*": ["s3:GetObject"],
       "/access/*": ["s3:GetObject"],
     });
+    // ListBucket of the keys the code reads, no others: S3 checks it with the key as s3:prefix.
+    for (const role of [stack.api.role, stack.pages.role, stack.data.role]) {
+      const lists = (Object.values(template.findResources("AWS::IAM::Policy")) as Json[])
+        .filter((p) => JSON.stringify(p.Properties.Roles).includes(id(role)))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[])
+        .filter((st) => [st.Action].flat().includes("s3:ListBucket"))
+        .filter((st) => JSON.stringify(st.Resource).includes(bucketId()));
+      expect(lists).toEqual([
+        expect.objectContaining({
+          Resource: { "Fn::GetAtt": [bucketId(), "Arn"] },
+          Condition: { StringLike: { "s3:prefix": ["blobs/*", "access/*"] } },
+        }),
+      ]);
+    }
     expect(evidenceGrants(stack.projector.role)).toEqual({});
     for (const fn of [stack.api, stack.data]) {
       expect(resources[id(fn.function)].Properties.Environment.Variables).toMatchObject({

@@ -90,7 +90,8 @@ describe("the S3 hand-off: the builder", () => {
       .filter(([, actions]) => actions.length > 0);
     expect(Object.fromEntries(dynamo)).toEqual({
       [id(stack.eventsTable)]: ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"],
-      [id(stack.viewsTable)]: ["dynamodb:GetItem"],
+      [id(stack.viewsTable)]: ["dynamodb:BatchGetItem", "dynamodb:GetItem"],
+      [id(stack.claimsTable)]: ["dynamodb:GetItem"],
       [id(stack.transparencyLog.table)]: ["dynamodb:GetItem", "dynamodb:Query"],
     });
     expect(otherGrants(stack.exportHandOff.builder.role)).toEqual({
@@ -103,13 +104,20 @@ describe("the S3 hand-off: the data Lambda", () => {
   it("may read exports' objects (HeadObject, presigned GETs) and invoke the builder, nothing more", () => {
     const grants = otherGrants(stack.data.role);
     expect(grants).toMatchObject({
+      // The bucket: ListBucket of the exports' keys only, so that an export not built is a 404.
+      [bucketId()]: ["s3:ListBucket"],
       [`${bucketId()}/exports/*`]: ["s3:GetObject"],
       [id(stack.exportHandOff.builder.function)]: ["lambda:InvokeFunction"],
     });
     const s3OrLambda = Object.values(grants)
       .flat()
       .filter((a) => /^(s3|lambda):/.test(a));
-    expect(s3OrLambda.sort()).toEqual(["lambda:InvokeFunction", "s3:GetObject"]);
+    expect(s3OrLambda.sort()).toEqual(["lambda:InvokeFunction", "s3:GetObject", "s3:ListBucket"]);
+    const list = (Object.values(template.findResources("AWS::IAM::Policy")) as Json[])
+      .filter((p) => JSON.stringify(p.Properties.Roles).includes(id(stack.data.role)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[])
+      .find((st) => st.Action === "s3:ListBucket" && JSON.stringify(st.Resource).includes(bucketId()));
+    expect(list?.Condition).toEqual({ StringLike: { "s3:prefix": ["exports/*"] } });
     const env = resources[id(stack.data.function)].Properties.Environment.Variables;
     expect(env.EXPORTS_BUCKET).toEqual({ Ref: bucketId() });
     expect(env.EXPORT_BUILDER).toEqual({ Ref: id(stack.exportHandOff.builder.function) });

@@ -61,7 +61,7 @@ describe("the exports function and its URL", () => {
     });
   });
 
-  it("may only read: leaves and checkpoints, the commits they name, and the snapshots summaries start from", () => {
+  it("may only read: leaves and checkpoints, the commits they name, the views and snapshots rows start from", () => {
     const grants = actionsByResource(template, id(stack.exportStreaming.fn.role));
     const dynamo = [...grants.entries()]
       .map(
@@ -71,9 +71,11 @@ describe("the exports function and its URL", () => {
       .filter(([, actions]) => actions.length > 0);
     expect(Object.fromEntries(dynamo)).toEqual({
       [id(stack.eventsTable)]: ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"],
-      [id(stack.viewsTable)]: ["dynamodb:GetItem"],
+      // A CSV's rows: the views, 100 a BatchGetItem.
+      [id(stack.viewsTable)]: ["dynamodb:BatchGetItem", "dynamodb:GetItem"],
       [id(stack.transparencyLog.table)]: ["dynamodb:GetItem", "dynamodb:Query"],
-      // The disclosures export: a scan of the public ones, and each one's event through its claim.
+      // The disclosures export: a scan of the public ones, and each one's event through its claim
+      // (as a fold finds an event by its client id).
       [id(stack.people.disclosures)]: ["dynamodb:Scan"],
       [id(stack.claimsTable)]: ["dynamodb:GetItem"],
     });

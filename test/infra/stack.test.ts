@@ -33,6 +33,7 @@ describe("IAM: least privilege per role", () => {
       expect(onEvents).not.toContain(forbidden);
     }
     expect([...(api.get(id(stack.claimsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
@@ -124,6 +125,7 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:Query",
     ]);
     expect([...(pages.get(id(stack.claimsTable)) ?? [])].sort()).toEqual([
+      "dynamodb:BatchGetItem",
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
