@@ -2,7 +2,6 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
 import { type AttributeValue, DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
 import type {
   APIGatewayProxyEventV2,
@@ -18,7 +17,7 @@ import { DisclosureStore } from "../../functions/people/disclosure-store.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
-import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import {
   type HttpRequest,
   httpApiEvent,
@@ -62,6 +61,9 @@ let pages: ApiHandler;
 let data: ApiHandler;
 let projector: StreamHandler;
 let coldImportMs: number;
+/** Each bundle as its Lambda loads it, its store reached through its role's policies. */
+let roles: ReturnType<typeof roleLoader>;
+let viewRepair: { fn: { node: { defaultChild?: unknown } }; role: { node: { defaultChild?: unknown } } };
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
@@ -102,20 +104,25 @@ beforeAll(async () => {
   };
   await createTables(db, tables);
 
-  // 3. The Lambda environment, as the stack sets it, plus what the runtime provides.
-  Object.assign(process.env, lambdaEnvironment(tables, { endpoint, region: REGION }));
+  // 3. The Lambda environment, as the stack sets it, plus what the runtime provides. Each
+  // bundle reaches the store through its own role's policies, as in AWS (its client is made as
+  // it loads, from DYNAMODB_ENDPOINT).
+  const environment = lambdaEnvironment(tables, { endpoint, region: REGION });
+  Object.assign(process.env, environment);
+  roles = roleLoader(synthesized, { endpoint, environment });
 
   const started = performance.now();
-  api = ((await nativeImport(pathToFileURL(bundles.api).href)) as { handler: ApiHandler }).handler;
+  api = await roles.load<ApiHandler>("api", stack.api.function, stack.api.role);
   coldImportMs = performance.now() - started;
-  projector = ((await nativeImport(pathToFileURL(bundles.projector).href)) as { handler: StreamHandler })
-    .handler;
-  pages = ((await nativeImport(pathToFileURL(bundles.pages).href)) as { handler: ApiHandler }).handler;
-  data = ((await nativeImport(pathToFileURL(bundles.data).href)) as { handler: ApiHandler }).handler;
+  projector = await roles.load<StreamHandler>("projector", stack.projector.function, stack.projector.role);
+  pages = await roles.load<ApiHandler>("pages", stack.pages.function, stack.pages.role);
+  data = await roles.load<ApiHandler>("data", stack.data.function, stack.data.role);
+  viewRepair = { fn: stack.viewRepair.fn.function, role: stack.viewRepair.fn.role };
 });
 
 afterAll(async () => {
   process.env = savedEnv;
+  await roles?.close();
   db?.destroy();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -358,9 +365,11 @@ describe("the bundled Lambdas, end to end", () => {
     });
     expect(opened.status).toBe(201);
     // No record of it ever reaches the projector; the scheduled sweep finds the missing view.
-    const { handler } = (await nativeImport(pathToFileURL(bundles.viewRepair).href)) as {
-      handler: () => Promise<{ built: number; caughtUp: number; failed: number }>;
-    };
+    const handler = await roles.load<() => Promise<{ built: number; caughtUp: number; failed: number }>>(
+      "view-repair",
+      viewRepair.fn,
+      viewRepair.role,
+    );
     // …and then the disclosures an append wrote long ago before it failed (functions/people/orphan-sweep.ts).
     const { disclosures: orphan } = sealEnvelope(
       {
@@ -383,5 +392,78 @@ describe("the bundled Lambdas, end to end", () => {
     );
     expect(view.Item?.version).toEqual({ N: "1" });
     expect(await handler()).toMatchObject({ built: 0, caughtUp: 0, orphans: { items: 0, removed: 0 } });
+  });
+
+  it("appends a batch of events with client ids, and a retry of it, then projects it", async () => {
+    const batch = {
+      events: ["a", "b"].map((n) => ({
+        eventId: `bundle-test-batch-${n}`,
+        type: "StatementMade",
+        source: { publisher: "Bundle Test Wire" },
+        attributedTo: { name: "Regional governor" },
+        data: { quote: `A statement (${n})`, stance: "condemns" },
+      })),
+    };
+    const first = await post(batch);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const retry = await post(batch);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    // The editors' judgements, which the projector also indexes (functions/editorial).
+    const judged = await post({
+      events: [
+        {
+          type: "AttributionAssessed",
+          source: { publisher: "incident-ledger" },
+          attributedTo: { name: "editors" },
+          data: { perpetrator: { name: "Unit A" }, certainty: "medium" },
+        },
+        {
+          type: "IncidentsLinked",
+          source: { publisher: "incident-ledger" },
+          attributedTo: { name: "editors" },
+          data: { otherIncidentId: "bundle-test-dropped", relation: "related" },
+        },
+      ],
+    });
+    expect(judged.status, JSON.stringify(judged.body)).toBe(201);
+    expect(await projector(streamEvent(await commitRecords()))).toEqual({ batchItemFailures: [] });
+    const links = await call({
+      method: "GET",
+      route: "/incidents/{incidentId}/links",
+      path: "/incidents/bundle-test-dropped/links",
+    });
+    expect(links.body.items).toMatchObject([{ incidentId: INCIDENT, direction: "incoming" }]);
+  });
+
+  it("takes back the sealed values of a refused append (a stale If-Match), which its role may not delete", async () => {
+    const refused = await call({
+      method: "POST",
+      route: WRITE_PATH,
+      path: `/incidents/${INCIDENT}/events`,
+      claims: WRITER,
+      headers: { "if-match": '"1"' },
+      body: {
+        type: "VictimsRecorded",
+        source: { publisher: "Bundle Test Wire" },
+        attributedTo: { name: "Registry" },
+        data: { victims: [{ name: "Not to be kept" }] },
+      },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: peopleTables(tables).disclosures,
+        KeyConditionExpression: "incidentId = :i",
+        ExpressionAttributeValues: { ":i": { S: INCIDENT } },
+      }),
+    );
+    // Its one pack, rewritten empty: the writers' role may update a pack, not delete it.
+    expect(Items.map((item) => item.entries?.S)).toEqual(["[]"]);
+  });
+
+  it("made no call a role of the stack may not make (each bundle's store judges its calls as IAM would)", () => {
+    expect(roles.names()).toEqual(["api", "projector", "pages", "data", "view-repair"]);
+    expect(roles.denials()).toEqual([]);
   });
 });

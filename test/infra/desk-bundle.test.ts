@@ -1,7 +1,6 @@
 import { rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
 import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { serve } from "@hono/node-server";
 import type {
@@ -14,7 +13,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTables } from "../../functions/store/create-tables.js";
 import { startTestIssuer } from "../desk/test-issuer.js";
-import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { type HttpRequest, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -36,12 +35,12 @@ let secrets: ReturnType<typeof serve>;
 let issuer: Awaited<ReturnType<typeof startTestIssuer>>;
 let db: DynamoDBClient;
 let secretReads = 0;
+let roles: ReturnType<typeof roleLoader>;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-desk-bundle-");
   outdir = synthesized.outdir;
-  const bundle = synthesized.assetFile(synthesized.stack.pages.function);
 
   store = dynalite({ createTableMs: 0 });
   await new Promise<void>((resolve) => store.listen(0, "127.0.0.1", resolve));
@@ -63,18 +62,22 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => secrets.once("listening", () => resolve()));
   issuer = await startTestIssuer(CLIENT_ID);
 
+  const environment = lambdaEnvironment(tables, { endpoint, region: REGION });
   Object.assign(process.env, {
-    ...lambdaEnvironment(tables, { endpoint, region: REGION }),
+    ...environment,
     DESK_OIDC_ISSUER: issuer.issuer,
     DESK_OIDC_CLIENT_ID: CLIENT_ID,
     DESK_SESSION_SECRET_ARN: SECRET_ARN,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`,
   });
-  pages = ((await nativeImport(pathToFileURL(bundle).href)) as { handler: Handler }).handler;
+  roles = roleLoader(synthesized, { endpoint, environment });
+  const { stack } = synthesized;
+  pages = await roles.load<Handler>("pages", stack.pages.function, stack.pages.role);
 }, 240_000);
 
 afterAll(async () => {
   process.env = savedEnv;
+  await roles?.close();
   db?.destroy();
   await issuer?.close();
   await new Promise<void>((resolve) => (secrets ? secrets.close(() => resolve()) : resolve()));
@@ -271,3 +274,10 @@ async function signInAsIssuerUser(): Promise<void> {
   expect(done.status).toBe(303);
   expect(jar.has("ledger_session")).toBe(true);
 }
+
+describe("the role the pages run as", () => {
+  it("was asked for no call IAM would refuse it (the bundle's store judges its calls as IAM would)", () => {
+    expect(roles.names()).toEqual(["pages"]);
+    expect(roles.denials()).toEqual([]);
+  });
+});

@@ -1,10 +1,9 @@
 import { rmSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { AP, opened, post, startArchive } from "../support/archive.js";
-import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -22,12 +21,13 @@ let outdir: string;
 let archive: LocalServer;
 let exportsHandler: unknown;
 let api: ApiHandler;
+let roles: ReturnType<typeof roleLoader>;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-disclosures-bundle-");
   outdir = synthesized.outdir;
-  const { stack, assetFile } = synthesized;
+  const { stack } = synthesized;
 
   archive = await startArchive();
   expect((await post(archive.url, "bundle-people", opened())).status).toBe(201);
@@ -47,22 +47,21 @@ beforeAll(async () => {
   await archive.stream.projected("bundle-people");
   await archive.sequencing.idle();
 
-  Object.assign(process.env, {
-    ...lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION }),
-    EXPORTS_URL,
-  });
+  const environment = lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION });
+  Object.assign(process.env, { ...environment, EXPORTS_URL });
   installLambdaStreamingGlobals();
-  exportsHandler = (
-    (await nativeImport(pathToFileURL(assetFile(stack.exportStreaming.fn.function)).href)) as {
-      handler: unknown;
-    }
-  ).handler;
-  api = ((await nativeImport(pathToFileURL(assetFile(stack.data.function)).href)) as { handler: ApiHandler })
-    .handler;
+  roles = roleLoader(synthesized, { endpoint: archive.dynamoEndpoint, environment });
+  exportsHandler = await roles.load(
+    "exports",
+    stack.exportStreaming.fn.function,
+    stack.exportStreaming.fn.role,
+  );
+  api = await roles.load<ApiHandler>("data", stack.data.function, stack.data.role);
 }, 180_000);
 
 afterAll(async () => {
   process.env = savedEnv;
+  await roles?.close();
   delete (globalThis as { awslambda?: unknown }).awslambda;
   await archive?.close();
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -122,5 +121,12 @@ describe("the disclosures export in AWS", () => {
     const first = await local("/export/disclosures.ndjson?treeSize=2");
     expect(first.toString().trim().split("\n")).toHaveLength(VICTIMS);
     expect(cut.body.equals(first)).toBe(true);
+  });
+});
+
+describe("the roles these bundles run as", () => {
+  it("were asked for no call IAM would refuse them (each bundle's store judges its calls as IAM would)", () => {
+    expect(roles.names().length).toBeGreaterThan(0);
+    expect(roles.denials()).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import S3rver from "s3rver";
@@ -10,7 +9,7 @@ import type { BuiltExport } from "../../functions/export/export-upload.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
-import { nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { type LambdaInvokeEndpoint, startLambdaInvokeEndpoint } from "../support/lambda-invoke-endpoint.js";
 import { httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -46,12 +45,13 @@ let lambdaEndpoint: LambdaInvokeEndpoint;
 let size: number;
 let builder: BuildHandler;
 let data: HttpHandler;
+let roles: ReturnType<typeof roleLoader>;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-hand-off-bundle-");
   outdir = synthesized.outdir;
-  const { stack, assetFile } = synthesized;
+  const { stack } = synthesized;
 
   archive = await startArchive();
   // ≈ 17 KB statements: the NDJSON (≈ 7 MB) needs two 5 MB parts; 40 incidents for the CSV.
@@ -87,20 +87,23 @@ beforeAll(async () => {
     EXPORTS_BUCKET: BUCKET,
     EXPORT_BUILDER: BUILDER,
   });
-  builder = (
-    (await nativeImport(pathToFileURL(assetFile(stack.exportHandOff.builder.function)).href)) as {
-      handler: BuildHandler;
-    }
-  ).handler;
+  roles = roleLoader(synthesized, {
+    endpoint: archive.dynamoEndpoint,
+    environment: process.env as Record<string, string>,
+  });
+  builder = await roles.load<BuildHandler>(
+    "export-builder",
+    stack.exportHandOff.builder.function,
+    stack.exportHandOff.builder.role,
+  );
   lambdaEndpoint = await startLambdaInvokeEndpoint({ [BUILDER]: (event) => builder(event) });
   process.env.LAMBDA_ENDPOINT = lambdaEndpoint.url;
-  data = (
-    (await nativeImport(pathToFileURL(assetFile(stack.data.function)).href)) as { handler: HttpHandler }
-  ).handler;
+  data = await roles.load<HttpHandler>("data", stack.data.function, stack.data.role);
 }, 180_000);
 
 afterAll(async () => {
   process.env = savedEnv;
+  await roles?.close();
   s3?.destroy();
   await s3server?.close();
   await lambdaEndpoint?.close();
@@ -276,5 +279,12 @@ describe("the S3 hand-off, from the bundles", () => {
       }) as APIGatewayProxyEventV2,
     );
     expect(listed.statusCode).toBe(200);
+  });
+});
+
+describe("the roles these bundles run as", () => {
+  it("were asked for no call IAM would refuse them (each bundle's store judges its calls as IAM would)", () => {
+    expect(roles.names().length).toBeGreaterThan(0);
+    expect(roles.denials()).toEqual([]);
   });
 });

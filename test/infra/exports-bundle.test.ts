@@ -1,11 +1,10 @@
 import { rmSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
-import { lambdaEnvironment, nativeImport, synthesizeBundles } from "../support/deployed-bundles.js";
+import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
@@ -24,34 +23,34 @@ let archive: LocalServer;
 let size: number;
 let exportsHandler: unknown;
 let api: ApiHandler;
+let roles: ReturnType<typeof roleLoader>;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-exports-bundle-");
   outdir = synthesized.outdir;
-  const { stack, assetFile } = synthesized;
+  const { stack } = synthesized;
 
   archive = await startArchive();
   // 12 incidents of 25 events: 300 lines of NDJSON, so more than one chunk of 100.
   size = (await seedArchive(archive, { incidents: 12, eventsPerIncident: 25 })).size;
   expect(size).toBe(300);
 
-  Object.assign(process.env, {
-    ...lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION }),
-    EXPORTS_URL,
-  });
+  const environment = lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION });
+  Object.assign(process.env, { ...environment, EXPORTS_URL });
   installLambdaStreamingGlobals();
-  exportsHandler = (
-    (await nativeImport(pathToFileURL(assetFile(stack.exportStreaming.fn.function)).href)) as {
-      handler: unknown;
-    }
-  ).handler;
-  api = ((await nativeImport(pathToFileURL(assetFile(stack.data.function)).href)) as { handler: ApiHandler })
-    .handler;
+  roles = roleLoader(synthesized, { endpoint: archive.dynamoEndpoint, environment });
+  exportsHandler = await roles.load(
+    "exports",
+    stack.exportStreaming.fn.function,
+    stack.exportStreaming.fn.role,
+  );
+  api = await roles.load<ApiHandler>("data", stack.data.function, stack.data.role);
 }, 180_000);
 
 afterAll(async () => {
   process.env = savedEnv;
+  await roles?.close();
   delete (globalThis as { awslambda?: unknown }).awslambda;
   await archive?.close();
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -150,5 +149,12 @@ describe("the exports in AWS", () => {
     );
     expect(named.statusCode, named.body).toBe(201);
     expect(JSON.parse(named.body ?? "{}")).toMatchObject({ name: "exports-bundle-test", treeSize: size });
+  });
+});
+
+describe("the roles these bundles run as", () => {
+  it("were asked for no call IAM would refuse them (each bundle's store judges its calls as IAM would)", () => {
+    expect(roles.names().length).toBeGreaterThan(0);
+    expect(roles.denials()).toEqual([]);
   });
 });

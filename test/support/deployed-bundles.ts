@@ -1,10 +1,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import vm from "node:vm";
+import type { CfnElement } from "aws-cdk-lib";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
-import { peopleTables, type TableNames } from "../../functions/store/table-design.js";
+import { deskSessionsTable, peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { createLedgerApp } from "../../infra/ledger-app.js";
+import { type Denial, startRoleStore } from "./role-store.js";
 
 // Vitest runs test code through its own module runner; the bundles must load as Lambda's
 // Node loads them (plain ESM with their own banner and `import.meta.url`), so import them
@@ -46,11 +49,73 @@ export function lambdaEnvironment(
     DISCLOSURES_TABLE: people.disclosures,
     AUDIT_TABLE: people.audit,
     ...(tables.search ? { SEARCH_TABLE: tables.search } : {}),
-    ...(tables.deskSessions ? { DESK_SESSIONS_TABLE: tables.deskSessions } : {}),
+    DESK_SESSIONS_TABLE: deskSessionsTable(tables),
     LOG_LEVEL: "warn",
     AWS_REGION: options.region,
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
     AWS_SECRET_ACCESS_KEY: "secret",
     DYNAMODB_ENDPOINT: options.endpoint,
+  };
+}
+
+/**
+ * Each table of the stack by its logical id, named as this test's environment names it: what a
+ * role store (role-store.ts) judges a call's table by. Read from the functions' environments,
+ * where the stack hands each table's name to the code (`EVENTS_TABLE: { Ref: <id> }`).
+ */
+export function tablesByLogicalId(
+  template: { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> },
+  environment: Record<string, string>,
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const resource of Object.values(template.Resources)) {
+    if (resource.Type !== "AWS::Lambda::Function") continue;
+    const variables = (resource.Properties?.Environment as { Variables?: Record<string, unknown> })
+      ?.Variables;
+    for (const [name, value] of Object.entries(variables ?? {})) {
+      const ref = (value as { Ref?: string } | null)?.Ref;
+      const table = environment[name];
+      if (ref && table && template.Resources[ref]?.Type === "AWS::DynamoDB::Table") found[ref] = table;
+    }
+  }
+  return found;
+}
+
+type Construct = { node: { defaultChild?: unknown } };
+
+/**
+ * Loads bundles as their Lambdas load, each reaching the store through its own role's policies
+ * (role-store.ts): `load(name, fn, role)` imports `fn`'s staged bundle with DYNAMODB_ENDPOINT
+ * set to a store that judges its calls as IAM would (the bundles make their client as they
+ * load). `denials()` lists every call a role was refused; `close()` stops the stores.
+ */
+export function roleLoader(
+  synthesized: ReturnType<typeof synthesizeBundles>,
+  options: { endpoint: string; environment: Record<string, string> },
+) {
+  const { stack, assembly, assetFile } = synthesized;
+  const template = assembly.getStackArtifact(stack.artifactId).template;
+  const tables = tablesByLogicalId(template, options.environment);
+  const stores: { name: string; denials: Denial[]; close: () => Promise<void> }[] = [];
+  return {
+    async load<T>(name: string, fn: Construct, role: Construct): Promise<T> {
+      const store = await startRoleStore({
+        target: options.endpoint,
+        template,
+        roleLogicalId: stack.getLogicalId(role.node.defaultChild as CfnElement),
+        tables,
+      });
+      stores.push({ name, ...store });
+      const before = process.env.DYNAMODB_ENDPOINT;
+      process.env.DYNAMODB_ENDPOINT = store.endpoint;
+      try {
+        return ((await nativeImport(pathToFileURL(assetFile(fn)).href)) as { handler: T }).handler;
+      } finally {
+        process.env.DYNAMODB_ENDPOINT = before;
+      }
+    },
+    names: () => stores.map((s) => s.name),
+    denials: () => stores.flatMap((s) => s.denials.map((d) => ({ role: s.name, ...d }))),
+    close: () => Promise.all(stores.map((s) => s.close())).then(() => undefined),
   };
 }
