@@ -4,9 +4,11 @@ import { EDITORIAL_INDEX_SUFFIXES } from "../functions/store/table-design.js";
 
 /**
  * The DynamoDB actions a role of the ledger may be given. Deletes and wildcards are not among
- * them, so no grant can hand them out by accident. Batch reads serve the feed; scans and batch
- * writes are for the view-repair sweep only (it reads everything and writes views 25 at a
- * time); the stack's template tests hold every other role to the rest.
+ * them, so no grant can hand them out by accident. Batch reads serve the feed, the listing's
+ * summaries and a batch's claims; scans are for the view-repair sweep (and the disclosures
+ * export), batch writes for the sweep's views and the projector's finding index. The stack's
+ * template tests hold each role to its list, and the bundle tests run each role's bundle
+ * against a store that refuses what its policies do not grant (test/support/role-store.ts).
  */
 export type TableAction =
   | "dynamodb:GetItem"
