@@ -3,8 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { AP, opened, post, startArchive } from "../support/archive.js";
-import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
-import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
+import { loadExportBundles, type roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
+import { invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -27,7 +27,6 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-disclosures-bundle-");
   outdir = synthesized.outdir;
-  const { stack } = synthesized;
 
   archive = await startArchive();
   expect((await post(archive.url, "bundle-people", opened())).status).toBe(201);
@@ -47,16 +46,11 @@ beforeAll(async () => {
   await archive.stream.projected("bundle-people");
   await archive.sequencing.idle();
 
-  const environment = lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION });
-  Object.assign(process.env, { ...environment, EXPORTS_URL });
-  installLambdaStreamingGlobals();
-  roles = roleLoader(synthesized, { endpoint: archive.dynamoEndpoint, environment });
-  exportsHandler = await roles.load(
-    "exports",
-    stack.exportStreaming.fn.function,
-    stack.exportStreaming.fn.role,
-  );
-  api = await roles.load<ApiHandler>("data", stack.data.function, stack.data.role);
+  ({
+    roles,
+    exports: exportsHandler,
+    data: api,
+  } = await loadExportBundles<ApiHandler>(synthesized, archive, { exportsUrl: EXPORTS_URL, region: REGION }));
 }, 180_000);
 
 afterAll(async () => {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
-import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
-import { installLambdaStreamingGlobals, invokeStreaming } from "../support/lambda-streaming.js";
+import { loadExportBundles, type roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
+import { invokeStreaming } from "../support/lambda-streaming.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -29,23 +29,17 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-exports-bundle-");
   outdir = synthesized.outdir;
-  const { stack } = synthesized;
 
   archive = await startArchive();
   // 12 incidents of 25 events: 300 lines of NDJSON, so more than one chunk of 100.
   size = (await seedArchive(archive, { incidents: 12, eventsPerIncident: 25 })).size;
   expect(size).toBe(300);
 
-  const environment = lambdaEnvironment(archive.tables, { endpoint: archive.dynamoEndpoint, region: REGION });
-  Object.assign(process.env, { ...environment, EXPORTS_URL });
-  installLambdaStreamingGlobals();
-  roles = roleLoader(synthesized, { endpoint: archive.dynamoEndpoint, environment });
-  exportsHandler = await roles.load(
-    "exports",
-    stack.exportStreaming.fn.function,
-    stack.exportStreaming.fn.role,
-  );
-  api = await roles.load<ApiHandler>("data", stack.data.function, stack.data.role);
+  ({
+    roles,
+    exports: exportsHandler,
+    data: api,
+  } = await loadExportBundles<ApiHandler>(synthesized, archive, { exportsUrl: EXPORTS_URL, region: REGION }));
 }, 180_000);
 
 afterAll(async () => {

@@ -39,7 +39,8 @@ export function actionsByResource(template: Template, roleLogicalId: string): Ma
   return out;
 }
 
-function resourceKey(resource: Json): string {
+/** A policy resource as text: a table's logical id, `<id>/index/<name>`, or the string itself. */
+export function resourceKey(resource: Json): string {
   if (typeof resource === "string") return resource;
   const getAtt = resource["Fn::GetAtt"];
   if (getAtt) return getAtt[1] === "Arn" ? getAtt[0] : `${getAtt[0]}.${getAtt[1]}`;

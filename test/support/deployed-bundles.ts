@@ -7,6 +7,7 @@ import type { CfnElement } from "aws-cdk-lib";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { deskSessionsTable, peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { createLedgerApp } from "../../infra/ledger-app.js";
+import { installLambdaStreamingGlobals } from "./lambda-streaming.js";
 import { type Denial, startRoleStore } from "./role-store.js";
 
 // Vitest runs test code through its own module runner; the bundles must load as Lambda's
@@ -118,4 +119,26 @@ export function roleLoader(
     denials: () => stores.flatMap((s) => s.denials.map((d) => ({ role: s.name, ...d }))),
     close: () => Promise.all(stores.map((s) => s.close())).then(() => undefined),
   };
+}
+
+/**
+ * The exports function and the data Lambda as AWS runs them against an archive's store, each
+ * through its role (roleLoader), with the streaming runtime's globals and the exports URL the
+ * data Lambda redirects to.
+ */
+export async function loadExportBundles<Data>(
+  synthesized: ReturnType<typeof synthesizeBundles>,
+  archive: { tables: TableNames; dynamoEndpoint: string },
+  options: { exportsUrl: string; region: string },
+) {
+  const environment = lambdaEnvironment(archive.tables, {
+    endpoint: archive.dynamoEndpoint,
+    region: options.region,
+  });
+  Object.assign(process.env, { ...environment, EXPORTS_URL: options.exportsUrl });
+  installLambdaStreamingGlobals();
+  const roles = roleLoader(synthesized, { endpoint: archive.dynamoEndpoint, environment });
+  const { exportStreaming, data } = synthesized.stack;
+  const exports = await roles.load<unknown>("exports", exportStreaming.fn.function, exportStreaming.fn.role);
+  return { roles, exports, data: await roles.load<Data>("data", data.function, data.role) };
 }

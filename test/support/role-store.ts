@@ -1,5 +1,6 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resourceKey } from "../infra/synth.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is read loosely.
 type Json = any;
@@ -231,17 +232,7 @@ function allows(statement: Json, access: Denial, tableId: string): boolean {
 
 /** A statement's resource as a pattern over "<tableId>" and "<tableId>/index/<name>". */
 function resourcePattern(resource: Json): RegExp {
-  const text = resourceText(resource);
-  return glob(text);
-}
-
-function resourceText(resource: Json): string {
-  if (typeof resource === "string") return resource;
-  const getAtt = resource["Fn::GetAtt"];
-  if (getAtt) return getAtt[1] === "Arn" ? getAtt[0] : `${getAtt[0]}.${getAtt[1]}`;
-  const join = resource["Fn::Join"];
-  if (join && join[0] === "") return (join[1] as Json[]).map(resourceText).join("");
-  return JSON.stringify(resource);
+  return glob(resourceKey(resource));
 }
 
 function glob(pattern: string): RegExp {
