@@ -206,9 +206,9 @@ export class DisclosureStore {
   /**
    * Removes values that no event commits to, nor ever will (what a refused append wrote, or an
    * attempt its eventId was stored without: functions/people/sealed-append.ts): each entry leaves
-   * its pack, rewritten as a redaction rewrites it (a pack left with nothing stays, empty), and a
-   * first-layout item becomes a tombstone. Nothing is deleted: no writer may delete here
-   * (infra/people-tables.ts); the orphan sweep takes what no stored event names.
+   * its pack, rewritten as a redaction rewrites it (a pack left with nothing stays, empty).
+   * Nothing is deleted: no writer may delete here (infra/people-tables.ts). A first-layout item
+   * (one value an item, as the first version wrote them) is left to the orphan sweep.
    */
   discard(items: readonly HeldDisclosure[]): Promise<void> {
     return this.redact(items, "discarded", "");
@@ -220,11 +220,10 @@ export class DisclosureStore {
       // A tombstone holds no value; an erasure names it only to record who erased it (below).
       if (item.erased && (effect !== "erased" || !item.packed)) continue;
       if (!item.packed) {
-        await (effect === "erased"
-          ? this.eraseFirstLayout(item, by)
-          : effect === "withheld"
-            ? this.withholdFirstLayout(item)
-            : this.eraseFirstLayout(item, ""));
+        // A first-layout value is discarded by the sweep, never here: a tombstone would read as
+        // an erasure to a later retry of its event, and no writer may delete in this table.
+        if (effect === "discarded") continue;
+        await (effect === "erased" ? this.eraseFirstLayout(item, by) : this.withholdFirstLayout(item));
         continue;
       }
       const key = `${item.incidentId}\n${item.key}`;

@@ -118,15 +118,15 @@ export class Projector {
       if (this.afterSave) await this.afterSave(incidentId);
       return { incidentId, from, to: from, saved: false };
     }
-    // Pieces sealed by this fold, then snapshots: a view at version N then vouches that every
-    // piece and snapshot up to N was written.
+    // Pieces sealed by this fold, snapshots, and the links and attributions it folded (the
+    // editorial index, idempotent: a replay rewrites the same entries), then the view: a view at
+    // version N vouches that all of them up to N were written, so a failure before it is folded
+    // again by the record's retry, which would fold nothing past a saved view.
     const stored = withoutUnsaved(state);
     await this.views.savePieces(incidentId, state.unsaved);
     await Promise.all(snapshots.map((s) => this.views.saveSnapshot(s)));
-    const { saved, stateBytes } = await this.views.save(stored);
-    // Links and attributions folded in this pass, into the editorial index (idempotent: a replay
-    // rewrites the same entries). Before `recent` remembers the state, so a failure here is folded again.
     if (rows.links.length + rows.attributions.length > 0) await this.editorial?.record(incidentId, rows);
+    const { saved, stateBytes } = await this.views.save(stored);
     // A state at version N is the same whoever folded it, so a remembered one is as good as the
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.

@@ -217,6 +217,10 @@ function allows(statement: Json, access: Denial, tableId: string): boolean {
             : null;
       // A condition this proxy does not know is not met: it never allows more than AWS would.
       if (values === null) return false;
+      // Nor are keys it could not read taken for none (ForAllValues of nothing holds): a keyed
+      // call always names its keys, so none read is a gap here, refused.
+      if (key === "dynamodb:LeadingKeys" && values.length === 0 && access.action !== "dynamodb:Scan")
+        return false;
       const list = [allowed].flat();
       const match =
         operator === "ForAllValues:StringLike"
