@@ -41,9 +41,12 @@ function isTooLarge(error: unknown): boolean {
  *   reads beside its view. A's own current links are in A's `#links-out`, for the page of them.
  * - **Attributions.** Each perpetrator's current assessment, in `#attributions`, for the page.
  *
- * The projector writes them as it folds (and a rebuild as it folds from nothing), so they are
- * derived like a view: idempotent (an entry per key, replaced by the newer row), the same
- * whatever order and however often they are written, and rebuilt with the views.
+ * The projector writes them as it folds, before the view that vouches for them (and a rebuild as
+ * it folds from nothing), so they are derived like a view: idempotent (an entry per key, replaced
+ * by the row written last) and rebuilt with the views. An entry carries no version condition: two
+ * projections of one incident at once (the repair beside the stream) may leave the older row
+ * until the next fold of that key; the summary's latest 100 come from the state, and the pages
+ * take the newer of the two.
  */
 export class EditorialIndex {
   constructor(
