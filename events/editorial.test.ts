@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ATTRIBUTIONS_KEPT, EditorialRows, FIELD_HISTORY_KEPT, LINKS_KEPT } from "./editorial.js";
+import {
+  ATTRIBUTIONS_KEPT,
+  allAttributions,
+  EditorialRows,
+  FIELD_HISTORY_KEPT,
+  LINKS_KEPT,
+  ownLinks,
+} from "./editorial.js";
 import type { Envelope } from "./schemas.js";
 import type { IncidentState } from "./summary.js";
 import { fold } from "./summary.js";
@@ -227,5 +234,40 @@ describe("EditorialRows", () => {
     expect(rows.links.find((l) => l.otherIncidentId === `other-${LINKS_KEPT + 1}`)?.eventId).toBe(
       `l${LINKS_KEPT + 1}`,
     );
+  });
+});
+
+describe("allAttributions and ownLinks", () => {
+  const made = { eventId: "e", recordedAt: "2026-01-01T00:00:00Z", attributedTo: { name: "editors" } };
+  const attribution = (name: string, version: number, certainty: "low" | "high") => ({
+    ...made,
+    version,
+    perpetrator: { name },
+    certainty,
+  });
+  const link = (otherIncidentId: string, version: number) => ({
+    ...made,
+    version,
+    otherIncidentId,
+    relation: "related" as const,
+  });
+
+  it("given the state and an index that each hold a newer row of some key, then each key shows its newer row, most recent first", () => {
+    const kept = [attribution("Unit A", 5, "high"), attribution("Unit B", 2, "low")];
+    const indexed = [
+      attribution("Unit A", 3, "low"),
+      attribution("Unit B", 7, "high"),
+      attribution("Unit C", 1, "low"),
+    ];
+    expect(allAttributions(kept, indexed).map((a) => [a.perpetrator.name, a.version])).toEqual([
+      ["Unit B", 7],
+      ["Unit A", 5],
+      ["Unit C", 1],
+    ]);
+    const links = ownLinks([link("x", 4)], [link("x", 2), link("y", 1)]);
+    expect(links.map((l) => [l.otherIncidentId, l.version]).sort()).toEqual([
+      ["x", 4],
+      ["y", 1],
+    ]);
   });
 });

@@ -227,18 +227,33 @@ export class EditorialRows {
 }
 
 /**
- * Each perpetrator's current assessment, the most recent first: the state's kept rows over those
- * an index holds (which may lag the state by a projection), the newer of each perpetrator's.
+ * The newer row of each key among the state's kept rows and those an index holds (written by
+ * another projection, so either may be behind the other).
  */
+function newestByKey<T extends { version: number }>(
+  kept: readonly T[],
+  indexed: readonly T[],
+  key: (row: T) => string,
+): T[] {
+  const current = new Map<string, T>();
+  for (const row of [...indexed, ...kept]) {
+    const seen = current.get(key(row));
+    if (!seen || seen.version < row.version) current.set(key(row), row);
+  }
+  return [...current.values()];
+}
+
+/** Each perpetrator's current assessment, the most recent first. */
 export function allAttributions(
   kept: readonly AttributionRow[],
   indexed: readonly AttributionRow[],
 ): AttributionRow[] {
-  const current = new Map<string, AttributionRow>();
-  for (const row of [...indexed, ...kept]) {
-    const key = perpetratorKey(row.perpetrator);
-    const seen = current.get(key);
-    if (!seen || seen.version < row.version) current.set(key, row);
-  }
-  return [...current.values()].sort((a, b) => b.version - a.version);
+  return newestByKey(kept, indexed, (a) => perpetratorKey(a.perpetrator)).sort(
+    (a, b) => b.version - a.version,
+  );
+}
+
+/** This incident's current link to each other incident. */
+export function ownLinks(kept: readonly LinkRow[], indexed: readonly LinkRow[]): LinkRow[] {
+  return newestByKey(kept, indexed, (l) => l.otherIncidentId);
 }

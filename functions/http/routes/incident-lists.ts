@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { ATTRIBUTIONS_KEPT, allAttributions } from "../../../events/editorial.js";
+import { ATTRIBUTIONS_KEPT, allAttributions, ownLinks } from "../../../events/editorial.js";
 import { evidenceListRow, evidenceRow } from "../../../events/evidence.js";
 import { allLinks } from "../../../events/links.js";
 import { ownValue } from "../../../events/own-keys.js";
@@ -72,16 +72,16 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   });
 
   // Both directions, the most recent first: the summary's `links.items` whole. The incident's own
-  // come from its state while it keeps every one (LINKS_KEPT), else from the link index's item of
-  // them; those others posted, from the index.
+  // come from its state while it keeps every one (LINKS_KEPT), else with the editorial index's
+  // item of them (the newer of each); those others posted, from the index.
   app.get("/incidents/:incidentId/links", acceptQuery("cursor", "limit"), async (c) => {
     const state = await current(c);
     const kept = state.editorial?.links ?? [];
-    const own =
+    const indexed =
       (state.editorial?.linkCount ?? 0) > kept.length
-        ? ((await reader.outgoingLinks(state.incidentId)) ?? kept)
-        : kept;
-    return page(c, allLinks(own, await reader.incomingLinks(state.incidentId)));
+        ? ((await reader.outgoingLinks(state.incidentId)) ?? [])
+        : [];
+    return page(c, allLinks(ownLinks(kept, indexed), await reader.incomingLinks(state.incidentId)));
   });
 
   // Each perpetrator's current assessment, the most recent first: the summary's
