@@ -2,6 +2,8 @@ import { BATCH_WRITE_LIMIT } from "../store/dynamo-idioms.js";
 import type { PackedSnapshot, PackedView, ViewStore } from "../store/view-store.js";
 
 export interface ViewBatchEvents {
+  /** What the views vouch for besides their snapshots (the editorial index), written before them. */
+  beforeWrite?(views: readonly PackedView[]): Promise<void>;
   written(views: readonly PackedView[]): void;
   failed(views: readonly PackedView[], error: unknown): void;
 }
@@ -10,7 +12,8 @@ export interface ViewBatchEvents {
  * Writes the views a rebuild folds from nothing, and their snapshots, 25 to a BatchWriteItem
  * while the folds go on, with at most `inFlight` writes outstanding (the folds wait beyond
  * that, so memory stays bounded). As the projector does, a view is written only after every
- * snapshot up to its version: a view at version N vouches that they are there. Snapshots go
+ * snapshot up to its version and what `beforeWrite` writes: a view at version N vouches that
+ * they are there, and a batch whose part failed is not written, so a rerun folds it again. Snapshots go
  * out in batches of their own (a view batch waits for every snapshot batch sent before it),
  * so a long incident's snapshots are not held until its view is done.
  */
@@ -67,6 +70,7 @@ export class ViewBatches {
       const batch = this.views.splice(0, BATCH_WRITE_LIMIT);
       this.track(
         this.snapshotsSent
+          .then(() => this.on.beforeWrite?.(batch))
           .then(() => this.store.saveNew(batch))
           .then(
             () => this.on.written(batch),

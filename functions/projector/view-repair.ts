@@ -58,8 +58,6 @@ export async function repairViews(
   options: RepairOptions = {},
 ): Promise<RepairReport> {
   const { events, views, projector, log } = parts;
-  // Views built from nothing carry their links and attributions: the editorial index is written after them.
-  const indexing: Promise<void>[] = [];
   const viewVersions = new Map<string, number>();
   for await (const [id, version] of views.versions()) {
     // Snapshots and chain checks share the table under keys with a `#`, which no incident id has.
@@ -82,12 +80,16 @@ export async function repairViews(
   };
   const concurrency = options.concurrency ?? 8;
   const batches = new ViewBatches(views, {
+    // Views built from nothing carry their links and attributions: the editorial index is
+    // written before them, so a view that failed it is missing, and folded again by a rerun.
+    beforeWrite: async (views) => {
+      const { editorial } = parts;
+      if (!editorial) return;
+      await Promise.all(
+        views.flatMap((view) => (view.editorial ? [editorial.record(view.incidentId, view.editorial)] : [])),
+      );
+    },
     written: (views) => {
-      for (const view of views)
-        if (view.editorial && parts.editorial)
-          indexing.push(
-            parts.editorial.record(view.incidentId, view.editorial).catch((e) => failed(view.incidentId, e)),
-          );
       report.built += views.length;
       for (const view of views) built += view.version;
       progressed(views.length);
@@ -143,7 +145,6 @@ export async function repairViews(
     }
     progressed(1);
   });
-  await Promise.all(indexing);
   report.events += built;
   log.info("view repair done", { ...report, failed: report.failed.length });
   return report;

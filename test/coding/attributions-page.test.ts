@@ -1,11 +1,13 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLedger } from "../../functions/ledger.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { repairViews } from "../../functions/projector/view-repair.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { type Answer, call, linked, opened, post, startArchive } from "../support/archive.js";
 import { emptyViewsTable } from "../support/empty-views.js";
+import { faultyClient } from "../support/faulty-client.js";
 
 let archive: LocalServer;
 let db: DynamoDBClient;
@@ -88,6 +90,31 @@ describe("GET /incidents/{id}/attributions", () => {
     await emptyViewsTable(db, archive.tables.views);
     const report = await repairViews({ ...archive.ledger, log: silentLogger });
     expect(report.failed).toEqual([]);
+    expect(await pages(`/incidents/${ID}/attributions`, 100)).toEqual(before.attributions);
+    expect(await pages(`/incidents/${LINKED}/links`, 100)).toEqual(before.links);
+  });
+
+  it("given an index write that fails during a rebuild, then its views are not written, and a rerun makes the pages whole", async () => {
+    const before = {
+      attributions: await pages(`/incidents/${ID}/attributions`, 100),
+      links: await pages(`/incidents/${LINKED}/links`, 100),
+    };
+    await emptyViewsTable(db, archive.tables.views);
+    let crashed = 0;
+    const faulty = faultyClient(archive.dynamoEndpoint, ({ command, table }) =>
+      command === "UpdateItemCommand" && table === archive.tables.views && crashed++ === 0
+        ? "crash-before"
+        : "none",
+    );
+    const first = await repairViews({
+      ...createLedger({ db: faulty, tables: archive.tables, log: silentLogger }),
+      log: silentLogger,
+    });
+    faulty.destroy();
+    expect(first.failed.length).toBeGreaterThan(0);
+    const again = await repairViews({ ...archive.ledger, log: silentLogger });
+    expect(again.failed).toEqual([]);
+    expect(again.built).toBe(first.failed.length);
     expect(await pages(`/incidents/${ID}/attributions`, 100)).toEqual(before.attributions);
     expect(await pages(`/incidents/${LINKED}/links`, 100)).toEqual(before.links);
   });
