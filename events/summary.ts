@@ -419,6 +419,15 @@ function dropAssessmentsOf(draft: IncidentState, eventId: string): void {
   draft.denialAssessments = draft.denialAssessments.filter((a) => a.targetEventId !== eventId);
 }
 
+/**
+ * A mark of the retractions a state holds, which changes exactly when one takes effect (each
+ * adds its target, some then seal the oldest into a piece): a retraction of a report retracted
+ * before leaves it as it was.
+ */
+export function retractionsMark(state: IncidentState | undefined): string {
+  return `${state?.retractedEventIds.length ?? 0}/${state?.spilled?.pieces.retracted ?? 0}`;
+}
+
 function* retract(draft: IncidentState, target: string): FoldStep {
   if (yield* retractedBefore(draft, target)) return;
   draft.retractedEventIds.push(target);

@@ -51,7 +51,12 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   const finding = tables.search
     ? // The stored view, never a read that waits for projections: the projector calls this
       // while projecting, and locally a read would wait for that very projection.
-      new SearchIndex(db, tables.search, (id) => views.getSummary(id))
+      new SearchIndex(
+        db,
+        tables.search,
+        (id) => views.getSummary(id),
+        (id, eventId) => events.findEvent(id, eventId),
+      )
     : undefined;
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.

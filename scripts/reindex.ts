@@ -1,4 +1,4 @@
-import { sourceKeysIn } from "../events/finding/search-doc.js";
+import { Mentions } from "../events/finding/search-doc.js";
 import { createLedger } from "../functions/ledger.js";
 import { createLogger } from "../functions/logger.js";
 import { createTables } from "../functions/store/create-tables.js";
@@ -31,17 +31,17 @@ try {
   let done = 0;
   let failed = 0;
   const running = new Set<Promise<void>>();
-  // The sources an incident's events after `after` name, as the projector collects them.
-  const namedAfter = async (incidentId: string, after: number): Promise<Set<string>> => {
-    const named = new Set<string>();
-    for await (const event of ledger.events.events(incidentId, { after }))
-      for (const key of sourceKeysIn(event)) named.add(key);
-    return named;
+  // What an incident's events after `after` name, as the projector collects it. Without a fold
+  // it cannot tell a report's second retraction (the first at or before `after`) from a first.
+  const mentionedAfter = async (incidentId: string, after: number): Promise<Mentions> => {
+    const mentions = new Mentions();
+    for await (const event of ledger.events.events(incidentId, { after })) mentions.note(event);
+    return mentions;
   };
   const reindexOne = async (incidentId: string, version: number): Promise<void> => {
     const indexed = (await finding.indexedVersion(incidentId)) ?? 0;
     if (indexed >= version) return;
-    await finding.update(incidentId, undefined, await namedAfter(incidentId, indexed));
+    await finding.update(incidentId, undefined, await mentionedAfter(incidentId, indexed));
   };
   for await (const [incidentId, version] of ledger.views.versions()) {
     // A view's other items (snapshots, pieces, checks) carry keys with a '#': not incidents.

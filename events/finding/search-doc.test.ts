@@ -2,10 +2,16 @@ import { describe, expect, it } from "vitest";
 import {
   cellsCovering,
   cellsOf,
+  countReportWords,
   MAX_EXTRA_SOURCES,
+  MAX_REPORT_WORDS,
+  Mentions,
   passes,
   queryTerms,
+  reportTextsIn,
+  type SearchDoc,
   sourceKeysIn,
+  withReportWords,
   withSources,
   words,
 } from "./search-doc.js";
@@ -162,5 +168,95 @@ describe("sourceKeysIn and withSources: sources the summary no longer lists", ()
     expect(out.sources.has(`S${MAX_EXTRA_SOURCES - 1}`)).toBe(true);
     expect(out.sources.has(`S${MAX_EXTRA_SOURCES}`)).toBe(false);
     expect(doc.sources.size).toBe(1);
+  });
+});
+
+describe("report words: an incident is found by every quote and claim not retracted", () => {
+  const report = (type: string, eventId: string, version: number, data: Record<string, unknown>) => ({
+    type,
+    eventId,
+    version,
+    source: { publisher: "Test Wire" },
+    attributedTo: { name: "A Speaker" },
+    data,
+  });
+
+  it("given a statement, a denial and a figure, then the quote and claims of the first two only", () => {
+    expect(
+      reportTextsIn(report("StatementMade", "s", 2, { quote: "Rockets fell", stance: "neutral" })),
+    ).toEqual(["Rockets fell"]);
+    expect(
+      reportTextsIn(
+        report("DenialIssued", "d", 3, { claim: "our strike", counterClaim: "a decoy", quote: "No." }),
+      ),
+    ).toEqual(["No.", "our strike", "a decoy"]);
+    expect(
+      reportTextsIn(report("CasualtiesReported", "c", 4, { figures: { killed: { value: 1 } } })),
+    ).toEqual([]);
+    // A value the client never sent as text (a sealed one is an object) is not read.
+    expect(reportTextsIn(report("StatementMade", "x", 5, { quote: { $sealed: "sha-256:abc" } }))).toEqual([]);
+  });
+
+  it("given events folded, then their sources, what each report said, and each report retracted once", () => {
+    const mentions = new Mentions();
+    mentions.note(report("StatementMade", "s1", 2, { quote: "Rockets fell", stance: "neutral" }));
+    mentions.note(report("ReportRetracted", "r1", 3, { targetEventId: "s1", reason: "misheard" }));
+    mentions.note(report("ReportRetracted", "r2", 4, { targetEventId: "s1", reason: "again" }));
+    mentions.note(report("ReportRetracted", "r3", 5, { targetEventId: "c9", reason: "x" }), false);
+    expect([...mentions.sources]).toEqual(["A Speaker", "Test Wire"]);
+    expect([...mentions.said]).toEqual([["s1", { version: 2, texts: ["Rockets fell"] }]]);
+    // The first retraction of s1 took it back; the second and one that took nothing back do not count.
+    expect([...mentions.retracted]).toEqual([["s1", 3]]);
+  });
+
+  it("given counts, reports said and reports retracted, then each word's live count, zeros dropped", () => {
+    const before = new Map([
+      ["depot", 2],
+      ["fire", 1],
+    ]);
+    const out = countReportWords(before, [["depot", "bridge", "bridge"]], [["fire"], ["depot"]]);
+    expect([...out]).toEqual([
+      ["depot", 2],
+      ["bridge", 1],
+    ]);
+    expect([...before]).toEqual([
+      ["depot", 2],
+      ["fire", 1],
+    ]);
+  });
+
+  it("given more distinct words than are counted, then the first MAX_REPORT_WORDS, and the counted ones still count", () => {
+    const many = Array.from({ length: MAX_REPORT_WORDS + 5 }, (_, i) => `w${i}`);
+    const out = countReportWords(new Map(), [many, ["w0", `w${MAX_REPORT_WORDS}`]], []);
+    expect(out.size).toBe(MAX_REPORT_WORDS);
+    expect(out.get("w0")).toBe(2);
+    expect(out.has(`w${MAX_REPORT_WORDS}`)).toBe(false);
+  });
+
+  it("given a doc and report words, then the words its summary lacks weigh as a quote, its own keep their weight", () => {
+    const doc: SearchDoc = {
+      incidentId: "i",
+      version: 4,
+      occurred: "",
+      lat: null,
+      lon: null,
+      kind: "",
+      country: "",
+      contested: false,
+      terms: new Map([["depot", 8]]),
+      sources: new Map(),
+    };
+    const out = withReportWords(
+      doc,
+      new Map([
+        ["depot", 1],
+        ["bridge", 2],
+      ]),
+    );
+    expect([...out.terms]).toEqual([
+      ["depot", 8],
+      ["bridge", 1],
+    ]);
+    expect(doc.terms.size).toBe(1);
   });
 });

@@ -61,7 +61,6 @@ export function queryTerms(q: string): string[] {
   return [...new Set(words(q.slice(0, 2000)))].slice(0, MAX_QUERY_TERMS);
 }
 
-/** `wordsOf`: `words`, or a memo of it (the same answer for the same text). */
 /** Sources an incident's entries hold at most beyond its summary's (its doc item lists them all). */
 export const MAX_EXTRA_SOURCES = 500;
 
@@ -86,6 +85,80 @@ export function sourceKeysIn(event: {
   const publisher = event.source?.publisher;
   if (typeof publisher === "string" && publisher.trim() !== "") keys.push(sourceKey({ name: publisher }));
   return keys;
+}
+
+/** Distinct words of an incident's reports its entries hold beyond its summary's, at most. */
+export const MAX_REPORT_WORDS = 1_000;
+
+/** The texts of a report that `q` finds it by: a statement's or a denial's quote and claims. */
+export function reportTextsIn(event: { type: string; data?: unknown }): string[] {
+  if (event.type !== "StatementMade" && event.type !== "DenialIssued") return [];
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  return [data.quote, data.claim, data.counterClaim].filter((t): t is string => typeof t === "string");
+}
+
+/**
+ * What the events of one projection name, for the finding index: the sources (sourceKeysIn),
+ * the texts of each statement and denial, and the reports their retractions took back. A summary
+ * lists only the latest statements and rows, so these keep an incident findable by an older
+ * speaker or quote; a retracted quote's words are taken back (countReportWords).
+ */
+export class Mentions {
+  readonly sources = new Set<string>();
+  /** eventId → the version and texts of each statement or denial folded. */
+  readonly said = new Map<string, { version: number; texts: string[] }>();
+  /** eventId of each report retracted → the version of the retraction that took it back. */
+  readonly retracted = new Map<string, number>();
+
+  /** `tookEffect`: false for a retraction of a report retracted before, which takes nothing back again. */
+  note(
+    event: { type: string; version: number; eventId: string; data?: unknown } & Parameters<
+      typeof sourceKeysIn
+    >[0],
+    tookEffect = true,
+  ): void {
+    for (const key of sourceKeysIn(event)) this.sources.add(key);
+    const texts = reportTextsIn(event);
+    if (texts.length > 0) this.said.set(event.eventId, { version: event.version, texts });
+    const target = (event.data as { targetEventId?: unknown } | undefined)?.targetEventId;
+    if (
+      event.type === "ReportRetracted" &&
+      tookEffect &&
+      typeof target === "string" &&
+      !this.retracted.has(target)
+    )
+      this.retracted.set(target, event.version);
+  }
+}
+
+/**
+ * The live count of each word an incident's reports say: from `counts`, one more for each
+ * report in `said` that says it and one fewer for each in `unsaid` (reports retracted), a word at
+ * zero dropped. At most MAX_REPORT_WORDS words are counted; a new one past that is not.
+ */
+export function countReportWords(
+  counts: ReadonlyMap<string, number>,
+  said: Iterable<readonly string[]>,
+  unsaid: Iterable<readonly string[]>,
+): Map<string, number> {
+  const out = new Map(counts);
+  for (const words of said)
+    for (const word of new Set(words))
+      if (out.has(word) || out.size < MAX_REPORT_WORDS) out.set(word, (out.get(word) ?? 0) + 1);
+  for (const words of unsaid)
+    for (const word of new Set(words)) {
+      const left = (out.get(word) ?? 0) - 1;
+      if (left > 0) out.set(word, left);
+      else out.delete(word);
+    }
+  return out;
+}
+
+/** The doc with the words its reports say and its summary no longer shows, weighed as a quote. */
+export function withReportWords(doc: SearchDoc, counts: ReadonlyMap<string, number>): SearchDoc {
+  const terms = new Map(doc.terms);
+  for (const [word, count] of counts) if (count > 0 && !terms.has(word)) terms.set(word, WEIGHTS.quote);
+  return { ...doc, terms };
 }
 
 /** The doc with sources named elsewhere (by its events, or in its entries before) added, up to MAX_EXTRA_SOURCES. */

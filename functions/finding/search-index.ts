@@ -10,13 +10,17 @@ import {
   type Bbox,
   cellsCovering,
   cellsOf,
+  countReportWords,
   type EntryFacts,
   type EntryFilter,
   factsOf,
+  type Mentions,
   passes,
   queryTerms,
+  reportTextsIn,
   type SearchDoc,
   searchDoc,
+  withReportWords,
   withSources,
   words,
 } from "../../events/finding/search-doc.js";
@@ -148,13 +152,21 @@ function entryOf(item: Record<string, AttributeValue>): Entry {
   };
 }
 
+/** What the doc item of an incident holds: its version, facts and entries, and the counts of its reports' words. */
+interface StoredDoc {
+  version: number;
+  facts: string;
+  keys: string[];
+  said: [string, number][];
+}
+
 export class SearchIndex {
   /**
    * The doc items this process wrote or read lately: a warm projector reads none back. Bounded
    * by count: a doc lists every entry of its incident (kilobytes each), and an import meets
    * every incident once, so a larger count only holds more that will not be read again.
    */
-  private readonly docs = new BoundedLru<string, { version: number; facts: string; keys: string[] }>(1_000);
+  private readonly docs = new BoundedLru<string, StoredDoc>(1_000);
 
   /**
    * The words of texts indexed lately. An incident's texts barely change from one projection to
@@ -175,16 +187,22 @@ export class SearchIndex {
     readonly table: string,
     /** The stored summary of an incident, when a redelivered record brings no state (a spilled view stores none: it is indexed at its next projection). */
     private readonly summaryOf: (incidentId: string) => Promise<Summary | null>,
+    /** A stored event of the incident by its id: a retracted report folded before, whose words go. */
+    private readonly eventOf: (
+      incidentId: string,
+      eventId: string,
+    ) => Promise<{ type: string; data?: unknown } | null>,
   ) {}
 
   /**
-   * Brings an incident's entries to its current summary. Safe under overlapping projectors: the
-   * entries are written first, then the doc item under a version condition; a writer that loses
-   * that race puts back every entry of the newer doc (deletes it made may have removed some).
-   * Entries left from an older version only ever add candidates, which `search` checks against
-   * the summaries it returns.
+   * Brings an incident's entries to its current summary and what its reports said before
+   * (`mentions`: the sources and words of the events a projection folded, counted in the doc
+   * item so that a retraction takes back its words). Safe under overlapping projectors: the
+   * entries are written first, then the doc item under a version condition; a writer that
+   * loses that race puts the newer doc's entries back and deletes the ones it put that the
+   * newer doc lacks, so the entries are the newest doc's.
    */
-  async update(incidentId: string, state?: IncidentState, named: Iterable<string> = []): Promise<void> {
+  async update(incidentId: string, state?: IncidentState, mentions?: Mentions): Promise<void> {
     const summary = state ? summarizeInline(state) : await this.summaryOf(incidentId);
     if (!summary) return;
     let previous = this.docs.get(incidentId) ?? null;
@@ -193,23 +211,34 @@ export class SearchIndex {
       if (previous) this.docs.set(incidentId, previous);
     }
     if (previous && previous.version >= summary.version) return;
+    const since = previous?.version ?? 0;
+    const said = await this.reportWords(incidentId, previous?.said ?? [], since, mentions);
     // Sources stay: those its entries named before (a summary lists only the latest statements
     // and figures), then those the events just folded name.
     const before = (previous?.keys ?? [])
       .filter((k) => k.startsWith("s#"))
       .map((k) => k.slice(2, k.indexOf("\u0000")));
-    const doc = withSources(searchDoc(summary, this.wordsOf), [...before, ...named]);
+    const doc = withReportWords(
+      withSources(searchDoc(summary, this.wordsOf), [...before, ...(mentions?.sources ?? [])]),
+      said,
+    );
     const facts = factAttributes(doc);
     const factsText = JSON.stringify(facts);
+    const saidText = JSON.stringify([...said]);
     const keys = entryKeys(doc);
     const had = new Set(previous?.keys ?? []);
     const keep = new Set(keys.map(([pk, sk]) => `${pk}\u0000${sk}`));
     const puts =
       previous?.facts === factsText ? keys.filter(([pk, sk]) => !had.has(`${pk}\u0000${sk}`)) : keys;
     const deletes = [...had].filter((k) => !keep.has(k)).map((k) => k.split("\u0000") as [string, string]);
-    const written = { version: summary.version, facts: factsText, keys: [...keep] };
-    // Nothing to change (the usual append: no new word, source or date): no write at all.
-    if (previous && puts.length === 0 && deletes.length === 0) {
+    const written: StoredDoc = {
+      version: summary.version,
+      facts: factsText,
+      keys: [...keep],
+      said: [...said],
+    };
+    // Nothing to change (the usual append: no new word, source, date or count): no write at all.
+    if (previous && puts.length === 0 && deletes.length === 0 && JSON.stringify(previous.said) === saidText) {
       this.docs.set(incidentId, written);
       return;
     }
@@ -229,6 +258,7 @@ export class SearchIndex {
             version: { N: String(summary.version) },
             facts: { S: factsText },
             keys: { L: [...keep].map((k) => ({ S: k })) },
+            said: { S: saidText },
           },
           ConditionExpression: "attribute_not_exists(pk) OR version < :v",
           ExpressionAttributeValues: { ":v": { N: String(summary.version) } },
@@ -240,12 +270,46 @@ export class SearchIndex {
       this.docs.delete(incidentId);
       const newer = await this.readDoc(incidentId);
       if (!newer) return;
+      const theirs = new Set(newer.keys);
       const items = newer.keys.map((k) => {
         const [pk, sk] = k.split("\u0000") as [string, string];
         return { PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...JSON.parse(newer.facts) } } };
       });
-      await this.write(items);
+      const mine = puts
+        .filter(([pk, sk]) => !theirs.has(`${pk}\u0000${sk}`))
+        .map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } }));
+      await this.write([...items, ...mine]);
     }
+  }
+
+  /**
+   * The words the incident's reports say, counted: the doc's counts, then the statements and
+   * denials folded past them (`since`), less the reports retracted past them (a retracted
+   * report folded before is read back for its words).
+   */
+  private async reportWords(
+    incidentId: string,
+    counted: readonly [string, number][],
+    since: number,
+    mentions?: Mentions,
+  ): Promise<Map<string, number>> {
+    const counts = new Map(counted);
+    if (!mentions) return counts;
+    const wordsIn = (texts: readonly string[]) => texts.flatMap((t) => this.wordsOf(t));
+    const said: string[][] = [];
+    for (const { version, texts } of mentions.said.values()) if (version > since) said.push(wordsIn(texts));
+    const unsaid: string[][] = [];
+    for (const [target, version] of mentions.retracted) {
+      if (version <= since) continue;
+      const folded = mentions.said.get(target);
+      // Said in this projection but already counted (at or before `since`) or not: either way
+      // it was counted once, and is taken back once.
+      const texts = folded
+        ? folded.texts
+        : reportTextsIn((await this.eventOf(incidentId, target)) ?? { type: "" });
+      if (texts.length > 0) unsaid.push(wordsIn(texts));
+    }
+    return countReportWords(counts, said, unsaid);
   }
 
   /** The summary version an incident's entries stand at, or null when it has none. */
@@ -254,9 +318,7 @@ export class SearchIndex {
     return doc?.version ?? null;
   }
 
-  private async readDoc(
-    incidentId: string,
-  ): Promise<{ version: number; facts: string; keys: string[] } | null> {
+  private async readDoc(incidentId: string): Promise<StoredDoc | null> {
     const out = await this.db.send(
       new GetItemCommand({
         TableName: this.table,
@@ -269,6 +331,8 @@ export class SearchIndex {
       version: Number(out.Item.version?.N),
       facts: out.Item.facts?.S ?? "",
       keys: (out.Item.keys?.L ?? []).map((v) => v.S ?? ""),
+      // A doc written before the index counted report words has none: they start from its summary's.
+      said: out.Item.said?.S ? (JSON.parse(out.Item.said.S) as [string, number][]) : [],
     };
   }
 
@@ -368,9 +432,8 @@ export class SearchIndex {
             ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
           });
     const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
-    // An entry left by an older version of its incident may name a word it no longer has: a
-    // summary whose text lacks every query word is dropped (a substring test, a superset of the
-    // word test, cheap enough for every page).
+    // A word's entry may name a quote the summary no longer shows (the index keeps the words of
+    // every report not retracted), so the summary's text is not a test of a match.
     // Entries a lost race between two projections left (update) carry an older date or place,
     // and sit where the incident no longer is: only an entry with the summary's day and point is
     // taken, so an incident shows once, where it is now; its other facts are checked again too.
@@ -383,7 +446,6 @@ export class SearchIndex {
       const now = factsOf(summary);
       if (entry.occurred !== now.occurred || entry.lat !== now.lat || entry.lon !== now.lon) continue;
       if (!passes(now, filter)) continue;
-      if (terms.length > 0 && !mentionsAny(summary, terms)) continue;
       shown.add(entry.incidentId);
       items.push(summary);
       after.push(cursor);
@@ -570,13 +632,6 @@ export class SearchIndex {
     const found = await batchGetItems(this.db, this.table, keys, { projection: "id" });
     return new Set(found.map((item) => item.id?.S ?? ""));
   }
-}
-
-/** The summary of a state just folded; null when its lists spilled into stored pieces (then it is read). */
-
-function mentionsAny(summary: Summary, terms: readonly string[]): boolean {
-  const text = JSON.stringify(summary).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-  return terms.some((t) => text.includes(t));
 }
 
 function cellsOf2(bbox: Bbox): string[] {

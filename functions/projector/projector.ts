@@ -1,7 +1,7 @@
 import { EditorialRows } from "../../events/editorial.js";
-import { sourceKeysIn } from "../../events/finding/search-doc.js";
+import { Mentions } from "../../events/finding/search-doc.js";
 import { GENESIS_HASH } from "../../events/stored-event.js";
-import { type IncidentState, withoutUnsaved } from "../../events/summary.js";
+import { type IncidentState, retractionsMark, withoutUnsaved } from "../../events/summary.js";
 import { BoundedLru } from "../bounded-lru.js";
 import type { EditorialIndex } from "../editorial/editorial-index.js";
 import { foldWithStore } from "../history-fold.js";
@@ -30,15 +30,17 @@ interface Remembered {
   bytes: number;
 }
 
+export type AfterSave = (incidentId: string, state?: IncidentState, mentions?: Mentions) => Promise<void>;
+
 export interface ProjectorOptions {
   /** Where the incidents this one links to learn of it, and its attributions are kept whole (functions/editorial). */
   editorial?: EditorialIndex;
   /**
    * Derived reads kept beside the view (the finding index), brought forward after each save:
-   * given the state just saved, or nothing when a redelivered record folded nothing new.
+   * given the state just saved and what the events folded name, or nothing when a redelivered
+   * record folded nothing new.
    */
-  /** After a view is saved (or a record redelivered): with the state, and the source keys its events named. */
-  afterSave?: (incidentId: string, state?: IncidentState, named?: ReadonlySet<string>) => Promise<void>;
+  afterSave?: AfterSave;
   /** Packed bytes of fold states remembered between projections (default RECENT_STATE_BYTES). */
   rememberedBytes?: number;
 }
@@ -63,11 +65,7 @@ export interface ProjectorOptions {
 export class Projector {
   private readonly recent: BoundedLru<string, Remembered>;
   private readonly editorial?: EditorialIndex;
-  private readonly afterSave?: (
-    incidentId: string,
-    state?: IncidentState,
-    named?: ReadonlySet<string>,
-  ) => Promise<void>;
+  private readonly afterSave?: AfterSave;
 
   constructor(
     private readonly events: EventStore,
@@ -93,7 +91,8 @@ export class Projector {
     const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];
     let folded = 0;
-    const named = new Set<string>();
+    const mentions = new Mentions();
+    let retractions = retractionsMark(base);
     const rows = new EditorialRows();
     const state = await foldWithStore(
       this.events,
@@ -104,7 +103,9 @@ export class Projector {
         onto: base,
         atEach: (draft, event) => {
           folded += 1;
-          for (const key of sourceKeysIn(event)) named.add(key);
+          const mark = retractionsMark(draft);
+          mentions.note(event, mark !== retractions);
+          retractions = mark;
           rows.note(draft.editorial, event);
           if (draft.version % SNAPSHOT_EVERY === 0) snapshots.push(structuredClone(withoutUnsaved(draft)));
         },
@@ -131,7 +132,7 @@ export class Projector {
     // stored view. If another projector saved further, our save is refused by its version
     // condition and the next fold simply continues from ours.
     this.recent.set(incidentId, { state: stored, bytes: stateBytes });
-    if (saved && this.afterSave) await this.afterSave(incidentId, stored, named);
+    if (saved && this.afterSave) await this.afterSave(incidentId, stored, mentions);
     return { incidentId, from, to: state.version, saved };
   }
 }

@@ -17,6 +17,27 @@ beforeAll(async () => {
     attributedTo: { name: "A Spokesperson" },
     data: { quote: "We are looking into it.", stance: "neutral" },
   });
+  // Quotes the summary's latest ten no longer show: one said, one said and then retracted.
+  const said = (eventId: string, quote: string) => ({
+    eventId,
+    type: "StatementMade",
+    source: { publisher: "Reindex Gazette" },
+    attributedTo: { name: "A Spokesperson" },
+    data: { quote, stance: "neutral" },
+  });
+  await call(archive.url, "POST", "/incidents/kramatorsk-station-2022-04-08/events", {
+    events: [
+      said("reindex-quokka", "A quokka was seen on the platform."),
+      said("reindex-narwhal", "A narwhal, said a misheard caller."),
+      {
+        type: "ReportRetracted",
+        source: { publisher: "Reindex Gazette" },
+        attributedTo: { name: "A Spokesperson" },
+        data: { targetEventId: "reindex-narwhal", reason: "misheard" },
+      },
+      ...Array.from({ length: 11 }, (_, i) => said(`reindex-later-${i}`, `Later words ${i}.`)),
+    ],
+  });
   await archive.stream.idle();
 });
 afterAll(() => archive.close());
@@ -53,6 +74,19 @@ describe("npm run reindex", () => {
         ExpressionAttributeValues: { ":p": { S: "s#Reindex Gazette" } },
       }),
     );
+    const word = async (w: string) =>
+      (
+        await db.send(
+          new QueryCommand({
+            TableName: search,
+            KeyConditionExpression: "pk = :p",
+            ExpressionAttributeValues: { ":p": { S: `t#${w}` } },
+          }),
+        )
+      ).Items?.map((i) => i.id?.S);
+    // A quote older than the summary's latest ten is found, a retracted one is not.
+    expect(await word("quokka")).toEqual(["kramatorsk-station-2022-04-08"]);
+    expect(await word("narwhal")).toEqual([]);
     db.destroy();
     expect(entries.Items?.map((i) => i.id?.S)).toEqual(["kramatorsk-station-2022-04-08"]);
     // Found through the events the summary no longer shows, as the projector indexed it.

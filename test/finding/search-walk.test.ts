@@ -1,6 +1,6 @@
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EntryFacts } from "../../events/finding/search-doc.js";
+import { type EntryFacts, Mentions } from "../../events/finding/search-doc.js";
 import { sourceKey } from "../../events/source-key.js";
 import type { Summary } from "../../events/summarize.js";
 import {
@@ -229,6 +229,14 @@ function expected(query: Case["query"]): string[] {
 }
 
 const MAX_PAGES = 500;
+/** What a projection of these summaries' events names: their sources (no statements to count). */
+const naming = (names: readonly string[]) => {
+  const mentions = new Mentions();
+  for (const name of names) mentions.sources.add(sourceKey({ name }));
+  return mentions;
+};
+/** No stored events: these summaries are indexed without any. */
+const noEvents = async () => null;
 let store: LocalStore;
 let db: DynamoDBClient;
 let index: SearchIndex;
@@ -272,16 +280,10 @@ beforeAll(async () => {
     search: "walk-search",
   };
   await createTables(db, tables);
-  index = new SearchIndex(db, tables.search, async (id) => stored.get(id) ?? null);
+  index = new SearchIndex(db, tables.search, async (id) => stored.get(id) ?? null, noEvents);
   for (let i = 0; i < incidents.length; i += 8) {
     await Promise.all(
-      incidents.slice(i, i + 8).map((inc) =>
-        index.update(
-          inc.id,
-          undefined,
-          inc.sources.map((name) => sourceKey({ name })),
-        ),
-      ),
+      incidents.slice(i, i + 8).map((inc) => index.update(inc.id, undefined, naming(inc.sources))),
     );
   }
 });
@@ -419,7 +421,7 @@ describe("the walk past one request's reads, and entries a lost race left", () =
       views: "bulk-views",
       search: "bulk-search",
     });
-    bulkIndex = new SearchIndex(db, "bulk-search", async (id) => bulk.get(id) ?? null);
+    bulkIndex = new SearchIndex(db, "bulk-search", async (id) => bulk.get(id) ?? null, noEvents);
     // One wire names every incident; the oldest alone has the word "needle" and the kind "raid".
     for (let i = 0; i < BULK; i++) {
       const day = new Date(Date.UTC(2020, 0, 1) + (BULK - i) * 86_400_000).toISOString().slice(0, 10);
@@ -433,7 +435,7 @@ describe("the walk past one request's reads, and entries a lost race left", () =
     const ids = [...bulk.keys()];
     for (let i = 0; i < ids.length; i += 16)
       await Promise.all(
-        ids.slice(i, i + 16).map((id) => bulkIndex.update(id, undefined, [sourceKey({ name: "Bulk Wire" })])),
+        ids.slice(i, i + 16).map((id) => bulkIndex.update(id, undefined, naming(["Bulk Wire"]))),
       );
   }, 60_000);
 
@@ -466,7 +468,7 @@ describe("the walk past one request's reads, and entries a lost race left", () =
     const now = bulk.get(id) as Summary;
     const { lat, lon } = { lat: 46.5, lon: 30.5 };
     bulk.set(id, { ...now, version: 2, location: { name: "Odesa", country: "UA", lat, lon } });
-    await bulkIndex.update(id, undefined, []);
+    await bulkIndex.update(id, undefined);
     // What a projector that lost the race to this version may leave: its entries for the old
     // place, one cell over, and for an old date.
     const facts = {

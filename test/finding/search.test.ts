@@ -427,6 +427,51 @@ describe("the index follows the summary", () => {
     expect(ids((await call(archive.url, "GET", "/incidents?q=harbourmaster")).body)).toEqual([id]);
   });
 
+  it("finds a word of a quote its summary no longer shows, until that statement is retracted", async () => {
+    const id = "find-old-quotes-2024";
+    await call(archive.url, "POST", `/incidents/${id}/events`, opened(id, "Strike on a ferry terminal"));
+    const said = (eventId: string, quote: string) => ({
+      eventId,
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { name: "A. Ferryman" },
+      data: { quote, stance: "neutral" },
+    });
+    // Two older statements share "gangway"; each has a word of its own.
+    await call(archive.url, "POST", `/incidents/${id}/events`, {
+      events: [
+        said("old-quote-a", "The gangway and a zeppelin hangar burned."),
+        said("old-quote-b", "The gangway held; the walrus statue fell."),
+      ],
+    });
+    await archive.stream.idle();
+    // Twelve newer ones in one batch push both out of the summary's latest ten.
+    const newer = Array.from({ length: 12 }, (_, i) => said(`new-quote-${i}`, `Routine words ${i}.`));
+    expect((await call(archive.url, "POST", `/incidents/${id}/events`, { events: newer })).status).toBe(201);
+    await archive.stream.idle();
+    const quotes = JSON.stringify(
+      (await call(archive.url, "GET", `/incidents/${id}`)).body.statements.latest,
+    );
+    expect(quotes).not.toContain("zeppelin");
+    for (const word of ["zeppelin", "walrus", "gangway"])
+      expect(ids((await call(archive.url, "GET", `/incidents?q=${word}`)).body), word).toEqual([id]);
+    // Retracted twice, the first statement takes back its own words once: "gangway" is still said.
+    for (const eventId of ["retract-old-a", "retract-old-a-again"]) {
+      const retracted = await call(archive.url, "POST", `/incidents/${id}/events`, {
+        eventId,
+        type: "ReportRetracted",
+        source: { publisher: "Test Wire" },
+        attributedTo: { name: "A. Ferryman" },
+        data: { targetEventId: "old-quote-a", reason: "misattributed" },
+      });
+      expect(retracted.status, eventId).toBe(201);
+      await archive.stream.idle();
+    }
+    expect(ids((await call(archive.url, "GET", "/incidents?q=zeppelin")).body)).toEqual([]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=gangway")).body)).toEqual([id]);
+    expect(ids((await call(archive.url, "GET", "/incidents?q=walrus%20ferry")).body)).toEqual([id]);
+  });
+
   it("drops a retracted statement's words, and keeps the incident's other words", async () => {
     const id = "find-retract-2024";
     await call(

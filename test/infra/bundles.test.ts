@@ -436,6 +436,31 @@ describe("the bundled Lambdas, end to end", () => {
     expect(links.body.items).toMatchObject([{ incidentId: INCIDENT, direction: "incoming" }]);
   });
 
+  it("finds a quote, then takes its words back when a later projection folds its retraction", async () => {
+    const said = await post({
+      eventId: "bundle-test-zebra",
+      type: "StatementMade",
+      source: { publisher: "Bundle Test Wire" },
+      attributedTo: { name: "Regional governor" },
+      data: { quote: "A zebra crossing was hit.", stance: "condemns" },
+    });
+    expect(said.status, JSON.stringify(said.body)).toBe(201);
+    expect(await projector(streamEvent(await commitRecords()))).toEqual({ batchItemFailures: [] });
+    const search = () =>
+      call({ method: "GET", route: "/incidents", path: "/incidents", query: { q: "zebra" } });
+    expect((await search()).body.items.map((s: { incidentId: string }) => s.incidentId)).toEqual([INCIDENT]);
+    const retracted = await post({
+      type: "ReportRetracted",
+      source: { publisher: "Bundle Test Wire" },
+      attributedTo: { name: "Regional governor" },
+      data: { targetEventId: "bundle-test-zebra", reason: "misattributed" },
+    });
+    expect(retracted.status, JSON.stringify(retracted.body)).toBe(201);
+    // This projection folds the retraction alone: the index reads the retracted statement back.
+    expect(await projector(streamEvent(await commitRecords()))).toEqual({ batchItemFailures: [] });
+    expect((await search()).body.items).toEqual([]);
+  });
+
   it("takes back the sealed values of a refused append (a stale If-Match), which its role may not delete", async () => {
     const refused = await call({
       method: "POST",
