@@ -110,6 +110,21 @@ describe("passes: the filters an entry is checked against", () => {
   });
 });
 
+/** A doc of no summary, with the words or sources a test gives it. */
+const emptyDoc = (given: Partial<SearchDoc>): SearchDoc => ({
+  incidentId: "i",
+  version: 1,
+  occurred: "",
+  lat: null,
+  lon: null,
+  kind: "",
+  country: "",
+  contested: false,
+  terms: new Map(),
+  sources: new Map(),
+  ...given,
+});
+
 describe("sourceKeysIn and withSources: sources the summary no longer lists", () => {
   it("given a statement, then its speaker and publisher, compared as sources are", () => {
     expect(
@@ -149,18 +164,7 @@ describe("sourceKeysIn and withSources: sources the summary no longer lists", ()
   });
 
   it("given more sources than the doc may add, then the summary's and the first MAX_EXTRA_SOURCES others", () => {
-    const doc = {
-      incidentId: "i",
-      version: 1,
-      occurred: "",
-      lat: null,
-      lon: null,
-      kind: "",
-      country: "",
-      contested: false,
-      terms: new Map(),
-      sources: new Map([["Mayor", "Mayor"]]),
-    };
+    const doc = emptyDoc({ sources: new Map([["Mayor", "Mayor"]]) });
     const more = Array.from({ length: MAX_EXTRA_SOURCES + 10 }, (_, i) => `S${i}`);
     const out = withSources(doc, ["Mayor", ...more]);
     expect(out.sources.size).toBe(1 + MAX_EXTRA_SOURCES);
@@ -234,18 +238,7 @@ describe("report words: an incident is found by every quote and claim not retrac
   });
 
   it("given a doc and report words, then the words its summary lacks weigh as a quote, its own keep their weight", () => {
-    const doc: SearchDoc = {
-      incidentId: "i",
-      version: 4,
-      occurred: "",
-      lat: null,
-      lon: null,
-      kind: "",
-      country: "",
-      contested: false,
-      terms: new Map([["depot", 8]]),
-      sources: new Map(),
-    };
+    const doc = emptyDoc({ terms: new Map([["depot", 8]]) });
     const out = withReportWords(
       doc,
       new Map([
