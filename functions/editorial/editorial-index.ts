@@ -43,10 +43,8 @@ function isTooLarge(error: unknown): boolean {
  *
  * The projector writes them as it folds, before the view that vouches for them (and a rebuild as
  * it folds from nothing), so they are derived like a view: idempotent (an entry per key, replaced
- * by the row written last) and rebuilt with the views. An entry carries no version condition: two
- * projections of one incident at once (the repair beside the stream) may leave the older row
- * until the next fold of that key; the summary's latest 100 come from the state, and the pages
- * take the newer of the two.
+ * by a row of a later version only) and rebuilt with the views. Two projections of one incident at
+ * once (the repair beside the stream) each write their rows; an entry keeps the later version's.
  */
 export class EditorialIndex {
   constructor(
@@ -67,21 +65,33 @@ export class EditorialIndex {
     ]);
   }
 
-  /** Sets one entry of an index item's map, making the item if there is none. */
-  private async put(itemKey: string, itemType: ItemType, entry: string, row: unknown): Promise<void> {
+  /**
+   * Sets one entry of an index item's map, making the item if there is none, unless the entry
+   * holds a row of the same or a later version (a projection that lost a race, or a replay).
+   * An entry is `{ v, row }`; one written before entries carried their version is the row's
+   * JSON alone, and any row replaces it.
+   */
+  private async put(
+    itemKey: string,
+    itemType: ItemType,
+    entry: string,
+    row: { version: number },
+  ): Promise<void> {
     const Key = { incidentId: { S: itemKey } };
     const map = MAP_OF[itemType];
-    const value = { S: JSON.stringify(row) };
+    const version = { N: String(row.version) };
+    const value = { M: { v: version, row: { S: JSON.stringify(row) } } };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await this.db.send(
           new UpdateItemCommand({
             TableName: this.table,
             Key,
-            UpdateExpression: "SET #map.#entry = :row",
-            ConditionExpression: "attribute_exists(#map)",
-            ExpressionAttributeNames: { "#map": map, "#entry": entry },
-            ExpressionAttributeValues: { ":row": value },
+            UpdateExpression: "SET #map.#entry = :entry",
+            ConditionExpression:
+              "attribute_exists(#map) AND (attribute_not_exists(#map.#entry.#v) OR #map.#entry.#v < :v)",
+            ExpressionAttributeNames: { "#map": map, "#entry": entry, "#v": "v" },
+            ExpressionAttributeValues: { ":entry": value, ":v": version },
           }),
         );
         return;
@@ -90,22 +100,47 @@ export class EditorialIndex {
         if (isTooLarge(error)) return;
         if (!isConditionFailed(error)) throw error;
       }
-      try {
-        await this.db.send(
-          new PutItemCommand({
-            TableName: this.table,
-            Item: { ...Key, itemType: { S: itemType }, [map]: { M: { [entry]: value } } },
-            ConditionExpression: "attribute_not_exists(incidentId)",
-          }),
-        );
-        return;
-      } catch (error) {
-        // Another writer made the item meanwhile: set the entry in it.
-        if (!isConditionFailed(error)) throw error;
-      }
+      const held = await this.entryHeld(Key, map, entry, row.version);
+      if (held === "newer") return;
+      if (held === "no item")
+        try {
+          await this.db.send(
+            new PutItemCommand({
+              TableName: this.table,
+              Item: { ...Key, itemType: { S: itemType }, [map]: { M: { [entry]: value } } },
+              ConditionExpression: "attribute_not_exists(incidentId)",
+            }),
+          );
+          return;
+        } catch (error) {
+          // Another writer made the item meanwhile: set the entry in it.
+          if (!isConditionFailed(error)) throw error;
+        }
+      // An older row than ours, written between the update and the read: try again.
       await backOff(attempt);
     }
     throw new Error(`could not record the entry ${entry} in the index item ${itemKey}`);
+  }
+
+  /** Why an entry's update was refused: no item yet, or a row held of the same or a later version than `version`. */
+  private async entryHeld(
+    Key: Record<string, AttributeValue>,
+    map: string,
+    entry: string,
+    version: number,
+  ): Promise<"no item" | "newer" | "older"> {
+    const out = await this.db.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key,
+        ProjectionExpression: "#map.#entry",
+        ExpressionAttributeNames: { "#map": map, "#entry": entry },
+        ConsistentRead: true,
+      }),
+    );
+    if (!out.Item) return "no item";
+    const held = out.Item[map]?.M?.[entry]?.M?.v?.N;
+    return held !== undefined && Number(held) >= version ? "newer" : "older";
   }
 
   /** Every row of one of an incident's own items (null: none recorded). */
@@ -120,7 +155,7 @@ export class EditorialIndex {
         ConsistentRead: true,
       }),
     );
-    const map = out.Item?.[attribute]?.M as Record<string, { S?: string }> | undefined;
+    const map = out.Item?.[attribute]?.M;
     return map ? rowsOf<T>(map) : null;
   }
 
@@ -158,10 +193,14 @@ export class EditorialIndex {
 
 /** The links an index item holds (none for no item): for a read that fetched it beside the view. */
 export function incomingOfItem(item: Record<string, AttributeValue> | undefined): IncomingLink[] {
-  return rowsOf<IncomingLink>(item?.links?.M as Record<string, { S?: string }> | undefined);
+  return rowsOf<IncomingLink>(item?.links?.M);
 }
 
-function rowsOf<T>(map: Record<string, { S?: string }> | undefined): T[] {
+/** The rows of an index item's map: each entry `{ v, row }`, or an entry's row alone as first written. */
+function rowsOf<T>(map: Record<string, AttributeValue> | undefined): T[] {
   if (!map) return [];
-  return Object.values(map).flatMap((v) => (v.S ? [JSON.parse(v.S) as T] : []));
+  return Object.values(map).flatMap((v) => {
+    const text = v.M?.row?.S ?? v.S;
+    return text ? [JSON.parse(text) as T] : [];
+  });
 }
