@@ -7,7 +7,13 @@ import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
-import { childPids, killHard, startChildServer, waitUntilGone } from "../support/child-server.js";
+import {
+  childPids,
+  killHard,
+  startChildServer,
+  startWithNpm,
+  waitUntilGone,
+} from "../support/child-server.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
@@ -82,6 +88,29 @@ describe("npm start: the archive in one process", () => {
       await second.stop();
     }
   });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    it(`on ${signal} to npm itself, the server stops cleanly with it rather than outliving it`, async () => {
+      const server = await startWithNpm({ DATA_DIR: tempDir(), LEDGER_TOKEN: TOKEN });
+      // Every process under npm, so that a server left running by a failure is stopped here.
+      const tree = (pid: number): number[] => childPids(pid).flatMap((child) => [child, ...tree(child)]);
+      const under = tree(server.pid);
+      try {
+        expect((await fetch(`${server.url}/health`)).status).toBe(200);
+        const exited = new Promise((resolve) => server.process.once("exit", (code) => resolve(code)));
+        server.process.kill(signal);
+        expect(await exited).toBe(0);
+        expect(server.output()).toContain('"message":"stopped"');
+        await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+      } finally {
+        for (const pid of under)
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // Gone already, as it should be.
+          }
+      }
+    });
 
   it("stops, saying why, when its store process dies under it; a restart serves what was stored", async () => {
     const dataDir = tempDir();

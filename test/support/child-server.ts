@@ -36,7 +36,35 @@ export function startNodeProcess(
   ready: RegExp,
   options: StartOptions = {},
 ): Promise<ChildProcessServer & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  return startProcess(process.execPath, ["--import", "tsx", ...args], env, ready, options);
+}
+
+/** `npm start` itself, as a user or a process manager runs it: the pid is npm's. */
+export async function startWithNpm(
+  env: Record<string, string | undefined>,
+  options: StartOptions = {},
+): Promise<ChildServer> {
+  const server = await startProcess(
+    "npm",
+    ["start", "--silent"],
+    { PORT: "0", DYNAMO_PORT: "0", LOG_LEVEL: "info", ...env },
+    BANNER,
+    options,
+  );
+  return { ...server, dynamoEndpoint: server.match[2] as string };
+}
+
+/** What the banner says once `npm start` serves: the API's URL, then the store's. */
+const BANNER = /API\s+(http:\/\/\S+)[\s\S]*DynamoDB\s+(http:\/\/\S+)/;
+
+function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+  options: StartOptions,
+): Promise<ChildProcessServer & { match: RegExpExecArray }> {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,7 +115,7 @@ export async function startChildServer(
   const server = await startNodeProcess(
     ["functions/local/main.ts"],
     { PORT: "0", DYNAMO_PORT: "0", LOG_LEVEL: "info", ...env },
-    /API\s+(http:\/\/\S+)[\s\S]*DynamoDB\s+(http:\/\/\S+)/,
+    BANNER,
     options,
   );
   return { ...server, dynamoEndpoint: server.match[2] as string };
