@@ -82,8 +82,9 @@ function readme(o: {
     ]);
   }
   steps.push([
-    "The event is in the signed log (offline; needs the project's verifier, no server):",
-    '     npm run verify -- --proof event.tlog-proof --event event.json --vkey "$(cat vkey.txt)"',
+    "The event is in the signed log (offline, no server; in this folder, with a copy of the",
+    "   incident-ledger project at <project>, after npm install there):",
+    '     npm --prefix <project> run verify -- --proof event.tlog-proof --event event.json --vkey "$(cat vkey.txt)"',
     "   The verifier recomputes the event's hash from event.json, its leaf, the inclusion proof",
     "   and the checkpoint's signature. Compare vkey.txt with the key the archive publishes",
     "   (GET /log/vkey) or a witness holds: the bundle alone cannot vouch for its own key.",

@@ -1,3 +1,4 @@
+import "../where-typed.js";
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";

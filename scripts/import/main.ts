@@ -1,3 +1,4 @@
+import "../where-typed.js";
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename } from "node:path";

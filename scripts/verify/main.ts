@@ -1,3 +1,4 @@
+import "../where-typed.js";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { StoredEvent } from "../../events/stored-event.js";

@@ -20,7 +20,8 @@ export function startScript(
 ): { child: ChildProcess; done: Promise<ScriptRun> } {
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // As npm runs it when typed in the project's root (INIT_CWD: scripts/where-typed.ts).
+    env: { ...process.env, INIT_CWD: root, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
