@@ -163,6 +163,16 @@ describe("sourceKeysIn and withSources: sources the summary no longer lists", ()
     ).toEqual([]);
   });
 
+  it("given sources the summary does not list, then their names' words weigh as names, a pseudonym's not at all", () => {
+    const doc = emptyDoc({ terms: new Map([["kyiv", 8]]) });
+    const out = withSources(doc, ["Kyiv Independent", "ref:witness-7"]);
+    expect([...out.terms]).toEqual([
+      ["kyiv", 8],
+      ["independent", 4],
+    ]);
+    expect([...out.sources.keys()]).toEqual(["Kyiv Independent", "ref:witness-7"]);
+  });
+
   it("given more sources than the doc may add, then the summary's and the first MAX_EXTRA_SOURCES others", () => {
     const doc = emptyDoc({ sources: new Map([["Mayor", "Mayor"]]) });
     const more = Array.from({ length: MAX_EXTRA_SOURCES + 10 }, (_, i) => `S${i}`);

@@ -161,15 +161,23 @@ export function withReportWords(doc: SearchDoc, counts: ReadonlyMap<string, numb
   return { ...doc, terms };
 }
 
-/** The doc with sources named elsewhere (by its events, or in its entries before) added, up to MAX_EXTRA_SOURCES. */
-export function withSources(doc: SearchDoc, keys: Iterable<string>): SearchDoc {
+/**
+ * The doc with sources named elsewhere (by its events, or in its entries before) added, up to
+ * MAX_EXTRA_SOURCES, and the words of their names weighed as names: `q` finds a publisher the
+ * summary does not list, as `source` does. A private person's key is a pseudonym, not a name.
+ */
+export function withSources(doc: SearchDoc, keys: Iterable<string>, wordsOf = words): SearchDoc {
   const sources = new Map(doc.sources);
+  const terms = new Map(doc.terms);
   const most = doc.sources.size + MAX_EXTRA_SOURCES;
   for (const key of keys) {
     if (sources.size >= most) break;
-    if (key !== "" && !sources.has(key)) sources.set(key, key);
+    if (key === "" || sources.has(key)) continue;
+    sources.set(key, key);
+    if (key.startsWith("ref:")) continue;
+    for (const word of wordsOf(key)) if (!terms.has(word)) terms.set(word, WEIGHTS.source);
   }
-  return { ...doc, sources };
+  return { ...doc, sources, terms };
 }
 
 export function searchDoc(summary: Summary, wordsOf: (text: string) => string[] = words): SearchDoc {

@@ -219,7 +219,7 @@ export class SearchIndex {
       .filter((k) => k.startsWith("s#"))
       .map((k) => k.slice(2, k.indexOf("\u0000")));
     const doc = withReportWords(
-      withSources(searchDoc(summary, this.wordsOf), [...before, ...(mentions?.sources ?? [])]),
+      withSources(searchDoc(summary, this.wordsOf), [...before, ...(mentions?.sources ?? [])], this.wordsOf),
       said,
     );
     const facts = factAttributes(doc);

@@ -353,6 +353,10 @@ describe("GET /sources/{name}", () => {
       "find-lviv-2024",
     ]);
     expect((await call(archive.url, "GET", "/sources/Kyiv%20Independent")).status).toBe(200);
+    // Its name's words find it too: the summary lists a statement's speaker, not its publisher.
+    expect(ids((await call(archive.url, "GET", "/incidents?q=independent")).body)).toEqual([
+      "find-lviv-2024",
+    ]);
     const id = "find-many-speakers-2024";
     const statement = (name: string) => ({
       type: "StatementMade",
