@@ -25,7 +25,7 @@ export interface SearchDoc {
 
 /** At most this many words per incident are indexed (the heaviest). */
 export const MAX_TERMS = 400;
-/** Words a query is split into, at most; the rest are ignored (and say so nowhere: a query is not a program). */
+/** Words a query is searched by, at most (queryTerms says which). */
 export const MAX_QUERY_TERMS = 8;
 const MAX_WEIGHT = 15;
 const WEIGHTS = { title: 8, place: 6, source: 4, claim: 3, description: 2, quote: 1 } as const;
@@ -56,9 +56,22 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** A query's words, distinct, at most MAX_QUERY_TERMS, in the order given. */
+/**
+ * A query's words, distinct, in the order given: of more than MAX_QUERY_TERMS, the longest (the
+ * earlier of two as long), so that a sentence pasted into the box is searched by its telling
+ * words ("Kramatorsk", "station"), not cut off after its first eight ("on", "the").
+ */
 export function queryTerms(q: string): string[] {
-  return [...new Set(words(q.slice(0, 2000)))].slice(0, MAX_QUERY_TERMS);
+  const distinct = [...new Set(words(q.slice(0, 2000)))];
+  if (distinct.length <= MAX_QUERY_TERMS) return distinct;
+  const kept = new Set(
+    distinct
+      .map((word, at) => ({ word, at }))
+      .sort((a, b) => b.word.length - a.word.length || a.at - b.at)
+      .slice(0, MAX_QUERY_TERMS)
+      .map(({ word }) => word),
+  );
+  return distinct.filter((word) => kept.has(word));
 }
 
 /** Sources an incident's entries hold at most beyond its summary's (its doc item lists them all). */

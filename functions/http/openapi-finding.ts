@@ -31,7 +31,7 @@ export const listingParameters: Json[] = [
   query(
     "q",
     { type: "string", minLength: 1, maxLength: 500, pattern: "\\S" },
-    "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored, at most 8 words); the quotes and claims of every report not retracted, including those the summary no longer shows. Operators and regular-expression characters are plain text, not searched: a query of symbols only matches nothing. Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, blank or over 500 characters: 400.",
+    "Words matched in titles, places, descriptions, source and speaker names, quotes and claims (whole words, case and accents ignored; of more than 8 distinct words, the 8 longest); the quotes and claims of every report not retracted, including those the summary no longer shows. Operators and regular-expression characters are plain text, not searched: a query of symbols only matches nothing. Best match first: most words matched, then where they occur; ties the newest occurrence first. Empty, blank or over 500 characters: 400.",
   ),
   query(
     "from",
