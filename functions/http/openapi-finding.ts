@@ -178,7 +178,9 @@ export const paths: Record<string, Json> = {
           description: "A page of incidents.",
           content: { "application/json": { schema: ref("SourcePage") } },
         },
-        "400": problem("A query parameter is malformed or unknown."),
+        "400": problem(
+          "A query parameter is malformed or unknown, or the name is blank or over 300 characters.",
+        ),
         "404": problem("No incident names this source or speaker."),
         "500": problem("The archive could not answer."),
       },

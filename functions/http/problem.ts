@@ -30,6 +30,14 @@ export function problemResponse(c: Context, problem: Problem): Response {
   });
 }
 
+/**
+ * The request's path as a URI reference (RFC 9457 `instance`): percent-encoded as it was sent,
+ * where the routes see it decoded ("/sources/Nobody Real").
+ */
+function instanceOf(c: Context): string {
+  return new URL(c.req.url).pathname;
+}
+
 /** The one place where errors become answers (RFC 9457 problem documents). */
 export function createErrorHandler(log: Logger) {
   return (error: Error, c: Context): Response => {
@@ -42,7 +50,7 @@ export function createErrorHandler(log: Logger) {
         title: error.title,
         status: error.status,
         detail: error.message,
-        instance: c.req.path,
+        instance: instanceOf(c),
         ...(error.errors ? listed(error.errors) : {}),
         ...error.extra,
       });
@@ -58,7 +66,7 @@ export function createErrorHandler(log: Logger) {
       title: "Internal error",
       status: 500,
       detail: "The archive could not answer; nothing was acknowledged. The error is logged.",
-      instance: c.req.path,
+      instance: instanceOf(c),
     });
   };
 }
@@ -69,6 +77,6 @@ export function notFoundHandler(c: Context): Response {
     title: "Not found",
     status: 404,
     detail: `no route ${c.req.method} ${c.req.path}; see /docs`,
-    instance: c.req.path,
+    instance: instanceOf(c),
   });
 }

@@ -390,6 +390,16 @@ describe("GET /sources/{name}", () => {
   it("is 404 for a source no incident names", async () => {
     const answer = await call(archive.url, "GET", "/sources/Nobody%20At%20All");
     expect(answer.status).toBe(404);
+    // Its instance is the path as sent: a URI reference, not the decoded name.
+    expect(answer.body.instance).toBe("/sources/Nobody%20At%20All");
+  });
+
+  it("refuses a blank name or one over 300 characters with 400 naming it", async () => {
+    for (const name of ["%20", "x".repeat(301)]) {
+      const answer = await call(archive.url, "GET", `/sources/${name}`);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.errors).toMatchObject([{ path: "path.name" }]);
+    }
   });
 });
 

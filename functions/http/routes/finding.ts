@@ -136,7 +136,10 @@ export function findingRoutes(deps: FindingDeps): Hono {
   const app = new Hono();
   app.get("/sources/:name", acceptQuery("limit", "cursor"), async (c) => {
     const name = c.req.param("name");
-    if (name.trim() === "" || name.length > 300) throw new NotFoundError("a source name is 1–300 characters");
+    if (name.trim() === "" || name.length > 300) {
+      const message = "must be a source or speaker name of 1–300 characters";
+      throw new MalformedRequestError(`the source name ${message}`, [{ path: "path.name", message }]);
+    }
     const limit = intQuery(c, "limit", { min: 1, max: 100, fallback: 20 }) as number;
     return c.json(await sourcePage(deps, name, limit, c.req.query("cursor")));
   });
