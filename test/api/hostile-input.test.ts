@@ -378,12 +378,15 @@ describe("9. what the fuzzer found in the document", () => {
     expect(await rawAnswer("GET /health HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.[01] 200 /);
   });
 
-  it("refuses unknown query parameters on / and /view/{id}, as the API does", async () => {
+  it("opens a page whose link carries a tracker's parameters, which the API refuses", async () => {
     await post(archive.url, "query-pages", opened());
-    for (const path of ["/?bogus=1", "/view/query-pages?bogus=1"]) {
-      const answer = await call(archive.url, "GET", path);
-      expect(answer.status, path).toBe(400);
-      expect(answer.body.errors[0].path).toBe("query.bogus");
+    for (const path of ["/?fbclid=IwAR0x&utm_source=share", "/view/query-pages?utm_source=share"]) {
+      const answer = await fetch(`${archive.url}${path}`);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("content-type"), path).toMatch(/^text\/html/);
     }
+    const api = await call(archive.url, "GET", "/incidents?utm_source=share");
+    expect(api.status).toBe(400);
+    expect(api.body.errors[0].path).toBe("query.utm_source");
   });
 });

@@ -32,7 +32,7 @@ import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import type { VictimsView } from "../pages/victims-section.js";
-import { acceptQuery, GRADE_HINT, gradeOf } from "../params.js";
+import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents } from "./finding.js";
 import { readFindingForm } from "./finding-pages.js";
 
@@ -60,9 +60,6 @@ export interface DashboardDeps {
 }
 
 const PAGE_SIZE = 20;
-/** The query parameters each page reads; any other is refused, as the API refuses them. */
-export const LIST_QUERY = ["kind", "country", "contested", "grade", "cursor", ...FINDING_PARAMS];
-export const VIEW_QUERY = ["asOf", "version", "before"];
 /** Offered in the kind field besides the kinds on the page (the contract's examples). */
 const KNOWN_KINDS = ["missile-strike", "mass-grave", "shelling"];
 
@@ -86,7 +83,9 @@ export function dashboardRoutes({
 }: DashboardDeps): Hono {
   const app = new Hono();
 
-  app.get("/", acceptQuery(...LIST_QUERY), async (c) => {
+  // Pages read the parameters they know and ignore the rest, where the API refuses them: a link
+  // a person shares comes back with a tracker's (`fbclid`, `utm_source`), and must still open.
+  app.get("/", async (c) => {
     const { filters, values, errors, cursor } = readListQuery(c);
     // Words, dates, a source or a box: the finding index answers, with its own cursor.
     const found = finding ? readFindingForm(c) : null;
@@ -164,7 +163,7 @@ export function dashboardRoutes({
     );
   });
 
-  app.get("/view/:incidentId", acceptQuery(...VIEW_QUERY), async (c) => {
+  app.get("/view/:incidentId", async (c) => {
     const incidentId = c.req.param("incidentId");
     if (!IncidentId.safeParse(incidentId).success) return notFound(c, incidentId);
     const moment = readMoment(c);
