@@ -33,10 +33,16 @@ export async function checkUtf8(file: string): Promise<void> {
           break;
         }
       }
-      for (let i = 0; i < good; i += 1) if (chunk[i] === 0x0a) line += 1;
+      const bad = firstBadByte(chunk, good);
+      for (let i = 0; i < bad; i += 1) if (chunk[i] === 0x0a) line += 1;
+      const utf16 =
+        offset === 0 &&
+        ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff));
       throw new ImportFileError(
-        `the file is not UTF-8: byte ${offset + good} (line ${line}) is not valid UTF-8; ` +
-          "convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8",
+        `the file is not UTF-8: byte ${offset + bad} (line ${line}) is not valid UTF-8; ` +
+          (utf16
+            ? "it looks like UTF-16: convert it first, e.g. iconv -f UTF-16 -t UTF-8"
+            : "convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8"),
       );
     }
     for (const byte of chunk) if (byte === 0x0a) line += 1;
@@ -51,6 +57,21 @@ export async function checkUtf8(file: string): Promise<void> {
   }
 }
 
+/**
+ * Where the invalid sequence begins, given that the first `good` bytes decode (as a stream): a
+ * lead byte whose sequence the byte at `good` broke off (Latin-1's "é" before a space), else
+ * the byte at `good` itself.
+ */
+function firstBadByte(chunk: Buffer, good: number): number {
+  for (let at = good - 1; at >= Math.max(0, good - 3); at -= 1) {
+    const byte = chunk[at] as number;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return at + length > good ? at : good;
+  }
+  return good;
+}
+
 export interface CsvRows {
   header: string[];
   rows: AsyncGenerator<
@@ -63,7 +84,10 @@ export interface CsvRows {
 /**
  * A CSV file's header and rows, streamed by csv-parse (a BOM is dropped, CRLF or LF, quoted
  * fields may hold newlines). A row with another number of fields than the header is given as an
- * error row; a syntax error that leaves the rest unreadable (an unclosed quote) stops the file.
+ * error row. A quote inside a field that does not begin with one (`Speaker "Bob" B`, `"a"b`) is
+ * text, as spreadsheets write it. A record csv-parse cannot read (a quote opened and never
+ * closed, which swallows the rest of the file) is an error row where it began, after the rows
+ * before it: those are imported, and the report says which lines were not.
  */
 export async function csvRows(file: string): Promise<CsvRows> {
   const input = createReadStream(file);
@@ -71,8 +95,20 @@ export async function csvRows(file: string): Promise<CsvRows> {
   input.on("data", (chunk) => {
     read += chunk.length;
   });
+  const unread: { code?: string; lines?: number; message: string }[] = [];
   const parser = input.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: false }),
+    parse({
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      info: true,
+      trim: false,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        unread.push(error as (typeof unread)[number]);
+      },
+    }),
   );
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<{
     record: string[];
@@ -93,13 +129,36 @@ export async function csvRows(file: string): Promise<CsvRows> {
   if (duplicate !== undefined) throw new ImportFileError(`the header names the column "${duplicate}" twice`);
   const lines = lineCounter();
   lines.startOf(first.value.record, first.value.info.lines);
+  let ended = first.value.info.lines;
   async function* rows() {
     let row = 0;
+    // A record skipped as unreadable: an error row starting after the last record read.
+    const skipped = function* (before: number) {
+      while (unread.length > 0 && (unread[0]?.lines ?? 0) < before) {
+        const error = unread.shift() as (typeof unread)[number];
+        row += 1;
+        const line = ended + 1;
+        yield {
+          row,
+          line,
+          fields: {},
+          error:
+            error.code === "CSV_QUOTE_NOT_CLOSED"
+              ? `a quoted field opened on line ${line} is never closed: lines ${line}–${error.lines ?? "end"} were read as one field and not imported; close the quote and import again`
+              : `cannot be read as CSV: ${error.message}`,
+        };
+      }
+    };
     for (;;) {
       const item = await next();
-      if (item.done) return;
-      row += 1;
+      if (item.done) {
+        yield* skipped(Number.POSITIVE_INFINITY);
+        return;
+      }
       const { record, info } = item.value;
+      yield* skipped(info.lines);
+      row += 1;
+      ended = info.lines;
       const line = lines.startOf(record, info.lines);
       const fields: Record<string, string> = {};
       header.forEach((name, i) => {

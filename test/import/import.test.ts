@@ -260,15 +260,47 @@ describe("npm run import --format csv --map", () => {
     },
   );
 
+  it("reads a quote inside a field as text, and reports a quote never closed as the row it opens, after storing the rows before it", async () => {
+    const header = "case,place,country,lat,lon,date,what,outlet,speaker,killed,quote";
+    const row = (id: string, quote: string) =>
+      `${id},Izium,UA,49.2,37.25,2022-04-01,Shelling,BBC,Someone,3,${quote}`;
+    const stray = join(dir, "stray-quotes.csv");
+    writeFileSync(
+      stray,
+      [header, row("sq-1", 'He said "no" twice'), row("sq-2", '"fine"ly put'), ""].join("\n"),
+    );
+    const read = await runImport(archive.url, [stray, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(read.code, read.stderr).toBe(0);
+    const said = (await storedEvents(archive.url, "recorder-sq-1")) ?? [];
+    expect((said[2]?.data as { quote?: string } | undefined)?.quote).toBe('He said "no" twice');
+    expect(await storedEvents(archive.url, "recorder-sq-2")).toHaveLength(3);
+
+    const unclosed = join(dir, "unclosed-quote.csv");
+    writeFileSync(
+      unclosed,
+      [header, row("uq-1", "fine"), row("uq-2", '"never closed'), row("uq-3", "lost"), ""].join("\n"),
+    );
+    const run = await runImport(archive.url, [unclosed, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(errorsOf(unclosed).map((e) => [e.row, e.line])).toEqual([[2, 3]]);
+    expect(errorsOf(unclosed)[0]?.messages[0]?.message).toMatch(
+      /a quoted field opened on line 3 is never closed/,
+    );
+    expect(await storedEvents(archive.url, "recorder-uq-1")).toHaveLength(3);
+    expect(await storedEvents(archive.url, "recorder-uq-3")).toBeNull();
+  });
+
   it("refuses a file that is not UTF-8 before storing any row of it", async () => {
     const file = join(dir, "latin1.csv");
     const text = readFileSync(join(FIXTURES, "recorder.csv"), "utf8")
       .replace(/k-1/g, "l-1")
       .replace("Bucha", "Buch\u00e4");
-    writeFileSync(file, Buffer.from(text, "latin1"));
+    const bytes = Buffer.from(text, "latin1");
+    writeFileSync(file, bytes);
     const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/the file is not UTF-8: byte \d+ \(line 4\)/);
+    // The byte named is the "ä" itself, not the one after it that shows it was not UTF-8.
+    expect(run.stderr).toContain(`the file is not UTF-8: byte ${bytes.indexOf(0xe4)} (line 4)`);
     expect(await storedEvents(archive.url, "recorder-l-1")).toBeNull();
   });
 
