@@ -82,7 +82,8 @@ export const WorldMap: FC<{ points: readonly MapPoint[]; bbox?: Bbox }> = ({ poi
         })}
       </g>
       <g>
-        {points.map((p) => {
+        {/* Contested incidents drawn last, over any uncontested one at the same place. */}
+        {[...points.filter((p) => !p.contested), ...points.filter((p) => p.contested)].map((p) => {
           const xy = projection([p.lon, p.lat]);
           if (!xy) return null;
           return (
