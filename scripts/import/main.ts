@@ -115,6 +115,7 @@ async function main(): Promise<number> {
         baseUrl,
         token,
         concurrency: opts.concurrency,
+        wholeIncidents: opts.format === "ndjson",
         onStored(rows, stored) {
           counts.created += stored.created;
           counts.existing += stored.existing;

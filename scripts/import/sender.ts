@@ -30,8 +30,18 @@ export interface SenderOptions {
   concurrency: number;
   onStored(rows: readonly RowEvents[], events: { created: number; existing: number }): void;
   onFailed(failure: RowFailure): void;
+  /**
+   * An incident whose opening the archive refuses because it holds another incident of that id
+   * gets none of the file's events: they belong to the file's incident, not to the one here
+   * (another archive's export). Without it the rest of its rows are appended to the one held.
+   */
+  wholeIncidents?: boolean;
   fetch?: typeof fetch;
 }
+
+type Answer =
+  | { ok: true; counts: { created: number; existing: number } }
+  | { ok: false; messages: FieldError[]; type?: string };
 
 interface Batch {
   incidentId: string;
@@ -59,6 +69,8 @@ export class Sender {
   private readonly waiting: (() => void)[] = [];
   private readonly slotWaiters: (() => void)[] = [];
   private stopped: Error | null = null;
+  /** Incidents whose opening was refused as another one held here (wholeIncidents): the row that was. */
+  private readonly refused = new Map<string, number>();
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: SenderOptions) {
@@ -112,6 +124,7 @@ export class Sender {
 
   private async sendBatch(batch: Batch): Promise<void> {
     if (this.stopped) return;
+    if (this.refusedAll(batch.rows)) return;
     const answer = await this.post(
       batch.incidentId,
       batch.rows.flatMap((r) => r.events),
@@ -121,15 +134,32 @@ export class Sender {
       return;
     }
     if (batch.rows.length === 1) {
-      this.options.onFailed({ row: batch.rows[0] as RowEvents, messages: answer.messages });
+      this.failed(batch.rows[0] as RowEvents, answer);
       return;
     }
     for (const row of batch.rows) {
       if (this.stopped) return;
+      if (this.refusedAll([row])) continue;
       const one = await this.post(row.incidentId, row.events);
       if (one.ok) this.options.onStored([row], one.counts);
-      else this.options.onFailed({ row, messages: one.messages });
+      else this.failed(row, one);
     }
+  }
+
+  private failed(row: RowEvents, answer: Answer & { ok: false }): void {
+    const opens = row.events.some((e) => e.type === "IncidentOpened");
+    if (this.options.wholeIncidents && opens && answer.type?.endsWith("#problem-incident-exists"))
+      this.refused.set(row.incidentId, row.row);
+    this.options.onFailed({ row, messages: answer.messages });
+  }
+
+  /** Fails rows of an incident whose opening was refused (wholeIncidents), unsent; true if it did. */
+  private refusedAll(rows: readonly RowEvents[]): boolean {
+    const opening = this.refused.get(rows[0]?.incidentId ?? "");
+    if (opening === undefined) return false;
+    const message = `not sent: the archive holds another incident ${rows[0]?.incidentId}, whose opening (row ${opening}) it refused; import this one under another id`;
+    for (const row of rows) this.options.onFailed({ row, messages: [{ path: "(import)", message }] });
+    return true;
   }
 
   private async slot(): Promise<() => void> {
@@ -144,12 +174,7 @@ export class Sender {
     };
   }
 
-  private async post(
-    incidentId: string,
-    events: Record<string, unknown>[],
-  ): Promise<
-    { ok: true; counts: { created: number; existing: number } } | { ok: false; messages: FieldError[] }
-  > {
+  private async post(incidentId: string, events: Record<string, unknown>[]): Promise<Answer> {
     const url = `${this.options.baseUrl}/incidents/${incidentId}/events`;
     const body = JSON.stringify({ events });
     for (let attempt = 0; ; attempt += 1) {
@@ -191,7 +216,7 @@ export class Sender {
         this.stop(new ImportStoppedError(`the server keeps failing (${status}): ${problemDetail(text)}`));
         return { ok: false, messages: [{ path: "(import)", message: `the server answered ${status}` }] };
       }
-      return { ok: false, messages: problemMessages(status, text) };
+      return { ok: false, messages: problemMessages(status, text), type: problemType(text) };
     }
   }
 
@@ -211,6 +236,14 @@ function problemDetail(text: string): string {
     return problem.detail ?? problem.title ?? text.slice(0, 300);
   } catch {
     return text.slice(0, 300);
+  }
+}
+
+function problemType(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { type?: string }).type;
+  } catch {
+    return undefined;
   }
 }
 

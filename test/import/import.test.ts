@@ -379,6 +379,39 @@ describe("npm run import --format ndjson", () => {
       expect(summary.denials[0].status).toBe("false");
       const again = await runImport(archive.url, [file, "--origin", "source.example/log"]);
       expect(again.stdout).toContain("0 events stored, 3 already there");
+
+      // An incident of the export whose id this archive already gives another incident: none
+      // of its events is added to the one held here.
+      const clash = "mirror-clash-2024";
+      expect((await call(archive.url, "POST", `/incidents/${clash}/events`, opened)).status).toBe(201);
+      const theirs = {
+        ...opened,
+        eventId: "mirror-clash-opened",
+        data: { ...opened.data, title: "Another strike" },
+      };
+      const statement = (n: number) => ({
+        eventId: `mirror-clash-said-${n}`,
+        type: "StatementMade",
+        source: { publisher: "AP" },
+        attributedTo: { name: "Mayor" },
+        data: { quote: `Words ${n}`, stance: "condemns" },
+      });
+      expect(
+        (await call(source.url, "POST", `/incidents/${clash}/events`, { events: [theirs, statement(1)] }))
+          .status,
+      ).toBe(201);
+      expect((await call(source.url, "POST", `/incidents/${clash}/events`, statement(2))).status).toBe(201);
+      await source.sequencing.idle();
+      const withClash = join(dir, "events-clash.ndjson");
+      writeFileSync(withClash, await (await fetch(`${source.url}/export/events.ndjson`)).text());
+      const clashed = await runImport(archive.url, [withClash, "--origin", "source.example/log"]);
+      expect(clashed.code).toBe(1);
+      const failures = errorsOf(withClash).map((e) => [e.row, e.messages[0]?.message ?? ""]);
+      expect(failures.map(([row]) => row)).toEqual([4, 5, 6]);
+      expect(failures[0]?.[1]).toMatch(/^409/);
+      for (const [, message] of failures.slice(1))
+        expect(message).toMatch(/^not sent: the archive holds another incident/);
+      expect(await storedEvents(archive.url, clash)).toHaveLength(1);
     } finally {
       await source.close();
     }
