@@ -19,7 +19,17 @@ export function acceptQuery(...names: string[]): MiddlewareHandler {
   const known = new Set(names);
   const allowed = names.length === 0 ? "takes no query parameters" : `takes only ${names.join(", ")}`;
   return async (c, next) => {
-    const unknown = [...new Set(Object.keys(c.req.queries()))].filter((name) => !known.has(name));
+    const given = c.req.queries();
+    const unknown = Object.keys(given).filter((name) => !known.has(name));
+    // A name given twice (`?from=2022-04-08&from=2022-05-01`) has no one meaning: refused, not the first taken.
+    const repeated = Object.keys(given).filter((name) => known.has(name) && (given[name]?.length ?? 0) > 1);
+    if (repeated.length > 0 && unknown.length === 0) {
+      const message = "is given more than once; give it once";
+      throw new MalformedRequestError(
+        `query parameter${repeated.length === 1 ? "" : "s"} ${repeated.join(", ")} given more than once`,
+        repeated.map((name) => ({ path: `query.${name}`, message })),
+      );
+    }
     if (unknown.length > 0) {
       const message = `is not a query parameter of this route, which ${allowed}`;
       throw new MalformedRequestError(

@@ -378,6 +378,17 @@ describe("9. what the fuzzer found in the document", () => {
     expect(await rawAnswer("GET /health HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.[01] 200 /);
   });
 
+  it("refuses a query parameter given twice, naming it, rather than taking the first", async () => {
+    for (const query of ["from=2022-04-08&from=2022-05-01", "limit=5&limit=50", "q=odesa&q=kyiv"]) {
+      const answer = await call(archive.url, "GET", `/incidents?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        query,
+      ).toEqual([`query.${query.split("=")[0]}`]);
+    }
+  });
+
   it("opens a page whose link carries a tracker's parameters, which the API refuses", async () => {
     await post(archive.url, "query-pages", opened());
     for (const path of ["/?fbclid=IwAR0x&utm_source=share", "/view/query-pages?utm_source=share"]) {
