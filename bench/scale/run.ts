@@ -64,6 +64,8 @@ const DYNAMO_PORT = PORT + 1000;
 const INSPECT_PORT = PORT + 2000;
 const URL_ = `http://127.0.0.1:${PORT}`;
 mkdirSync(DIR, { recursive: true });
+// A new run imports into an empty archive; only --resume goes on with the one a run left.
+if (!values.resume) rmSync(join(DIR, "data"), { recursive: true, force: true });
 const OUT = join(ROOT, "bench/results/scale");
 const PARTIAL = join(OUT, `${N}.partial.json`);
 // A run at a million takes an hour: each phase's figures are saved as it ends, so a run that
