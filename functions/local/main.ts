@@ -66,7 +66,8 @@ process.stderr.write(
     `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}  log=${server.tables.log}`,
     "",
     `  try: curl ${server.url}/incidents`,
-    `       LEDGER_TOKEN=<token> npm run sample`,
+    // The scripts go to http://localhost:3000 unless told: the hint names this server's URL.
+    `       LEDGER_URL=${server.url} LEDGER_TOKEN=<token> npm run sample`,
     "",
   ].join("\n"),
 );

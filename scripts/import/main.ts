@@ -19,6 +19,9 @@ import { ImportStoppedError, type RowEvents, Sender } from "./sender.js";
  * streams a file's rows into events and appends them through the HTTP API (LEDGER_URL,
  * LEDGER_TOKEN). Exit 0: every row stored (or already there); 1: some rows failed (see
  * `<file>.import-errors.ndjson`); 2: the import could not run (usage, file, mapping, server).
+ * `--dry-run` checks each event's fields as the API does and asks no server: what the API checks
+ * against the store (an incident opened otherwise, an eventId another incident holds, a target
+ * its incident lacks) is seen only by a real run.
  */
 const USAGE =
   "usage: npm run import -- <file> [--format ndjson|csv|acled|ucdp] [--map mapping.json] [--dry-run]\n" +
@@ -128,7 +131,7 @@ async function main(): Promise<number> {
         },
       });
 
-  /** One row: its events checked with the API's own rules, then sent (or, dry, counted). */
+  /** One row: its events checked with the API's own field rules, then sent (or, dry, counted). */
   const take = async (source: SourceRow, mapped: MappedRow) => {
     counts.rows += 1;
     if (!mapped.ok) return fail(source, mapped.errors);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import {
@@ -69,6 +69,17 @@ describe("npm start: the archive in one process", () => {
       expect(output).toMatch(/Database is closed|lock/i);
     } finally {
       await first.stop();
+    }
+  });
+
+  it("its banner's hint sends the sample to this server's URL, not the scripts' default", async () => {
+    const server = await startChildServer({ DATA_DIR: tempDir(), LEDGER_TOKEN: TOKEN });
+    try {
+      // The hint follows the URL in the same write: wait for the banner's end.
+      await vi.waitFor(() => expect(server.output()).toContain("npm run sample"));
+      expect(server.output()).toContain(`LEDGER_URL=${server.url} LEDGER_TOKEN=<token> npm run sample`);
+    } finally {
+      await server.stop();
     }
   });
 
