@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventId, IncidentId, MAX_BATCH } from "./schemas.js";
+import { EventId, type EventType, IncidentId, MAX_BATCH } from "./schemas.js";
 import { casualties, opened } from "./test-kit.js";
 import { type FieldError, parseAppendBody, parseEnvelope } from "./validate.js";
 
@@ -122,32 +122,42 @@ describe("a valid event of each type", () => {
 
 describe("each event type's required fields", () => {
   it.each([
-    ["IncidentOpened", "source"],
     ["IncidentOpened", "source.publisher"],
-    ["IncidentOpened", "data"],
     ["IncidentOpened", "data.title"],
     ["IncidentOpened", "data.kind"],
-    ["IncidentOpened", "data.location"],
     ["IncidentOpened", "data.location.name"],
     ["IncidentOpened", "data.location.country"],
     ["CasualtiesReported", "source.publisher"],
-    ["CasualtiesReported", "attributedTo"],
     ["CasualtiesReported", "attributedTo.name"],
     ["CasualtiesReported", "data.figures"],
-    ["StatementMade", "attributedTo"],
     ["StatementMade", "data.quote"],
     ["StatementMade", "data.stance"],
-    ["DenialIssued", "attributedTo"],
     ["DenialIssued", "data.claim"],
-    ["ClaimAssessed", "attributedTo"],
     ["ClaimAssessed", "data.targetEventId"],
     ["ClaimAssessed", "data.verdict"],
-    ["ReportRetracted", "attributedTo"],
     ["ReportRetracted", "data.targetEventId"],
     ["ReportRetracted", "data.reason"],
   ] as [TypeName, string][])("given a %s without %s, then that field is named", (type, path) => {
     expect(pathsOf(edit(copy(type), path))).toEqual([path]);
   });
+
+  it.each([
+    ["IncidentOpened", "source", ["source.publisher"]],
+    ["IncidentOpened", "data", ["data.title", "data.kind", "data.location.name", "data.location.country"]],
+    ["IncidentOpened", "data.location", ["data.location.name", "data.location.country"]],
+    ["CasualtiesReported", "attributedTo", ["attributedTo.name"]],
+    ["StatementMade", "attributedTo", ["attributedTo.name"]],
+    ["StatementMade", "data", ["data.quote", "data.stance"]],
+    ["DenialIssued", "attributedTo", ["attributedTo.name"]],
+    ["ClaimAssessed", "attributedTo", ["attributedTo.name"]],
+    ["ClaimAssessed", "data", ["data.targetEventId", "data.verdict"]],
+    ["ReportRetracted", "attributedTo", ["attributedTo.name"]],
+  ] as [TypeName, string, string[]][])(
+    "given a %s without the object %s, then each required field inside it is named, not the object",
+    (type, path, named) => {
+      expect(pathsOf(edit(copy(type), path))).toEqual(named);
+    },
+  );
 
   it.each([
     ["data.quote", "StatementMade"],
@@ -196,6 +206,101 @@ describe("each event type's required fields", () => {
     expect(pathsOf(body)).toEqual(["source.url", "data.quote"]);
     const paired = edit(copy("StatementMade"), "data.quote", JSON.parse('"emoji \\ud83d\\ude00 ok"'));
     expect(errorsOf(paired)).toEqual([]);
+  });
+});
+
+/** What each type requires beyond `source.publisher`, every field by its own path (a Record: each type named). */
+const REQUIRED_IN_DATA: Record<EventType, string[]> = {
+  IncidentOpened: ["data.title", "data.kind", "data.location.name", "data.location.country"],
+  CasualtiesReported: ["attributedTo.name", "data.figures"],
+  StatementMade: ["attributedTo.name", "data.quote", "data.stance"],
+  DenialIssued: ["attributedTo.name", "data.claim"],
+  ClaimAssessed: ["attributedTo.name", "data.targetEventId", "data.verdict"],
+  ReportRetracted: ["attributedTo.name", "data.targetEventId", "data.reason"],
+  // Every field of a revision is optional; at least one is needed, which `data` is named for.
+  IncidentRevised: ["data"],
+  IncidentGraded: ["data.scale", "data.grade"],
+  AttributionAssessed: ["data.perpetrator.name", "data.certainty"],
+  IncidentsLinked: ["data.otherIncidentId", "data.relation"],
+  VictimsRecorded: ["attributedTo.name", "data.victims"],
+  VictimsLinked: [
+    "attributedTo.name",
+    "data.a.eventId",
+    "data.a.index",
+    "data.b.eventId",
+    "data.b.index",
+    "data.relation",
+    "data.certainty",
+  ],
+  RedactionApplied: [
+    "attributedTo.name",
+    "data.targetEventId",
+    "data.pointers",
+    "data.effect",
+    "data.reason",
+  ],
+  EvidenceCaptured: ["data.sha256", "data.size", "data.mediaType", "data.kind"],
+};
+
+describe("every failing field at once", () => {
+  it("given an empty IncidentOpened, then every required field is named in one answer, each by its own path", () => {
+    expect(errorsOf({ type: "IncidentOpened", data: {} })).toEqual([
+      { path: "source.publisher", message: "is required" },
+      { path: "data.title", message: "is required" },
+      { path: "data.kind", message: "is required" },
+      { path: "data.location.name", message: "is required" },
+      { path: "data.location.country", message: "is required" },
+    ]);
+  });
+
+  it("given an IncidentOpened whose location is empty, then its name and country are named", () => {
+    const body = edit(copy("IncidentOpened"), "data.location", {});
+    expect(errorsOf(body)).toEqual([
+      { path: "data.location.name", message: "is required" },
+      { path: "data.location.country", message: "is required" },
+    ]);
+  });
+
+  it.each(Object.entries(REQUIRED_IN_DATA))(
+    "given a %s with an empty data and nothing else, then each of its required fields is named at once",
+    (type, named) => {
+      expect(pathsOf({ type, data: {} })).toEqual(["source.publisher", ...named]);
+      // Without `data` at all, the same fields: a missing object is no shorter an answer.
+      expect(pathsOf({ type })).toEqual(["source.publisher", ...named]);
+    },
+  );
+
+  it("given an IncidentRevised with an empty data, then data is named with what it needs", () => {
+    expect(errorsOf({ type: "IncidentRevised", source: { publisher: "Editors" }, data: {} })).toEqual([
+      { path: "data", message: expect.stringContaining("give at least one of title") },
+    ]);
+  });
+
+  it("given an object of the wrong type where one is required, then that object is named itself", () => {
+    const body = edit(copy("IncidentOpened"), "data.location", "Kramatorsk");
+    expect(pathsOf(body)).toEqual(["data.location"]);
+    expect(pathsOf(edit(copy("StatementMade"), "attributedTo", null))).toEqual(["attributedTo"]);
+  });
+
+  it("given a body without location, then it is refused as sent: nothing is filled in", () => {
+    const body = edit(copy("IncidentOpened"), "data.location");
+    const before = structuredClone(body);
+    expect(parseAppendBody(body).ok).toBe(false);
+    expect(body).toEqual(before);
+  });
+
+  it("given a batch whose second event has no location, then its fields are named under events[1]", () => {
+    const events = [copy("StatementMade"), edit(copy("IncidentOpened"), "data.location")];
+    expect(pathsOf({ events })).toEqual(["events[1].data.location.name", "events[1].data.location.country"]);
+  });
+
+  it("given an unknown field beside the missing fields, then both are named", () => {
+    expect(pathsOf({ type: "DenialIssued", data: { denial: "x" } })).toEqual([
+      "source.publisher",
+      "attributedTo.name",
+      "data.claim",
+      "data.denial",
+    ]);
   });
 });
 

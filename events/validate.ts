@@ -90,7 +90,72 @@ export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = [
     const marks = discloseErrors(result.data, prefix.length > 0 ? `${formatPath(prefix)}.` : "");
     return marks.length > 0 ? { ok: false, errors: marks } : { ok: true, value: result.data };
   }
-  return { ok: false, errors: toFieldErrors(result.error, prefix) };
+  return { ok: false, errors: everyFailingField(input, result.error, prefix) };
+}
+
+/** More levels than any envelope nests required objects (`data.location` is two): the loop ends whatever is sent. */
+const MAX_NESTED_OBJECTS = 8;
+
+/**
+ * Zod names a missing object (`data.location`, `source`) as one failure, "is required", and
+ * checks none of the fields inside it: a form would then learn of them a few at a time, one
+ * refusal after another. Each missing object is put in empty and the envelope checked again, so
+ * its own required fields are named (`data.location.name`, `data.location.country`), and theirs
+ * in turn. The copy is only ever read for its failures: what the client sent is what is stored.
+ */
+function everyFailingField(input: unknown, error: $ZodError, prefix: readonly PropertyKey[]): FieldError[] {
+  let issues = error.issues;
+  let filled = input;
+  const emptied: PropertyKey[][] = [];
+  for (let depth = 0; depth < MAX_NESTED_OBJECTS; depth++) {
+    const missing = issues.filter(
+      (i) => i.code === "invalid_type" && i.expected === "object" && isAbsent(filled, i.path),
+    );
+    if (missing.length === 0) break;
+    for (const issue of missing) {
+      filled = withEmptyObject(filled, issue.path);
+      emptied.push(issue.path);
+    }
+    const again = Envelope.safeParse(filled);
+    issues = again.success ? [] : again.error.issues;
+  }
+  const errors = issues.flatMap((i) => flatten(i, prefix));
+  // An object none of whose fields is required passes empty: it is still missing, so said so.
+  for (const path of emptied)
+    if (!issues.some((i) => startsWith(i.path, path)))
+      errors.push({ path: formatPath([...prefix, ...path]), message: "is required" });
+  return errors;
+}
+
+const startsWith = (path: readonly PropertyKey[], head: readonly PropertyKey[]) =>
+  head.every((key, i) => path[i] === key);
+
+/** Whether `path` names a member absent from an object that is there (not one of the wrong type). */
+function isAbsent(root: unknown, path: readonly PropertyKey[]): boolean {
+  let node = root;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  const last = path[path.length - 1];
+  if (last === undefined || typeof node !== "object" || node === null || Array.isArray(node)) return false;
+  return !Object.hasOwn(node, last) || (node as Record<PropertyKey, unknown>)[last] === undefined;
+}
+
+/** A copy of `root` with `{}` at `path`, sharing every part off that path; `root` is left as it was. */
+function withEmptyObject(root: unknown, path: readonly PropertyKey[]): unknown {
+  const [key, ...rest] = path;
+  if (key === undefined) return {};
+  const node = (typeof root === "object" && root !== null ? root : {}) as Record<PropertyKey, unknown>;
+  const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<PropertyKey, unknown>;
+  // Defined, never assigned: a key is never a setter on the prototype.
+  Object.defineProperty(copy, key, {
+    value: withEmptyObject(Object.hasOwn(node, key) ? node[key] : undefined, rest),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  return copy;
 }
 
 /** A parsed append body, and whether it was a batch (`{ events: [...] }`): error paths name `events[i]` then. */

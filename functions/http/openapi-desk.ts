@@ -148,7 +148,7 @@ export const paths: Record<string, Json> = {
         "200": html("The form again: no token was entered."),
         "302": redirect("OpenID Connect: to the issuer's authorization endpoint."),
         "303": redirect(
-          "Signed in: a session cookie (HttpOnly, SameSite=Lax, Secure over https, ≤ 12 h) and on to `next`.",
+          "Signed in: a session cookie (HttpOnly, SameSite=Lax, Secure over https, ≤ 12 h; locally, only while the token is configured with the same name and roles) and on to `next`.",
         ),
         "401": html("The form again: the token is not one this archive knows."),
         "403": refused,

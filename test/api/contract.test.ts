@@ -95,6 +95,35 @@ describe("appends", () => {
     expect(badIfMatch.status).toBe(400);
   });
 
+  it("422 names every missing field at once, each by its own path, and lists at most 100", async () => {
+    const empty = await post(archive.url, "contract-empty", { type: "IncidentOpened", data: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors).toEqual([
+      { path: "source.publisher", message: "is required" },
+      { path: "data.title", message: "is required" },
+      { path: "data.kind", message: "is required" },
+      { path: "data.location.name", message: "is required" },
+      { path: "data.location.country", message: "is required" },
+    ]);
+    const placeless = await post(archive.url, "contract-empty", {
+      type: "IncidentOpened",
+      source: AP,
+      data: { title: "Strike on a station", kind: "missile-strike" },
+    });
+    expect(placeless.body.errors.map((e: { path: string }) => e.path)).toEqual([
+      "data.location.name",
+      "data.location.country",
+    ]);
+    // 25 empty openings, five fields each: the first 100 listed, the rest counted.
+    const events = Array.from({ length: 25 }, () => ({ type: "IncidentOpened" }));
+    const many = await post(archive.url, "contract-empty", { events });
+    expect(many.status).toBe(422);
+    expect(many.body.errors).toHaveLength(100);
+    expect(many.body.errors[5]).toEqual({ path: "events[1].source.publisher", message: "is required" });
+    expect(many.body.errorsOmitted).toBe(25);
+    expect((await get("/incidents/contract-empty")).status).toBe(404);
+  });
+
   it("targets are found by their id alone, client-chosen or server-made", async () => {
     await post(archive.url, "contract-target-c", opened());
     const made = await post(

@@ -49,6 +49,25 @@ export async function signIn(page: Page, base: string, token: string, next = "/d
   await page.waitForURL(`${base}${next}`);
 }
 
+/** Signs in over plain HTTP, as a form without a browser would: the session cookie, as a `cookie` header's value. */
+export async function signInOverHttp(base: string, token: string): Promise<string> {
+  const answer = await fetch(`${base}/sign-in`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, next: "/desk" }),
+    redirect: "manual",
+  });
+  expect(answer.status, "signed in").toBe(303);
+  const cookie = answer.headers.getSetCookie().find((c) => c.startsWith("ledger_session="));
+  return (cookie ?? "").split(";")[0] as string;
+}
+
+/** The anti-forgery token a desk page at `path` carries for the session in `cookie`. */
+export async function formTokenOf(base: string, cookie: string, path = "/desk/new"): Promise<string> {
+  const html = await (await fetch(`${base}${path}`, { headers: { cookie } })).text();
+  return /name="formToken" value="([^"]+)"/.exec(html)?.[1] ?? "";
+}
+
 /** Fills fields by name: text and selects by value, radios by the value to check. */
 export async function fill(page: Page, fields: Record<string, string>): Promise<void> {
   for (const [name, value] of Object.entries(fields)) {

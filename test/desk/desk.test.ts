@@ -378,6 +378,41 @@ describe("the desk in Chromium", () => {
     expect((await events()).length).toBe(before + 1);
   });
 
+  it("names every missing field of an opening at once, not a few per sending", async () => {
+    const incidents = async () => ((await json("/incidents?limit=100")).items as unknown[]).length;
+    const before = await incidents();
+    await page.goto(`${archive.url}/desk/new`);
+    await submit(page, "Open an incident");
+    const summary = page.locator(".error-summary li");
+    await expect(summary.allTextContents()).resolves.toEqual([
+      "Incident name is required",
+      "Title is required",
+      "Kind is required",
+      "Place is required",
+      "Country is required",
+      "Publisher is required",
+    ]);
+    for (const name of ["data.location.name", "data.location.country", "data.kind"])
+      await expect(page.locator(`[name="${name}"]`).getAttribute("aria-invalid"), name).resolves.toBe("true");
+    // Some filled in: the rest are named together, and what was typed is kept.
+    const some = { "data.title": "Shelling of a bus stop", "source.publisher": "Associated Press" };
+    await fill(page, some);
+    await submit(page, "Open an incident");
+    await expect(summary.allTextContents()).resolves.toEqual([
+      "Incident name is required",
+      "Kind is required",
+      "Place is required",
+      "Country is required",
+    ]);
+    for (const [name, value] of Object.entries(some))
+      await expect(page.locator(`[name="${name}"]`).inputValue(), name).resolves.toBe(value);
+    await expectAccessible(browser, rita, `${archive.url}/desk/new`, async (p) => {
+      await submit(p, "Open an incident");
+      await expect(p.locator(".error-summary li").count()).resolves.toBe(6);
+    });
+    expect(await incidents()).toBe(before);
+  });
+
   it("stores one event when a form is sent twice (a double click, then the same form again)", async () => {
     await page.goto(formUrl("statement"));
     await fill(page, {

@@ -2,9 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { publicOrigin } from "../../ledger.js";
 import type { Logger } from "../../logger.js";
-import { type LocalUser, tokenLookup } from "../auth.js";
+import type { LocalUser } from "../auth.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import type { DeskConfig } from "./desk-pages.js";
+import { LocalCredentials } from "./local-credentials.js";
 import { newSessionKeyText, Sessions, sessionKeyFromText } from "./session.js";
 import type { SessionRevocations } from "./session-revocations.js";
 
@@ -22,7 +23,10 @@ export function localSessionKey(options: { sessionKey?: string; dataDir?: string
   return sessionKeyFromText(readFileSync(file, "utf8"));
 }
 
-/** The local desk: sign-in with a token of LEDGER_TOKEN or LEDGER_USERS, releases for editors. */
+/**
+ * The local desk: sign-in with a token of LEDGER_TOKEN or LEDGER_USERS, each session lasting
+ * only while its token is configured with the name and roles it had; releases for editors.
+ */
 export function localDesk(options: {
   users: readonly LocalUser[];
   sessionKey?: string;
@@ -35,9 +39,11 @@ export function localDesk(options: {
   publicUrl?: string;
 }): DeskConfig & { log: Logger } {
   const key = localSessionKey(options);
+  const credentials = new LocalCredentials(options.users, key);
   return {
-    signIn: { kind: "token", lookup: tokenLookup(options.users) },
-    sessions: new Sessions(key, options.revocations),
+    signIn: { kind: "token", lookup: (token) => credentials.signIn(token) },
+    // A session holds while the token it was made from is configured as it was (local-credentials.ts).
+    sessions: new Sessions(key, options.revocations, { credentials }),
     flowKey: key,
     releases: options.releases,
     log: options.log,

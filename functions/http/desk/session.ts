@@ -15,6 +15,16 @@ export interface Session {
   readonly id: string;
 }
 
+/**
+ * Where a session's credential is checked again on every read. Locally, the token it was
+ * signed in with (local-credentials.ts); in AWS there is none: the issuer's ID token was the
+ * authority at sign-in, and group changes apply at the next sign-in.
+ */
+export interface SessionCredentials {
+  /** Whether the credential `fingerprint` names still holds, for `who` as the session names them. */
+  holds(fingerprint: string, who: Principal): boolean;
+}
+
 /** At most this long: the contract's 12 hours. */
 export const SESSION_SECONDS = 12 * 60 * 60;
 const COOKIE = "ledger_session";
@@ -31,19 +41,26 @@ export const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
  * Sessions as cookies signed with a key from the environment (HS256 JWTs, by jose): any
  * instance of the pages Lambda reads any session, and a changed key ends them all. The roles
  * are those the user held at sign-in, for at most 12 hours. Sign-out records the session's id
- * in `revocations` until its expiry, so a copy of the cookie ends with it.
+ * in `revocations` until its expiry, so a copy of the cookie ends with it. With `credentials`,
+ * each session keeps a fingerprint of what it was signed in with and ends once that no longer
+ * holds (a session without one, too: nothing vouches for it).
  */
 export class Sessions {
   private readonly key: Promise<Uint8Array>;
   /** One read per request, however many parts of a page ask who is signed in. */
   private readonly seen = new WeakMap<Request, Promise<Session | null>>();
 
+  private readonly now: () => number;
+  private readonly credentials: SessionCredentials | undefined;
+
   /** `key` may still be on its way (AWS: read from Secrets Manager at cold start). */
   constructor(
     key: Uint8Array | Promise<Uint8Array>,
     private readonly revocations: SessionRevocations | null,
-    private readonly now: () => number = Date.now,
+    options: { now?: () => number; credentials?: SessionCredentials } = {},
   ) {
+    this.now = options.now ?? Date.now;
+    this.credentials = options.credentials;
     this.key = Promise.resolve(key).then((bytes) => {
       if (bytes.byteLength < 32) throw new Error("the session key must be at least 32 bytes");
       return bytes;
@@ -52,12 +69,22 @@ export class Sessions {
     this.key.catch(() => undefined);
   }
 
-  async start(c: Context, who: Principal, seconds = SESSION_SECONDS): Promise<Session> {
-    const lifetime = Math.min(seconds, SESSION_SECONDS);
+  /** A session for `who`; `fingerprint` names the credential it was made from (see `credentials`). */
+  async start(
+    c: Context,
+    who: Principal,
+    options: { seconds?: number; fingerprint?: string } = {},
+  ): Promise<Session> {
+    const lifetime = Math.min(options.seconds ?? SESSION_SECONDS, SESSION_SECONDS);
     const issuedAt = Math.floor(this.now() / 1000);
     const formToken = randomBytes(24).toString("base64url");
     const id = randomBytes(18).toString("base64url");
-    const jwt = await new SignJWT({ roles: [...who.roles], ft: formToken })
+    const claims = {
+      roles: [...who.roles],
+      ft: formToken,
+      ...(options.fingerprint ? { cr: options.fingerprint } : {}),
+    };
+    const jwt = await new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM })
       .setIssuer(ISSUER)
       .setSubject(who.name)
@@ -101,9 +128,12 @@ export class Sessions {
       const roles = Array.isArray(payload.roles)
         ? payload.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r))
         : [];
-      const { sub, ft, jti, exp } = payload;
+      const { sub, ft, jti, exp, cr } = payload;
       if (typeof sub !== "string" || typeof ft !== "string" || typeof jti !== "string" || !exp) return null;
       session = { who: principal(sub, roles), formToken: ft, expiresAt: exp * 1000, id: jti };
+      // Signed out once the credential it was made from is gone or names someone else now.
+      if (this.credentials && (typeof cr !== "string" || !this.credentials.holds(cr, session.who)))
+        return null;
     } catch {
       return null;
     }

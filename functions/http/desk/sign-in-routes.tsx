@@ -2,19 +2,19 @@ import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import type { Logger } from "../../logger.js";
-import type { Principal } from "../auth.js";
 import { acceptQuery } from "../params.js";
 import { readBodyText } from "../read-body.js";
 import { DeskLayout, localPath, messagePage, renderDesk } from "./desk-page.js";
 import { ErrorSummary, fieldId } from "./form-kit.js";
 import { formValues } from "./form-read.js";
+import type { TokenSignIn } from "./local-credentials.js";
 import { type OidcClient, type PendingSignIn, SignInFailedError } from "./oidc.js";
 import { sameOrigin } from "./same-origin.js";
 import { formTokenMatches, isHttps, type Sessions } from "./session.js";
 
 /** How a person signs in: a token (locally) or their issuer's login page (AWS). */
 export type SignIn =
-  | { kind: "token"; lookup: (token: string) => Principal | null }
+  | { kind: "token"; lookup: (token: string) => TokenSignIn | null }
   | { kind: "oidc"; client: OidcClient };
 
 export interface SignInDeps {
@@ -58,11 +58,12 @@ export function signInRoutes({ signIn, sessions, flowKey, log, publicOrigin }: S
     const next = localPath(values.get("next"));
     if (signIn.kind === "oidc") return startOidc(c, signIn.client, next);
     const token = (values.get("token") ?? "").trim();
-    const who = token ? signIn.lookup(token) : null;
+    const known = token ? signIn.lookup(token) : null;
     // Nothing typed is a form to fill in (200); a wrong token is refused credentials (401).
     if (!token) return tokenPage(c, 200, next, "Enter the token you were given");
-    if (!who) return tokenPage(c, 401, next, "That token is not one this archive knows");
-    await sessions.start(c, who);
+    if (!known) return tokenPage(c, 401, next, "That token is not one this archive knows");
+    // The session lasts while this token is configured as it is now (local-credentials.ts).
+    await sessions.start(c, known.who, { fingerprint: known.fingerprint });
     return c.redirect(next, 303);
   });
 

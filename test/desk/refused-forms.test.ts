@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fieldId } from "../../functions/http/desk/form-kit.js";
+import type { DeskForm } from "../../functions/http/desk/forms/desk-form.js";
+import { DESK_FORMS } from "../../functions/http/desk/forms/registry.js";
+import type { LocalServer } from "../../functions/local/server.js";
+import { opened, post, TOKEN } from "../support/archive.js";
+import { formTokenOf, signInOverHttp, startDeskArchive } from "./desk-kit.js";
+
+/**
+ * Every desk form sent empty, over HTTP: the refused form names every field the event needs in
+ * one answer (CONTRACT.md "The desk"), never the first few of them per sending, and stores nothing.
+ */
+
+const INCIDENT = "refused-forms-2022-04-08";
+
+/** The fields each form's empty sending must mark, by the event type it records. */
+const NAMED: Record<string, string[]> = {
+  IncidentOpened: [
+    "incidentId",
+    "data.title",
+    "data.kind",
+    "data.location.name",
+    "data.location.country",
+    "source.publisher",
+  ],
+  CasualtiesReported: ["figures[0].category", "source.publisher", "attributedTo.name"],
+  StatementMade: ["data.quote", "data.stance", "source.publisher", "attributedTo.name"],
+  DenialIssued: ["data.claim", "source.publisher", "attributedTo.name"],
+  ClaimAssessed: ["data.targetEventId", "data.verdict", "source.publisher", "attributedTo.name"],
+  ReportRetracted: ["data.targetEventId", "data.reason", "source.publisher", "attributedTo.name"],
+  EvidenceCaptured: ["file", "data.kind", "source.publisher"],
+  VictimsRecorded: ["victims[0].name", "source.publisher", "attributedTo.name"],
+  VictimsLinked: [
+    "data.a",
+    "data.b",
+    "data.relation",
+    "data.certainty",
+    "source.publisher",
+    "attributedTo.name",
+  ],
+  RedactionApplied: [
+    "data.targetEventId",
+    "data.pointers",
+    "data.effect",
+    "data.reason",
+    "source.publisher",
+    "attributedTo.name",
+  ],
+  IncidentRevised: ["data.title", "source.publisher"],
+  IncidentGraded: ["data.grade", "source.publisher"],
+  AttributionAssessed: ["data.perpetrator.name", "data.certainty", "source.publisher"],
+  IncidentsLinked: ["data.otherIncidentId", "data.relation", "source.publisher"],
+};
+
+let archive: LocalServer;
+let cookie: string;
+let formToken: string;
+
+beforeAll(async () => {
+  archive = await startDeskArchive();
+  expect((await post(archive.url, INCIDENT, opened("refused-forms-opened"))).status).toBe(201);
+  // LEDGER_TOKEN holds every role: every form, the editors' too.
+  cookie = await signInOverHttp(archive.url, TOKEN);
+  formToken = await formTokenOf(archive.url, cookie);
+});
+afterAll(() => archive?.close());
+
+const eventCount = async () =>
+  ((await (await fetch(`${archive.url}/incidents/${INCIDENT}/events`)).json()) as { items: unknown[] }).items
+    .length;
+
+/** The form sent with nothing filled in: its anti-forgery token and its event id only. */
+async function sendEmpty(form: DeskForm): Promise<{ status: number; html: string }> {
+  const action = form.where === "new" ? "/desk/new" : `/desk/incidents/${INCIDENT}/${form.slug}`;
+  const fields = { formToken, eventId: `empty-${form.slug}-form` };
+  const body = new URLSearchParams(fields);
+  const multipart = new FormData();
+  for (const [name, value] of body) multipart.append(name, value);
+  const answer = await fetch(`${archive.url}${action}`, {
+    method: "POST",
+    headers: { cookie, origin: archive.url },
+    body: form.upload ? multipart : body,
+    redirect: "manual",
+  });
+  return { status: answer.status, html: await answer.text() };
+}
+
+/** The fields the error summary links to, in its order. */
+const summaryFields = (html: string) => {
+  const summary = /<div class="error-summary"[\s\S]*?<\/div>/.exec(html)?.[0] ?? "";
+  return [...summary.matchAll(/<a href="#([^"]+)"/g)].map((m) => m[1]);
+};
+
+describe("a desk form sent empty", () => {
+  it("covers every form of the desk", () => {
+    expect(Object.keys(NAMED).sort()).toEqual(DESK_FORMS.map((f) => f.type).sort());
+  });
+
+  it.each(DESK_FORMS.map((f) => [f.type, f] as const))(
+    "the %s form names every field it needs at once, each marked beside it, and stores nothing",
+    async (type, form) => {
+      const before = await eventCount();
+      const { status, html } = await sendEmpty(form);
+      expect(status).toBe(422);
+      const expected = (NAMED[type] ?? []).map(fieldId);
+      expect([...summaryFields(html)].sort()).toEqual([...expected].sort());
+      for (const id of expected) expect(html, id).toContain(`id="${id}-error"`);
+      expect(await eventCount()).toBe(before);
+    },
+  );
+});
