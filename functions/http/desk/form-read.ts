@@ -119,6 +119,8 @@ export function fieldMessages(
   const general: string[] = [];
   for (const [field, message] of read) fields.set(field, sentence(label(field), message));
   for (const problem of problems) {
+    // A missing object is also named by each field it needs: those are the form's fields.
+    if (problems.some((other) => other.path.startsWith(`${problem.path}.`))) continue;
     const path = eventPath(problem.path);
     const field = fieldFor(path);
     if (field === null) general.push(`${path}: ${problem.message}`);
