@@ -56,6 +56,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
         tables.search,
         (id) => views.getSummary(id),
         (id, eventId) => events.findEvent(id, eventId),
+        (id, after) => events.events(id, { after }),
       )
     : undefined;
   const checkStore = async () => {

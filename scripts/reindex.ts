@@ -1,4 +1,3 @@
-import { Mentions } from "../events/finding/search-doc.js";
 import { createLedger } from "../functions/ledger.js";
 import { createLogger } from "../functions/logger.js";
 import { createTables } from "../functions/store/create-tables.js";
@@ -31,17 +30,11 @@ try {
   let done = 0;
   let failed = 0;
   const running = new Set<Promise<void>>();
-  // What an incident's events after `after` name, as the projector collects it. Without a fold
-  // it cannot tell a report's second retraction (the first at or before `after`) from a first.
-  const mentionedAfter = async (incidentId: string, after: number): Promise<Mentions> => {
-    const mentions = new Mentions();
-    for await (const event of ledger.events.events(incidentId, { after })) mentions.note(event);
-    return mentions;
-  };
   const reindexOne = async (incidentId: string, version: number): Promise<void> => {
     const indexed = (await finding.indexedVersion(incidentId)) ?? 0;
     if (indexed >= version) return;
-    await finding.update(incidentId, undefined, await mentionedAfter(incidentId, indexed));
+    // The index reads the events past what it holds for their sources and quotes.
+    await finding.update(incidentId);
   };
   for await (const [incidentId, version] of ledger.views.versions()) {
     // A view's other items (snapshots, pieces, checks) carry keys with a '#': not incidents.

@@ -117,6 +117,9 @@ export function reportTextsIn(event: { type: string; data?: unknown }): string[]
  * speaker or quote; a retracted quote's words are taken back (countReportWords).
  */
 export class Mentions {
+  /** `from`: the version the events noted follow (a fold's start), so a reader knows what they cover. */
+  constructor(readonly from = 0) {}
+
   readonly sources = new Set<string>();
   /** eventId → the version and texts of each statement or denial folded. */
   readonly said = new Map<string, { version: number; texts: string[] }>();

@@ -14,7 +14,7 @@ import {
   type EntryFacts,
   type EntryFilter,
   factsOf,
-  type Mentions,
+  Mentions,
   passes,
   queryTerms,
   reportTextsIn,
@@ -24,6 +24,7 @@ import {
   withSources,
   words,
 } from "../../events/finding/search-doc.js";
+import type { StoredEvent } from "../../events/stored-event.js";
 import type { Summary } from "../../events/summarize.js";
 import { summarizeInline } from "../../events/summarize.js";
 import type { IncidentState } from "../../events/summary.js";
@@ -110,6 +111,32 @@ export function newestFirst(day: string): string {
     .join("");
 }
 
+/**
+ * Characters an incident's doc item may give its entries' keys, its counts and facts: well
+ * under DynamoDB's 400 KB an item, whatever its names and words.
+ */
+const DOC_ITEM_CHARS = 300_000;
+
+/**
+ * The entries whose keys fit in `chars`, dropping words from the last (entryKeys puts the
+ * summary's first, then those kept from older reports and sources' names), so an incident that
+ * names too much loses the words of its older reports from the index first; its sources, year
+ * and cells stay.
+ */
+function withinItem(keys: [string, string][], chars: number): [string, string][] {
+  const size = ([pk, sk]: [string, string]) => pk.length + sk.length + 8;
+  let total = keys.reduce((n, key) => n + size(key), 0);
+  if (total <= chars) return keys;
+  const dropped = new Set<[string, string]>();
+  for (let i = keys.length - 1; i >= 0 && total > chars; i--) {
+    const key = keys[i] as [string, string];
+    if (!key[0].startsWith("t#")) continue;
+    dropped.add(key);
+    total -= size(key);
+  }
+  return keys.filter((key) => !dropped.has(key));
+}
+
 function entryKeys(doc: SearchDoc): [string, string][] {
   const day = newestFirst(doc.occurred);
   const tail = `${day}#${doc.incidentId}`;
@@ -154,7 +181,10 @@ function entryOf(item: Record<string, AttributeValue>): Entry {
 
 /** What the doc item of an incident holds: its version, facts and entries, and the counts of its reports' words. */
 interface StoredDoc {
+  /** The summary version its entries stand at. */
   version: number;
+  /** The version of the doc item in the table (older than `version` after a write found nothing to change). */
+  stored: number;
   facts: string;
   keys: string[];
   said: [string, number][];
@@ -192,115 +222,150 @@ export class SearchIndex {
       incidentId: string,
       eventId: string,
     ) => Promise<{ type: string; data?: unknown } | null>,
+    /** The incident's stored events after a version, in order: what a projection that failed to index folded. */
+    private readonly eventsOf: (incidentId: string, after: number) => AsyncIterable<StoredEvent>,
   ) {}
 
   /**
    * Brings an incident's entries to its current summary and what its reports said before
    * (`mentions`: the sources and words of the events a projection folded, counted in the doc
-   * item so that a retraction takes back its words). Safe under overlapping projectors: the
-   * entries are written first, then the doc item under a version condition; a writer that
-   * loses that race puts the newer doc's entries back and deletes the ones it put that the
-   * newer doc lacks, so the entries are the newest doc's.
+   * item so that a retraction takes back its words; when they do not reach back to the version
+   * the doc stands at, the events between are read instead). Safe under overlapping writers:
+   * the entries are written first, then the doc item on the condition that it is still the one
+   * this update started from. A writer that finds it changed starts again from the new one, or,
+   * when that one is as new as its own, puts that doc's entries back (its deletes may have
+   * removed some) and deletes the ones it put that the doc lacks.
    */
   async update(incidentId: string, state?: IncidentState, mentions?: Mentions): Promise<void> {
     const summary = state ? summarizeInline(state) : await this.summaryOf(incidentId);
     if (!summary) return;
-    let previous = this.docs.get(incidentId) ?? null;
-    if (!previous) {
-      previous = await this.readDoc(incidentId);
-      if (previous) this.docs.set(incidentId, previous);
-    }
-    if (previous && previous.version >= summary.version) return;
-    const since = previous?.version ?? 0;
-    const said = await this.reportWords(incidentId, previous?.said ?? [], since, mentions);
-    // Sources stay: those its entries named before (a summary lists only the latest statements
-    // and figures), then those the events just folded name.
-    const before = (previous?.keys ?? [])
-      .filter((k) => k.startsWith("s#"))
-      .map((k) => k.slice(2, k.indexOf("\u0000")));
-    const doc = withReportWords(
-      withSources(searchDoc(summary, this.wordsOf), [...before, ...(mentions?.sources ?? [])], this.wordsOf),
-      said,
-    );
-    const facts = factAttributes(doc);
-    const factsText = JSON.stringify(facts);
-    const saidText = JSON.stringify([...said]);
-    const keys = entryKeys(doc);
-    const had = new Set(previous?.keys ?? []);
-    const keep = new Set(keys.map(([pk, sk]) => `${pk}\u0000${sk}`));
-    const puts =
-      previous?.facts === factsText ? keys.filter(([pk, sk]) => !had.has(`${pk}\u0000${sk}`)) : keys;
-    const deletes = [...had].filter((k) => !keep.has(k)).map((k) => k.split("\u0000") as [string, string]);
-    const written: StoredDoc = {
-      version: summary.version,
-      facts: factsText,
-      keys: [...keep],
-      said: [...said],
-    };
-    // Nothing to change (the usual append: no new word, source, date or count): no write at all.
-    if (previous && puts.length === 0 && deletes.length === 0 && JSON.stringify(previous.said) === saidText) {
-      this.docs.set(incidentId, written);
-      return;
-    }
-    // Puts and deletes never name the same key (a delete is an old key not kept), so they share
-    // batches: a projection that moves a few entries makes one call, not one for each kind.
-    await this.write([
-      ...puts.map(([pk, sk]) => ({ PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...facts } } })),
-      ...deletes.map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } })),
-    ]);
-    try {
-      await this.db.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            pk: { S: `doc#${incidentId}` },
-            sk: { S: "-" },
-            version: { N: String(summary.version) },
-            facts: { S: factsText },
-            keys: { L: [...keep].map((k) => ({ S: k })) },
-            said: { S: saidText },
-          },
-          ConditionExpression: "attribute_not_exists(pk) OR version < :v",
-          ExpressionAttributeValues: { ":v": { N: String(summary.version) } },
-        }),
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let previous = this.docs.get(incidentId) ?? null;
+      if (!previous) {
+        previous = await this.readDoc(incidentId);
+        if (previous) this.docs.set(incidentId, previous);
+      }
+      if (previous && previous.version >= summary.version) return;
+      const since = previous?.version ?? 0;
+      const named =
+        mentions && mentions.from <= since
+          ? mentions
+          : await this.mentionsBetween(incidentId, since, summary.version);
+      const said = await this.reportWords(incidentId, previous?.said ?? [], since, summary.version, named);
+      // Sources stay: those its entries named before (a summary lists only the latest statements
+      // and figures), then those the events just folded name.
+      const before = (previous?.keys ?? [])
+        .filter((k) => k.startsWith("s#"))
+        .map((k) => k.slice(2, k.indexOf("\u0000")));
+      const doc = withReportWords(
+        withSources(searchDoc(summary, this.wordsOf), [...before, ...named.sources], this.wordsOf),
+        said,
       );
-      this.docs.set(incidentId, written);
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      this.docs.delete(incidentId);
-      const newer = await this.readDoc(incidentId);
-      if (!newer) return;
-      const theirs = new Set(newer.keys);
-      const items = newer.keys.map((k) => {
-        const [pk, sk] = k.split("\u0000") as [string, string];
-        return { PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...JSON.parse(newer.facts) } } };
-      });
-      const mine = puts
-        .filter(([pk, sk]) => !theirs.has(`${pk}\u0000${sk}`))
-        .map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } }));
-      await this.write([...items, ...mine]);
+      const facts = factAttributes(doc);
+      const factsText = JSON.stringify(facts);
+      const saidText = JSON.stringify([...said]);
+      const keys = withinItem(entryKeys(doc), DOC_ITEM_CHARS - saidText.length - factsText.length);
+      const had = new Set(previous?.keys ?? []);
+      const keep = new Set(keys.map(([pk, sk]) => `${pk}\u0000${sk}`));
+      const puts =
+        previous?.facts === factsText ? keys.filter(([pk, sk]) => !had.has(`${pk}\u0000${sk}`)) : keys;
+      const deletes = [...had].filter((k) => !keep.has(k)).map((k) => k.split("\u0000") as [string, string]);
+      const stored = previous?.stored ?? null;
+      // Nothing to change (the usual append: no new word, source, date or count): no write at
+      // all; the doc in the table stays at `stored`, which the next write is conditioned on.
+      if (
+        previous &&
+        puts.length === 0 &&
+        deletes.length === 0 &&
+        JSON.stringify(previous.said) === saidText
+      ) {
+        this.docs.set(incidentId, { ...previous, version: summary.version });
+        return;
+      }
+      // Puts and deletes never name the same key (a delete is an old key not kept), so they share
+      // batches: a projection that moves a few entries makes one call, not one for each kind.
+      await this.write([
+        ...puts.map(([pk, sk]) => ({ PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...facts } } })),
+        ...deletes.map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } })),
+      ]);
+      try {
+        await this.db.send(
+          new PutItemCommand({
+            TableName: this.table,
+            Item: {
+              pk: { S: `doc#${incidentId}` },
+              sk: { S: "-" },
+              version: { N: String(summary.version) },
+              facts: { S: factsText },
+              keys: { L: [...keep].map((k) => ({ S: k })) },
+              said: { S: saidText },
+            },
+            ...(stored === null
+              ? { ConditionExpression: "attribute_not_exists(pk)" }
+              : {
+                  ConditionExpression: "version = :stored",
+                  ExpressionAttributeValues: { ":stored": { N: String(stored) } },
+                }),
+          }),
+        );
+        this.docs.set(incidentId, {
+          version: summary.version,
+          stored: summary.version,
+          facts: factsText,
+          keys: [...keep],
+          said: [...said],
+        });
+        return;
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+        this.docs.delete(incidentId);
+        const newer = await this.readDoc(incidentId);
+        if (!newer || newer.version < summary.version) continue;
+        const theirs = new Set(newer.keys);
+        const items = newer.keys.map((k) => {
+          const [pk, sk] = k.split("\u0000") as [string, string];
+          return { PutRequest: { Item: { pk: { S: pk }, sk: { S: sk }, ...JSON.parse(newer.facts) } } };
+        });
+        const mine = puts
+          .filter(([pk, sk]) => !theirs.has(`${pk}\u0000${sk}`))
+          .map(([pk, sk]) => ({ DeleteRequest: { Key: { pk: { S: pk }, sk: { S: sk } } } }));
+        await this.write([...items, ...mine]);
+        return;
+      }
     }
+    throw new Error(`the finding index of ${incidentId} kept changing under this update`);
+  }
+
+  /** What the incident's events after `after`, up to `upTo`, name: read when no fold brought them. */
+  private async mentionsBetween(incidentId: string, after: number, upTo: number): Promise<Mentions> {
+    const mentions = new Mentions(after);
+    for await (const event of this.eventsOf(incidentId, after)) {
+      if (event.version > upTo) break;
+      mentions.note(event);
+    }
+    return mentions;
   }
 
   /**
    * The words the incident's reports say, counted: the doc's counts, then the statements and
-   * denials folded past them (`since`), less the reports retracted past them (a retracted
-   * report folded before is read back for its words).
+   * denials folded past them (`since`, up to the summary's version `upTo`), less the reports
+   * retracted there (a retracted report folded before is read back for its words).
    */
   private async reportWords(
     incidentId: string,
     counted: readonly [string, number][],
     since: number,
-    mentions?: Mentions,
+    upTo: number,
+    mentions: Mentions,
   ): Promise<Map<string, number>> {
     const counts = new Map(counted);
-    if (!mentions) return counts;
+    const within = (version: number) => version > since && version <= upTo;
     const wordsIn = (texts: readonly string[]) => texts.flatMap((t) => this.wordsOf(t));
     const said: string[][] = [];
-    for (const { version, texts } of mentions.said.values()) if (version > since) said.push(wordsIn(texts));
+    for (const { version, texts } of mentions.said.values()) if (within(version)) said.push(wordsIn(texts));
     const unsaid: string[][] = [];
     for (const [target, version] of mentions.retracted) {
-      if (version <= since) continue;
+      if (!within(version)) continue;
       const folded = mentions.said.get(target);
       // Said in this projection but already counted (at or before `since`) or not: either way
       // it was counted once, and is taken back once.
@@ -329,6 +394,7 @@ export class SearchIndex {
     if (!out.Item) return null;
     return {
       version: Number(out.Item.version?.N),
+      stored: Number(out.Item.version?.N),
       facts: out.Item.facts?.S ?? "",
       keys: (out.Item.keys?.L ?? []).map((v) => v.S ?? ""),
       // A doc written before the index counted report words has none: they start from its summary's.

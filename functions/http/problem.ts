@@ -35,7 +35,8 @@ export function problemResponse(c: Context, problem: Problem): Response {
  * where the routes see it decoded ("/sources/Nobody Real").
  */
 function instanceOf(c: Context): string {
-  return new URL(c.req.url).pathname;
+  // Behind API Gateway the path may come decoded: a bare `%` is then made a valid escape.
+  return new URL(c.req.url).pathname.replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
 }
 
 /** The one place where errors become answers (RFC 9457 problem documents). */

@@ -91,7 +91,7 @@ export class Projector {
     const head = { version: from, hash: base?.headHash ?? GENESIS_HASH };
     const snapshots: IncidentState[] = [];
     let folded = 0;
-    const mentions = new Mentions();
+    const mentions = new Mentions(from);
     let retractions = retractionsMark(base);
     const rows = new EditorialRows();
     const state = await foldWithStore(

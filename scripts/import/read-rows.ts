@@ -19,10 +19,17 @@ export async function checkUtf8(file: string): Promise<void> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let offset = 0;
   let line = 1;
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+  // A character the chunk before began and did not end: it ends (or breaks) in this one.
+  let carried: Buffer = Buffer.alloc(0);
+  for await (const read of createReadStream(file) as AsyncIterable<Buffer>) {
     try {
-      decoder.decode(chunk, { stream: true });
+      decoder.decode(read, { stream: true });
     } catch {
+      // Looked at with the bytes carried over, so that a sequence broken across the boundary
+      // is found where it begins; offsets and lines count from the carried bytes' start.
+      const chunk = Buffer.concat([carried, read]);
+      offset -= carried.length;
+      for (const byte of carried) if (byte === 0x0a) line -= 1;
       // Find the first bad byte of this chunk for the message.
       let good = 0;
       for (let end = 1; end <= chunk.length; end += 1) {
@@ -45,8 +52,9 @@ export async function checkUtf8(file: string): Promise<void> {
             : "convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8"),
       );
     }
-    for (const byte of chunk) if (byte === 0x0a) line += 1;
-    offset += chunk.length;
+    for (const byte of read) if (byte === 0x0a) line += 1;
+    offset += read.length;
+    carried = unfinished(read);
   }
   try {
     decoder.decode();
@@ -70,6 +78,12 @@ function firstBadByte(chunk: Buffer, good: number): number {
     return at + length > good ? at : good;
   }
   return good;
+}
+
+/** The bytes of a multi-byte character a chunk begins at its end and does not finish. */
+function unfinished(chunk: Buffer): Buffer {
+  const lead = firstBadByte(chunk, chunk.length);
+  return lead < chunk.length ? chunk.subarray(lead) : Buffer.alloc(0);
 }
 
 export interface CsvRows {

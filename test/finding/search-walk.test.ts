@@ -237,6 +237,7 @@ const naming = (names: readonly string[]) => {
 };
 /** No stored events: these summaries are indexed without any. */
 const noEvents = async () => null;
+const noEventsAfter = async function* () {};
 let store: LocalStore;
 let db: DynamoDBClient;
 let index: SearchIndex;
@@ -280,7 +281,7 @@ beforeAll(async () => {
     search: "walk-search",
   };
   await createTables(db, tables);
-  index = new SearchIndex(db, tables.search, async (id) => stored.get(id) ?? null, noEvents);
+  index = new SearchIndex(db, tables.search, async (id) => stored.get(id) ?? null, noEvents, noEventsAfter);
   for (let i = 0; i < incidents.length; i += 8) {
     await Promise.all(
       incidents.slice(i, i + 8).map((inc) => index.update(inc.id, undefined, naming(inc.sources))),
@@ -421,7 +422,13 @@ describe("the walk past one request's reads, and entries a lost race left", () =
       views: "bulk-views",
       search: "bulk-search",
     });
-    bulkIndex = new SearchIndex(db, "bulk-search", async (id) => bulk.get(id) ?? null, noEvents);
+    bulkIndex = new SearchIndex(
+      db,
+      "bulk-search",
+      async (id) => bulk.get(id) ?? null,
+      noEvents,
+      noEventsAfter,
+    );
     // One wire names every incident; the oldest alone has the word "needle" and the kind "raid".
     for (let i = 0; i < BULK; i++) {
       const day = new Date(Date.UTC(2020, 0, 1) + (BULK - i) * 86_400_000).toISOString().slice(0, 10);
