@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call } from "../support/archive.js";
 
@@ -24,4 +25,16 @@ export function opened(_id: string, title: string, extra: Record<string, unknown
     source: { publisher: "Test Wire" },
     data: { title, kind: "shelling", location: { name: "Somewhere", country: "UA" }, ...extra },
   };
+}
+
+/** The incidents one list of the finding index holds (`t#<word>`, `s#<source>`), as stored. */
+export async function listed(db: DynamoDBClient, table: string, pk: string): Promise<string[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: "pk = :p",
+      ExpressionAttributeValues: { ":p": { S: pk } },
+    }),
+  );
+  return (out.Items ?? []).map((item) => item.id?.S ?? "");
 }

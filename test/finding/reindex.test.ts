@@ -4,7 +4,7 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, startArchive } from "../support/archive.js";
 import { runScript } from "../support/run-script.js";
-import { loadSample } from "./finding-kit.js";
+import { listed, loadSample } from "./finding-kit.js";
 
 let archive: LocalServer;
 beforeAll(async () => {
@@ -74,19 +74,9 @@ describe("npm run reindex", () => {
         ExpressionAttributeValues: { ":p": { S: "s#Reindex Gazette" } },
       }),
     );
-    const word = async (w: string) =>
-      (
-        await db.send(
-          new QueryCommand({
-            TableName: search,
-            KeyConditionExpression: "pk = :p",
-            ExpressionAttributeValues: { ":p": { S: `t#${w}` } },
-          }),
-        )
-      ).Items?.map((i) => i.id?.S);
     // A quote older than the summary's latest ten is found, a retracted one is not.
-    expect(await word("quokka")).toEqual(["kramatorsk-station-2022-04-08"]);
-    expect(await word("narwhal")).toEqual([]);
+    expect(await listed(db, search, "t#quokka")).toEqual(["kramatorsk-station-2022-04-08"]);
+    expect(await listed(db, search, "t#narwhal")).toEqual([]);
     db.destroy();
     expect(entries.Items?.map((i) => i.id?.S)).toEqual(["kramatorsk-station-2022-04-08"]);
     // Found through the events the summary no longer shows, as the projector indexed it.

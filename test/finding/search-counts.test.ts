@@ -7,6 +7,7 @@ import { SearchIndex } from "../../functions/finding/search-index.js";
 import { type LocalStore, listenDynalite } from "../../functions/local/dynalite-store.js";
 import { createTables } from "../../functions/store/create-tables.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { listed } from "./finding-kit.js";
 
 /**
  * The finding index's counts of report words (functions/finding/search-index.ts) when a
@@ -57,16 +58,7 @@ function index(): SearchIndex {
   );
 }
 
-const found = async (word: string) =>
-  (
-    await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: "pk = :p",
-        ExpressionAttributeValues: { ":p": { S: `t#${word}` } },
-      }),
-    )
-  ).Items?.map((item) => item.id?.S) ?? [];
+const found = (word: string) => listed(db, TABLE, `t#${word}`);
 
 beforeAll(async () => {
   store = await listenDynalite({ host: "127.0.0.1", port: 0 });
@@ -145,14 +137,7 @@ describe("the finding index's doc item", () => {
       mentions.sources.add(Array.from({ length: 30 }, (_, w) => `name${i}word${w}`).join(" "));
     await crowded.update(id, undefined, mentions);
     expect(await crowded.indexedVersion(id)).toBe(1);
-    const sources = await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: "pk = :p",
-        ExpressionAttributeValues: { ":p": { S: `s#${[...mentions.sources][499]}` } },
-      }),
-    );
-    expect(sources.Items?.map((item) => item.id?.S)).toEqual([id]);
+    expect(await listed(db, TABLE, `s#${[...mentions.sources][499]}`)).toEqual([id]);
   });
 });
 
