@@ -1,4 +1,4 @@
-import { type DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Mentions } from "../../events/finding/search-doc.js";
 import type { StoredEvent } from "../../events/stored-event.js";
