@@ -109,7 +109,7 @@ export async function csvRows(file: string): Promise<CsvRows> {
   input.on("data", (chunk) => {
     read += chunk.length;
   });
-  const unread: { code?: string; lines?: number; message: string }[] = [];
+  const unread: { code?: string; lines?: number; message: string; blank: number }[] = [];
   const parser = input.pipe(
     parse({
       bom: true,
@@ -117,10 +117,17 @@ export async function csvRows(file: string): Promise<CsvRows> {
       relax_quotes: true,
       skip_empty_lines: true,
       info: true,
+      // The unread record's own text, to tell the blank lines before it from where it begins.
+      raw: true,
       trim: false,
       skip_records_with_error: true,
-      on_skip: (error) => {
-        unread.push(error as (typeof unread)[number]);
+      on_skip: (error, raw) => {
+        const blank = /^(?:\r\n|\r|\n)*/.exec(raw ?? "")?.[0].match(/\r\n|\r|\n/g)?.length ?? 0;
+        unread.push({
+          ...(error as { code?: string; lines?: number }),
+          message: error?.message ?? "unreadable",
+          blank,
+        });
       },
     }),
   );
@@ -151,7 +158,7 @@ export async function csvRows(file: string): Promise<CsvRows> {
       while (unread.length > 0 && (unread[0]?.lines ?? 0) < before) {
         const error = unread.shift() as (typeof unread)[number];
         row += 1;
-        const line = ended + 1;
+        const line = ended + 1 + error.blank;
         yield {
           row,
           line,

@@ -278,13 +278,14 @@ describe("npm run import --format csv --map", () => {
     const unclosed = join(dir, "unclosed-quote.csv");
     writeFileSync(
       unclosed,
-      [header, row("uq-1", "fine"), row("uq-2", '"never closed'), row("uq-3", "lost"), ""].join("\n"),
+      [header, row("uq-1", "fine"), "", "", row("uq-2", '"never closed'), row("uq-3", "lost"), ""].join("\n"),
     );
     const run = await runImport(archive.url, [unclosed, "--map", join(FIXTURES, "recorder.map.json")]);
     expect(run.code, run.stderr).toBe(1);
-    expect(errorsOf(unclosed).map((e) => [e.row, e.line])).toEqual([[2, 3]]);
+    // Two blank lines come before it: the row opens on line 5.
+    expect(errorsOf(unclosed).map((e) => [e.row, e.line])).toEqual([[2, 5]]);
     expect(errorsOf(unclosed)[0]?.messages[0]?.message).toMatch(
-      /a quoted field opened on line 3 is never closed/,
+      /a quoted field opened on line 5 is never closed/,
     );
     expect(await storedEvents(archive.url, "recorder-uq-1")).toHaveLength(3);
     expect(await storedEvents(archive.url, "recorder-uq-3")).toBeNull();
