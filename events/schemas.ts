@@ -9,10 +9,15 @@ import en from "zod/v4/locales/en.js";
  * which the API Lambda's cold start pays for on every new instance.
  */
 z.config(en());
-// "is required" says more than zod's "expected string, received undefined" for a missing field.
+// "is required" says more than zod's "expected string, received undefined" for a missing field,
+// and a choice is named in the words the other rules use (the type's "must be one of").
 z.config({
-  customError: (issue) =>
-    issue.code === "invalid_type" && issue.input === undefined ? "is required" : undefined,
+  customError: (issue) => {
+    if ((issue.code === "invalid_type" || issue.code === "invalid_value") && issue.input === undefined)
+      return "is required";
+    if (issue.code === "invalid_value") return `must be one of ${issue.values.map(String).join(", ")}`;
+    return undefined;
+  },
 });
 
 export const MAX_BATCH = 25;

@@ -321,6 +321,21 @@ describe("the type", () => {
   });
 });
 
+describe("a choice", () => {
+  it("given no stance, then `data.stance` is required", () => {
+    const body = copy("StatementMade");
+    delete (body.data as { stance?: string }).stance;
+    expect(errorsOf(body)).toEqual([{ path: "data.stance", message: "is required" }]);
+  });
+
+  it("given a stance not among the choices, then the choices are named", () => {
+    const body = { ...copy("StatementMade"), data: { quote: "no", stance: "angry" } };
+    expect(errorsOf(body)).toEqual([
+      { path: "data.stance", message: "must be one of condemns, accuses, denies, supports, neutral" },
+    ]);
+  });
+});
+
 describe("unknown fields", () => {
   it.each([
     ["top level", "severity"],
