@@ -1,4 +1,5 @@
-import { LedgerError } from "../errors.js";
+import { createHash } from "node:crypto";
+import { LedgerError, PayloadTooLargeError } from "../errors.js";
 
 /**
  * Evidence bytes, content-addressed by SHA-256 (lowercase hex). One interface, two homes:
@@ -123,10 +124,43 @@ export class UnsupportedMediaTypeError extends LedgerError {
 }
 
 /** The declared bytes and the received ones differ: said the same way by every store. */
-export function mismatch(what: "sha256" | "size", declared: string | number, got: string | number) {
+function mismatch(what: "sha256" | "size", declared: string | number, got: string | number) {
   const path = what === "sha256" ? "Repr-Digest" : "size";
   return new DigestMismatchError(
     `the bytes received have ${what} ${got}, not the declared ${declared}; nothing was kept`,
     [{ path, message: `declared ${declared}, received ${got}` }],
   );
+}
+
+/**
+ * The bytes of an upload as they stream into a store: counted against `max` and hashed, then
+ * checked against what the client declared. Every store takes them through one of these, so
+ * each refuses the same bodies with the same words.
+ */
+export class Intake {
+  private readonly hash = createHash("sha256");
+  size = 0;
+
+  constructor(private readonly options: PutOptions) {}
+
+  /** Counts and hashes one chunk; past `max` the whole body is refused. */
+  take(chunk: Uint8Array): void {
+    this.size += chunk.byteLength;
+    if (this.size > this.options.max) {
+      throw new PayloadTooLargeError(
+        `the evidence is over ${this.options.max} bytes (LEDGER_EVIDENCE_MAX); nothing was kept`,
+        [{ path: "(body)", message: `must be at most ${this.options.max} bytes` }],
+      );
+    }
+    this.hash.update(chunk);
+  }
+
+  /** The SHA-256 of every chunk taken; a digest or size other than the declared one is refused. */
+  finish(): string {
+    const { sha256: declared, size } = this.options;
+    const sha256 = this.hash.digest("hex");
+    if (declared !== undefined && declared !== sha256) throw mismatch("sha256", declared, sha256);
+    if (size !== undefined && size !== this.size) throw mismatch("size", size, this.size);
+    return sha256;
+  }
 }

@@ -1,16 +1,15 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { link, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { PayloadTooLargeError } from "../errors.js";
 import {
   type Access,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
+  Intake,
   keepStaged,
-  mismatch,
   type PutOptions,
   type PutResult,
   SHA256_HEX,
@@ -58,8 +57,7 @@ export class LocalBlobStore implements BlobStore {
   async stage(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StagedBlob> {
     const temp = join(this.dir, `${TEMP_PREFIX}${randomUUID()}`);
     const file = await open(temp, "wx");
-    const hash = createHash("sha256");
-    let size = 0;
+    const intake = new Intake(options);
     // The socket's small chunks go out in one write per WRITE_BATCH, one write in flight while
     // the next batch is read: at most two batches held, and the disk and the socket overlap.
     let pending: Uint8Array[] = [];
@@ -79,14 +77,7 @@ export class LocalBlobStore implements BlobStore {
     try {
       try {
         for await (const chunk of body) {
-          size += chunk.byteLength;
-          if (size > options.max) {
-            throw new PayloadTooLargeError(
-              `the evidence is over ${options.max} bytes (LEDGER_EVIDENCE_MAX); nothing was kept`,
-              [{ path: "(body)", message: `must be at most ${options.max} bytes` }],
-            );
-          }
-          hash.update(chunk);
+          intake.take(chunk);
           pending.push(chunk);
           pendingBytes += chunk.byteLength;
           if (pendingBytes >= WRITE_BATCH) await flush();
@@ -98,14 +89,12 @@ export class LocalBlobStore implements BlobStore {
         await writing.catch(() => undefined);
         await file.close();
       }
-      sha256 = hash.digest("hex");
-      if (options.sha256 !== undefined && options.sha256 !== sha256)
-        throw mismatch("sha256", options.sha256, sha256);
-      if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
+      sha256 = intake.finish();
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
+    const { size } = intake;
     const discard = () => rm(temp, { force: true });
     const keep = async (): Promise<PutResult> => {
       const real = this.path(sha256);

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
 import {
   CopyObjectCommand,
@@ -10,7 +10,6 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { PayloadTooLargeError } from "../errors.js";
 import { isMissingObject } from "../export/s3-client.js";
 import {
   type Access,
@@ -19,8 +18,8 @@ import {
   type ByteRange,
   type DirectUpload,
   hexToBase64,
+  Intake,
   keepStaged,
-  mismatch,
   type PutOptions,
   type PutResult,
   SHA256_HEX,
@@ -69,8 +68,7 @@ export class S3BlobStore implements BlobStore {
         .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: incoming }))
         .catch(() => undefined);
     };
-    const hash = createHash("sha256");
-    let size = 0;
+    const intake = new Intake(options);
     const pipe = new PassThrough();
     const upload = new Upload({
       client: this.s3,
@@ -82,14 +80,7 @@ export class S3BlobStore implements BlobStore {
     try {
       try {
         for await (const chunk of body) {
-          size += chunk.byteLength;
-          if (size > options.max) {
-            throw new PayloadTooLargeError(
-              `the evidence is over ${options.max} bytes (LEDGER_EVIDENCE_MAX); nothing was kept`,
-              [{ path: "(body)", message: `must be at most ${options.max} bytes` }],
-            );
-          }
-          hash.update(chunk);
+          intake.take(chunk);
           if (!pipe.write(chunk)) await new Promise((resolve) => pipe.once("drain", resolve));
         }
       } catch (error) {
@@ -99,14 +90,12 @@ export class S3BlobStore implements BlobStore {
       }
       pipe.end();
       await uploaded;
-      sha256 = hash.digest("hex");
-      if (options.sha256 !== undefined && options.sha256 !== sha256)
-        throw mismatch("sha256", options.sha256, sha256);
-      if (options.size !== undefined && options.size !== size) throw mismatch("size", options.size, size);
+      sha256 = intake.finish();
     } catch (error) {
       await discard();
       throw error;
     }
+    const { size } = intake;
     const keep = async (): Promise<PutResult> => {
       try {
         const held = await this.head(sha256);
