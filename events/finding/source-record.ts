@@ -67,25 +67,6 @@ export interface SourceRecord {
 }
 
 /**
- * The live assessments of an incident's casualty reports, by the report's eventId. The summary
- * lists each source's latest figure without them (its `best` leaves out one assessed false);
- * the fold state keeps them beside each report.
- */
-export function figureVerdicts(state: IncidentState): (eventId: string) => FigureVerdict[] {
-  let byReport: Map<string, FigureVerdict[]> | undefined;
-  return (eventId) => {
-    if (!byReport) {
-      byReport = new Map();
-      for (const category of Object.values(state.casualties))
-        for (const source of Object.values(category.sources))
-          for (const report of source.recent)
-            if (report.verdicts?.length) byReport.set(report.eventId, report.verdicts);
-    }
-    return byReport.get(eventId) ?? [];
-  };
-}
-
-/**
  * The rows of an incident's summary that name `key` as speaker (attributedTo) or publisher, with
  * the assessments of figures (`figures`, from figureAssessments). A summary holds at most 100
  * rows of each list (bounds), so an incident with more shows its latest.
