@@ -12,11 +12,6 @@ export function setOwn<T>(record: Record<string, T>, key: string, value: T): voi
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Whether `key` is one of the record's own keys (never an inherited one, as `in` would say). */
-export function hasOwnKey(record: Readonly<Record<string, unknown>>, key: string): boolean {
-  return Object.hasOwn(record, key);
-}
-
 /** A label from a fixed table, or `fallback(key)` for a key the table does not own. */
 export function ownLabel(
   table: Readonly<Record<string, string>>,

@@ -21,7 +21,6 @@ export interface Commitment {
 }
 
 export type Visibility = "public" | "restricted";
-export const VISIBILITIES: readonly Visibility[] = ["public", "restricted"];
 
 /** Fields of a `VictimsRecorded` entry that are always sealed; the others are public. */
 export const SEALED_VICTIM_FIELDS = ["name", "nameVariants", "age", "ageRange", "place", "notes"] as const;

@@ -25,8 +25,7 @@ import {
 import { type ListPage, type ListQuery, listViews } from "./view-listing.js";
 
 export { type PackedSnapshot, type PackedView, SNAPSHOT_EVERY, type StoredSummary } from "./view-items.js";
-export type { ListPage, ListQuery, Unprojected } from "./view-listing.js";
-export { LISTING_READ_MAX } from "./view-listing.js";
+export type { ListPage, ListQuery } from "./view-listing.js";
 
 /**
  * The last full re-check of a chain: how far, to which hash, and when; a failed one (`ok`
