@@ -328,6 +328,40 @@ describe("the desk in Chromium", () => {
     await expect(page.getByRole("link", { name: "Redact personal data" }).count()).resolves.toBe(0);
   });
 
+  it("records a statement by a private witness, their name and role sealed and shown by pseudonym", async () => {
+    await openForm("Record a statement");
+    const witness = {
+      "attributedTo.name": "Halyna Desk-Witness",
+      "attributedTo.role": "Station cleaner",
+      "attributedTo.kind": "private",
+      "data.quote": "The second explosion came a minute after the first.",
+      "data.stance": "neutral",
+      ...AP,
+    };
+    // Without a pseudonym the form comes back naming it, with what was typed kept.
+    const before = (await events()).length;
+    await fill(page, witness);
+    await submit(page, "Record a statement");
+    await expect(page.locator(".error-summary").textContent()).resolves.toContain("Pseudonym");
+    await expect(page.locator('[name="attributedTo.name"]').inputValue()).resolves.toBe("Halyna Desk-Witness");
+    expect((await events()).length).toBe(before);
+
+    await fill(page, { "attributedTo.ref": "witness-H" });
+    await submit(page, "Record a statement");
+    const stored = await expectAtNewEvent();
+    expect(stored.attributedTo).toMatchObject({
+      kind: "private",
+      ref: "witness-H",
+      name: { $sealed: expect.stringMatching(/^sha-256:/) },
+      role: { $sealed: expect.stringMatching(/^sha-256:/) },
+    });
+    await expect(page.locator("#statements").textContent()).resolves.toContain("witness-H");
+    // Rita holds no restricted-reader role: neither the page nor the record names the witness.
+    const everything = JSON.stringify(await events()) + (await page.content());
+    expect(everything).not.toContain("Halyna Desk-Witness");
+    expect(everything).not.toContain("Station cleaner");
+  });
+
   it("shows a form with three mistakes again with three messages and every value kept, storing nothing", async () => {
     const before = (await events()).length;
     const mistakes = {

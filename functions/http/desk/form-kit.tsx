@@ -271,8 +271,31 @@ export const AttributionFields: FC<{ form: FormState; legend?: string; optional?
     />
     <TextField form={form} name="attributedTo.role" label="Role or title" optional />
     <TextField form={form} name="attributedTo.side" label="Side" hint="e.g. Ukraine, Russia" optional />
+    <SelectField
+      form={form}
+      name="attributedTo.kind"
+      label="Who they are"
+      hint="A private person's name and role are sealed: only restricted readers see them, everyone else the pseudonym."
+      choices={SPEAKER_KINDS}
+      blank="An official or a public body"
+      optional
+    />
+    <TextField
+      form={form}
+      name="attributedTo.ref"
+      label="Pseudonym"
+      hint="Required for a private person, e.g. witness-A: the same pseudonym for the same person across reports."
+      narrow
+      optional
+    />
   </fieldset>
 );
+
+/** `attributedTo.kind` as the form offers it; blank is the schema's default, `official`. */
+const SPEAKER_KINDS: readonly Choice[] = [
+  { value: "organisation", label: "An organisation" },
+  { value: "private", label: "A private person (name and role sealed)" },
+];
 
 export const OccurredAtField: FC<{ form: FormState; label?: string }> = ({ form, label }) => (
   <TextField

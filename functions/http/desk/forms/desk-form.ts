@@ -65,12 +65,20 @@ export const COMMON_LABELS: Record<string, string> = {
   "attributedTo.name": "Name of who said it",
   "attributedTo.role": "Role or title",
   "attributedTo.side": "Side",
+  "attributedTo.kind": "Who they are",
+  "attributedTo.ref": "Pseudonym",
   occurredAt: "When it was said",
   eventId: "Form",
 };
 
 export const SOURCE_FIELDS = ["source.publisher", "source.url", "source.title", "source.publishedAt"];
-export const ATTRIBUTION_FIELDS = ["attributedTo.name", "attributedTo.role", "attributedTo.side"];
+export const ATTRIBUTION_FIELDS = [
+  "attributedTo.name",
+  "attributedTo.role",
+  "attributedTo.side",
+  "attributedTo.kind",
+  "attributedTo.ref",
+];
 
 export const labelFrom =
   (own: Record<string, string>) =>
