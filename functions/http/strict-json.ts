@@ -1,12 +1,22 @@
 import { MalformedRequestError } from "../errors.js";
 
 /**
- * The first member name an object of `text` repeats, or null. `text` must already be valid
- * JSON (JSON.parse said so): this only follows strings, objects and arrays. JSON.parse keeps the
- * last of repeated names without a word, and RFC 8785 (the hash) assumes I-JSON (RFC 7493),
- * which forbids them; no JSON parser among the dependencies reports them.
+ * Objects and arrays a body may nest. An event nests six at most (`data.victims[i].nameVariants`);
+ * every walk over a body (validation, sealing, canonical JSON) recurses, so a few kilobytes of
+ * brackets must be refused before they reach one.
  */
-export function repeatedMemberName(text: string): string | null {
+export const MAX_JSON_DEPTH = 64;
+
+type ShapeProblem = { repeated: string } | { tooDeep: true };
+
+/**
+ * The first problem of `text`'s shape: a member name an object repeats, or nesting deeper than
+ * MAX_JSON_DEPTH; null for none. `text` must already be valid JSON (JSON.parse said so): this
+ * only follows strings, objects and arrays. JSON.parse keeps the last of repeated names without
+ * a word, and RFC 8785 (the hash) assumes I-JSON (RFC 7493), which forbids them; no JSON parser
+ * among the dependencies reports them.
+ */
+function shapeProblem(text: string): ShapeProblem | null {
   // One set of names per open object; null for an open array.
   const open: (Set<string> | null)[] = [];
   let expectName = false;
@@ -30,18 +40,18 @@ export function repeatedMemberName(text: string): string | null {
       if (names && expectName) {
         // Names compare after unescaping: "a" and "\u0061" are the same name.
         const name = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
-        if (names.has(name)) return name;
+        if (names.has(name)) return { repeated: name };
         names.add(name);
         expectName = false;
       }
       i++;
       continue;
     }
-    if (ch === 0x7b) {
-      open.push(new Set());
-      expectName = true;
-    } else if (ch === 0x5b) open.push(null);
-    else if (ch === 0x7d || ch === 0x5d) {
+    if (ch === 0x7b || ch === 0x5b) {
+      if (open.length === MAX_JSON_DEPTH) return { tooDeep: true };
+      open.push(ch === 0x7b ? new Set() : null);
+      expectName = ch === 0x7b;
+    } else if (ch === 0x7d || ch === 0x5d) {
       open.pop();
       expectName = false;
     } else if (ch === 0x2c) expectName = open[open.length - 1] != null;
@@ -50,7 +60,7 @@ export function repeatedMemberName(text: string): string | null {
   return null;
 }
 
-/** A request body as JSON: 400 naming why if it does not parse, or if an object repeats a member name. */
+/** A request body as JSON: 400 naming why if it does not parse, repeats a member name or nests too deep. */
 export function parseBodyJson(text: string): unknown {
   let body: unknown;
   try {
@@ -60,9 +70,12 @@ export function parseBodyJson(text: string): unknown {
       { path: "(body)", message: "is not valid JSON" },
     ]);
   }
-  const repeated = repeatedMemberName(text);
-  if (repeated !== null) {
-    const message = `repeats the member name ${JSON.stringify(repeated)} in one object (I-JSON, RFC 7493, forbids it)`;
+  const problem = shapeProblem(text);
+  if (problem !== null) {
+    const message =
+      "repeated" in problem
+        ? `repeats the member name ${JSON.stringify(problem.repeated)} in one object (I-JSON, RFC 7493, forbids it)`
+        : `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`;
     throw new MalformedRequestError(`the body ${message}; nothing was stored`, [{ path: "(body)", message }]);
   }
   return body;

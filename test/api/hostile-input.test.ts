@@ -218,6 +218,32 @@ describe("8. the small ones", () => {
     ).toBe(201);
   });
 
+  it("refuses a body nested deeper than any event with 400, storing nothing; within the bound, fields are named", async () => {
+    const statement = {
+      type: "StatementMade",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Spokesperson" },
+      data: { quote: "q", stance: "neutral" },
+    };
+    const deep = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const id = "deeply-nested";
+    await post(archive.url, id, opened());
+    for (const body of [
+      `${JSON.stringify(statement).slice(0, -2)},"x":${deep(5000)}}}`,
+      `{"events":[${JSON.stringify({ ...statement, evidence: [] }).replace('"evidence":[]', `"evidence":${deep(10000)}`)}]}`,
+    ]) {
+      const answer = await post(archive.url, id, body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([
+        { path: "(body)", message: "nests objects and arrays more than 64 levels deep" },
+      ]);
+    }
+    // 64 levels is refused field by field, as any unknown field is.
+    const within = await post(archive.url, id, `${JSON.stringify(statement).slice(0, -2)},"x":${deep(61)}}}`);
+    expect(within.status).toBe(422);
+    expect((await call(archive.url, "GET", `/incidents/${id}`)).body.version).toBe(1);
+  });
+
   it("answers an unauthenticated write 401 before looking at its query", async () => {
     const answer = await call(archive.url, "POST", "/incidents/whatever/events?bogus=1", opened(), {
       authorization: "",
