@@ -8,6 +8,7 @@ import { checkMapping, mappedRow } from "../../events/import/mapping.js";
 import { ndjsonRow } from "../../events/import/ndjson.js";
 import { type MappedRow, missingColumns, type SourceRow } from "../../events/import/rows.js";
 import { UCDP_REQUIRED, ucdpRow } from "../../events/import/ucdp.js";
+import { jsonShapeProblem } from "../../events/json-shape.js";
 import type { FieldError } from "../../events/validate.js";
 import { parseEnvelope } from "../../events/validate.js";
 import { startProgress } from "./progress.js";
@@ -167,6 +168,13 @@ async function main(): Promise<number> {
           fail({ row, line, fields: { text } }, [
             { path: "(line)", message: `is not JSON: ${(error as Error).message}` },
           ]);
+          continue;
+        }
+        // What the API refuses of a body's shape is refused here, before anything walks it.
+        const shape = jsonShapeProblem(text);
+        if (shape !== null) {
+          counts.rows += 1;
+          fail({ row, line, fields: { text } }, [{ path: "(line)", message: shape }]);
           continue;
         }
         const fields = (typeof parsed === "object" && parsed !== null ? parsed : { text }) as Record<

@@ -354,10 +354,16 @@ describe("npm run import --format ndjson", () => {
       await source.sequencing.idle();
       const exported = await (await fetch(`${source.url}/export/events.ndjson`)).text();
       const file = join(dir, "events.ndjson");
-      writeFileSync(file, `${exported}{not json\n`);
+      // Lines the API would refuse as a body: not JSON, nested past its bound, a name repeated.
+      const deep = `{"type":"StatementMade","x":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+      writeFileSync(file, `${exported}{not json\n${deep}\n{"type":"StatementMade","type":"DenialIssued"}\n`);
       const run = await runImport(archive.url, [file, "--origin", "source.example/log"]);
       expect(run.code).toBe(1);
-      expect(errorsOf(file).map((e) => [e.row, e.messages[0]?.path])).toEqual([[4, "(line)"]]);
+      expect(errorsOf(file).map((e) => [e.row, e.messages[0]?.path, e.messages[0]?.message])).toEqual([
+        [4, "(line)", expect.stringMatching(/^is not JSON/)],
+        [5, "(line)", "nests objects and arrays more than 64 levels deep"],
+        [6, "(line)", expect.stringMatching(/^repeats the member name "type"/)],
+      ]);
       const events = (await storedEvents(archive.url, "mirror-kyiv-2024")) ?? [];
       const originals = exported
         .trim()
