@@ -193,12 +193,17 @@ const occurredUntil = z
   .union([isoInstant, isoDate])
   .check(z.describe("When it ended: an instant, or a date (the end of that day); not before the start."));
 
-/** Whether `until` ends before `start` begins (a date as the whole of its day, UTC). */
+/**
+ * Whether `until` ends before `start` begins. An end given as a date runs to the end of that day
+ * as the start was written (in its own offset, as the exports' `date_start` gives it), so a
+ * start late on the 8th in Kyiv time and an end on the 8th agree; two instants compare as
+ * instants, and a date start begins its day (UTC) for an instant end.
+ */
 export function endsBeforeStart(start: string | undefined, until: string | undefined): boolean {
   if (!start || !until) return false;
+  if (until.length === 10) return until < start.slice(0, 10);
   const first = Date.parse(start.length === 10 ? `${start}T00:00:00Z` : start);
-  const last = until.length === 10 ? Date.parse(`${until}T00:00:00Z`) + 86_400_000 - 1 : Date.parse(until);
-  return last < first;
+  return Date.parse(until) < first;
 }
 const UNTIL_BEFORE_START = "must not be before the start (occurredAt or occurredOn)";
 
@@ -579,7 +584,17 @@ export const IncidentOpened = z
     attributedTo: opt(Attribution),
     data: IncidentOpenedData,
   })
-  .check(z.meta({ id: "IncidentOpened" }));
+  .check(
+    // Without a start in its data, the opening's own occurredAt is the incident's (editorial.ts).
+    z.refine(
+      (e) =>
+        e.data.occurredAt !== undefined ||
+        e.data.occurredOn !== undefined ||
+        !endsBeforeStart(e.occurredAt, e.data.occurredUntil),
+      { message: UNTIL_BEFORE_START, path: ["data", "occurredUntil"] },
+    ),
+    z.meta({ id: "IncidentOpened" }),
+  );
 export const CasualtiesReported = z
   .strictObject({
     ...attributed,

@@ -321,6 +321,39 @@ describe("the type", () => {
   });
 });
 
+describe("when an incident ended", () => {
+  const opening = (envelope: Record<string, unknown>, data: Record<string, unknown>) => ({
+    ...copy("IncidentOpened"),
+    ...envelope,
+    data: { ...valid.IncidentOpened.data, ...data },
+  });
+
+  it("given an opening whose start is its own occurredAt, when it ends before that, then occurredUntil is named", () => {
+    const body = opening({ occurredAt: "2022-03-05T10:00:00Z" }, { occurredUntil: "2022-03-01" });
+    expect(errorsOf(body)).toEqual([
+      { path: "data.occurredUntil", message: "must not be before the start (occurredAt or occurredOn)" },
+    ]);
+  });
+
+  it("given a start in its data, then the opening's own occurredAt is not the start", () => {
+    const body = opening(
+      { occurredAt: "2022-04-20T10:00:00Z" },
+      { occurredOn: "2022-04-08", occurredUntil: "2022-04-09" },
+    );
+    expect(errorsOf(body)).toEqual([]);
+  });
+
+  it("given a start late in its own offset, when it ends on the day it was written with, then it is accepted", () => {
+    const late = { occurredAt: "2022-04-08T23:30:00-05:00" };
+    expect(errorsOf(opening({}, { ...late, occurredUntil: "2022-04-08" }))).toEqual([]);
+    expect(pathsOf(opening({}, { ...late, occurredUntil: "2022-04-07" }))).toEqual(["data.occurredUntil"]);
+    // An instant end compares as an instant: 01:00 UTC on the 9th is before 04:30 UTC.
+    expect(pathsOf(opening({}, { ...late, occurredUntil: "2022-04-09T01:00:00Z" }))).toEqual([
+      "data.occurredUntil",
+    ]);
+  });
+});
+
 describe("a choice", () => {
   it("given no stance, then `data.stance` is required", () => {
     const body = copy("StatementMade");

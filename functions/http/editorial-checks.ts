@@ -59,7 +59,7 @@ export async function checkEditorial(
   for (const [i, e] of envelopes.entries()) {
     const path = (field: string) => fieldPath(batched, i, field);
     if (e.type === "IncidentOpened") {
-      when = { start: e.data.occurredAt ?? e.data.occurredOn, until: e.data.occurredUntil };
+      when = { start: e.data.occurredAt ?? e.data.occurredOn ?? e.occurredAt, until: e.data.occurredUntil };
     }
     if (e.type === "IncidentRevised") {
       const d = e.data;
