@@ -13,7 +13,7 @@ import {
 } from "../../events/sealing.js";
 import { canonicalJson, type StoredEvent } from "../../events/stored-event.js";
 import type { FieldError } from "../../events/validate.js";
-import { PayloadTooLargeError, StoreBusyError, ValidationError } from "../errors.js";
+import { EventIdConflictError, PayloadTooLargeError, StoreBusyError, ValidationError } from "../errors.js";
 import { breachError } from "../store/append-answers.js";
 import type { AppendRequest, AppendResult, EventStore } from "../store/event-store.js";
 import type { DisclosureStore, HeldDisclosure } from "./disclosure-store.js";
@@ -157,6 +157,7 @@ export class SealedAppend {
         continue;
       }
       const sealing = await this.seal(incidentId, one, held[i] ?? []);
+      if ((held[i] ?? []).length > 0) await this.checkRepeat(request, one, sealing, at(i, "eventId"));
       writes.push({ at: sealed.length, envelope: one, sealing });
       sealed.push(sealing.sealed);
     }
@@ -199,6 +200,31 @@ export class SealedAppend {
       written.map((w) => ({ values: w.values, event: outcome.stored[w.at] as Envelope })),
     );
     return outcome.result;
+  }
+
+  /**
+   * A repeat of a stored event with sealed values is answered as one (200) only when it is by the
+   * writer who recorded it and every value opens a disclosure held for it. Refused here, before
+   * anything is written: a repeat by anyone else, whatever it holds, so that no writer can learn
+   * a value they may not read by trying values against the answer; and one with a value the
+   * event does not hold, which would otherwise leave its disclosures behind at every try.
+   */
+  private async checkRepeat(
+    request: AppendRequest,
+    envelope: Envelope & { eventId: string },
+    sealing: Sealing,
+    path: string,
+  ): Promise<void> {
+    const stored = await this.o.events.findEvent(request.incidentId, envelope.eventId);
+    if (!stored) return;
+    const id = envelope.eventId;
+    const message =
+      stored.recordedBy !== request.recordedBy
+        ? `${id} is already stored, recorded by another writer: a repeat of an event with sealed values is compared only for the writer who recorded it`
+        : sealing.fresh.length > 0
+          ? `${id} is already stored (version ${stored.version}) with different content`
+          : null;
+    if (message) throw new EventIdConflictError(message, [{ path, message }]);
   }
 
   /**

@@ -69,13 +69,17 @@ const head = async (incidentId: string) => (await events(incidentId)).items.leng
 const disclosures = async (incidentId: string, eventId: string, headers: Record<string, string> = {}) =>
   call(archive.url, "GET", `/incidents/${incidentId}/events/${eventId}/disclosures`, undefined, headers);
 
-/** Every value the disclosures table holds for an incident, read from the table itself (each pack opened). */
-async function heldValues(incidentId: string): Promise<unknown[]> {
+/** The disclosures table's items of an incident, read from the table itself (empty packs included). */
+async function heldItemsOf(incidentId: string) {
   const db = createDynamoClient(archive.dynamoEndpoint);
   const table = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).disclosures }));
   db.destroy();
-  return (table.Items ?? [])
-    .filter((i) => i.incidentId?.S === incidentId)
+  return (table.Items ?? []).filter((i) => i.incidentId?.S === incidentId);
+}
+
+/** Every value the disclosures table holds for an incident, each pack opened. */
+async function heldValues(incidentId: string): Promise<unknown[]> {
+  return (await heldItemsOf(incidentId))
     .flatMap((i) =>
       i.entries?.S
         ? (JSON.parse(i.entries.S) as string[][]).map((e) => e[3] as string)
@@ -83,6 +87,9 @@ async function heldValues(incidentId: string): Promise<unknown[]> {
     )
     .map((d) => decodeDisclosure(d)?.value);
 }
+
+/** How many items the disclosures table holds for an incident. */
+const heldItems = async (incidentId: string) => (await heldItemsOf(incidentId)).length;
 
 async function opening(incidentId: string) {
   expect((await post(archive.url, incidentId, opened())).status).toBe(201);
@@ -269,6 +276,32 @@ describe("retrying an append with sealed values", () => {
     expect(answer.status).toBe(409);
     expect(await heldValues(id)).toContain("Ivan Kovalenko");
     expect(await heldValues(id)).not.toContain("Someone Else");
+  });
+
+  it("a repeat tells no sealed value: by another writer it is a 409 whatever it holds, and a wrong value writes nothing", async () => {
+    const said = (name: string) => ({
+      eventId: "retry-said-2",
+      type: "StatementMade",
+      source: AP,
+      attributedTo: { name, kind: "private", ref: "witness-10" },
+      data: { quote: "We ran to the underpass.", stance: "neutral" },
+    });
+    expect((await post(archive.url, id, said("Halyna Petrenko"))).status).toBe(201);
+    const items = await heldItems(id);
+    // Another writer meets the same answer for the right name and for a wrong one.
+    const right = await post(archive.url, id, said("Halyna Petrenko"), as(WRITER));
+    const wrong = await post(archive.url, id, said("Someone Else"), as(WRITER));
+    expect([right.status, wrong.status]).toEqual([409, 409]);
+    expect(right.body.errors).toEqual(wrong.body.errors);
+    expect(right.body.errors[0]).toMatchObject({
+      path: "eventId",
+      message: expect.stringContaining("another writer"),
+    });
+    // The writer who recorded it: a wrong name again and again, then the event as it was.
+    for (let i = 0; i < 3; i++) expect((await post(archive.url, id, said("Someone Else"))).status).toBe(409);
+    expect((await post(archive.url, id, said("Halyna Petrenko"))).status).toBe(200);
+    // Not one of those tries left an item behind (each would slow every later read of the event).
+    expect(await heldItems(id)).toBe(items);
   });
 
   it("sealed events posted without an eventId and refused (If-Match 409, a batch's 422) leave no disclosure", async () => {
