@@ -23,8 +23,14 @@ export class DisclosureReader {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
-  async ofEvent(event: StoredEvent, who: Principal | null, via: string): Promise<ServedDisclosure[]> {
-    const commitments = commitmentsIn(event);
+  /** `only`: the pointers wanted (default every one); only those are read, and recorded as read. */
+  async ofEvent(
+    event: StoredEvent,
+    who: Principal | null,
+    via: string,
+    only: (pointer: string) => boolean = () => true,
+  ): Promise<ServedDisclosure[]> {
+    const commitments = commitmentsIn(event).filter((c) => only(c.pointer));
     if (commitments.length === 0) return [];
     const wanted = new Map(commitments.map((c) => [`${c.pointer}#${c.digest}`, c.pointer]));
     const held = await this.disclosures.ofEvent(event.incidentId, event.eventId);

@@ -476,6 +476,31 @@ describe("private sources", () => {
       expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");
     }
   });
+
+  it("a restricted-reader's incident page names the private person beside the pseudonym, each read recorded; a writer's does not", async () => {
+    const audited = async () => {
+      const db = createDynamoClient(archive.dynamoEndpoint);
+      const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+      db.destroy();
+      return (audit.Items ?? []).filter((i) => i.incidentId?.S === id && i.who?.S === "Rita Reader");
+    };
+    const before = (await audited()).length;
+    const restricted = await (await fetch(`${archive.url}/view/${id}`, { headers: as(READER) })).text();
+    // The denial's card, the casualty row and the timeline each name the person their event does.
+    expect(restricted).toContain("<bdi>private source witness-7: Ivan Kovalenko (restricted)</bdi> denies");
+    expect(restricted).toContain("private source witness-7: I. Kovalenko, station worker (restricted)");
+    const reads = (await audited()).slice(before);
+    expect(reads.map((i) => i.eventId?.S).sort()).toEqual([
+      "private-denial",
+      "private-one-1",
+      "private-two-1",
+    ]);
+    for (const read of reads)
+      expect(read.pointers?.L?.map((p) => p.S).every((p) => p?.startsWith("/attributedTo/"))).toBe(true);
+    const writer = await (await fetch(`${archive.url}/view/${id}`, { headers: as(WRITER) })).text();
+    expect(writer).not.toContain("Kovalenko");
+    expect(writer).not.toContain("station worker");
+  });
 });
 
 describe("bad input: a clear problem, and nothing stored", () => {

@@ -3,6 +3,7 @@ import { describeFigure } from "../../../events/figures.js";
 import type { CategoryChart, ChartPoint } from "./chart-model.js";
 import { yAxis } from "./chart-model.js";
 import { attributionText, categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
+import { useOpenedValues } from "./opened-values.js";
 
 /**
  * One casualty category: who says how many, the figures over time as an inline SVG chart
@@ -331,7 +332,7 @@ export const CasualtyCategory: FC<{
         {rows.map((row) => (
           <li>
             <strong>{describeFigure(row.figure)}</strong> according to{" "}
-            <bdi>{attributionText(row.attributedTo)}</bdi>{" "}
+            <bdi>{attributionText(row.attributedTo, useOpenedValues())}</bdi>{" "}
             <span class="muted">
               (v{row.version}, <bdi>{row.publisher}</bdi>)
             </span>

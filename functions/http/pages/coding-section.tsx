@@ -3,6 +3,7 @@ import type { FieldChange } from "../../../events/editorial.js";
 import type { Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import { attributionText, formatInstant, viewPath } from "./format.js";
+import { useOpenedValues } from "./opened-values.js";
 
 /**
  * The incident as coded for research (CONTRACT.md "Coding for research"): precision, best
@@ -80,7 +81,7 @@ export const CodingSection: FC<{ summary: Summary; state: IncidentState }> = ({ 
           {s.grade.given ? (
             <>
               {`${s.grade.given.grade}, given by `}
-              <bdi>{attributionText(s.grade.given.attributedTo)}</bdi>
+              <bdi>{attributionText(s.grade.given.attributedTo, useOpenedValues())}</bdi>
               {s.grade.given.reasoning ? (
                 <>
                   {": "}

@@ -2,12 +2,16 @@ import { describeFigure } from "../../../events/figures.js";
 import { ownLabel } from "../../../events/own-keys.js";
 import type { Attribution, EventType } from "../../../events/schemas.js";
 import { WELL_KNOWN_CATEGORIES } from "../../../events/schemas.js";
+import { isCommitment } from "../../../events/sealing.js";
 import type { CasualtySummary } from "../../../events/summarize.js";
+import type { OpenedValues } from "./opened-values.js";
 
 /**
  * Wording shared by the dashboard pages. Everything here returns plain strings: the JSX that
  * prints them escapes them, so nothing here needs to (or may) build HTML.
  */
+
+const NOTHING_OPENED: OpenedValues = new Map();
 
 const CATEGORY_LABELS: Record<string, string> = {
   killed: "killed",
@@ -63,16 +67,28 @@ export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);
 }
 
-/** Who, by name: a private person by their pseudonym only (their name is sealed). */
-export function sourceName(who: Attribution): string {
-  return who.kind === "private" ? `private source ${who.ref ?? ""}`.trim() : who.name;
+/**
+ * A private person: by their pseudonym, their name and role being sealed; with those too when the
+ * reader may see them (`opened`: a restricted-reader's page), marked as restricted.
+ */
+function privateText(who: Attribution, opened: OpenedValues): string {
+  const pseudonym = `private source ${who.ref ?? ""}`.trim();
+  const sealed = (value: unknown) => (isCommitment(value) ? opened.get(value.$sealed) : undefined);
+  const name = sealed(who.name);
+  if (typeof name !== "string") return pseudonym;
+  const role = sealed(who.role);
+  return `${pseudonym}: ${name}${typeof role === "string" ? `, ${role}` : ""} (restricted)`;
+}
+
+/** Who, by name: a private person by their pseudonym (and, opened, their name). */
+export function sourceName(who: Attribution, opened: OpenedValues = NOTHING_OPENED): string {
+  return who.kind === "private" ? privateText(who, opened) : who.name;
 }
 
 /** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
-export function attributionText(who: Attribution | undefined): string {
+export function attributionText(who: Attribution | undefined, opened: OpenedValues = NOTHING_OPENED): string {
   if (!who) return "—";
-  // A private person's name and role are sealed: the page names them by their pseudonym only.
-  if (who.kind === "private") return `private source ${who.ref ?? ""}`.trim();
+  if (who.kind === "private") return privateText(who, opened);
   const role = who.role ? `, ${who.role}` : "";
   const side = who.side ? ` (${who.side})` : "";
   return `${who.name}${role}${side}`;

@@ -13,6 +13,7 @@ import type { IncidentReader } from "../../incident-reader.js";
 import type { LogStore } from "../../log/log-store.js";
 import type { DisclosureReader } from "../../people/disclosure-reader.js";
 import { type ReaderAuthenticator, readerOf } from "../../people/people-routes.js";
+import { openPrivateSpeakers } from "../../people/private-speakers.js";
 import { UnreadableCommitError } from "../../store/commit-item.js";
 import type { EventStore } from "../../store/event-store.js";
 import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
@@ -30,6 +31,7 @@ import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
+import { OpenedValuesContext } from "../pages/opened-values.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import type { VictimsView } from "../pages/victims-section.js";
 import { GRADE_HINT, gradeOf } from "../params.js";
@@ -229,6 +231,13 @@ export function dashboardRoutes({
     const pageEvents = withinBytes(read, TIMELINE_BYTES);
     const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
     const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
+    const opened = await openPrivateSpeakers(
+      events,
+      disclosures,
+      { incidentId, summary, timeline: pageEvents },
+      who,
+      "GET /view/{incidentId}",
+    );
     if (deskPanel) c.header("Vary", "Cookie");
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
@@ -239,24 +248,26 @@ export function dashboardRoutes({
     const page = await render(
       c,
       200,
-      <IncidentPage
-        summary={summary}
-        state={state}
-        timeline={{
-          events: pageEvents,
-          total: shown,
-          newerHref: end < shown ? href(end + TIMELINE_PAGE + 1) : null,
-          olderHref: startAfter > 0 ? href(startAfter + 1) : null,
-        }}
-        latest={latest}
-        integrity={integrity}
-        moment={moment}
-        citation={cite}
-        log={log}
-        desk={desk}
-        victims={victims}
-        retracted={new Set(retracted)}
-      />,
+      <OpenedValuesContext.Provider value={opened}>
+        <IncidentPage
+          summary={summary}
+          state={state}
+          timeline={{
+            events: pageEvents,
+            total: shown,
+            newerHref: end < shown ? href(end + TIMELINE_PAGE + 1) : null,
+            olderHref: startAfter > 0 ? href(startAfter + 1) : null,
+          }}
+          latest={latest}
+          integrity={integrity}
+          moment={moment}
+          citation={cite}
+          log={log}
+          desk={desk}
+          victims={victims}
+          retracted={new Set(retracted)}
+        />
+      </OpenedValuesContext.Provider>,
       // A signed-in person's page carries their form token: never in a shared cache. Anyone
       // else's is the public page (Vary: Cookie keeps the two apart).
       deskPanel && hasSessionCookie(c) ? "private, no-cache" : "no-cache",
