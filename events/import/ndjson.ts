@@ -1,4 +1,5 @@
 import { INCIDENT_ID_PATTERN } from "../schemas.js";
+import { clientSealedPaths } from "../sealing.js";
 import { importEventId } from "./event-ids.js";
 import { fail, type MappedRow } from "./rows.js";
 
@@ -37,6 +38,18 @@ export function ndjsonRow(line: unknown, index: number, exportId: string, origin
   if (typeof stored.eventId !== "string" || stored.eventId === "") return fail("eventId", "is required");
   if (typeof stored.hash !== "string" || !/^[0-9a-f]{64}$/.test(stored.hash)) {
     return fail("hash", "must be the stored event's chain hash (64 lowercase hex digits)");
+  }
+  // An export carries a sealed value's commitment, never the value: the API takes values only.
+  const sealed = clientSealedPaths({ attributedTo: stored.attributedTo, data: stored.data });
+  if (sealed.length > 0) {
+    return {
+      ok: false,
+      errors: sealed.map((path) => ({
+        path: path.replace(/\.\$sealed$/, ""),
+        message:
+          "is sealed: an export holds its commitment, not the value, so this event cannot be re-recorded; record it again with its values (a restricted-reader reads them at the source archive)",
+      })),
+    };
   }
   const envelope: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(stored)) if (!SERVER_FIELDS.includes(key)) envelope[key] = value;
