@@ -107,10 +107,15 @@ export function declaredDigest(header: string | undefined): string | undefined {
  * empty body, and a client gone mid-body, end as problems too; whoever consumes this removes
  * what it wrote of them.
  */
-async function* boundedBody(c: Context, max: number, log: Logger): AsyncGenerator<Uint8Array> {
+async function* boundedBody(
+  c: Context,
+  max: number,
+  log: Logger,
+  bound = "LEDGER_EVIDENCE_MAX",
+): AsyncGenerator<Uint8Array> {
   const declared = Number(c.req.header("content-length") ?? Number.NaN);
   const tooLarge = () =>
-    new PayloadTooLargeError(`the evidence is over ${max} bytes (LEDGER_EVIDENCE_MAX); nothing was kept`, [
+    new PayloadTooLargeError(`the evidence is over ${max} bytes (${bound}); nothing was kept`, [
       { path: "(body)", message: `must be at most ${max} bytes` },
     ]);
   if (declared > max) throw tooLarge();
@@ -307,7 +312,8 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       throw new UnsupportedMediaTypeError(`Content-Type must be ${mediaType}, as the upload was asked for`, [
         { path: "Content-Type", message: `must be ${mediaType}` },
       ]);
-    const result = await store.put(boundedBody(c, Math.min(max, size), log), {
+    const bound = size < max ? "the size this upload declared" : "LEDGER_EVIDENCE_MAX";
+    const result = await store.put(boundedBody(c, Math.min(max, size), log, bound), {
       mediaType,
       max,
       sha256,

@@ -54,7 +54,7 @@ export function conflictMessage(id: string, incidentId: string, o: IdOutcome): s
       return `${id} is reserved by an unfinished append to incident ${o.claim.incidentId}; retry that append or use another eventId`;
     case "foreign":
       return o.madeElsewhere
-        ? `${id} is an id this archive made for an event of another incident`
+        ? `${id} has the form of the ids this archive makes (ev_…) for another incident's events; choose another eventId`
         : `${id} has the form of the ids this archive makes (ev_…) but names no event of this incident; choose another eventId`;
     case "stored":
       if (o.same) return null;

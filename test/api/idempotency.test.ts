@@ -90,7 +90,10 @@ describe("idempotency by eventId", () => {
     // No projection has to run first: the id itself says where its event lives.
     const elsewhere = await post(archive.url, "idem-other", opened(serverId));
     expect(elsewhere.status).toBe(409);
-    expect(elsewhere.body.errors[0].path).toBe("eventId");
+    expect(elsewhere.body.errors[0]).toEqual({
+      path: "eventId",
+      message: `${serverId} has the form of the ids this archive makes (ev_…) for another incident's events; choose another eventId`,
+    });
     const repeated = await post(archive.url, "idem-server-id", { ...event, eventId: serverId });
     expect(repeated.status).toBe(200);
     expect(repeated.body).toEqual(made.body);

@@ -215,6 +215,12 @@ describe("direct uploads (POST /evidence/uploads)", () => {
       body: bytes,
     });
     expect(anonymous.status).toBe(401);
+    // More bytes than asked for: refused by the size the upload declared, not the archive's bound.
+    const longer = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: `${bytes}, and more` });
+    expect(longer.status).toBe(413);
+    expect(((await longer.json()) as { detail: string }).detail).toBe(
+      `the evidence is over ${bytes.length} bytes (the size this upload declared); nothing was kept`,
+    );
     const put = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: bytes });
     expect(put.status).toBe(201);
     expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
