@@ -49,7 +49,10 @@ describe("a line of an archive's events.ndjson", () => {
       "o",
     );
     expect(row.ok).toBe(false);
-    expect(row.ok ? [] : row.errors.map((e) => e.path)).toEqual(["attributedTo.name", "data.victims[0].name"]);
+    expect(row.ok ? [] : row.errors.map((e) => e.path)).toEqual([
+      "attributedTo.name",
+      "data.victims[0].name",
+    ]);
     expect(row.ok ? "" : row.errors[0]?.message).toMatch(/^is sealed: an export holds its commitment/);
   });
 });

@@ -28,7 +28,10 @@ export async function openPrivateSpeakers(
   const opened = new Map<string, unknown>();
   if (!disclosures || !hasRole(who, "restricted-reader")) return opened;
   const known = new Map(shown.timeline.map((e) => [e.eventId, e]));
-  const ids = new Set([...privateRowIds(shown.summary), ...shown.timeline.filter(isPrivate).map((e) => e.eventId)]);
+  const ids = new Set([
+    ...privateRowIds(shown.summary),
+    ...shown.timeline.filter(isPrivate).map((e) => e.eventId),
+  ]);
   const memo: CommitMemo = new Map();
   const found = await Promise.all(
     [...ids]
@@ -38,7 +41,8 @@ export async function openPrivateSpeakers(
   for (const event of found) {
     if (!event || !isPrivate(event)) continue;
     const served = await disclosures.ofEvent(event, who, via, (p) => p.startsWith("/attributedTo/"));
-    for (const d of served) opened.set(commitmentOf(d.disclosure).$sealed, decodeDisclosure(d.disclosure)?.value);
+    for (const d of served)
+      opened.set(commitmentOf(d.disclosure).$sealed, decodeDisclosure(d.disclosure)?.value);
   }
   return opened;
 }
