@@ -1,5 +1,5 @@
 import { effectiveGrade, type Summary } from "../summarize.js";
-import { type Cell, csvRecord } from "./csv.js";
+import { type Cell, csvRecord, decimal } from "./csv.js";
 import {
   code,
   days,
@@ -64,7 +64,7 @@ export function ucdpCells(s: Summary): Cell[] {
     location?.region ?? null,
     lat,
     lon,
-    lat !== null && lon !== null ? `POINT (${lon} ${lat})` : null,
+    lat !== null && lon !== null ? `POINT (${decimal(lon)} ${decimal(lat)})` : null,
     location?.country ?? null,
     code(UCDP_DATE_PREC, s.timePrecision),
     start,
