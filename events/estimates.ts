@@ -32,14 +32,20 @@ export interface Estimates {
   /** null: no eligible source. */
   best: number | null;
   acled: number | null;
+  /** The codebook's "Combining sources (lowest)": never above `best` (UCDP GED's `low`). */
+  lowest: number | null;
 }
 
-/** The codebook's "Best estimates": `best` and `acled` over the eligible sources' figures. */
+/** The codebook's "Best estimates": `best`, `acled` and `lowest` over the eligible sources' figures. */
 export function estimate(figures: readonly Figure[]): Estimates {
-  if (figures.length === 0) return { best: null, acled: null };
+  if (figures.length === 0) return { best: null, acled: null, lowest: null };
+  const best = figures.map(bestValue);
   return {
-    best: lowerMedian(figures.map(bestValue)),
+    best: lowerMedian(best),
     // "Combining sources (acled)": the smallest, ACLED's most conservative estimate.
     acled: Math.min(...figures.map(acledValue)),
+    // "Combining sources (lowest)": the smallest of the values `best` is the lower median of,
+    // so never above it.
+    lowest: Math.min(...best),
   };
 }

@@ -34,6 +34,11 @@ export interface CasualtySummary {
   best: number | null;
   /** docs/reference/codebook.md "Best estimates": the smallest of their ACLED-style values. */
   acled: number | null;
+  /**
+   * docs/reference/codebook.md "Best estimates": the smallest of their best values, so never
+   * above `best` (UCDP GED's `low`). Absent from a view stored before it existed.
+   */
+  lowest?: number | null;
   latest: SourcedFigure | null;
   /** The most recent sources first, at most SUMMARY_LIST_MAX (the rest: …/casualties/{category}/sources). */
   bySource: SourcedFigure[];

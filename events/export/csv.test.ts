@@ -42,6 +42,30 @@ describe("csvCell", () => {
   });
 });
 
+describe("numbers in plain decimal", () => {
+  it.each<[number, string]>([
+    [1e-7, "0.0000001"],
+    [-1e-7, "-0.0000001"],
+    [1.5e-7, "0.00000015"],
+    [-1.2345678901234e-10, "-0.00000000012345678901234"],
+    [5e-324, `0.${"0".repeat(323)}5`],
+    [0, "0"],
+    [-0, "0"],
+    [48.123456789012, "48.123456789012"],
+    [0.1, "0.1"],
+    [180, "180"],
+    [-180, "-180"],
+    [1e21, "1000000000000000000000"],
+    [1.5e22, "15000000000000000000000"],
+  ])(
+    "given %s, when written, then the cell is %s: no exponent, and it reads back as the same number",
+    (n, out) => {
+      expect(csvCell(n)).toBe(out);
+      expect(Number(csvCell(n))).toBe(n === 0 ? 0 : n);
+    },
+  );
+});
+
 describe("csvRecord", () => {
   it("given cells, when written, then they are comma-separated and end in CRLF", () => {
     expect(csvRecord(["a", 1, null, "b,c"])).toBe('a,1,,"b,c"\r\n');

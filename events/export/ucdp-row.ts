@@ -1,5 +1,5 @@
 import { effectiveGrade, type Summary } from "../summarize.js";
-import { type Cell, csvRecord } from "./csv.js";
+import { type Cell, csvRecord, decimal } from "./csv.js";
 import {
   code,
   days,
@@ -64,7 +64,7 @@ export function ucdpCells(s: Summary): Cell[] {
     location?.region ?? null,
     lat,
     lon,
-    lat !== null && lon !== null ? `POINT (${lon} ${lat})` : null,
+    lat !== null && lon !== null ? `POINT (${decimal(lon)} ${decimal(lat)})` : null,
     location?.country ?? null,
     code(UCDP_DATE_PREC, s.timePrecision),
     start,
@@ -72,7 +72,9 @@ export function ucdpCells(s: Summary): Cell[] {
     killed?.best ?? null,
     killed?.best ?? null,
     killed?.high ?? null,
-    killed?.low ?? null,
+    // Not the archive's range `low` (the largest lower bound, which can pass best): GED's low is
+    // never above best, so "Combining sources (lowest)".
+    killed?.lowest ?? null,
     s.version,
     s.headHash,
     s.contested,
@@ -81,3 +83,12 @@ export function ucdpCells(s: Summary): Cell[] {
 }
 
 export const ucdpRecord = (s: Summary): string => csvRecord(ucdpCells(s));
+
+/**
+ * Whether a summary holds what the row reads: `killed`'s `lowest`, which a view stored before
+ * it existed lacks (such a row is folded afresh instead of written with `low` empty).
+ */
+export const ucdpReads = (s: Summary): boolean => {
+  const killed = killedOf(s);
+  return killed === undefined || killed.lowest !== undefined;
+};

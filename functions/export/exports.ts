@@ -1,6 +1,6 @@
 import { ACLED_HEADER, acledRecord } from "../../events/export/acled-row.js";
 import { INCIDENT_HEADER, incidentRecord } from "../../events/export/incident-row.js";
-import { UCDP_HEADER, ucdpRecord } from "../../events/export/ucdp-row.js";
+import { UCDP_HEADER, ucdpReads, ucdpRecord } from "../../events/export/ucdp-row.js";
 import type { Summary } from "../../events/summarize.js";
 import type { SummaryQuery } from "../incident-reader.js";
 import type { FeedReader } from "./feed-reader.js";
@@ -55,7 +55,7 @@ export class Exporter {
 
   /** The same rows in UCDP GED's layout (docs/reference/codebook.md, "ucdp-ged.csv"). */
   ucdpGedCsv(treeSize: number): AsyncGenerator<string> {
-    return this.incidentRows(treeSize, UCDP_HEADER, ucdpRecord);
+    return this.incidentRows(treeSize, UCDP_HEADER, ucdpRecord, ucdpReads);
   }
 
   /** The same rows in ACLED's layout (docs/reference/codebook.md, "acled.csv"). */
@@ -65,12 +65,15 @@ export class Exporter {
 
   /**
    * The rows in batches of ROWS_BATCH incidents, the next batch read while this one is
-   * written: memory is two batches of summaries, whatever the archive holds.
+   * written: memory is two batches of summaries, whatever the archive holds. A stored view
+   * serves a row only when it holds what the row reads (`reads`: a view stored before a
+   * field existed lacks it); otherwise the row is folded, as a past view is.
    */
   private async *incidentRows(
     treeSize: number,
     header: string,
     incidentRecord: (summary: Summary) => string,
+    reads: (summary: Summary) => boolean = () => true,
   ): AsyncGenerator<string> {
     yield header;
     const last = lastVersionsById(this.log.leaves(0, treeSize), this.sortOptions);
@@ -93,9 +96,10 @@ export class Exporter {
           const i = next++;
           const { incidentId, version } = batch[i] as IncidentVersion;
           const view = stored.get(incidentId);
+          const fromView = view?.version === version ? (JSON.parse(view.json) as Summary) : null;
           const summary =
-            view?.version === version
-              ? (JSON.parse(view.json) as Summary)
+            fromView && reads(fromView)
+              ? fromView
               : await this.reader.summary(incidentId, { at: "version", version });
           if (!summary)
             throw new Error(`incident ${incidentId} has no version ${version} in the events table`);

@@ -196,36 +196,44 @@ const answerSchemas: Record<string, Json> = {
     version: integer(1),
     recordedAt: instant("When the archive recorded the report."),
   }),
-  CasualtySummary: closed({
-    low: {
-      ...nullable({ type: "integer", minimum: 0 }),
-      description: "The largest lower bound any source gives.",
+  CasualtySummary: closed(
+    {
+      low: {
+        ...nullable({ type: "integer", minimum: 0 }),
+        description: "The largest lower bound any source gives.",
+      },
+      high: {
+        ...nullable({ type: "integer", minimum: 0 }),
+        description: "null when any source is open-ended; else the largest upper bound.",
+      },
+      latest: nullable(ref("SourcedFigure")),
+      bySource: {
+        type: "array",
+        maxItems: 100,
+        items: ref("SourcedFigure"),
+        description:
+          "Each live source's latest report, the most recent first: at most 100 (fewer should they not fit the summary's 256 KB); all of them at /incidents/{incidentId}/casualties/{category}/sources.",
+      },
+      sourceCount: integer(0, "How many live sources there are in all."),
+      reports: integer(0, "Reports of this category ever recorded, retracted ones included."),
+      best: {
+        ...nullable({ type: "integer", minimum: 0 }),
+        description:
+          "The lower median of the eligible sources' best values (docs/reference/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
+      },
+      acled: {
+        ...nullable({ type: "integer", minimum: 0 }),
+        description:
+          "The smallest of the eligible sources' ACLED-style values (as `best`, but dozens 12 and hundreds 100): ACLED's most conservative estimate. null: no eligible source.",
+      },
+      lowest: {
+        ...nullable({ type: "integer", minimum: 0 }),
+        description:
+          "The smallest of the eligible sources' best values (the values `best` is the lower median of), so never above `best`: UCDP GED's `low`. Unlike `low` (the largest lower bound of every live source). null: no eligible source. Absent from a summary stored before it existed.",
+      },
     },
-    high: {
-      ...nullable({ type: "integer", minimum: 0 }),
-      description: "null when any source is open-ended; else the largest upper bound.",
-    },
-    latest: nullable(ref("SourcedFigure")),
-    bySource: {
-      type: "array",
-      maxItems: 100,
-      items: ref("SourcedFigure"),
-      description:
-        "Each live source's latest report, the most recent first: at most 100 (fewer should they not fit the summary's 256 KB); all of them at /incidents/{incidentId}/casualties/{category}/sources.",
-    },
-    sourceCount: integer(0, "How many live sources there are in all."),
-    reports: integer(0, "Reports of this category ever recorded, retracted ones included."),
-    best: {
-      ...nullable({ type: "integer", minimum: 0 }),
-      description:
-        "The lower median of the eligible sources' best values (docs/reference/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
-    },
-    acled: {
-      ...nullable({ type: "integer", minimum: 0 }),
-      description:
-        "The smallest of the eligible sources' ACLED-style values (as `best`, but dozens 12 and hundreds 100): ACLED's most conservative estimate. null: no eligible source.",
-    },
-  }),
+    ["lowest"],
+  ),
   GradeGiven: closed(
     {
       ...reference,

@@ -8,7 +8,7 @@ import { ACLED_COLUMNS } from "../../events/export/acled-row.js";
 import { UCDP_COLUMNS } from "../../events/export/ucdp-row.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { loadSample, SAMPLE, text, waitForCheckpoint } from "../export/export-kit.js";
-import { call, casualties, post, startArchive } from "../support/archive.js";
+import { call, casualties, opened, post, startArchive } from "../support/archive.js";
 
 const KRAMATORSK = "kramatorsk-station-2022-04-08";
 let archive: LocalServer;
@@ -152,12 +152,59 @@ describe("ucdp-ged.csv and acled.csv", () => {
     await waitForCheckpoint(archive, SAMPLE.length + 1);
     expect((await text(archive.url, `/export/ucdp-ged.csv?treeSize=${SAMPLE.length}`)).body).toBe(ucdp);
     expect((await text(archive.url, `/export/acled.csv?treeSize=${SAMPLE.length}`)).body).toBe(acled);
-    // The next cut holds the new report: three sources now, best their lower median.
+    // The next cut holds the new report: three sources now, best their lower median, low the
+    // smallest (not the range's 57, the largest lower bound: GED's low is never above best).
     const next = (await text(archive.url, `/export/ucdp-ged.csv?treeSize=${SAMPLE.length + 1}`)).body;
     writeFileSync(join(dir, "next.csv"), next);
     expect(readWithPython(join(dir, "next.csv")).find((r) => r.id === KRAMATORSK)).toMatchObject({
       best: "50",
-      low: "57",
+      low: "50",
+      high: "",
     });
+  });
+
+  it("given sources that disagree and a longitude of 1e-7, then every row keeps low ≤ best ≤ high and every file writes plain decimals", async () => {
+    const id = "tiny-longitude-2024";
+    const location = { name: "On the meridian", country: "FR", lat: 48.123456789012, lon: 1e-7 };
+    expect((await post(archive.url, id, opened(undefined, { location }))).status).toBe(201);
+    for (const [figure, name] of [
+      [{ value: 40, qualifier: "exact" }, "Governor"],
+      [{ value: 61, qualifier: "about" }, "Police"],
+      [{ min: 45, max: 70 }, "Mayor"],
+    ] as const)
+      expect((await post(archive.url, id, casualties({ killed: figure }, name))).status).toBe(201);
+    await archive.stream.idle();
+    const size = SAMPLE.length + 1 + 4;
+    await waitForCheckpoint(archive, size);
+    const files: Record<string, string> = {};
+    for (const name of ["ucdp-ged.csv", "acled.csv", "incidents.csv"]) {
+      files[name] = (await text(archive.url, `/export/${name}?treeSize=${size}`)).body;
+      writeFileSync(join(dir, `tiny-${name}`), files[name] as string);
+    }
+    const ucdpRows = readWithPython(join(dir, "tiny-ucdp-ged.csv"));
+    expect(ucdpRows.find((r) => r.id === id)).toMatchObject({
+      low: "40",
+      best: "45",
+      high: "70",
+      longitude: "0.0000001",
+      latitude: "48.123456789012",
+      geom_wkt: "POINT (0.0000001 48.123456789012)",
+    });
+    for (const r of ucdpRows) {
+      if (r.best === "") continue;
+      expect(Number(r.low)).toBeLessThanOrEqual(Number(r.best));
+      if (r.high !== "") expect(Number(r.best)).toBeLessThanOrEqual(Number(r.high));
+    }
+    expect(readWithPython(join(dir, "tiny-acled.csv")).find((r) => r.event_id_cnty === id)).toMatchObject({
+      longitude: "0.0000001",
+      fatalities: "40",
+    });
+    // incidents.csv keeps the archive's own range: the largest lower bound, about 61.
+    expect(readWithPython(join(dir, "tiny-incidents.csv")).find((r) => r.incident_id === id)).toMatchObject({
+      lon: "0.0000001",
+      killed_low: "61",
+      killed_high: "70",
+    });
+    for (const body of Object.values(files)) expect(body).not.toContain("1e-7");
   });
 });
