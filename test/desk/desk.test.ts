@@ -343,7 +343,9 @@ describe("the desk in Chromium", () => {
     await fill(page, witness);
     await submit(page, "Record a statement");
     await expect(page.locator(".error-summary").textContent()).resolves.toContain("Pseudonym");
-    await expect(page.locator('[name="attributedTo.name"]').inputValue()).resolves.toBe("Halyna Desk-Witness");
+    await expect(page.locator('[name="attributedTo.name"]').inputValue()).resolves.toBe(
+      "Halyna Desk-Witness",
+    );
     expect((await events()).length).toBe(before);
 
     await fill(page, { "attributedTo.ref": "witness-H" });
