@@ -12,7 +12,10 @@ import type { Session } from "./session.js";
 export const DeskBar: FC<{ session: Session }> = ({ session }) => (
   <div class="desk-bar">
     <span>
-      Signed in as <strong>{session.who.name}</strong>
+      Signed in as{" "}
+      <strong>
+        <bdi>{session.who.name}</bdi>
+      </strong>
       {` (${[...session.who.roles].join(", ") || "no roles"})`}
     </span>
     <a href="/desk">Desk</a>
@@ -49,11 +52,12 @@ export async function renderDesk(
   return c.html(await html`<!doctype html>${page}`, status);
 }
 
+/** A page of one message; client text in `text` (a sign-in service's words) comes in a <bdi>. */
 export function messagePage(
   c: Context,
   status: ContentfulStatusCode,
   title: string,
-  text: string,
+  text: Child,
   session?: Session | null,
 ): Promise<Response> {
   return renderDesk(
@@ -100,7 +104,9 @@ export const DeskHome: FC<{
     <ul>
       {recent.map((i) => (
         <li>
-          <a href={viewPath(i.incidentId)}>{i.title ?? i.incidentId}</a>
+          <a href={viewPath(i.incidentId)}>
+            <bdi>{i.title ?? i.incidentId}</bdi>
+          </a>
         </li>
       ))}
     </ul>
@@ -116,7 +122,8 @@ export const DeskPanel: FC<{
   <section class="panel" aria-labelledby="desk-h" data-desk="">
     <h2 id="desk-h">Add to this incident</h2>
     <p>
-      {`Signed in as ${session.who.name}. `}
+      Signed in as <bdi>{session.who.name}</bdi>
+      {". "}
       {offered.length === 0 ? "Your roles let you read only." : null}
     </p>
     <ul class="toc-list">

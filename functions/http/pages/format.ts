@@ -70,12 +70,22 @@ export function sourceName(who: Attribution): string {
 
 /** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
 export function attributionText(who: Attribution | undefined): string {
-  if (!who) return "—";
+  return who ? attributionParts(who, (text) => text).join("") : "—";
+}
+
+/**
+ * An attribution's wording with each part the client sent (name, role, side, pseudonym) passed
+ * through `piece`, so that a caller can isolate each on its own: a desk label wraps each in a
+ * <bdi>, an <option> uses `isolate`. The words between them are the archive's.
+ */
+export function attributionParts<T>(who: Attribution, piece: (text: string) => T): (string | T)[] {
   // A private person's name and role are sealed: the page names them by their pseudonym only.
-  if (who.kind === "private") return `private source ${who.ref ?? ""}`.trim();
-  const role = who.role ? `, ${who.role}` : "";
-  const side = who.side ? ` (${who.side})` : "";
-  return `${who.name}${role}${side}`;
+  if (who.kind === "private") return who.ref ? ["private source ", piece(who.ref)] : ["private source"];
+  return [
+    piece(who.name),
+    ...(who.role ? [", ", piece(who.role)] : []),
+    ...(who.side ? [" (", piece(who.side), ")"] : []),
+  ];
 }
 
 const TYPE_LABELS: Record<EventType, string> = {
