@@ -187,6 +187,24 @@ export const SelectField: FC<FieldProps & { choices: readonly Choice[]; blank?: 
   );
 };
 
+/**
+ * Fields that are answered together, with a message of their own (a list that needs at least
+ * one row filled in): the summary links to the group, its message is shown above the fields.
+ */
+export const FieldGroup: FC<{ form: FormState; name: string; children?: Child }> = ({
+  form,
+  name,
+  children,
+}) => {
+  const error = form.errors.get(name);
+  return (
+    <div class={error ? "field has-error" : "field"} id={fieldId(name)} tabindex={-1}>
+      <HintAndError name={name} error={error} />
+      {children}
+    </div>
+  );
+};
+
 /** Radios in a fieldset whose legend is the question: the message is the fieldset's. */
 export const Radios: FC<FieldProps & { choices: readonly RadioChoice[] }> = (props) => {
   const { form, name, label, hint } = props;
