@@ -3,6 +3,7 @@ import { EDITOR_TYPES, EVENT_TYPES, LOCATION_PRECISIONS, TIME_PRECISIONS } from 
 import { parseAppendBody } from "../../events/validate.js";
 import type { FormState } from "../../functions/http/desk/form-kit.js";
 import { fieldId } from "../../functions/http/desk/form-kit.js";
+import { fieldMessages, nearestField } from "../../functions/http/desk/form-read.js";
 import type { DeskForm, FormContext } from "../../functions/http/desk/forms/desk-form.js";
 import { DESK_FORMS } from "../../functions/http/desk/forms/registry.js";
 
@@ -187,5 +188,41 @@ describe("the revision form's place", () => {
     expect(revised({ "data.location.precision": "adm2" }, on())).toEqual({
       location: { ...place, precision: "adm2" },
     });
+  });
+});
+
+describe("the victims form sent with no one filled in", () => {
+  const form = DESK_FORMS.find((f) => f.type === "VictimsRecorded") as DeskForm;
+  /** The messages the desk shows for a form, as its routes make them (desk-routes.tsx). */
+  const messages = (values: Map<string, string>) => {
+    const read = form.read(values, context);
+    const parsed = parseAppendBody(read.body);
+    const fields = new Set(form.fields(values));
+    const fieldFor = (path: string) => form.fieldFor?.(path, values) ?? nearestField(path, fields);
+    return fieldMessages(parsed.ok ? [] : parsed.errors, read.errors, fieldFor, form.label).fields;
+  };
+  const filledIn = { "source.publisher": "OHCHR", "attributedTo.name": "OHCHR" };
+
+  it("says at least one person must be filled in, on the people, not on the first person's name", async () => {
+    const shown = messages(new Map(Object.entries(filledIn)));
+    const [field, message] = [...shown].find(([, m]) => /at least one person/.test(m)) ?? [];
+    expect(message).toBe(
+      "Victims must include at least one person: fill in a name, an age or another detail",
+    );
+    expect(field).not.toMatch(/^victims\[/);
+    expect([...shown.values()].join("\n")).not.toMatch(/1–500|Person 1: name/);
+    const html = String(
+      await form.Fields({
+        form: { ...state(), errors: shown },
+        context,
+      }),
+    );
+    expect(html).toContain(`id="${fieldId(field as string)}"`);
+    expect(html).toContain(`id="${fieldId(field as string)}-error"`);
+  });
+
+  it("says nothing of it once one person has a detail", () => {
+    const shown = messages(new Map(Object.entries({ ...filledIn, "victims[0].status": "civilian" })));
+    expect(shown.size).toBe(0);
   });
 });

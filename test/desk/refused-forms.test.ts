@@ -29,7 +29,7 @@ const NAMED: Record<string, string[]> = {
   ClaimAssessed: ["data.targetEventId", "data.verdict", "source.publisher", "attributedTo.name"],
   ReportRetracted: ["data.targetEventId", "data.reason", "source.publisher", "attributedTo.name"],
   EvidenceCaptured: ["file", "data.kind", "source.publisher"],
-  VictimsRecorded: ["victims[0].name", "source.publisher", "attributedTo.name"],
+  VictimsRecorded: ["victims", "source.publisher", "attributedTo.name"],
   VictimsLinked: [
     "data.a",
     "data.b",

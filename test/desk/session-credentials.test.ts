@@ -21,7 +21,8 @@ const RITA = { ...WRITER, roles: [...WRITER.roles] as Role[] };
 const NEW_TOKEN = "another-ledger-token-0123456789";
 
 /** The name a desk page says is signed in, or null. */
-const signedInAs = (html: string) => /Signed in as <strong>([^<]*)<\/strong>/.exec(html)?.[1] ?? null;
+const signedInAs = (html: string) =>
+  /Signed in as <strong><bdi>([^<]*)<\/bdi><\/strong>/.exec(html)?.[1] ?? null;
 
 const dataDir = mkdtempSync(join(tmpdir(), "ledger-desk-sessions-"));
 let archive: LocalServer | undefined;

@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import type { Child, FC } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { viewPath } from "../pages/format.js";
 import { Layout } from "../pages/layout.js";
 import { DESK_CSP, DESK_CSS } from "./desk-styles.js";
 import type { Session } from "./session.js";
@@ -11,7 +12,10 @@ import type { Session } from "./session.js";
 export const DeskBar: FC<{ session: Session }> = ({ session }) => (
   <div class="desk-bar">
     <span>
-      Signed in as <strong>{session.who.name}</strong>
+      Signed in as{" "}
+      <strong>
+        <bdi>{session.who.name}</bdi>
+      </strong>
       {` (${[...session.who.roles].join(", ") || "no roles"})`}
     </span>
     <a href="/desk">Desk</a>
@@ -48,11 +52,12 @@ export async function renderDesk(
   return c.html(await html`<!doctype html>${page}`, status);
 }
 
+/** A page of one message; client text in `text` (a sign-in service's words) comes in a <bdi>. */
 export function messagePage(
   c: Context,
   status: ContentfulStatusCode,
   title: string,
-  text: string,
+  text: Child,
   session?: Session | null,
 ): Promise<Response> {
   return renderDesk(
@@ -67,6 +72,74 @@ export function messagePage(
     </DeskLayout>,
   );
 }
+
+/** The desk's own page: the forms that open an incident, and the latest incidents to add to. */
+export const DeskHome: FC<{
+  session: Session;
+  /** The forms that open an incident this person may use. */
+  offered: readonly { title: string }[];
+  /** Whether to offer naming a release (an editor, where releases are kept). */
+  release: boolean;
+  readOnly: boolean;
+  recent: readonly { incidentId: string; title?: string | null }[];
+}> = ({ session, offered, release, readOnly, recent }) => (
+  <DeskLayout title="Desk" session={session}>
+    <h1>The desk</h1>
+    {readOnly ? (
+      <p>Your roles let you read only: ask an administrator for the writer role to record reports.</p>
+    ) : null}
+    <ul class="desk-links">
+      {offered.map((f) => (
+        <li>
+          <a href="/desk/new">{f.title}</a>
+        </li>
+      ))}
+      {release ? (
+        <li>
+          <a href="/desk/release">Name a release</a>
+        </li>
+      ) : null}
+    </ul>
+    <h2>Add to an incident</h2>
+    <ul>
+      {recent.map((i) => (
+        <li>
+          <a href={viewPath(i.incidentId)}>
+            <bdi>{i.title ?? i.incidentId}</bdi>
+          </a>
+        </li>
+      ))}
+    </ul>
+  </DeskLayout>
+);
+
+/** The incident page's desk panel for a signed-in person: the forms they may open on it. */
+export const DeskPanel: FC<{
+  session: Session;
+  incidentId: string;
+  offered: readonly { slug: string; title: string; blurb: string }[];
+}> = ({ session, incidentId, offered }) => (
+  <section class="panel" aria-labelledby="desk-h" data-desk="">
+    <h2 id="desk-h">Add to this incident</h2>
+    <p>
+      Signed in as <bdi>{session.who.name}</bdi>
+      {". "}
+      {offered.length === 0 ? "Your roles let you read only." : null}
+    </p>
+    <ul class="toc-list">
+      {offered.map((form) => (
+        <li>
+          <a href={`/desk/incidents/${incidentId}/${form.slug}`}>{form.title}</a>
+          {` — ${form.blurb}`}
+        </li>
+      ))}
+    </ul>
+    <form method="post" action="/sign-out">
+      <input type="hidden" name="formToken" value={session.formToken} />
+      <button type="submit">Sign out</button>
+    </form>
+  </section>
+);
 
 /** A path of this site to return to after signing in: never another origin. */
 export function localPath(next: string | undefined, fallback = "/desk"): string {

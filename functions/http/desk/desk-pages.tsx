@@ -8,6 +8,7 @@ import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import type { EventRoutesDeps } from "../routes/events.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
+import { DeskPanel } from "./desk-page.js";
 import { deskForms, deskRoutes, formsOffered } from "./desk-routes.js";
 import type { DeskForm } from "./forms/desk-form.js";
 import type { Sessions } from "./session.js";
@@ -71,27 +72,12 @@ export function deskPages(deps: {
           Writers: <a href={`/sign-in?next=${encodeURIComponent(c.req.path)}`}>sign in</a> to add reports.
         </p>
       );
-    const offered = formsOffered(session.who, events, forms);
     return (
-      <section class="panel" aria-labelledby="desk-h" data-desk="">
-        <h2 id="desk-h">Add to this incident</h2>
-        <p>
-          {`Signed in as ${session.who.name}. `}
-          {offered.length === 0 ? "Your roles let you read only." : null}
-        </p>
-        <ul class="toc-list">
-          {offered.map((form) => (
-            <li>
-              <a href={`/desk/incidents/${incidentId}/${form.slug}`}>{form.title}</a>
-              {` — ${form.blurb}`}
-            </li>
-          ))}
-        </ul>
-        <form method="post" action="/sign-out">
-          <input type="hidden" name="formToken" value={session.formToken} />
-          <button type="submit">Sign out</button>
-        </form>
-      </section>
+      <DeskPanel
+        session={session}
+        incidentId={incidentId}
+        offered={formsOffered(session.who, events, forms)}
+      />
     );
   };
   /** The signed-in person, as a reader of the pages (restricted values for a restricted-reader). */

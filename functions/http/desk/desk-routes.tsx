@@ -18,7 +18,7 @@ import { readBodyText } from "../read-body.js";
 import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import { releaseRoutes } from "../routes/releases.js";
-import { DeskLayout, messagePage, renderDesk } from "./desk-page.js";
+import { DeskHome, DeskLayout, messagePage, renderDesk } from "./desk-page.js";
 import {
   ErrorSummary,
   type FormState,
@@ -358,32 +358,13 @@ export function deskRoutes(deps: DeskDeps) {
     return renderDesk(
       c,
       200,
-      <DeskLayout title="Desk" session={s}>
-        <h1>The desk</h1>
-        {offered.length === 0 && !hasRole(s.who, "editor") ? (
-          <p>Your roles let you read only: ask an administrator for the writer role to record reports.</p>
-        ) : null}
-        <ul class="desk-links">
-          {offered.map((f) => (
-            <li>
-              <a href="/desk/new">{f.title}</a>
-            </li>
-          ))}
-          {deps.releases && hasRole(s.who, "editor") ? (
-            <li>
-              <a href="/desk/release">Name a release</a>
-            </li>
-          ) : null}
-        </ul>
-        <h2>Add to an incident</h2>
-        <ul>
-          {recent.items.map((i) => (
-            <li>
-              <a href={viewPath(i.incidentId)}>{i.title ?? i.incidentId}</a>
-            </li>
-          ))}
-        </ul>
-      </DeskLayout>,
+      <DeskHome
+        session={s}
+        offered={offered}
+        release={deps.releases !== undefined && hasRole(s.who, "editor")}
+        readOnly={offered.length === 0 && !hasRole(s.who, "editor")}
+        recent={recent.items}
+      />,
     );
   });
 

@@ -4,6 +4,11 @@ import type { Child, FC } from "hono/jsx";
  * The pieces every desk form is built of. A field's `name` is its place in the posted event
  * (`source.publisher`, `data.quote`), so that a problem's path names its field; its id is made
  * from the name, and the error summary links there.
+ *
+ * Text a client sent (typed values, names from the archive, a target's words) is bidi-isolated
+ * wherever it is shown (CONTRACT.md "Bounds and hostile input"): a control showing it has
+ * `dir="auto"`, a label holds each piece in its own <bdi>, and an <option>'s text, which can hold
+ * no element, wraps each piece in `isolate` (FSI … PDI, pages/format.ts).
  */
 
 /** What the person typed, field by field, kept exactly (a refused form shows it again). */
@@ -105,6 +110,7 @@ export const TextField: FC<
       {...described(props.form, props.name, props.hint)}
       type={props.type === "number" ? "text" : (props.type ?? "text")}
       value={value(props.form, props.name)}
+      dir="auto"
       {...(props.list ? { list: props.list } : {})}
       {...(props.inputmode ? { inputmode: props.inputmode } : {})}
       {...(props.narrow ? { class: "narrow" } : {})}
@@ -120,6 +126,7 @@ export const TextArea: FC<FieldProps & { rows?: number }> = (props) => (
     <textarea
       {...described(props.form, props.name, props.hint)}
       rows={props.rows ?? 4}
+      dir="auto"
       {...(props.optional ? {} : { "aria-required": "true" })}
     >
       {value(props.form, props.name)}
@@ -151,9 +158,17 @@ export const UploadProgress: FC = () => (
   </div>
 );
 
+/** A choice of a <select>: its label is an <option>'s text, which can hold no <bdi> (`isolate` it). */
 export interface Choice {
   value: string;
   label: string;
+}
+
+/** A radio's choice: its label is a <label>'s content, client text in it each piece in a <bdi>. */
+export interface RadioChoice {
+  value: string;
+  label: Child;
+  hint?: string;
 }
 
 export const SelectField: FC<FieldProps & { choices: readonly Choice[]; blank?: string }> = (props) => {
@@ -172,8 +187,26 @@ export const SelectField: FC<FieldProps & { choices: readonly Choice[]; blank?: 
   );
 };
 
+/**
+ * Fields that are answered together, with a message of their own (a list that needs at least
+ * one row filled in): the summary links to the group, its message is shown above the fields.
+ */
+export const FieldGroup: FC<{ form: FormState; name: string; children?: Child }> = ({
+  form,
+  name,
+  children,
+}) => {
+  const error = form.errors.get(name);
+  return (
+    <div class={error ? "field has-error" : "field"} id={fieldId(name)} tabindex={-1}>
+      <HintAndError name={name} error={error} />
+      {children}
+    </div>
+  );
+};
+
 /** Radios in a fieldset whose legend is the question: the message is the fieldset's. */
-export const Radios: FC<FieldProps & { choices: readonly (Choice & { hint?: string })[] }> = (props) => {
+export const Radios: FC<FieldProps & { choices: readonly RadioChoice[] }> = (props) => {
   const { form, name, label, hint } = props;
   const current = value(form, name);
   const error = form.errors.get(name);
@@ -213,17 +246,21 @@ export const Radios: FC<FieldProps & { choices: readonly (Choice & { hint?: stri
   );
 };
 
-/** One `<datalist>` per kind of name, printed once per form. */
+/**
+ * One `<datalist>` per kind of name, printed once per form. A suggestion is an option's value,
+ * which is what picking it types into the field: isolating characters there would become part of
+ * the name, so each option is isolated by `dir="auto"` instead (it can hold no <bdi>).
+ */
 export const SuggestionLists: FC<{ suggestions: Suggestions }> = ({ suggestions }) => (
   <>
     <datalist id="speakers">
       {suggestions.speakers.map((name) => (
-        <option value={name} />
+        <option value={name} dir="auto" />
       ))}
     </datalist>
     <datalist id="publishers">
       {suggestions.publishers.map((name) => (
-        <option value={name} />
+        <option value={name} dir="auto" />
       ))}
     </datalist>
   </>

@@ -84,7 +84,9 @@ export function signInRoutes({ signIn, sessions, flowKey, log, publicOrigin }: S
         c,
         200,
         "Not signed in",
-        `The sign-in service answered: ${why}. Start again from the sign-in page.`,
+        <>
+          The sign-in service answered: <bdi>{why}</bdi>. Start again from the sign-in page.
+        </>,
       );
     }
     const raw = getCookie(c, FLOW_COOKIE);

@@ -67,31 +67,47 @@ export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);
 }
 
-/**
- * A private person: by their pseudonym, their name and role being sealed; with those too when the
- * reader may see them (`opened`: a restricted-reader's page), marked as restricted.
- */
-function privateText(who: Attribution, opened: OpenedValues): string {
-  const pseudonym = `private source ${who.ref ?? ""}`.trim();
-  const sealed = (value: unknown) => (isCommitment(value) ? opened.get(value.$sealed) : undefined);
-  const name = sealed(who.name);
-  if (typeof name !== "string") return pseudonym;
-  const role = sealed(who.role);
-  return `${pseudonym}: ${name}${typeof role === "string" ? `, ${role}` : ""} (restricted)`;
-}
-
 /** Who, by name: a private person by their pseudonym (and, opened, their name). */
 export function sourceName(who: Attribution, opened: OpenedValues = NOTHING_OPENED): string {
-  return who.kind === "private" ? privateText(who, opened) : who.name;
+  return who.kind === "private" ? attributionParts(who, (text) => text, opened).join("") : who.name;
 }
 
 /** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
 export function attributionText(who: Attribution | undefined, opened: OpenedValues = NOTHING_OPENED): string {
-  if (!who) return "—";
-  if (who.kind === "private") return privateText(who, opened);
-  const role = who.role ? `, ${who.role}` : "";
-  const side = who.side ? ` (${who.side})` : "";
-  return `${who.name}${role}${side}`;
+  return who ? attributionParts(who, (text) => text, opened).join("") : "—";
+}
+
+/**
+ * An attribution's wording with each part the client sent (name, role, side, pseudonym) passed
+ * through `piece`, so that a caller can isolate each on its own: a desk label wraps each in a
+ * <bdi>, an <option> uses `isolate`. The words between them are the archive's. A private
+ * person is named by their pseudonym, their name and role being sealed; with those too when the
+ * reader may see them (`opened`: a restricted-reader's page), marked as restricted.
+ */
+export function attributionParts<T>(
+  who: Attribution,
+  piece: (text: string) => T,
+  opened: OpenedValues = NOTHING_OPENED,
+): (string | T)[] {
+  if (who.kind === "private") {
+    const pseudonym = who.ref ? ["private source ", piece(who.ref)] : ["private source"];
+    const sealed = (value: unknown) => (isCommitment(value) ? opened.get(value.$sealed) : undefined);
+    const name = sealed(who.name);
+    if (typeof name !== "string") return pseudonym;
+    const role = sealed(who.role);
+    return [
+      ...pseudonym,
+      ": ",
+      piece(name),
+      ...(typeof role === "string" ? [", ", piece(role)] : []),
+      " (restricted)",
+    ];
+  }
+  return [
+    piece(who.name),
+    ...(who.role ? [", ", piece(who.role)] : []),
+    ...(who.side ? [" (", piece(who.side), ")"] : []),
+  ];
 }
 
 const TYPE_LABELS: Record<EventType, string> = {

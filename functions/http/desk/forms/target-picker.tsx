@@ -1,7 +1,8 @@
+import type { Child } from "hono/jsx";
 import { describeFigure } from "../../../../events/figures.js";
 import type { Figure } from "../../../../events/schemas.js";
 import type { StoredEvent } from "../../../../events/stored-event.js";
-import { attributionText, categoryLabel, typeLabel } from "../../pages/format.js";
+import { attributionParts, categoryLabel, typeLabel } from "../../pages/format.js";
 import { type FormState, Radios } from "../form-kit.js";
 import type { DeskForm, FormContext } from "./desk-form.js";
 
@@ -9,8 +10,12 @@ import type { DeskForm, FormContext } from "./desk-form.js";
 const GIST = 140;
 const cut = (text: string) => (text.length > GIST ? `${text.slice(0, GIST - 1)}…` : text);
 
-/** What an event said, in a line: enough to pick it as a target. */
-export function eventGist(event: StoredEvent): string {
+/**
+ * What an event said, in a line: enough to pick it as a target. Its words (a quote, a claim, a
+ * title) are the client's, each in its own <bdi> (a U+202E in one must not turn the rest of the
+ * label around); figures and verdicts are the archive's words, ids are ASCII by their schema.
+ */
+export function eventGist(event: StoredEvent): Child {
   const d = event.data as Record<string, unknown>;
   switch (event.type) {
     case "CasualtiesReported":
@@ -18,23 +23,41 @@ export function eventGist(event: StoredEvent): string {
         .map(([c, f]) => `${categoryLabel(c)} ${describeFigure(f)}`)
         .join(", ");
     case "StatementMade":
-      return `“${cut(String(d.quote))}”`;
+      return (
+        <>
+          “<bdi>{cut(String(d.quote))}</bdi>”
+        </>
+      );
     case "DenialIssued":
-      return `denies ${cut(String(d.claim))}`;
+      return (
+        <>
+          denies <bdi>{cut(String(d.claim))}</bdi>
+        </>
+      );
     case "ClaimAssessed":
       return `${String(d.verdict)}: ${String(d.targetEventId)}`;
     case "ReportRetracted":
       return `retracts ${String(d.targetEventId)}`;
     default:
-      return typeof d.title === "string" ? cut(d.title) : "";
+      return typeof d.title === "string" ? <bdi>{cut(d.title)}</bdi> : "";
   }
 }
 
-/** "v4 · Denial issued · Russian Ministry of Defence: denies … (TASS)": who said what, where. */
-export function targetLabel(event: StoredEvent): string {
-  const who = event.attributedTo ? attributionText(event.attributedTo) : "the archive";
-  return `v${event.version} · ${typeLabel(event.type)} · ${who}: ${eventGist(event)} (${event.source.publisher})`;
-}
+/**
+ * "v4 · Denial issued · Russian Ministry of Defence: denies … (TASS)": who said what, where;
+ * the speaker's name, role and side, the words and the publisher each bidi-isolated.
+ */
+export const targetLabel = (event: StoredEvent): Child => (
+  <>
+    {`v${event.version} · ${typeLabel(event.type)} · `}
+    {event.attributedTo ? attributionParts(event.attributedTo, (text) => <bdi>{text}</bdi>) : "the archive"}
+    {": "}
+    {eventGist(event)}
+    {" ("}
+    <bdi>{event.source.publisher}</bdi>
+    {")"}
+  </>
+);
 
 /** The incident's events that a judgement may name, newest first (the opening is not a report). */
 export const targetsOf = (context: FormContext, types?: readonly string[]) =>

@@ -1,4 +1,5 @@
 import type { StoredEvent } from "../../../../../events/stored-event.js";
+import { isolate, sourceName } from "../../../pages/format.js";
 import { AttributionFields, type Choice, Radios, SelectField, SourceFields } from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
 import {
@@ -12,7 +13,11 @@ import {
 /** Only the fields a victim entry shows every reader (names, ages, places are sealed). */
 const PUBLIC_PARTS = ["ageGroup", "sex", "status", "diedOn"] as const;
 
-/** The incident's victim entries, `eventId#index`, labelled by their public fields only. */
+/**
+ * The incident's victim entries, `eventId#index`, labelled by their public fields only. A label
+ * is an <option>'s text, which can hold no <bdi>: who reported it (the client's words) is
+ * isolated with FSI … PDI instead; the public fields are the schema's words and a date.
+ */
 export function victimEntries(events: readonly StoredEvent[]): Choice[] {
   return events
     .filter((e) => e.type === "VictimsRecorded")
@@ -20,7 +25,8 @@ export function victimEntries(events: readonly StoredEvent[]): Choice[] {
       const victims = ((e.data as { victims?: unknown[] }).victims ?? []) as Record<string, unknown>[];
       return victims.map((v, index) => {
         const known = PUBLIC_PARTS.flatMap((p) => (typeof v[p] === "string" ? [String(v[p])] : []));
-        const who = e.attributedTo?.name ?? e.source.publisher;
+        // A private reporter's name is sealed (a commitment, not text): their pseudonym instead.
+        const who = isolate(e.attributedTo ? sourceName(e.attributedTo) : e.source.publisher);
         return {
           value: `${e.eventId}#${index}`,
           label: `v${e.version} · ${who} · person ${index + 1}${known.length ? ` (${known.join(", ")})` : ""}`,

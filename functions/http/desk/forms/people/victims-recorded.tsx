@@ -1,5 +1,6 @@
 import {
   AttributionFields,
+  FieldGroup,
   OccurredAtField,
   SelectField,
   SourceFields,
@@ -42,6 +43,13 @@ const PEOPLE = formRows({
 });
 const row = PEOPLE.name;
 const rowCount = PEOPLE.count;
+/** The people as a whole: where "no one is filled in" is said, above the rows. */
+const VICTIMS = "victims";
+/** The rows that hold something: the n-th of them is victims[n] of the event. */
+const filledRows = (values: ReadonlyMap<string, string>) =>
+  Array.from({ length: rowCount(values) }, (_, i) => i).filter((i) =>
+    PARTS.some((p) => p !== "publishName" && (values.get(row(i, p)) ?? "").trim() !== ""),
+  );
 
 const choices = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
@@ -58,8 +66,14 @@ export const victimsRecordedForm: DeskForm = {
   role: "writer",
   where: "incident",
   addRow: "Add another person",
-  fields: (values) => [...PEOPLE.fields(values), ...ATTRIBUTION_FIELDS, ...SOURCE_FIELDS, "occurredAt"],
-  label: PEOPLE.label(labelFrom({ "attributedTo.name": "Name of who reported them" })),
+  fields: (values) => [
+    VICTIMS,
+    ...PEOPLE.fields(values),
+    ...ATTRIBUTION_FIELDS,
+    ...SOURCE_FIELDS,
+    "occurredAt",
+  ],
+  label: PEOPLE.label(labelFrom({ [VICTIMS]: "Victims", "attributedTo.name": "Name of who reported them" })),
   read(values) {
     const read = readEnvelope("VictimsRecorded", values);
     const victims: Record<string, unknown>[] = [];
@@ -75,6 +89,9 @@ export const victimsRecordedForm: DeskForm = {
         disclose[`/data/victims/${victims.length}/name`] = "public";
       victims.push(victim);
     }
+    // The API's "1–500 victims" names no row: the form says what to do, above the rows.
+    if (victims.length === 0)
+      read.errors.set(VICTIMS, "must include at least one person: fill in a name, an age or another detail");
     setPath(read.body, ["data", "victims"], victims);
     if (Object.keys(disclose).length > 0) setPath(read.body, ["data", "disclose"], disclose);
     return read;
@@ -82,11 +99,9 @@ export const victimsRecordedForm: DeskForm = {
   fieldFor(path, values) {
     const match = /^data\.victims(?:\[(\d+)\](?:\.(\w+))?)?/.exec(path);
     if (!match) return null;
-    // The n-th row that holds something is victims[n] of the event.
-    const filled = Array.from({ length: rowCount(values) }, (_, i) => i).filter((i) =>
-      PARTS.some((p) => p !== "publishName" && (values.get(row(i, p)) ?? "").trim() !== ""),
-    );
-    const i = filled[Number(match[1] ?? 0)] ?? 0;
+    // The list itself (no one in it): the people as a whole, not the first row's name.
+    if (match[1] === undefined) return VICTIMS;
+    const i = filledRows(values)[Number(match[1])] ?? 0;
     const part = match[2] === "ageRange" ? "age" : match[2];
     return row(i, PARTS.includes(part as Part) ? (part as Part) : "name");
   },
@@ -94,67 +109,69 @@ export const victimsRecordedForm: DeskForm = {
     return (
       <>
         <input type="hidden" name="rows" value={String(rowCount(form.values))} />
-        {PEOPLE.each(form.values).map((i) => (
-          <fieldset>
-            <legend>{`Person ${i + 1}`}</legend>
-            <TextField
-              form={form}
-              name={row(i, "name")}
-              label="Name"
-              hint="Sealed: shown only to restricted readers."
-              optional
-            />
-            <SelectField
-              form={form}
-              name={row(i, "publishName")}
-              label="Who may read the name"
-              choices={[
-                { value: "restricted", label: "Restricted readers only" },
-                { value: "public", label: "Everyone (published with consent or already public)" },
-              ]}
-              optional
-            />
-            <div class="row">
-              <TextField form={form} name={row(i, "age")} label="Age" inputmode="numeric" optional />
-              <SelectField
+        <FieldGroup form={form} name={VICTIMS}>
+          {PEOPLE.each(form.values).map((i) => (
+            <fieldset>
+              <legend>{`Person ${i + 1}`}</legend>
+              <TextField
                 form={form}
-                name={row(i, "ageGroup")}
-                label="Age group"
-                choices={choices(["child", "adult", "elderly", "unknown"])}
-                blank="Not given"
-                optional
-              />
-            </div>
-            <div class="row">
-              <SelectField
-                form={form}
-                name={row(i, "sex")}
-                label="Sex"
-                choices={choices(["female", "male", "unknown"])}
-                blank="Not given"
+                name={row(i, "name")}
+                label="Name"
+                hint="Sealed: shown only to restricted readers."
                 optional
               />
               <SelectField
                 form={form}
-                name={row(i, "status")}
-                label="Status"
-                choices={choices(["civilian", "combatant", "unknown"])}
-                blank="Not given"
+                name={row(i, "publishName")}
+                label="Who may read the name"
+                choices={[
+                  { value: "restricted", label: "Restricted readers only" },
+                  { value: "public", label: "Everyone (published with consent or already public)" },
+                ]}
                 optional
               />
-            </div>
-            <TextField
-              form={form}
-              name={row(i, "diedOn")}
-              label="Day of death"
-              hint="e.g. 2022-04-08"
-              narrow
-              optional
-            />
-            <TextField form={form} name={row(i, "place")} label="Place" optional />
-            <TextArea form={form} name={row(i, "notes")} label="Notes" rows={2} optional />
-          </fieldset>
-        ))}
+              <div class="row">
+                <TextField form={form} name={row(i, "age")} label="Age" inputmode="numeric" optional />
+                <SelectField
+                  form={form}
+                  name={row(i, "ageGroup")}
+                  label="Age group"
+                  choices={choices(["child", "adult", "elderly", "unknown"])}
+                  blank="Not given"
+                  optional
+                />
+              </div>
+              <div class="row">
+                <SelectField
+                  form={form}
+                  name={row(i, "sex")}
+                  label="Sex"
+                  choices={choices(["female", "male", "unknown"])}
+                  blank="Not given"
+                  optional
+                />
+                <SelectField
+                  form={form}
+                  name={row(i, "status")}
+                  label="Status"
+                  choices={choices(["civilian", "combatant", "unknown"])}
+                  blank="Not given"
+                  optional
+                />
+              </div>
+              <TextField
+                form={form}
+                name={row(i, "diedOn")}
+                label="Day of death"
+                hint="e.g. 2022-04-08"
+                narrow
+                optional
+              />
+              <TextField form={form} name={row(i, "place")} label="Place" optional />
+              <TextArea form={form} name={row(i, "notes")} label="Notes" rows={2} optional />
+            </fieldset>
+          ))}
+        </FieldGroup>
         <AttributionFields form={form} legend="Who reported them" />
         <SourceFields form={form} />
         <OccurredAtField form={form} label="When it was reported" />
