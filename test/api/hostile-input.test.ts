@@ -299,7 +299,7 @@ describe("8. the small ones", () => {
     await post(archive.url, id, {
       type: "StatementMade",
       source: { publisher: "Pub\u202Ebup" },
-      attributedTo: { name },
+      attributedTo: { name, role: "Role\u202Eelor", side: "Side\u202Eedis" },
       data: { quote: "Quote\u202Eetouq", stance: "condemns" },
     });
     await post(
@@ -328,6 +328,8 @@ describe("8. the small ones", () => {
           .length;
       expect(occurrences, path).toBeGreaterThan(0);
       expect(isolated, path).toBe(occurrences);
+      // Each text in an isolate of its own: an override in a name cannot turn the role after it.
+      expect(html.match(/<bdi>[^<]*\u202E[^<]*\u202E[^<]*<\/bdi>/g), path).toBeNull();
     }
   });
 });

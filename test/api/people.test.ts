@@ -470,7 +470,7 @@ describe("private sources", () => {
     expect(JSON.stringify(summary.body)).not.toContain("Kovalenko");
     const page = await (await fetch(`${archive.url}/view/${id}`)).text();
     expect(page).not.toContain("Kovalenko");
-    expect(page).toContain("<bdi>private source witness-7</bdi> denies");
+    expect(page).toContain("private source <bdi>witness-7</bdi> denies");
     expect(page).not.toContain("[object Object]");
     for (const path of ["/export/events.ndjson", "/feed?limit=1000"]) {
       expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");
@@ -487,8 +487,12 @@ describe("private sources", () => {
     const before = (await audited()).length;
     const restricted = await (await fetch(`${archive.url}/view/${id}`, { headers: as(READER) })).text();
     // The denial's card, the casualty row and the timeline each name the person their event does.
-    expect(restricted).toContain("<bdi>private source witness-7: Ivan Kovalenko (restricted)</bdi> denies");
-    expect(restricted).toContain("private source witness-7: I. Kovalenko, station worker (restricted)");
+    expect(restricted).toContain(
+      "private source <bdi>witness-7</bdi>: <bdi>Ivan Kovalenko</bdi> (restricted) denies",
+    );
+    expect(restricted).toContain(
+      "private source <bdi>witness-7</bdi>: <bdi>I. Kovalenko</bdi>, <bdi>station worker</bdi> (restricted)",
+    );
     const reads = (await audited()).slice(before);
     expect(reads.map((i) => i.eventId?.S).sort()).toEqual([
       "private-denial",

@@ -167,7 +167,7 @@ describe("the incident page", () => {
     expect(html).toMatch(/Killed: <span class="range">at least 50<\/span>/);
     expect(html).toMatch(/<strong>at least 50<\/strong> according to <bdi>Ukrainian authorities/);
     expect(html).toMatch(
-      /<strong>50<\/strong> according to <bdi>Pavlo Kyrylenko, Governor of Donetsk region/,
+      /<strong>50<\/strong> according to <bdi>Pavlo Kyrylenko<\/bdi>, <bdi>Governor of Donetsk region/,
     );
     expect(html).toMatch(/data-denial="kramatorsk-peskov-missile-denial" data-status="false"/);
     expect(html).toContain("Experts said that in fact Russian forces have used that type of missile");

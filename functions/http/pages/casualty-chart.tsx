@@ -2,8 +2,8 @@ import type { FC } from "hono/jsx";
 import { describeFigure } from "../../../events/figures.js";
 import type { CategoryChart, ChartPoint } from "./chart-model.js";
 import { yAxis } from "./chart-model.js";
-import { attributionText, categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
-import { useOpenedValues } from "./opened-values.js";
+import { categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
+import { Speaker } from "./speaker.js";
 
 /**
  * One casualty category: who says how many, the figures over time as an inline SVG chart
@@ -331,8 +331,7 @@ export const CasualtyCategory: FC<{
       <ul class="by-source" aria-label={`Who reported ${label}`}>
         {rows.map((row) => (
           <li>
-            <strong>{describeFigure(row.figure)}</strong> according to{" "}
-            <bdi>{attributionText(row.attributedTo, useOpenedValues())}</bdi>{" "}
+            <strong>{describeFigure(row.figure)}</strong> according to <Speaker who={row.attributedTo} />{" "}
             <span class="muted">
               (v{row.version}, <bdi>{row.publisher}</bdi>)
             </span>

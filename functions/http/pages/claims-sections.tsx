@@ -1,9 +1,9 @@
 import type { FC } from "hono/jsx";
 import { ownLabel } from "../../../events/own-keys.js";
 import type { AssessmentSummary, Summary } from "../../../events/summarize.js";
-import { attributionText, formatInstant, sourceName } from "./format.js";
-import { useOpenedValues } from "./opened-values.js";
+import { formatInstant } from "./format.js";
 import { PAGE_ASSESSMENTS, PAGE_DENIALS } from "./page-budget.js";
+import { Speaker } from "./speaker.js";
 
 /** Statements and denials, each with the assessments made of it, from the summary. */
 
@@ -33,8 +33,7 @@ const Assessments: FC<{ items: AssessmentSummary[]; count?: number }> = ({ items
       ) : null}
       {shown.map((a) => (
         <li data-assessment={a.eventId}>
-          <VerdictTag verdict={a.verdict} /> by{" "}
-          <bdi>{attributionText(a.attributedTo, useOpenedValues())}</bdi>
+          <VerdictTag verdict={a.verdict} /> by <Speaker who={a.attributedTo} />
           {a.reasoning ? ": " : ""}
           {a.reasoning ? <bdi>{a.reasoning}</bdi> : null} <a href={`#ev-${a.eventId}`}>{`v${a.version}`}</a>
         </li>
@@ -51,7 +50,7 @@ const DenialCard: FC<{ denial: Denial }> = ({ denial: d }) => (
     aria-labelledby={`denial-${d.eventId}`}
   >
     <h3 id={`denial-${d.eventId}`}>
-      <bdi>{sourceName(d.attributedTo, useOpenedValues())}</bdi> denies <bdi>{d.claim}</bdi>
+      <Speaker who={d.attributedTo} nameOnly /> denies <bdi>{d.claim}</bdi>
     </h3>
     <p>
       Status: <VerdictTag verdict={d.status} />{" "}
@@ -72,7 +71,7 @@ const DenialCard: FC<{ denial: Denial }> = ({ denial: d }) => (
       </figure>
     ) : null}
     <p class="muted">
-      <bdi>{attributionText(d.attributedTo, useOpenedValues())}</bdi>
+      <Speaker who={d.attributedTo} />
       {` · recorded ${formatInstant(d.recordedAt)} · `}
       <a href={`#ev-${d.eventId}`}>{`v${d.version}`}</a>
     </p>
@@ -107,7 +106,7 @@ const StatementQuote: FC<{ statement: Statement }> = ({ statement: s }) => (
   <figure class="quote" data-statement={s.eventId}>
     <blockquote dir="auto">{s.quote}</blockquote>
     <figcaption>
-      — <bdi>{attributionText(s.attributedTo, useOpenedValues())}</bdi>
+      — <Speaker who={s.attributedTo} />
       {` · ${s.stance}`}
       {s.accuses ? " · accuses " : ""}
       {s.accuses ? <bdi>{s.accuses}</bdi> : null}

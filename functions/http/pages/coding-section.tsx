@@ -2,8 +2,8 @@ import type { FC } from "hono/jsx";
 import type { FieldChange } from "../../../events/editorial.js";
 import type { Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
-import { attributionText, formatInstant, viewPath } from "./format.js";
-import { useOpenedValues } from "./opened-values.js";
+import { formatInstant, viewPath } from "./format.js";
+import { Speaker } from "./speaker.js";
 
 /**
  * The incident as coded for research (CONTRACT.md "Coding for research"): precision, best
@@ -81,7 +81,7 @@ export const CodingSection: FC<{ summary: Summary; state: IncidentState }> = ({ 
           {s.grade.given ? (
             <>
               {`${s.grade.given.grade}, given by `}
-              <bdi>{attributionText(s.grade.given.attributedTo, useOpenedValues())}</bdi>
+              <Speaker who={s.grade.given.attributedTo} />
               {s.grade.given.reasoning ? (
                 <>
                   {": "}

@@ -4,9 +4,9 @@ import type { Figure } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
-import { attributionText, categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
+import { categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
 import { EventLogLine, type LogView } from "./log-panel.js";
-import { useOpenedValues } from "./opened-values.js";
+import { Speaker } from "./speaker.js";
 
 /**
  * The events of the view, a page at a time and newest first, with their provenance: who published it, who it is
@@ -150,13 +150,7 @@ const TimelineEvent: FC<{
         <Source event={e} />
       </dd>
       <dt>Attributed to</dt>
-      <dd>
-        {e.attributedTo ? (
-          <bdi>{attributionText(e.attributedTo, useOpenedValues())}</bdi>
-        ) : (
-          "— (the source itself)"
-        )}
-      </dd>
+      <dd>{e.attributedTo ? <Speaker who={e.attributedTo} /> : "— (the source itself)"}</dd>
       <dt>Occurred</dt>
       <dd>{e.occurredAt ? <time datetime={e.occurredAt}>{e.occurredAt}</time> : "not stated"}</dd>
       <dt>Recorded</dt>

@@ -67,14 +67,9 @@ export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);
 }
 
-/** Who, by name: a private person by their pseudonym (and, opened, their name). */
-export function sourceName(who: Attribution, opened: OpenedValues = NOTHING_OPENED): string {
-  return who.kind === "private" ? attributionParts(who, (text) => text, opened).join("") : who.name;
-}
-
-/** "Pavlo Kyrylenko, Governor of Donetsk region (Ukraine)". */
-export function attributionText(who: Attribution | undefined, opened: OpenedValues = NOTHING_OPENED): string {
-  return who ? attributionParts(who, (text) => text, opened).join("") : "—";
+/** Who, by name: a private person by their pseudonym (their name is sealed). */
+export function sourceName(who: Attribution): string {
+  return who.kind === "private" ? attributionParts(who, (text) => text).join("") : who.name;
 }
 
 /**
