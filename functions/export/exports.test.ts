@@ -40,35 +40,33 @@ async function ucdpRow(exporter: Exporter, treeSize: number): Promise<Record<str
   return rows[0] as Record<string, string>;
 }
 
+/** An exporter whose stored view of the incident is `view`, and whose fold gives `fresh` (each fold noted). */
+function exporterOver(view: Summary, fresh: Summary) {
+  const folded: string[] = [];
+  const exporter = new Exporter({} as FeedReader, log(fresh.version), {
+    summary: async (id) => {
+      folded.push(id);
+      return fresh;
+    },
+    currentSummaries: async () =>
+      new Map([[INCIDENT, { version: view.version, json: JSON.stringify(view) }]]),
+  });
+  return { exporter, folded };
+}
+
 describe("ucdp-ged.csv from stored views", () => {
   it("given a view stored before `lowest` existed, when the UCDP export reads it, then the row is folded afresh and low is not left empty", async () => {
     const fresh = disagreeing();
     const { lowest: _, ...killed } = fresh.casualties.killed as NonNullable<Summary["casualties"]["killed"]>;
     const stale: Summary = { ...fresh, casualties: { ...fresh.casualties, killed } };
-    const folded: string[] = [];
-    const exporter = new Exporter({} as FeedReader, log(fresh.version), {
-      summary: async (id) => {
-        folded.push(id);
-        return fresh;
-      },
-      currentSummaries: async () =>
-        new Map([[INCIDENT, { version: fresh.version, json: JSON.stringify(stale) }]]),
-    });
+    const { exporter, folded } = exporterOver(stale, fresh);
     expect(await ucdpRow(exporter, fresh.version)).toMatchObject({ low: "50", best: "50", high: "" });
     expect(folded).toEqual([INCIDENT]);
   });
 
   it("given a view in the current shape, when the UCDP export reads it, then the row comes from the view, unfolded", async () => {
     const fresh = disagreeing();
-    const folded: string[] = [];
-    const exporter = new Exporter({} as FeedReader, log(fresh.version), {
-      summary: async (id) => {
-        folded.push(id);
-        return fresh;
-      },
-      currentSummaries: async () =>
-        new Map([[INCIDENT, { version: fresh.version, json: JSON.stringify(fresh) }]]),
-    });
+    const { exporter, folded } = exporterOver(fresh, fresh);
     expect(await ucdpRow(exporter, fresh.version)).toMatchObject({ low: "50", best: "50" });
     expect(folded).toEqual([]);
   });
