@@ -69,6 +69,10 @@ describe("3. the integrity badge", () => {
     events[0] = { S: (events[0]?.S ?? "").replace('"value":60', '"value":6') };
     await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: item }));
 
+    // The page itself finds the edit, though a full check passed before it: the incident is short.
+    const seen = await page(`/view/${id}`);
+    expect(seen.html).toContain('data-integrity="broken"');
+    expect(seen.html).not.toContain("Hash chain intact");
     expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body).toMatchObject({
       ok: false,
       firstBadVersion: 2,
