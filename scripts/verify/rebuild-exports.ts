@@ -5,17 +5,19 @@ import { UCDP_HEADER, ucdpRecord } from "../../events/export/ucdp-row.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { summarize } from "../../events/summarize.js";
 import { fold, type IncidentState } from "../../events/summary.js";
-import { parseCheckpoint } from "../../events/transparency/checkpoint.js";
 import { leafHashOf } from "../../events/transparency/leaf.js";
 import { type Hash, rootOf } from "../../events/transparency/merkle.js";
-import { parseNote } from "../../events/transparency/note.js";
+import type { VerifierKey } from "../../events/transparency/note.js";
+import { checkSignedCheckpoint, IncidentCheck, LoggedLeaves, VerificationError } from "./checks.js";
 
 /**
  * `npm run verify -- --url <base> --release <name>`: rebuilds a release's incidents.csv,
  * events.ndjson, ucdp-ged.csv and acled.csv from the archive's public feed, with the pure domain code only (events/), and
  * compares their bytes with the server's exports at the release's tree size. It also recomputes
- * the Merkle root of the feed's leaves and compares it with the release's root, so the rebuilt
- * files are tied to the signed checkpoint the release names.
+ * the Merkle root of the feed's leaves and compares it with the release's root, checks the
+ * release's checkpoint is signed by the log's key, and recomputes every event's hash from its
+ * content and its link to the one before: so the rebuilt files are tied to the signed
+ * checkpoint, and an event edited in place (its stored hash kept) cannot pass as the release.
  */
 
 export interface ReleaseInfo {
@@ -37,8 +39,12 @@ export interface ExportComparison {
 
 export interface RebuildReport {
   release: Omit<ReleaseInfo, "checkpoint">;
-  /** The release's tree size and root are the ones its signed checkpoint states. */
+  /** The release's checkpoint is signed by the log's key and states its tree size and root. */
   checkpointOk: boolean;
+  /** Why the checkpoint fails, or null. */
+  checkpointProblem: string | null;
+  /** The first event whose hash does not recompute or whose link is broken, or null. */
+  chainProblem: string | null;
   rootOk: boolean;
   rebuiltRoot: string;
   exports: ExportComparison[];
@@ -53,6 +59,8 @@ export interface RebuiltExports {
   ndjsonSha256: string;
   ndjsonBytes: number;
   root: string;
+  /** The first event whose hash does not recompute or whose link is broken, or null. */
+  chainProblem: string | null;
 }
 
 const FEED_PAGE = 1000;
@@ -100,8 +108,23 @@ export async function rebuildExports(
     for (const [id, events] of pending) states.set(id, fold(id, events, states.get(id)));
     pending = new Map();
   };
+  // Each incident's chain, event by event, as a full verify checks it (no leaves to hold here:
+  // the root below ties the events to the checkpoint).
+  const chains = new Map<string, IncidentCheck>();
+  let chainProblem: string | null = null;
   let seen = 0;
   for await (const { event } of feedEvents(base, treeSize, get)) {
+    if (chainProblem === null) {
+      let chain = chains.get(event.incidentId);
+      if (!chain)
+        chains.set(event.incidentId, (chain = new IncidentCheck(event.incidentId, new LoggedLeaves())));
+      try {
+        chain.event(event);
+      } catch (error) {
+        if (!(error instanceof VerificationError)) throw error;
+        chainProblem = error.message;
+      }
+    }
     const line = encoder.encode(`${JSON.stringify(event)}\n`);
     ndjson.update(line);
     ndjsonBytes += line.length;
@@ -122,6 +145,7 @@ export async function rebuildExports(
     ndjsonSha256: ndjson.digest("hex"),
     ndjsonBytes,
     root: Buffer.from(rootOf(leafHashes)).toString("base64"),
+    chainProblem,
   };
 }
 
@@ -139,6 +163,7 @@ async function digestOf(answer: Response): Promise<{ sha256: string; bytes: numb
 export async function rebuildRelease(
   base: string,
   name: string,
+  logKey: VerifierKey,
   get: typeof fetch = fetch,
 ): Promise<RebuildReport> {
   const answer = await get(`${base}/releases/${encodeURIComponent(name)}`);
@@ -195,23 +220,25 @@ export async function rebuildRelease(
     });
   }
   const rootOk = rebuilt.root === release.root;
-  // The note's signature is checked by `npm run verify -- --vkey …` over the whole log; here the
-  // release must at least state the size and root its own signed checkpoint states.
-  let checkpointOk = false;
+  let checkpointProblem: string | null = null;
   try {
-    const body = parseCheckpoint(parseNote(release.checkpoint).text);
-    checkpointOk =
-      body.size === release.treeSize && Buffer.from(body.root).toString("base64") === release.root;
-  } catch {
-    checkpointOk = false;
+    const body = checkSignedCheckpoint(release.checkpoint, logKey);
+    if (body.size !== release.treeSize || Buffer.from(body.root).toString("base64") !== release.root)
+      checkpointProblem = `it states tree size ${body.size}, root ${Buffer.from(body.root).toString("base64")}`;
+  } catch (error) {
+    if (!(error instanceof VerificationError)) throw error;
+    checkpointProblem = error.message;
   }
+  const checkpointOk = checkpointProblem === null;
   return {
     release: { name: release.name, treeSize: release.treeSize, root: release.root },
     checkpointOk,
+    checkpointProblem,
+    chainProblem: rebuilt.chainProblem,
     rootOk,
     rebuiltRoot: rebuilt.root,
     exports,
-    ok: checkpointOk && rootOk && exports.every((e) => e.ok),
+    ok: checkpointOk && rebuilt.chainProblem === null && rootOk && exports.every((e) => e.ok),
   };
 }
 
@@ -221,8 +248,11 @@ export function describeRebuild(report: RebuildReport): string[] {
   return [
     `release ${r.name}: tree size ${r.treeSize}, root ${r.root}`,
     report.checkpointOk
-      ? "  its signed checkpoint states the same tree size and root"
-      : "  FAIL its signed checkpoint does not state the release's tree size and root",
+      ? "  its checkpoint is signed by the log's key and states the same tree size and root"
+      : `  FAIL its checkpoint: ${report.checkpointProblem}`,
+    report.chainProblem === null
+      ? "  every event's hash recomputes from its content and links to the one before"
+      : `  FAIL ${report.chainProblem}`,
     report.rootOk
       ? "  root recomputed from the feed's events: matches"
       : `  FAIL root recomputed from the feed's events is ${report.rebuiltRoot}, not the release's ${r.root}`,

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseVerifierKey } from "../../events/transparency/note.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { rebuildRelease } from "../../scripts/verify/rebuild-exports.js";
 import { call, casualties, post, startArchive, TOKEN } from "../support/archive.js";
@@ -8,6 +9,7 @@ import { loadSample, SAMPLE, text, waitForCheckpoint } from "./export-kit.js";
 
 let archive: LocalServer;
 let base: string;
+const logKey = async () => parseVerifierKey(((await call(base, "GET", "/log/vkey")).body as string).trim());
 /** The archive's public origin (LEDGER_PUBLIC_URL's local default): links are built on it, not on Host. */
 let origin: string;
 
@@ -87,7 +89,7 @@ describe("releases", () => {
   });
 
   it("is rebuilt byte for byte from the feed, before and after the archive grows", async () => {
-    const first = await rebuildRelease(base, "2026-11-sample");
+    const first = await rebuildRelease(base, "2026-11-sample", await logKey());
     expect(first.rootOk).toBe(true);
     expect(first.checkpointOk).toBe(true);
     expect(first.exports.map((e) => [e.file, e.ok])).toEqual([
@@ -104,7 +106,7 @@ describe("releases", () => {
       casualties({ killed: { value: 57, qualifier: "exact" } }, "Police"),
     );
     await waitForCheckpoint(archive, SAMPLE.length + 1);
-    const later = await rebuildRelease(base, "2026-11-sample");
+    const later = await rebuildRelease(base, "2026-11-sample", await logKey());
     expect(later).toEqual(first);
     // The incident page cites the version the release holds (15), not the newer one (16).
     const page = await text(base, "/view/kramatorsk-station-2022-04-08");
@@ -122,7 +124,7 @@ describe("releases", () => {
       const body = (await answer.text()).replace("kramatorsk", "kramatorsX");
       return new Response(body, { status: answer.status, headers: answer.headers });
     };
-    const report = await rebuildRelease(base, "2026-11-sample", tampering);
+    const report = await rebuildRelease(base, "2026-11-sample", await logKey(), tampering);
     expect(report.ok).toBe(false);
     expect(report.exports.find((e) => e.file === "incidents.csv")?.ok).toBe(false);
     expect(report.exports.find((e) => e.file === "events.ndjson")?.ok).toBe(true);

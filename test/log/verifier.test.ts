@@ -116,10 +116,20 @@ describe("npm run verify against the archive", () => {
       note: "for the CLI",
     });
     expect(created.status).toBe(201);
-    const run = await runVerify(["--url", archive.url, "--release", "verifier-release"]);
+    const run = await runVerify(["--url", archive.url, "--release", "verifier-release", "--vkey", vkey]);
     expect(run.stdout).toContain("release verifier-release: tree size 5");
+    expect(run.stdout).toContain("its checkpoint is signed by the log's key");
     expect(run.stdout).not.toContain("FAIL");
     expect(run.code).toBe(0);
+    // Another log's key: the release's checkpoint is not one this log signed.
+    const other = keySigner(ORIGIN, generateKeyPairSync("ed25519").privateKey).vkey;
+    const wrong = await runVerify(["--url", archive.url, "--release", "verifier-release", "--vkey", other]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain(
+      "FAIL its checkpoint: checkpoint signature: no trusted key signed this note",
+    );
+    const none = await runVerify(["--url", archive.url, "--release", "verifier-release"]);
+    expect(none.code).toBe(2);
   });
 
   it("given an event item edited in the table, then it reports that incident and version", async () => {
@@ -140,6 +150,19 @@ describe("npm run verify against the archive", () => {
       const cli = await runVerify(["--url", archive.url, "--vkey", vkey]);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toContain("FAIL: incident verifier-edited version 3");
+      // A release is rebuilt from the events as served: an edit its stored hash hides is found.
+      const release = await runVerify([
+        "--url",
+        archive.url,
+        "--release",
+        "verifier-release",
+        "--vkey",
+        vkey,
+      ]);
+      expect(release.code).toBe(1);
+      expect(release.stdout).toContain(
+        "FAIL incident verifier-edited version 3: the event's content does not hash to its stored hash",
+      );
     } finally {
       await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: original }));
       db.destroy();
