@@ -116,8 +116,10 @@ export async function rebuildExports(
   for await (const { event } of feedEvents(base, treeSize, get)) {
     if (chainProblem === null) {
       let chain = chains.get(event.incidentId);
-      if (!chain)
-        chains.set(event.incidentId, (chain = new IncidentCheck(event.incidentId, new LoggedLeaves())));
+      if (!chain) {
+        chain = new IncidentCheck(event.incidentId, new LoggedLeaves());
+        chains.set(event.incidentId, chain);
+      }
       try {
         chain.event(event);
       } catch (error) {
