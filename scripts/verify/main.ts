@@ -6,7 +6,7 @@ import { parseVerifierKey, type VerifierKey } from "../../events/transparency/no
 import { type Policy, parsePolicy } from "../../events/transparency/policy.js";
 import { VerificationError } from "./checks.js";
 import { describeRebuild, rebuildRelease } from "./rebuild-exports.js";
-import { httpSource } from "./source.js";
+import { httpSource, reasonOf } from "./source.js";
 import { readState, writeState } from "./state.js";
 import { verifyDisclosures } from "./verify-disclosures.js";
 import { verifyEvidence } from "./verify-evidence.js";
@@ -32,8 +32,28 @@ class UsageError extends Error {}
 
 /** A vkey given inline or as a file holding it. */
 function readKey(value: string): VerifierKey {
-  const text = !value.includes("+") && existsSync(value) ? readFileSync(value, "utf8") : value;
-  return parseVerifierKey(text.trim());
+  const inline = value.includes("+");
+  if (!inline && !existsSync(value))
+    throw new UsageError(`--vkey ${value}: no such file, and not a verifier key (<name>+<key id>+<key>)`);
+  const text = inline ? value : readFileSync(value, "utf8");
+  try {
+    return parseVerifierKey(text.trim());
+  } catch (e) {
+    throw new UsageError(`--vkey ${inline ? "" : `${value}: `}${(e as Error).message}`);
+  }
+}
+
+/** The base URL, without a trailing slash: an absolute http(s) URL, or a usage error. */
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--url ${value} is not an absolute URL (e.g. http://localhost:3000)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`--url ${value} is not an http or https URL`);
+  return value.replace(/\/+$/, "");
 }
 
 function logKeyOf(vkey: string | undefined, policy: Policy | undefined): VerifierKey {
@@ -78,11 +98,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (values.release !== undefined) {
     if (!values.url) throw new UsageError("--release needs --url");
-    const report = await rebuildRelease(
-      values.url.replace(/\/+$/, ""),
-      values.release,
-      logKeyOf(values.vkey, policy),
-    );
+    const report = await rebuildRelease(baseUrl(values.url), values.release, logKeyOf(values.vkey, policy));
     for (const line of describeRebuild(report)) console.log(line);
     return report.ok ? 0 : 1;
   }
@@ -103,9 +119,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (!values.url) throw new UsageError("--url is needed");
+  const url = baseUrl(values.url);
   if (values.evidence) {
     // Every public blob an EvidenceCaptured event names, fetched and hashed; then the log, if a key is given.
-    const report = await verifyEvidence(values.url, progress);
+    const report = await verifyEvidence(url, progress);
     console.log(
       `OK evidence: ${report.checked} captures match their bytes (${report.bytes} bytes fetched), ${report.restricted} restricted not fetched`,
     );
@@ -113,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.disclosures !== undefined) {
     // Each disclosure against the commitment at its pointer; with --vkey the log is checked too.
-    const report = await verifyDisclosures(httpSource(values.url), readFileSync(values.disclosures, "utf8"));
+    const report = await verifyDisclosures(httpSource(url), readFileSync(values.disclosures, "utf8"));
     for (const b of report.bad)
       console.error(`FAIL line ${b.line}: ${b.incidentId} ${b.eventId} ${b.pointer}: ${b.problem}`);
     if (report.bad.length > 0) {
@@ -126,10 +143,14 @@ async function main(argv: string[]): Promise<number> {
     if (!values.vkey && !policy) return 0;
   }
   const state = values.state ? await readState(values.state) : null;
+  if (values.state && !state)
+    console.error(
+      `note: ${values.state} holds no earlier checkpoint: this run has nothing to compare with, and remembers the one it verifies`,
+    );
   if (values.incremental && !state?.heads) {
     throw new UsageError("--incremental needs a --state file written by an earlier run");
   }
-  const source = httpSource(values.url);
+  const source = httpSource(url);
   const result = await verifyLog({
     source,
     incremental: values.incremental,
@@ -168,7 +189,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const prefix = e instanceof VerificationError ? "FAIL" : "FAIL (could not verify)";
-    console.error(`${prefix}: ${(e as Error).message}`);
+    console.error(`${prefix}: ${reasonOf(e)}`);
     process.exit(1);
   },
 );

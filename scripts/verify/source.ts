@@ -54,6 +54,15 @@ function requestHeaders(base: string): Record<string, string> {
   return LOOPBACK.test(new URL(base).hostname) ? { "accept-encoding": "identity" } : {};
 }
 
+/**
+ * An error's message with its cause's: fetch says only "fetch failed", and what failed (a refused
+ * connection, a name not found) is its cause.
+ */
+export function reasonOf(e: unknown): string {
+  const error = e as Error;
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
 /** The archive's public HTTP routes, read with fetch and nothing of the server's code. */
 export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
   const root = base.replace(/\/+$/, "");
@@ -67,7 +76,7 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
       answer = await get(`${root}${path}`, { headers });
       body = new Uint8Array(await answer.arrayBuffer());
     } catch (e) {
-      throw new SourceError(`GET ${path} failed: ${(e as Error).message}`);
+      throw new SourceError(`GET ${path} failed: ${reasonOf(e)}`);
     }
     received += body.length;
     if (!answer.ok) throw new SourceError(`GET ${path} answered ${answer.status}`);

@@ -133,4 +133,34 @@ describe("npm run verify (the CLI)", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("usage:");
   });
+
+  it("exits 2 naming a URL or key it cannot use, and 1 saying why a server cannot be reached", async () => {
+    const usage = [
+      [["--url", "not-a-url", "--vkey", log.vkey], "--url not-a-url is not an absolute URL"],
+      [["--url", url, "--vkey", join(dir, "missing.vkey")], "no such file, and not a verifier key"],
+      [["--url", url, "--vkey", "name+garbage"], "--vkey "],
+    ] as const;
+    for (const [args, message] of usage) {
+      const r = await runVerify([...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    // A port nothing listens on: one a server just had and gave back.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const unreachable = await runVerify(["--url", `http://127.0.0.1:${port}`, "--vkey", log.vkey]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/fetch failed: .*ECONNREFUSED/);
+  });
+
+  it("says so when the state file holds no earlier checkpoint, then remembers this one", async () => {
+    const state = join(dir, "empty-state.json");
+    writeFileSync(state, "\n");
+    const r = await runVerify(["--url", url, "--vkey", log.vkey, "--state", state]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`note: ${state} holds no earlier checkpoint`);
+    expect(JSON.parse(readFileSync(state, "utf8")).size).toBeGreaterThan(0);
+  });
 });
