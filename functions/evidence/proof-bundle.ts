@@ -43,6 +43,11 @@ export function evidenceOfEvent(event: StoredEvent): string[] {
   return [...new Set(event.evidence ?? [])];
 }
 
+/** The README's one-line check of event.json's hash, in python3 (tested against the archive's own hashing). */
+export const HASH_CHECK =
+  'import json,hashlib;e=json.load(open("event.json"));h=e.pop("hash");' +
+  'print(hashlib.sha256(json.dumps(e,sort_keys=True,separators=(",",":"),ensure_ascii=False).encode()).hexdigest()==h)';
+
 function readme(o: {
   event: StoredEvent;
   index: number;
@@ -88,6 +93,19 @@ function readme(o: {
     "   The verifier recomputes the event's hash from event.json, its leaf, the inclusion proof",
     "   and the checkpoint's signature. Compare vkey.txt with the key the archive publishes",
     "   (GET /log/vkey) or a witness holds: the bundle alone cannot vouch for its own key.",
+  ]);
+  steps.push([
+    "Without the project, with standard tools (python3 here; any RFC 8785 library will do):",
+    "   the event's hash is the SHA-256 (hex) of the RFC 8785 canonical JSON of event.json less",
+    '   its "hash" member; True when it recomputes:',
+    `     python3 -c '${HASH_CHECK}'`,
+    "   (Python's sorted keys and number forms are RFC 8785's for the ASCII member names and the",
+    "   whole or plain decimal numbers an event holds; a number with an exponent needs a library.)",
+    "   Its log leaf is the SHA-256 of a 0x00 byte then the canonical JSON of",
+    "   {eventId, hash, incidentId, version}; event.tlog-proof holds the hashes from that leaf to",
+    "   the root in checkpoint.txt (RFC 9162, section 2.1.3.2), and checkpoint.txt is a signed note",
+    "   (c2sp.org/signed-note) whose Ed25519 signature vkey.txt's key checks, as Go's",
+    "   golang.org/x/mod/sumdb/note does.",
   ]);
   steps.push(
     o.token

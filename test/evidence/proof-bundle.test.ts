@@ -81,6 +81,11 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
       expect(verified.stderr).toBe("");
       expect(verified.stdout).toMatch(/OK/);
       expect(verified.status).toBe(0);
+      // The standard-tools check, typed as the README gives it: the event's hash recomputes.
+      const byHand = /^\s*(python3 -c .*)$/m.exec(readme)?.[1];
+      expect(byHand, readme).toBeDefined();
+      const recomputed = spawnSync("sh", ["-c", byHand as string], { cwd: dir, encoding: "utf8" });
+      expect(recomputed.stdout.trim()).toBe("True");
     }
   });
 
@@ -100,6 +105,10 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
       readFileSync(join(dir, "vkey.txt"), "utf8").trim(),
     ]);
     expect(verified.code).toBe(1);
+    const byHand = /^\s*(python3 -c .*)$/m.exec(readFileSync(join(dir, "README.txt"), "utf8"))?.[1];
+    expect(spawnSync("sh", ["-c", byHand as string], { cwd: dir, encoding: "utf8" }).stdout.trim()).toBe(
+      "False",
+    );
     writeFileSync(join(dir, "evidence", sha256Of(PAGE)), "other bytes");
     expect(() => execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir, stdio: "pipe" })).toThrow();
   });
@@ -124,7 +133,8 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     const readme = readFileSync(join(dir, "README.txt"), "utf8");
     expect(readme).not.toMatch(/sha256sum|SHA256SUMS|evidence bytes/);
     expect(readme).toMatch(/^1\. The event is in the signed log/m);
-    expect(readme).toMatch(/^2\. No RFC 3161 time-stamp/m);
+    expect(readme).toMatch(/^2\. Without the project, with standard tools/m);
+    expect(readme).toMatch(/^3\. No RFC 3161 time-stamp/m);
   });
 
   it("answers 202 with Retry-After, as the proof does, while a stored event is not in the log yet", async () => {
