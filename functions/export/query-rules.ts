@@ -1,20 +1,7 @@
 import type { Context } from "hono";
 import { MalformedRequestError } from "../errors.js";
+import { intQuery } from "../http/params.js";
 import type { LogReader } from "./log-reader.js";
-
-/** A decimal integer in [min, max], or undefined when absent. */
-export function integerQuery(c: Context, name: string, min: number, max: number): number | undefined {
-  const raw = c.req.query(name);
-  if (raw === undefined) return undefined;
-  const value = /^-?\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    const message = `must be a whole number from ${min} to ${max}`;
-    throw new MalformedRequestError(`query parameter ${name} ${message}`, [
-      { path: `query.${name}`, message },
-    ]);
-  }
-  return value;
-}
 
 /**
  * The tree size an export is cut at: `treeSize` if given (never beyond the latest checkpoint:
@@ -22,7 +9,7 @@ export function integerQuery(c: Context, name: string, min: number, max: number)
  * With no checkpoint yet the log is empty: size 0.
  */
 export async function exportTreeSize(c: Context, log: LogReader): Promise<number> {
-  const asked = integerQuery(c, "treeSize", 0, Number.MAX_SAFE_INTEGER);
+  const asked = intQuery(c, "treeSize", { min: 0, max: Number.MAX_SAFE_INTEGER });
   const size = (await log.latestCheckpoint())?.size ?? 0;
   if (asked === undefined) return size;
   if (asked > size) {

@@ -41,18 +41,28 @@ export function acceptQuery(...names: string[]): MiddlewareHandler {
   };
 }
 
+/**
+ * A whole number as a request writes it, for every query and path parameter of the API: decimal
+ * digits without a leading zero (`-1` where the range allows it), a safe integer within `range`;
+ * else 400 naming `path` (`query.limit`, `path.index`).
+ */
+export function wholeNumber(raw: string, path: string, range: { min: number; max: number }): number {
+  const value = /^(0|-?[1-9]\d{0,15})$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
+    const message = `must be a whole number from ${range.min} to ${range.max}`;
+    const [where, name] = path.split(".") as [string, string];
+    throw new MalformedRequestError(`${where} parameter ${name} ${message}`, [{ path, message }]);
+  }
+  return value;
+}
+
 export function intQuery(
   c: Context,
   name: string,
   range: { min: number; max: number; fallback?: number },
 ): number | undefined {
   const raw = c.req.query(name);
-  if (raw === undefined) return range.fallback;
-  if (!/^\d+$/.test(raw)) throw badQuery(name, `must be a whole number from ${range.min} to ${range.max}`);
-  const value = Number(raw);
-  if (value < range.min || value > range.max)
-    throw badQuery(name, `must be from ${range.min} to ${range.max}`);
-  return value;
+  return raw === undefined ? range.fallback : wholeNumber(raw, `query.${name}`, range);
 }
 
 /** An RFC 3339 instant with its zone (functions/http/instant.ts): what was known then must not depend on where it is asked. */

@@ -201,7 +201,8 @@ describe("the first layout (one item a value)", () => {
     await archive.ledger.events.append({
       incidentId: ID,
       envelopes: [sealed],
-      recordedBy: "test",
+      // The writer the token below is recorded as: its retry is then a repeat by the same writer.
+      recordedBy: "test-writer",
       batched: false,
     });
     await archive.stream.projected(ID);

@@ -443,10 +443,12 @@ async function integrityReport(
         });
         return { check, since: 0, full: null, partial: false };
       }
+      // An unchanged chain keeps the time it was first found so (the page stays the same bytes,
+      // and a view writes nothing); a chain that moved on is recorded anew.
+      if (full?.version === check.version && full.headHash === check.headHash)
+        return { check, since: check.version, full, partial: false };
       const record = { version: check.version, headHash: check.headHash, checkedAt };
-      // Recorded when it moves the last full check on: a view of an unchanged chain writes nothing.
-      if (full?.version !== record.version || full.headHash !== record.headHash)
-        await views.saveCheck(incidentId, record);
+      await views.saveCheck(incidentId, record);
       return { check, since: check.version, full: record, partial: false };
     }
     if (full && full.version <= latest && latest - full.version <= CHECK_ON_VIEW) {

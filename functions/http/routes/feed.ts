@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import type { FeedReader } from "../../export/feed-reader.js";
 import type { LogReader } from "../../export/log-reader.js";
-import { integerQuery } from "../../export/query-rules.js";
 import { byteBudget } from "../answer-budget.js";
-import { acceptQuery } from "../params.js";
+import { acceptQuery, intQuery } from "../params.js";
 
 export interface FeedRoutesDeps {
   feed: FeedReader;
@@ -19,8 +18,8 @@ export const FEED_MAX_LIMIT = 1000;
 export function feedRoutes({ feed, logReader }: FeedRoutesDeps) {
   const app = new Hono();
   app.get("/feed", acceptQuery("after", "limit"), async (c) => {
-    const after = integerQuery(c, "after", -1, Number.MAX_SAFE_INTEGER) ?? -1;
-    const limit = integerQuery(c, "limit", 1, FEED_MAX_LIMIT) ?? 100;
+    const after = intQuery(c, "after", { min: -1, max: Number.MAX_SAFE_INTEGER, fallback: -1 }) as number;
+    const limit = intQuery(c, "limit", { min: 1, max: FEED_MAX_LIMIT, fallback: 100 }) as number;
     const size = (await logReader.latestCheckpoint())?.size ?? 0;
     const to = Math.min(size, after + 1 + limit);
     // Each event as it is stored (the text its hash covers), written into the answer unparsed.

@@ -7,7 +7,7 @@ import { parseTilePath, TILE_WIDTH, tileWidth } from "../../../events/transparen
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { LogStore, StoredCheckpoint } from "../../log/log-store.js";
 import type { LogTiles } from "../../log/log-tiles.js";
-import { acceptQuery, incidentToRead } from "../params.js";
+import { acceptQuery, incidentToRead, wholeNumber } from "../params.js";
 
 export interface LogRouteDeps {
   logStore: LogStore;
@@ -25,13 +25,8 @@ const FRESH = "no-cache";
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-function sizeParam(raw: string | undefined, path: string, what: string): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]{0,15})$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    const message = `must be a whole number (${what})`;
-    throw new MalformedRequestError(`${path.replace(/^\w+\./, "")} ${message}`, [{ path, message }]);
-  }
-  return Number(raw);
+function sizeParam(raw: string | undefined, path: string): number | undefined {
+  return raw === undefined ? undefined : wholeNumber(raw, path, { min: 0, max: Number.MAX_SAFE_INTEGER });
 }
 
 /** An event that is stored: its leaf index once sequenced, else null. */
@@ -174,7 +169,7 @@ export function logRoutes(deps: LogRouteDeps) {
   });
 
   app.get("/log/proof/:index", acceptQuery(), async (c) => {
-    const index = sizeParam(c.req.param("index"), "path.index", "a leaf index") as number;
+    const index = sizeParam(c.req.param("index"), "path.index") as number;
     const proof = await proofOf(index);
     if (!proof) throw new NotFoundError(`no leaf ${index} in the latest checkpoint's tree`);
     const text = formatProofFile({
@@ -193,8 +188,8 @@ export function logRoutes(deps: LogRouteDeps) {
 
   app.get("/log/consistency", acceptQuery("from", "to"), async (c) => {
     const checkpoint = await latest();
-    const from = sizeParam(c.req.query("from"), "query.from", "a tree size");
-    const to = sizeParam(c.req.query("to"), "query.to", "a tree size") ?? checkpoint.size;
+    const from = sizeParam(c.req.query("from"), "query.from");
+    const to = sizeParam(c.req.query("to"), "query.to") ?? checkpoint.size;
     if (from === undefined) {
       const message = "is required (the tree size you hold)";
       throw new MalformedRequestError(`query parameter from ${message}`, [{ path: "query.from", message }]);
