@@ -206,6 +206,7 @@ export function endsBeforeStart(start: string | undefined, until: string | undef
   return Date.parse(until) < first;
 }
 const UNTIL_BEFORE_START = "must not be before the start (occurredAt or occurredOn)";
+const UNTIL_WITHOUT_START = "needs a start: give occurredAt or occurredOn too";
 
 /** When an incident occurred, as its opening and its revisions give it. */
 interface When {
@@ -592,6 +593,13 @@ export const IncidentOpened = z
         e.data.occurredOn !== undefined ||
         !endsBeforeStart(e.occurredAt, e.data.occurredUntil),
       { message: UNTIL_BEFORE_START, path: ["data", "occurredUntil"] },
+    ),
+    // An end needs a start: a span with no beginning codes as no date at all.
+    z.refine(
+      (e) =>
+        e.data.occurredUntil === undefined ||
+        (e.data.occurredAt ?? e.data.occurredOn ?? e.occurredAt) !== undefined,
+      { message: UNTIL_WITHOUT_START, path: ["data", "occurredUntil"] },
     ),
     z.meta({ id: "IncidentOpened" }),
   );

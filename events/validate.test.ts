@@ -335,6 +335,15 @@ describe("when an incident ended", () => {
     ]);
   });
 
+  it("given an end and no start at all, then occurredUntil is named as needing one", () => {
+    expect(errorsOf(opening({}, { occurredUntil: "2022-03-01" }))).toEqual([
+      { path: "data.occurredUntil", message: "needs a start: give occurredAt or occurredOn too" },
+    ]);
+    expect(
+      errorsOf(opening({ occurredAt: "2022-03-01T10:00:00Z" }, { occurredUntil: "2022-03-02" })),
+    ).toEqual([]);
+  });
+
   it("given a start in its data, then the opening's own occurredAt is not the start", () => {
     const body = opening(
       { occurredAt: "2022-04-20T10:00:00Z" },

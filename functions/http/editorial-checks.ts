@@ -67,7 +67,12 @@ export async function checkEditorial(
         start: d.occurredAt ?? d.occurredOn ?? when.start,
         until: d.occurredUntil ?? when.until,
       };
-      if (endsBeforeStart(next.start, next.until)) {
+      if (d.occurredUntil !== undefined && next.start === undefined) {
+        errors.push({
+          path: path("data.occurredUntil"),
+          message: "the incident has no start to end after: give occurredAt or occurredOn too",
+        });
+      } else if (endsBeforeStart(next.start, next.until)) {
         const field =
           d.occurredUntil !== undefined
             ? "data.occurredUntil"

@@ -126,6 +126,26 @@ describe("precision and revision", () => {
     },
   );
 
+  it("given an incident with no start, when a revision gives it only an end, then 422 naming it and nothing stored", async () => {
+    const id = "coding-revise-no-start";
+    await post(archive.url, id, opened("coding-no-start-open"));
+    const answer = await post(archive.url, id, editor("IncidentRevised", { occurredUntil: "2022-04-09" }));
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toEqual([
+      {
+        path: "data.occurredUntil",
+        message: "the incident has no start to end after: give occurredAt or occurredOn too",
+      },
+    ]);
+    expect((await events(id)).length).toBe(1);
+    const both = await post(
+      archive.url,
+      id,
+      editor("IncidentRevised", { occurredOn: "2022-04-08", occurredUntil: "2022-04-09" }),
+    );
+    expect(both.status).toBe(201);
+  });
+
   it("given an opening whose occurredUntil is before its start, then 422 and nothing stored", async () => {
     const answer = await post(
       archive.url,
