@@ -82,8 +82,13 @@ function fitToArchive(event: Drawn, n: number): Drawn {
     linksMade.add(`${other} ${relation}`);
     event.data.otherIncidentId = other;
   }
-  // An end never before any start the incident has or is given (the rule the document states in words).
-  if (typeof event?.data?.occurredUntil === "string") event.data.occurredUntil = "9999-12-31";
+  // An end never before any start the incident has or is given, and never without one (the rules
+  // the document states in words).
+  if (typeof event?.data?.occurredUntil === "string") {
+    event.data.occurredUntil = "9999-12-31";
+    if (event.data.occurredAt === undefined && event.data.occurredOn === undefined && !event.occurredAt)
+      event.data.occurredOn = "2000-01-01";
+  }
   // The people's rules in words (issue 22): links name existing entries of a live list,
   // redactions pointers with a disclosure not yet erased, disclose marks values the event seals,
   // a private person has a ref.
