@@ -1,3 +1,4 @@
+import { AGE_GROUPS, SEXES, VICTIM_STATUSES } from "../../../../../events/schemas.js";
 import {
   AttributionFields,
   FieldGroup,
@@ -136,7 +137,7 @@ export const victimsRecordedForm: DeskForm = {
                   form={form}
                   name={row(i, "ageGroup")}
                   label="Age group"
-                  choices={choices(["child", "adult", "elderly", "unknown"])}
+                  choices={choices(AGE_GROUPS)}
                   blank="Not given"
                   optional
                 />
@@ -146,7 +147,7 @@ export const victimsRecordedForm: DeskForm = {
                   form={form}
                   name={row(i, "sex")}
                   label="Sex"
-                  choices={choices(["female", "male", "unknown"])}
+                  choices={choices(SEXES)}
                   blank="Not given"
                   optional
                 />
@@ -154,7 +155,7 @@ export const victimsRecordedForm: DeskForm = {
                   form={form}
                   name={row(i, "status")}
                   label="Status"
-                  choices={choices(["civilian", "combatant", "unknown"])}
+                  choices={choices(VICTIM_STATUSES)}
                   blank="Not given"
                   optional
                 />
