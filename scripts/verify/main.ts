@@ -70,8 +70,9 @@ function logKeyOf(vkey: string | undefined, policy: Policy | undefined): Verifie
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values, tokens } = parseArgs({
     args: argv,
+    tokens: true,
     options: {
       url: { type: "string" },
       vkey: { type: "string" },
@@ -89,6 +90,13 @@ async function main(argv: string[]): Promise<number> {
     },
     strict: true,
   });
+  // parseArgs keeps the last of a flag given twice: which one was meant is the user's to say.
+  const given = new Set<string>();
+  for (const token of tokens)
+    if (token.kind === "option") {
+      if (given.has(token.name)) throw new UsageError(`--${token.name} is given twice`);
+      given.add(token.name);
+    }
   if (values.help) {
     console.log(USAGE);
     return 0;

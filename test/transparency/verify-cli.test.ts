@@ -139,6 +139,7 @@ describe("npm run verify (the CLI)", () => {
       [["--url", "not-a-url", "--vkey", log.vkey], "--url not-a-url is not an absolute URL"],
       [["--url", url, "--vkey", join(dir, "missing.vkey")], "no such file, and not a verifier key"],
       [["--url", url, "--vkey", "name+garbage"], "--vkey "],
+      [["--url", url, "--url", "http://elsewhere.example", "--vkey", log.vkey], "--url is given twice"],
     ] as const;
     for (const [args, message] of usage) {
       const r = await runVerify([...args]);
