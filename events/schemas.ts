@@ -194,16 +194,15 @@ const occurredUntil = z
   .check(z.describe("When it ended: an instant, or a date (the end of that day); not before the start."));
 
 /**
- * Whether `until` ends before `start` begins. An end given as a date runs to the end of that day
- * as the start was written (in its own offset, as the exports' `date_start` gives it), so a
- * start late on the 8th in Kyiv time and an end on the 8th agree; two instants compare as
- * instants, and a date start begins its day (UTC) for an instant end.
+ * Whether `until` ends before `start` begins, as the exports code them (`date_start`, `date_end`:
+ * each the day as written, in its own offset): an end written on an earlier day than the start
+ * ends before it, and of two instants on days that agree, the earlier ends first. A date runs
+ * to the end of its day, so a date and anything on that day agree.
  */
 export function endsBeforeStart(start: string | undefined, until: string | undefined): boolean {
   if (!start || !until) return false;
-  if (until.length === 10) return until < start.slice(0, 10);
-  const first = Date.parse(start.length === 10 ? `${start}T00:00:00Z` : start);
-  return Date.parse(until) < first;
+  if (until.slice(0, 10) < start.slice(0, 10)) return true;
+  return start.length > 10 && until.length > 10 && Date.parse(until) < Date.parse(start);
 }
 const UNTIL_BEFORE_START = "must not be before the start (occurredAt or occurredOn)";
 const UNTIL_WITHOUT_START = "needs a start: give occurredAt or occurredOn too";

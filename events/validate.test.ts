@@ -361,6 +361,20 @@ describe("when an incident ended", () => {
       "data.occurredUntil",
     ]);
   });
+
+  it("given an end written on an earlier day than its start, then it is refused, whatever the instants say", () => {
+    // 21:30 and 22:00 UTC on the 8th, but written as the 9th and the 8th: date_end would precede date_start.
+    const start = { occurredAt: "2022-04-09T00:30:00+03:00" };
+    expect(pathsOf(opening({}, { ...start, occurredUntil: "2022-04-08T22:00:00Z" }))).toEqual([
+      "data.occurredUntil",
+    ]);
+    const day = { occurredOn: "2022-04-08" };
+    expect(pathsOf(opening({}, { ...day, occurredUntil: "2022-04-07T23:00:00-03:00" }))).toEqual([
+      "data.occurredUntil",
+    ]);
+    // An instant written on the start's day agrees with a date start, whatever its offset.
+    expect(errorsOf(opening({}, { ...day, occurredUntil: "2022-04-08T01:00:00+03:00" }))).toEqual([]);
+  });
 });
 
 describe("a choice", () => {
