@@ -87,6 +87,12 @@ const randomSalt = () => {
   drawn += MIN_SALT_BYTES;
   return pool.subarray(drawn - MIN_SALT_BYTES, drawn).toString("base64url");
 };
+/** The answer to a repeat of another writer's event with sealed values, whatever it holds. */
+function anotherWriter(eventId: string, path: string): EventIdConflictError {
+  const message = `${eventId} is already stored, recorded by another writer: a repeat of an event with sealed values is compared only for the writer who recorded it`;
+  return new EventIdConflictError(message, [{ path, message }]);
+}
+
 const randomEventId = () => `sealed-${randomBytes(16).toString("base64url")}`;
 const nowIso = () => new Date().toISOString();
 
@@ -196,6 +202,14 @@ export class SealedAppend {
       if (REFUSALS.includes((error as Error).name)) await this.discardRefused(incidentId, written);
       throw error;
     }
+    // A repeat raced with the first attempt (stored after checkRepeat looked) is still only the
+    // recording writer's to make.
+    if (!outcome.result.created)
+      for (const w of written) {
+        const stored = w.ours ? null : await this.o.events.findEvent(incidentId, w.eventId);
+        if (stored && stored.recordedBy !== request.recordedBy)
+          throw anotherWriter(w.eventId, at(w.at, "eventId"));
+      }
     await this.discardUncommitted(
       written.map((w) => ({ values: w.values, event: outcome.stored[w.at] as Envelope })),
     );
@@ -217,14 +231,11 @@ export class SealedAppend {
   ): Promise<void> {
     const stored = await this.o.events.findEvent(request.incidentId, envelope.eventId);
     if (!stored) return;
-    const id = envelope.eventId;
-    const message =
-      stored.recordedBy !== request.recordedBy
-        ? `${id} is already stored, recorded by another writer: a repeat of an event with sealed values is compared only for the writer who recorded it`
-        : sealing.fresh.length > 0
-          ? `${id} is already stored (version ${stored.version}) with different content`
-          : null;
-    if (message) throw new EventIdConflictError(message, [{ path, message }]);
+    if (stored.recordedBy !== request.recordedBy) throw anotherWriter(envelope.eventId, path);
+    if (sealing.fresh.length > 0) {
+      const message = `${envelope.eventId} is already stored (version ${stored.version}) with different content`;
+      throw new EventIdConflictError(message, [{ path, message }]);
+    }
   }
 
   /**
@@ -243,7 +254,12 @@ export class SealedAppend {
       // moved by that attempt: either way, if what is stored is what was posted, it is answered so.
       const name = (error as Error).name;
       if (name !== "EventIdConflictError" && name !== "VersionConflictError") throw error;
-      const again = await this.reseal(commit.incidentId, posted.envelopes, commit.envelopes);
+      const again = await this.reseal(
+        commit.incidentId,
+        posted.recordedBy,
+        posted.envelopes,
+        commit.envelopes,
+      );
       if (!again) throw error;
       return { result: await this.o.events.append({ ...commit, envelopes: again }), stored: again };
     }
@@ -333,6 +349,7 @@ export class SealedAppend {
    */
   private async reseal(
     incidentId: string,
+    recordedBy: string,
     envelopes: readonly Envelope[],
     sealed: readonly Envelope[],
   ): Promise<Envelope[] | null> {
@@ -346,7 +363,8 @@ export class SealedAppend {
         continue;
       }
       const stored = await this.o.events.findEvent(incidentId, envelope.eventId);
-      if (!stored) return null;
+      // Another writer's event is never opened with this one's values (checkRepeat says why).
+      if (!stored || stored.recordedBy !== recordedBy) return null;
       const held = await this.o.disclosures.ofEvent(incidentId, envelope.eventId);
       let copy = mine;
       for (const { pointer, value } of pointers) {

@@ -363,6 +363,22 @@ describe("racing retries of an append with sealed values", () => {
       expect(await head(race)).toBe(version + 1);
     }
   });
+
+  it("the same event posted at once by two writers stores one and refuses the other: never a 200 that would confirm its values", async () => {
+    const race = "people-race-writers";
+    await opening(race);
+    for (let round = 0; round < 6; round++) {
+      const body = victims(`writers-race-${round}`, LIST);
+      const answers = await Promise.all([
+        post(archive.url, race, body),
+        post(archive.url, race, body, as(WRITER)),
+      ]);
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
+        201, 409,
+      ]);
+    }
+    expect(await head(race)).toBe(7);
+  });
 });
 
 describe("judging whether two entries are one person", () => {
