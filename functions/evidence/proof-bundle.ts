@@ -45,7 +45,7 @@ export function evidenceOfEvent(event: StoredEvent): string[] {
 
 /** The README's one-line check of event.json's hash, in python3 (tested against the archive's own hashing). */
 export const HASH_CHECK =
-  'import json,hashlib;e=json.load(open("event.json"));h=e.pop("hash");' +
+  'import json,hashlib;e=json.load(open("event.json",encoding="utf-8"));h=e.pop("hash");' +
   'print(hashlib.sha256(json.dumps(e,sort_keys=True,separators=(",",":"),ensure_ascii=False).encode()).hexdigest()==h)';
 
 function readme(o: {

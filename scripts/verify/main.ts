@@ -17,14 +17,14 @@ import { verifyTimestamps } from "./verify-timestamps.js";
 /**
  * npm run verify -- --url <base> --vkey <vkey> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <pem>]
  * npm run verify -- --proof <file> --event <event.json> --vkey <vkey> [--policy <file>]
- * npm run verify -- --url <base> --release <name> --vkey <vkey>
+ * npm run verify -- --url <base> --release <name> --vkey <vkey> [--policy <file>]
  * npm run verify -- --url <base> --disclosures <file> [--vkey <vkey> …]
  * Exit 0 when everything holds; 1 naming the first thing that does not; 2 for a usage error.
  */
 const USAGE = `usage:
   npm run verify -- --url <base URL> --vkey <verifier key or file> [--state <file> [--incremental]] [--policy <file>] [--tsa-ca <CA PEM file>]
   npm run verify -- --proof <proof file> --event <event.json> --vkey <verifier key or file> [--policy <file>]
-  npm run verify -- --url <base URL> --release <name> --vkey <verifier key or file>
+  npm run verify -- --url <base URL> --release <name> --vkey <verifier key or file> [--policy <file>]
   npm run verify -- --url <base URL> --disclosures <disclosures.ndjson> [--vkey <verifier key or file> …]
   npm run verify -- --url <base URL> --evidence [--vkey <verifier key or file> …]`;
 
@@ -106,7 +106,8 @@ async function main(argv: string[]): Promise<number> {
 
   if (values.release !== undefined) {
     if (!values.url) throw new UsageError("--release needs --url");
-    const report = await rebuildRelease(baseUrl(values.url), values.release, logKeyOf(values.vkey, policy));
+    const logKey = logKeyOf(values.vkey, policy);
+    const report = await rebuildRelease(baseUrl(values.url), values.release, logKey, fetch, policy);
     for (const line of describeRebuild(report)) console.log(line);
     return report.ok ? 0 : 1;
   }

@@ -8,10 +8,11 @@ import { fold, type IncidentState } from "../../events/summary.js";
 import { leafHashOf } from "../../events/transparency/leaf.js";
 import { type Hash, rootOf } from "../../events/transparency/merkle.js";
 import type { VerifierKey } from "../../events/transparency/note.js";
+import type { Policy } from "../../events/transparency/policy.js";
 import { checkSignedCheckpoint, IncidentCheck, LoggedLeaves, VerificationError } from "./checks.js";
 
 /**
- * `npm run verify -- --url <base> --release <name>`: rebuilds a release's incidents.csv,
+ * `npm run verify -- --url <base> --release <name> --vkey <vkey> [--policy <file>]`: rebuilds a release's incidents.csv,
  * events.ndjson, ucdp-ged.csv and acled.csv from the archive's public feed, with the pure domain code only (events/), and
  * compares their bytes with the server's exports at the release's tree size. It also recomputes
  * the Merkle root of the feed's leaves and compares it with the release's root, checks the
@@ -167,6 +168,7 @@ export async function rebuildRelease(
   name: string,
   logKey: VerifierKey,
   get: typeof fetch = fetch,
+  policy?: Policy,
 ): Promise<RebuildReport> {
   const answer = await get(`${base}/releases/${encodeURIComponent(name)}`);
   if (!answer.ok) throw new Error(`GET /releases/${name} answered ${answer.status}: no such release?`);
@@ -224,7 +226,7 @@ export async function rebuildRelease(
   const rootOk = rebuilt.root === release.root;
   let checkpointProblem: string | null = null;
   try {
-    const body = checkSignedCheckpoint(release.checkpoint, logKey);
+    const body = checkSignedCheckpoint(release.checkpoint, logKey, policy);
     if (body.size !== release.treeSize || Buffer.from(body.root).toString("base64") !== release.root)
       checkpointProblem = `it states tree size ${body.size}, root ${Buffer.from(body.root).toString("base64")}`;
   } catch (error) {

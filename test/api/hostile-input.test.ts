@@ -242,9 +242,13 @@ describe("8. the small ones", () => {
         { path: "(body)", message: "nests objects and arrays more than 64 levels deep" },
       ]);
     }
-    // 64 levels is refused field by field, as any unknown field is.
-    const within = await post(archive.url, id, `${JSON.stringify(statement).slice(0, -2)},"x":${deep(61)}}}`);
-    expect(within.status).toBe(422);
+    // The event, its data and 62 arrays: 64 levels, refused field by field as any unknown field
+    // is; one level more is refused as a body. A batch's body and list are two levels more.
+    const nested = (levels: number) => `${JSON.stringify(statement).slice(0, -2)},"x":${deep(levels)}}}`;
+    expect((await post(archive.url, id, nested(62))).status).toBe(422);
+    expect((await post(archive.url, id, nested(63))).status).toBe(400);
+    expect((await post(archive.url, id, `{"events":[${nested(60)}]}`)).status).toBe(422);
+    expect((await post(archive.url, id, `{"events":[${nested(61)}]}`)).status).toBe(400);
     expect((await call(archive.url, "GET", `/incidents/${id}`)).body.version).toBe(1);
   });
 

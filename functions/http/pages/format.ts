@@ -74,8 +74,8 @@ export function sourceName(who: Attribution): string {
 
 /**
  * An attribution's wording with each part the client sent (name, role, side, pseudonym) passed
- * through `piece`, so that a caller can isolate each on its own: a desk label wraps each in a
- * <bdi>, an <option> uses `isolate`. The words between them are the archive's. A private
+ * through `piece`, so that a caller can isolate each on its own (a page wraps each in a <bdi>).
+ * The words between them are the archive's. A private
  * person is named by their pseudonym, their name and role being sealed; with those too when the
  * reader may see them (`opened`: a restricted-reader's page), marked as restricted.
  */

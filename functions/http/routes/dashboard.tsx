@@ -238,7 +238,8 @@ export function dashboardRoutes({
       who,
       "GET /view/{incidentId}",
     );
-    if (deskPanel) c.header("Vary", "Cookie");
+    // What the page shows depends on who reads it: by session cookie, or by bearer token.
+    c.header("Vary", deskPanel ? "Cookie, Authorization" : "Authorization");
     const href = (beforeVersion: number | null) => {
       const query = new URLSearchParams(momentQuery(moment));
       if (beforeVersion !== null && beforeVersion <= shown) query.set("before", String(beforeVersion));
@@ -403,9 +404,9 @@ const CHECK_ON_VIEW = 100;
 const LATEST_LINKS = 10;
 
 /**
- * The integrity badge's check, bounded: the events since the last full check, continuing its
- * hash; a short incident with none recorded is checked whole (and that check recorded); a long
- * one far from any full check gets its latest links checked and a pointer to /verify.
+ * The integrity badge's check, bounded: a short incident is checked whole at every view (a
+ * check that moves the record on is recorded); a longer one from the last full check, continuing
+ * its hash; one far from any full check gets its latest links checked and a pointer to /verify.
  */
 async function integrityReport(
   events: EventStore,

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { LogStore } from "../../log/log-store.js";
 import { type StoredTimestamp, TIMESTAMP_PAGE_MAX, timestampsOf } from "../../log/timestamp-store.js";
-import { acceptQuery, intQuery } from "../params.js";
+import { acceptQuery, intQuery, wholeNumber } from "../params.js";
 
 export interface TimestampRouteDeps {
   logStore: LogStore;
@@ -55,11 +55,8 @@ export function timestampRoutes(deps: TimestampRouteDeps) {
 
   app.get("/log/timestamps/:treeSize", acceptQuery(), async (c) => {
     const raw = c.req.param("treeSize");
-    if (!TREE_SIZE.test(raw) || !Number.isSafeInteger(Number(raw))) {
-      const message = "must be a tree size (a whole number from 1)";
-      throw new MalformedRequestError(`treeSize ${message}`, [{ path: "path.treeSize", message }]);
-    }
-    const stamp = await store.at(Number(raw));
+    const treeSize = wholeNumber(raw, "path.treeSize", { min: 1, max: Number.MAX_SAFE_INTEGER });
+    const stamp = await store.at(treeSize);
     if (!stamp) throw new NotFoundError(`no time-stamp token over the checkpoint of tree size ${raw}`);
     return c.body(stamp.token as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": "application/timestamp-reply",
