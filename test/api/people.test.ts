@@ -517,7 +517,11 @@ describe("private sources", () => {
     ]);
     for (const read of reads)
       expect(read.pointers?.L?.map((p) => p.S).every((p) => p?.startsWith("/attributedTo/"))).toBe(true);
+    // The page says it is restricted, though it lists no victims.
+    expect(restricted).toContain("data-restricted");
+    expect(restricted).not.toContain('id="victims"');
     const writer = await (await fetch(`${archive.url}/view/${id}`, { headers: as(WRITER) })).text();
+    expect(writer).not.toContain("data-restricted");
     expect(writer).not.toContain("Kovalenko");
     expect(writer).not.toContain("station worker");
   });

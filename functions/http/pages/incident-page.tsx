@@ -13,8 +13,9 @@ import { categoryLabel, formatInstant, headline, isolate, orderCategories } from
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
+import { useOpenedValues } from "./opened-values.js";
 import { PAGE_SOURCE_ROWS, share } from "./page-budget.js";
-import { VictimsSection, type VictimsView } from "./victims-section.js";
+import { RestrictedNotice, VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
   summary: Summary;
@@ -109,6 +110,9 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
   const charts = casualtyCharts(state, summary, retracted);
   const maxRows = share(PAGE_SOURCE_ROWS, charts.length, SUMMARY_LIST_MAX);
+  // Restricted values on this page: victims' entries, or private speakers' names (opened-values.ts).
+  const reader = victims?.restrictedReader ?? null;
+  const restricted = reader !== null && ((victims?.counts.recorded ?? 0) > 0 || useOpenedValues().size > 0);
   return (
     <Layout title={title} past={past}>
       <p class="crumbs">
@@ -124,6 +128,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
         />
       ) : null}
       <IncidentHeader summary={summary} />
+      {restricted && reader ? <RestrictedNotice reader={reader} /> : null}
       {citation ? (
         <p class="muted" data-citation="">
           Cite: <bdi>{citation}</bdi>

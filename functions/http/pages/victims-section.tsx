@@ -33,21 +33,16 @@ const counted = (counts: Record<string, number>) =>
 
 /**
  * The victims: counts for everyone; the public fields of each entry, public disclosures for
- * everyone, restricted ones only for a signed-in restricted-reader (the page then says so). A
+ * everyone, restricted ones only for a signed-in restricted-reader (the page says so: RestrictedNotice). A
  * sealed value this reader may not see is shown as withheld, never as its commitment's text.
  */
 export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
-  const { counts, lists, restrictedReader } = view;
+  const { counts, lists } = view;
   if (counts.recorded === 0) return null;
   let left = VICTIMS_LISTED;
   return (
     <section aria-labelledby="victims-h" id="victims">
       <h2 id="victims-h">Victims</h2>
-      {restrictedReader ? (
-        <p class="tag tag-contested" data-restricted="">
-          <bdi>{`Restricted: you are signed in as ${restrictedReader} (restricted-reader); this page shows withheld values and is recorded as read.`}</bdi>
-        </p>
-      ) : null}
       <p data-victim-counts="">
         {`${counts.recorded} recorded, ${counts.distinct} distinct after same-person links, ${counts.named} named. By status: ${counted(counts.byStatus)}. By sex: ${counted(counts.bySex)}. By age group: ${counted(counts.byAgeGroup)}.`}
       </p>
@@ -93,3 +88,10 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
     </section>
   );
 };
+
+/** Said once at the page's top when it shows a restricted-reader values others do not see. */
+export const RestrictedNotice: FC<{ reader: string }> = ({ reader }) => (
+  <p class="tag tag-contested" data-restricted="">
+    <bdi>{`Restricted: you are signed in as ${reader} (restricted-reader); this page shows withheld values and is recorded as read.`}</bdi>
+  </p>
+);
