@@ -58,7 +58,9 @@ describe("3. the integrity badge", () => {
     await post(archive.url, id, opened());
     await post(archive.url, id, casualties({ killed: { value: 60, qualifier: "exact" } }, "A"));
     expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
-    expect((await page(`/view/${id}`)).html).toContain('data-integrity="ok"');
+    const intact = (await page(`/view/${id}`)).html;
+    expect(intact).toContain('data-integrity="ok"');
+    expect(intact).toContain("all 2 event(s) re-read and re-hashed for this page");
 
     const db = createDynamoClient(archive.dynamoEndpoint);
     const key = { incidentId: { S: id }, version: { N: "2" } };

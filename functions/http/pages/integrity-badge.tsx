@@ -16,6 +16,8 @@ export interface IntegrityReport {
   full: { version: number; checkedAt: string } | null;
   /** True when only the latest links were checked: no full check is recorded close enough. */
   partial: boolean;
+  /** True when this view re-checked the whole chain (a short incident): `full` is then when it was first found so. */
+  whole?: boolean;
 }
 
 export const IntegrityBadge: FC<{
@@ -25,7 +27,7 @@ export const IntegrityBadge: FC<{
   /** The transparency log's latest checkpoint, when the page knows it. */
   log?: LogView;
 }> = ({ incidentId, report, past, log }) => {
-  const { check, since, full, partial } = report;
+  const { check, since, full, partial, whole } = report;
   return (
     <section
       class={`panel integrity ${check.ok ? "ok" : "bad"}`}
@@ -41,7 +43,9 @@ export const IntegrityBadge: FC<{
               {partial ? "Latest links intact" : "Hash chain intact"}
             </strong>
             {full
-              ? `: all ${full.version} event(s) re-read and re-hashed at ${formatInstant(full.checkedAt)}`
+              ? whole
+                ? `: all ${full.version} event(s) re-read and re-hashed for this page, the chain as it has stood since ${formatInstant(full.checkedAt)}`
+                : `: all ${full.version} event(s) re-read and re-hashed at ${formatInstant(full.checkedAt)}`
               : ""}
             {since < check.version
               ? `${full ? "; " : ": "}v${since + 1}–v${check.version} re-read and re-hashed just now${partial ? ", linked to each other but not yet to a full check" : ""}.`

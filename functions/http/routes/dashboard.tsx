@@ -447,10 +447,10 @@ async function integrityReport(
       // An unchanged chain keeps the time it was first found so (the page stays the same bytes,
       // and a view writes nothing); a chain that moved on is recorded anew.
       if (full?.version === check.version && full.headHash === check.headHash)
-        return { check, since: check.version, full, partial: false };
+        return { check, since: check.version, full, partial: false, whole: true };
       const record = { version: check.version, headHash: check.headHash, checkedAt };
       await views.saveCheck(incidentId, record);
-      return { check, since: check.version, full: record, partial: false };
+      return { check, since: check.version, full: record, partial: false, whole: true };
     }
     if (full && full.version <= latest && latest - full.version <= CHECK_ON_VIEW) {
       const since = await events.eventsBetween(incidentId, full.version, latest);
