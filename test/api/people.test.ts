@@ -42,7 +42,15 @@ afterAll(async () => {
   // Guarantee 7: of everything logged while the tests above wrote, read and failed, no line
   // holds a sealed value.
   expect(logLines.length).toBeGreaterThan(50);
-  for (const secret of ["Olena", "Bondar", "Kovalenko", "Platform 2", "Someone Else", "station worker"])
+  for (const secret of [
+    "Olena",
+    "Bondar",
+    "Kovalenko",
+    "Platform 2",
+    "Someone Else",
+    "station worker",
+    "shift lead",
+  ])
     expect(logLines.join("\n")).not.toContain(secret);
 });
 
@@ -468,13 +476,14 @@ describe("private sources", () => {
       eventId: "private-denial",
       type: "DenialIssued",
       source: AP,
-      attributedTo: { name: "Ivan Kovalenko", kind: "private", ref: "witness-7" },
+      attributedTo: { name: "Ivan Kovalenko", role: "shift lead", kind: "private", ref: "witness-7" },
       data: { claim: "that the platform was empty" },
     };
     expect((await post(archive.url, id, denial)).status).toBe(201);
     const { text, items } = await events(id);
     expect(text).not.toContain("Kovalenko");
     expect(text).not.toContain("station worker");
+    expect(text).not.toContain("shift lead");
     expect(items[1]?.attributedTo).toMatchObject({
       kind: "private",
       ref: "witness-7",
@@ -503,8 +512,12 @@ describe("private sources", () => {
     const before = (await audited()).length;
     const restricted = await (await fetch(`${archive.url}/view/${id}`, { headers: as(READER) })).text();
     // The denial's card, the casualty row and the timeline each name the person their event does.
+    // The denial's heading names them; its attribution line gives the role too.
     expect(restricted).toContain(
       "private source <bdi>witness-7</bdi>: <bdi>Ivan Kovalenko</bdi> (restricted) denies",
+    );
+    expect(restricted).toContain(
+      "private source <bdi>witness-7</bdi>: <bdi>Ivan Kovalenko</bdi>, <bdi>shift lead</bdi> (restricted)",
     );
     expect(restricted).toContain(
       "private source <bdi>witness-7</bdi>: <bdi>I. Kovalenko</bdi>, <bdi>station worker</bdi> (restricted)",

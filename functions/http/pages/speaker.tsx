@@ -7,12 +7,13 @@ import { useOpenedValues } from "./opened-values.js";
  * Who said it, each part the client sent (name, role, side, pseudonym) in a <bdi> of its own:
  * a right-to-left mark in a name stays in the name, and cannot turn the role after it. A
  * private person is named as the page's reader may see them (opened-values.ts). `nameOnly`
- * leaves out an official's role and side.
+ * leaves out the role and side.
  */
 export const Speaker: FC<{ who: Attribution | undefined; nameOnly?: boolean }> = ({ who, nameOnly }) => {
   const opened = useOpenedValues();
   if (!who) return <>—</>;
-  const shown = nameOnly && who.kind !== "private" ? { name: who.name } : who;
+  // Name only: an official's name, a private person's pseudonym and (opened) name.
+  const shown = nameOnly ? (who.kind === "private" ? { ...who, role: undefined } : { name: who.name }) : who;
   return (
     <>
       {attributionParts(
