@@ -109,3 +109,57 @@ describe("a desk form sent empty", () => {
     },
   );
 });
+
+describe("a desk form too large", () => {
+  const form = (fields: Record<string, string>) =>
+    new URLSearchParams({ formToken, "attributedTo.name": "Ministry", "source.publisher": "AP", ...fields });
+  const send = async (slug: string, body: URLSearchParams) => {
+    const answer = await fetch(`${archive.url}/desk/incidents/${INCIDENT}/${slug}`, {
+      method: "POST",
+      headers: { cookie, origin: archive.url },
+      body,
+      redirect: "manual",
+    });
+    return { status: answer.status, type: answer.headers.get("content-type"), html: await answer.text() };
+  };
+  const statement = (quote: string) =>
+    form({ eventId: `large-${quote.length}`, "data.quote": quote, "data.stance": "neutral" });
+
+  it("over the API's body bound only as a form (Cyrillic takes six characters a letter there) is judged as its event", async () => {
+    const before = await eventCount();
+    // Three texts of 15,000 Cyrillic letters: 270 KB as a form, 90 KB in the event's JSON,
+    // whose claims are over their bound: refused field by field, every text kept.
+    const text = "Київ".repeat(3_750);
+    const denial = form({
+      eventId: "large-denial",
+      "data.claim": text,
+      "data.counterClaim": text,
+      "data.quote": text,
+    });
+    const { status, type, html } = await send("denial", denial);
+    expect(status).toBe(422);
+    expect(type).toMatch(/^text\/html/);
+    expect(summaryFields(html)).toEqual(
+      expect.arrayContaining([fieldId("data.claim"), fieldId("data.counterClaim")]),
+    );
+    expect(html.split(text).length - 1).toBe(3);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("past the event's bound comes back as the form, the text kept, the API's refusal said", async () => {
+    const before = await eventCount();
+    const { status, type, html } = await send("statement", statement("x".repeat(300_000)));
+    expect(status).toBe(413);
+    expect(type).toMatch(/^text\/html/);
+    expect(html).toContain('class="error-summary"');
+    expect(html).toContain("x".repeat(300_000));
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("past what a form may be is a page saying so, not a problem document", async () => {
+    const { status, type, html } = await send("statement", statement("x".repeat(900_000)));
+    expect(status).toBe(413);
+    expect(type).toMatch(/^text\/html/);
+    expect(html).toContain("The form is too large");
+  });
+});

@@ -5,6 +5,7 @@ import { IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
+import { PayloadTooLargeError } from "../../errors.js";
 import type { StagedBlob } from "../../evidence/blob-store.js";
 import { DEFAULT_EVIDENCE_MAX, type EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
@@ -57,8 +58,12 @@ export interface DeskDeps {
 const CONTEXT_EVENTS = 200;
 const SUGGESTION_INCIDENTS = 20;
 
-/** A form is an event and its few fields: the API's own body limit. */
-export const MAX_FORM_BYTES = MAX_BODY_BYTES;
+/**
+ * A form is an event and its few fields, URL-encoded: each byte of text beyond ASCII is three
+ * characters there (`%D0%9A`), so a form whose event fits the API's body limit can be three
+ * times its size. The API then judges the event, naming any field too long.
+ */
+export const MAX_FORM_BYTES = 3 * MAX_BODY_BYTES;
 
 const newEventId = () => `desk-${randomBytes(12).toString("base64url")}`;
 
@@ -126,7 +131,20 @@ export function deskRoutes(deps: DeskDeps) {
   ) => {
     const s = await session(c);
     if (s instanceof Response) return s;
-    const values = await read(s);
+    let values: Map<string, string> | Response;
+    try {
+      values = await read(s);
+    } catch (error) {
+      // Past the bound the form is not read, so it cannot be shown again: say so on a page.
+      if (!(error instanceof PayloadTooLargeError)) throw error;
+      return messagePage(
+        c,
+        413,
+        "The form is too large",
+        `The form was over ${sizeText(MAX_FORM_BYTES)}, so nothing was stored. Go back (the browser keeps what you typed) and shorten the longest text.`,
+        s,
+      );
+    }
     if (values instanceof Response) return values;
     if (!formTokenMatches(s, values.get("formToken")))
       return messagePage(

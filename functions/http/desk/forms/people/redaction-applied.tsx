@@ -71,7 +71,7 @@ export const redactionAppliedForm: DeskForm = {
         name="data.effect"
         label="Effect"
         choices={[
-          { value: "withheld", label: "Withheld", hint: "kept sealed, shown to nobody" },
+          { value: "withheld", label: "Withheld", hint: "kept sealed, shown only to restricted readers" },
           { value: "erased", label: "Erased", hint: "its key destroyed: unreadable for ever" },
         ]}
       />
