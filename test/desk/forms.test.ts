@@ -226,3 +226,46 @@ describe("the victims form sent with no one filled in", () => {
     expect(shown.size).toBe(0);
   });
 });
+
+describe("the redaction form's targets", () => {
+  const event = (eventId: string, type: string, attributedTo: Record<string, unknown>, data: unknown) =>
+    ({
+      incidentId: "an-incident",
+      eventId,
+      version: 2,
+      type,
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      recordedBy: "x",
+      prevHash: "0".repeat(64),
+      hash: "1".repeat(64),
+      source: { publisher: "AP" },
+      attributedTo,
+      data,
+    }) as never;
+  const sealed = { $sealed: `sha-256:${"a".repeat(43)}` };
+  const withEvents: FormContext = {
+    incidentId: "an-incident",
+    events: [
+      event(
+        "private-said",
+        "StatementMade",
+        { name: sealed, kind: "private", ref: "witness-A" },
+        {
+          quote: "q",
+          stance: "neutral",
+        },
+      ),
+      event("public-said", "StatementMade", { name: "Ministry" }, { quote: "q", stance: "neutral" }),
+      event("victims-list", "VictimsRecorded", { name: "Police" }, { victims: [{ name: sealed }] }),
+    ],
+  };
+  const form = DESK_FORMS.find((f) => f.type === "RedactionApplied") as DeskForm;
+
+  it("given a private person's statement and a victims list, then both are offered, and an event with nothing sealed is not", async () => {
+    const html = String(await form.Fields({ form: state(), context: withEvents }));
+    expect(html).toContain('value="private-said"');
+    expect(html).toContain('value="victims-list"');
+    expect(html).not.toContain('value="public-said"');
+    expect(form.offered?.(withEvents)).toBe(true);
+  });
+});

@@ -60,8 +60,15 @@ export const targetLabel = (event: StoredEvent): Child => (
 );
 
 /** The incident's events that a judgement may name, newest first (the opening is not a report). */
-export const targetsOf = (context: FormContext, types?: readonly string[]) =>
-  context.events.filter((e) => e.type !== "IncidentOpened" && (!types || types.includes(e.type)));
+/** Which events a form may target: of these types (never the opening), or those a test picks. */
+export type Targets = readonly string[] | ((event: StoredEvent) => boolean);
+
+export const targetsOf = (context: FormContext, types?: Targets) =>
+  context.events.filter((e) =>
+    typeof types === "function"
+      ? types(e)
+      : e.type !== "IncidentOpened" && (!types || types.includes(e.type)),
+  );
 
 /** The target as radios, newest first, each with who said what. */
 export const TargetPicker = ({
@@ -75,7 +82,7 @@ export const TargetPicker = ({
   context: FormContext;
   legend: string;
   hint: string;
-  types?: readonly string[];
+  types?: Targets;
 }) => (
   <Radios
     form={form}
@@ -90,7 +97,7 @@ export const TargetPicker = ({
  * A form about one of the incident's events (`data.targetEventId`): offered once the incident
  * has an event of `types` to pick, the one a link beside an event names picked at first.
  */
-export function targeting(types?: readonly string[]): Pick<DeskForm, "offered" | "initial"> {
+export function targeting(types?: Targets): Pick<DeskForm, "offered" | "initial"> {
   return {
     offered: (context) => targetsOf(context, types).length > 0,
     initial: (context): Record<string, string> =>

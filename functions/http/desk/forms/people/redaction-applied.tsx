@@ -1,3 +1,5 @@
+import { commitmentsIn } from "../../../../../events/sealing.js";
+import type { StoredEvent } from "../../../../../events/stored-event.js";
 import { AttributionFields, Radios, SelectField, SourceFields, TextArea, TextField } from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
@@ -11,6 +13,9 @@ const REASONS = [
   { value: "minor", label: "A minor" },
   { value: "recording-error", label: "Recorded in error" },
 ];
+
+/** An event a redaction can name: one with a sealed value (a victims list, a private person's report). */
+const holdsSealedValues = (event: StoredEvent) => commitmentsIn(event).length > 0;
 
 /** `RedactionApplied` (people issue): an editor withholds or erases sealed values of an event. */
 export const redactionAppliedForm: DeskForm = {
@@ -39,7 +44,7 @@ export const redactionAppliedForm: DeskForm = {
     "data.requestRef": "Request reference",
     "attributedTo.name": "Name of who decided it",
   }),
-  ...targeting(["VictimsRecorded"]),
+  ...targeting(holdsSealedValues),
   read: (values) => {
     const read = readEnvelope("RedactionApplied", values, { skip: (name) => name === "data.pointers" });
     const pointers = (values.get("data.pointers") ?? "")
@@ -56,14 +61,14 @@ export const redactionAppliedForm: DeskForm = {
         form={form}
         context={context}
         legend="What is redacted"
-        hint="The incident's victim records, newest first."
-        types={["VictimsRecorded"]}
+        hint="The incident's events holding sealed values (victim records, private persons), newest first."
+        types={holdsSealedValues}
       />
       <TextArea
         form={form}
         name="data.pointers"
         label="Fields"
-        hint="One JSON Pointer a line, e.g. /data/victims/0/name"
+        hint="One JSON Pointer a line, e.g. /data/victims/0/name, or /attributedTo/name for a private person"
         rows={3}
       />
       <Radios
