@@ -16,6 +16,16 @@ z.config({
     if ((issue.code === "invalid_type" || issue.code === "invalid_value") && issue.input === undefined)
       return "is required";
     if (issue.code === "invalid_value") return `must be one of ${issue.values.map(String).join(", ")}`;
+    // A bound in words a form can show beside its field ("Side must be at most 100 characters").
+    if (issue.code === "too_big" || issue.code === "too_small") {
+      const most = issue.code === "too_big";
+      const bound = Number(most ? issue.maximum : issue.minimum);
+      const side = most ? "most" : "least";
+      const plural = bound === 1 ? "" : "s";
+      if (issue.origin === "string") return `must be at ${side} ${bound} character${plural}`;
+      if (issue.origin === "array") return `must have at ${side} ${bound} item${plural}`;
+      if (issue.origin === "number") return `must be at ${side} ${bound}`;
+    }
     return undefined;
   },
 });

@@ -377,6 +377,25 @@ describe("when an incident ended", () => {
   });
 });
 
+describe("a bound", () => {
+  it("given text, a list or a number past its bound, then the bound is said in words", () => {
+    const long = { ...copy("StatementMade"), attributedTo: { name: "x", side: "s".repeat(101) } };
+    expect(errorsOf(long)).toEqual([
+      { path: "attributedTo.side", message: "must be at most 100 characters" },
+    ]);
+    const opening = copy("IncidentOpened");
+    (opening.data as { location: Record<string, unknown> }).location.lat = 91;
+    expect(errorsOf(opening)).toEqual([{ path: "data.location.lat", message: "must be at most 90" }]);
+    const redaction = {
+      type: "RedactionApplied",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Editor" },
+      data: { targetEventId: "victims-list-1", pointers: [], effect: "erased", reason: "minor" },
+    };
+    expect(errorsOf(redaction)).toEqual([{ path: "data.pointers", message: "must have at least 1 item" }]);
+  });
+});
+
 describe("a choice", () => {
   it("given no stance, then `data.stance` is required", () => {
     const body = copy("StatementMade");
