@@ -96,6 +96,16 @@ const formPost = (operationId: string, summary: string, parameters: Json[] = [],
     "422": html("The form again, every value kept, each problem beside its field and in a summary."),
   },
 });
+/** A form's link names the eventId it carries, so the page Back returns to is the same form. */
+const formEventId: Json = {
+  name: "eventId",
+  in: "query",
+  required: false,
+  description:
+    "The eventId the form carries (a link from the desk names a new one); if it is stored already, the page says so and links to it. Without it the form gets a new one.",
+  schema: { $ref: "#/components/schemas/EventId" },
+};
+
 const formPage = (operationId: string, summary: string, parameters: Json[] = []) => ({
   operationId,
   tags,
@@ -216,7 +226,7 @@ export const paths: Record<string, Json> = {
     },
   },
   "/desk/new": {
-    get: formPage("getDeskNewIncident", "The form that opens an incident"),
+    get: formPage("getDeskNewIncident", "The form that opens an incident", [formEventId]),
     post: formPost("postDeskNewIncident", "Open an incident (IncidentOpened, through the API's append)"),
   },
   "/desk/incidents/{incidentId}/{form}": {
@@ -230,6 +240,7 @@ export const paths: Record<string, Json> = {
         description: "The event an assessment or retraction names, picked beforehand.",
         schema: { type: "string" },
       },
+      formEventId,
     ]),
     post: formPost(
       "postDeskForm",

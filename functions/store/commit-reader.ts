@@ -144,6 +144,12 @@ export class CommitReader {
     return commit?.events.find((e) => e.eventId === eventId) ?? null;
   }
 
+  /** The event a client-made id was stored as, in whichever incident its claim names. */
+  async findClientEvent(eventId: string): Promise<StoredEvent | null> {
+    const claim = await this.claims.get(eventId);
+    return claim?.incidentId ? this.findEvent(claim.incidentId, eventId) : null;
+  }
+
   /** Raw commit items from the one that holds version `after + 1` on, in version order, a page at a time. */
   async *commitItems(
     incidentId: string,

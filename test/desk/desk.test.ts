@@ -481,6 +481,38 @@ describe("the desk in Chromium", () => {
     expect((await events()).length).toBe(before + 1);
   });
 
+  it("stores nothing new when a sent form is reopened with Back and sent again, and says it was recorded", async () => {
+    await openForm("Record a statement");
+    await fill(page, {
+      "attributedTo.name": "Pavlo Kyrylenko",
+      "data.quote": "Sent, then Back, then sent again.",
+      "data.stance": "neutral",
+      ...AP,
+    });
+    await submit(page, "Record a statement");
+    const first = await expectAtNewEvent();
+    const before = (await events()).length;
+    await page.goBack();
+    await expect(page.locator(".notice").textContent()).resolves.toMatch(/already recorded/);
+    await expect(page.locator('input[name="eventId"]').inputValue()).resolves.toBe(first.eventId);
+    await fill(page, {
+      "attributedTo.name": "Pavlo Kyrylenko",
+      "data.quote": "Sent, then Back, then sent again.",
+      "data.stance": "neutral",
+      ...AP,
+    });
+    await submit(page, "Record a statement");
+    await expect(expectAtNewEvent()).resolves.toMatchObject({ eventId: first.eventId });
+    expect((await events()).length).toBe(before);
+    await page.goBack();
+    await follow(page, "Open a new, empty form");
+    await expect(page.locator(".notice").count()).resolves.toBe(0);
+    await expect(page.locator('input[name="eventId"]').inputValue()).resolves.not.toBe(first.eventId);
+    const bad = await rita.request.get(`${formUrl("statement")}?eventId=no`);
+    expect(bad.status()).toBe(400);
+    await expect(bad.text()).resolves.toMatch(/eventId is not one this desk makes/);
+  });
+
   it("refuses a post from another origin and one without the form token (403), storing nothing", async () => {
     await page.goto(formUrl("denial"));
     const formToken = await page.locator('form.desk-form [name="formToken"]').inputValue();

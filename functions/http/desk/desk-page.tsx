@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { viewPath } from "../pages/format.js";
 import { Layout } from "../pages/layout.js";
 import { DESK_CSP, DESK_CSS } from "./desk-styles.js";
+import { formAddress } from "./form-address.js";
 import type { Session } from "./session.js";
 
 /** Who is signed in, and the sign-out button (a form: signing out changes state). */
@@ -91,7 +92,7 @@ export const DeskHome: FC<{
     <ul class="desk-links">
       {offered.map((f) => (
         <li>
-          <a href="/desk/new">{f.title}</a>
+          <a href={formAddress("/desk/new")}>{f.title}</a>
         </li>
       ))}
       {release ? (
@@ -129,7 +130,7 @@ export const DeskPanel: FC<{
     <ul class="toc-list">
       {offered.map((form) => (
         <li>
-          <a href={`/desk/incidents/${incidentId}/${form.slug}`}>{form.title}</a>
+          <a href={formAddress(`/desk/incidents/${incidentId}/${form.slug}`)}>{form.title}</a>
           {` — ${form.blurb}`}
         </li>
       ))}

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { IncidentId } from "../../../events/schemas.js";
+import { EventId, IncidentId } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
@@ -20,6 +19,7 @@ import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/eve
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import { releaseRoutes } from "../routes/releases.js";
 import { DeskHome, DeskLayout, messagePage, renderDesk } from "./desk-page.js";
+import { newEventId, withoutEventId } from "./form-address.js";
 import {
   ErrorSummary,
   type FormState,
@@ -64,8 +64,6 @@ const SUGGESTION_INCIDENTS = 20;
  * times its size. The API then judges the event, naming any field too long.
  */
 export const MAX_FORM_BYTES = 3 * MAX_BODY_BYTES;
-
-const newEventId = () => `desk-${randomBytes(12).toString("base64url")}`;
 
 interface Answer {
   status: number;
@@ -191,6 +189,7 @@ export function deskRoutes(deps: DeskDeps) {
     values: FormValues,
     errors: ReadonlyMap<string, string>,
     general: readonly string[],
+    recorded?: StoredEvent,
   ) => {
     const order = form.fields(values);
     const sorted = new Map([...errors].sort(([a], [b]) => rank(order, a) - rank(order, b)));
@@ -201,6 +200,7 @@ export function deskRoutes(deps: DeskDeps) {
       status,
       <DeskLayout title={`${sorted.size || general.length ? "Error: " : ""}${form.title}`} session={s}>
         <ErrorSummary errors={sorted} general={general} />
+        {recorded ? <RecordedNotice event={recorded} fresh={withoutEventId(c.req.url)} /> : null}
         {context.incidentId ? (
           <p class="crumbs">
             <a href={viewPath(context.incidentId)}>{`← Back to ${context.incidentId}`}</a>
@@ -250,7 +250,20 @@ export function deskRoutes(deps: DeskDeps) {
     if (incidentId && context.events.length === 0)
       return messagePage(c, 404, "No such incident", `The archive has no incident ${incidentId}.`, s);
     const values = new Map(Object.entries(form.initial?.(context) ?? {}));
-    return page(c, 200, s, form, context, values, new Map(), []);
+    // A link to a form names its eventId (form-address.ts); one already stored is said so.
+    const eventId = c.req.query("eventId");
+    if (eventId === undefined) return page(c, 200, s, form, context, values, new Map(), []);
+    if (!EventId.safeParse(eventId).success)
+      return messagePage(
+        c,
+        400,
+        "Not a form's address",
+        "The address's eventId is not one this desk makes: open the form again from its link.",
+        s,
+      );
+    values.set("eventId", eventId);
+    const recorded = (await deps.events.findClientEvent(eventId)) ?? undefined;
+    return page(c, 200, s, form, context, values, new Map(), [], recorded);
   };
 
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
@@ -388,7 +401,7 @@ export function deskRoutes(deps: DeskDeps) {
 
   const opening = forms.find((f) => f.where === "new");
   if (opening) {
-    app.get("/desk/new", acceptQuery(), (c) => show(c, opening, null));
+    app.get("/desk/new", acceptQuery("eventId"), (c) => show(c, opening, null));
     app.post("/desk/new", acceptQuery(), sameOrigin(deps.publicOrigin), (c) => submit(c, opening, null));
   }
   const bySlug = new Map(forms.filter((f) => f.where === "incident").map((f) => [f.slug, f]));
@@ -399,7 +412,7 @@ export function deskRoutes(deps: DeskDeps) {
       return run(c, form, c.req.param("incidentId") ?? "");
     };
   const FORM_PATH = "/desk/incidents/:incidentId/:form";
-  app.get(FORM_PATH, acceptQuery("target"), onIncident(show));
+  app.get(FORM_PATH, acceptQuery("target", "eventId"), onIncident(show));
   app.post(FORM_PATH, acceptQuery(), sameOrigin(deps.publicOrigin), onIncident(submit));
 
   if (deps.releases) {
@@ -493,6 +506,24 @@ export function sizeText(bytes: number): string {
   ] as const)
     if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
   return `${bytes} bytes`;
+}
+
+/** A form already stored (reopened with Back, or its address kept): where it is, and how to start anew. */
+function RecordedNotice({ event, fresh }: { event: StoredEvent; fresh: string }) {
+  return (
+    <div class="notice" role="status">
+      <p>
+        <strong>This form was already recorded</strong>, as{" "}
+        <a
+          href={`${viewPath(event.incidentId)}#ev-${event.eventId}`}
+        >{`${event.type} in ${event.incidentId}`}</a>
+        . Sending it again with the same values stores nothing new.
+      </p>
+      <p>
+        <a href={fresh}>Open a new, empty form</a> to record another report.
+      </p>
+    </div>
+  );
 }
 
 const rank = (order: readonly string[], field: string) => {
