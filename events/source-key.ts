@@ -8,3 +8,11 @@ export function sourceKey(a: { name: string; kind?: string; ref?: string }): str
   if (a.kind === "private") return `ref:${a.ref ?? ""}`;
   return a.name.normalize("NFC").trim().replace(/\s+/gu, " ");
 }
+
+/**
+ * The keys a name someone types to find a source may be stored under: a source's name, or a
+ * private person's pseudonym (the only name the archive shows of them).
+ */
+export function sourceKeysOf(name: string): string[] {
+  return [...new Set([sourceKey({ name }), sourceKey({ name, kind: "private", ref: name.trim() })])];
+}

@@ -12,8 +12,8 @@ export interface FigureVerdict {
 export interface FigureAssessments {
   /** The live assessments of one report, the newest last. */
   of(eventId: string): FigureVerdict[];
-  /** The live assessments a source made of the reports, as `assessed` rows. */
-  madeBy(key: string): { eventId: string; targetEventId: string; verdict: string }[];
+  /** The live assessments a source (by any of its keys) made of the reports, as `assessed` rows. */
+  madeBy(keys: ReadonlySet<string>): { eventId: string; targetEventId: string; verdict: string }[];
 }
 
 const NONE: FigureAssessments = { of: () => [], madeBy: () => [] };
@@ -30,10 +30,10 @@ export function figureAssessments(state: IncidentState): FigureAssessments {
   return {
     of: (eventId) =>
       (reports.get(eventId)?.verdicts ?? []).map(({ eventId, verdict }) => ({ eventId, verdict })),
-    madeBy: (key) =>
+    madeBy: (keys) =>
       [...reports.values()].flatMap((report) =>
         (report.verdicts ?? [])
-          .filter((v) => v.by === key)
+          .filter((v) => v.by !== undefined && keys.has(v.by))
           .map((v) => ({ eventId: v.eventId, targetEventId: report.eventId, verdict: v.verdict })),
       ),
   };
@@ -66,14 +66,23 @@ export interface SourceRecord {
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
 }
 
+/** A speaker as this record names them: a private person by their pseudonym, never their sealed name. */
+const shownName = (who: { name: string; kind?: string; ref?: string }): string =>
+  who.kind === "private" ? (who.ref ?? "") : who.name;
+
 /**
- * The rows of an incident's summary that name `key` as speaker (attributedTo) or publisher, with
+ * The rows of an incident's summary that name one of `keys` as speaker (attributedTo) or publisher, with
  * the assessments of figures (`figures`, from figureAssessments). A summary holds at most 100
  * rows of each list (bounds), so an incident with more shows its latest.
  */
-export function sourceRecord(summary: Summary, key: string, figures: FigureAssessments = NONE): SourceRecord {
+export function sourceRecord(
+  summary: Summary,
+  keys: ReadonlySet<string>,
+  figures: FigureAssessments = NONE,
+): SourceRecord {
+  // A private person's name is sealed (a commitment in the row): they are known by their pseudonym.
   const is = (who: { name: string; kind?: string; ref?: string } | undefined) =>
-    who !== undefined && typeof who.name === "string" && sourceKey(who) === key;
+    who !== undefined && (who.kind === "private" || typeof who.name === "string") && keys.has(sourceKey(who));
   const record: SourceRecord = {
     incidentId: summary.incidentId,
     title: summary.title,
@@ -86,12 +95,12 @@ export function sourceRecord(summary: Summary, key: string, figures: FigureAsses
   };
   for (const [category, entry] of Object.entries(summary.casualties ?? {})) {
     for (const row of entry.bySource ?? []) {
-      if (is(row.attributedTo) || sourceKey({ name: row.publisher ?? "" }) === key) {
+      if (is(row.attributedTo) || keys.has(sourceKey({ name: row.publisher ?? "" }))) {
         record.figures.push({
           category,
           figure: row.figure,
           publisher: row.publisher,
-          speaker: row.attributedTo.name,
+          speaker: shownName(row.attributedTo),
           eventId: row.eventId,
           version: row.version,
           assessments: figures.of(row.eventId),
@@ -128,6 +137,6 @@ export function sourceRecord(summary: Summary, key: string, figures: FigureAsses
         record.assessed.push({ eventId: a.eventId, targetEventId: d.eventId, verdict: a.verdict });
     }
   }
-  record.assessed.push(...figures.madeBy(key));
+  record.assessed.push(...figures.madeBy(keys));
   return record;
 }

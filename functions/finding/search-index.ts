@@ -54,7 +54,8 @@ import {
  */
 export interface SearchQuery extends EntryFilter {
   q?: string;
-  source?: string;
+  /** Source keys (`sourceKeysOf`): an incident naming any of them. */
+  sources?: readonly string[];
   limit: number;
   cursor?: SearchCursor;
 }
@@ -482,10 +483,10 @@ export class SearchIndex {
     };
     const keep = (e: Entry) => passes(e, filter);
     // Words and a source: the words' lists are read, and each candidate looked up in the source's.
-    const { source } = query;
+    const { sources } = query;
     const admit =
-      source !== undefined && terms.length > 0
-        ? (entries: Entry[]) => this.namedIn(source, entries)
+      sources !== undefined && terms.length > 0
+        ? (entries: Entry[]) => this.namedIn(sources, entries)
         : undefined;
     const picked =
       terms.length > 1
@@ -580,7 +581,7 @@ export class SearchIndex {
             to: `${newestFirst(query.from ?? "0000-01-01")}#\uffff`,
           }
         : undefined;
-    if (query.source !== undefined) return [lane(`s#${query.source}`, days)];
+    if (query.sources !== undefined) return query.sources.map((key) => lane(`s#${key}`, days));
     if (query.bbox) return cellsOf2(query.bbox).map((pk) => lane(pk, days));
     const to = query.to ?? `${this.lastYear()}-12-31`;
     const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
@@ -648,8 +649,10 @@ export class SearchIndex {
         const next = open.find((l) => l.held[0]?.sk === heldLow) as Lane;
         const entry = next.held.shift() as Entry;
         if (next.held.length === 0 && next.drained) next.done = true;
+        // The same key just taken from another list: the same incident (named and by pseudonym).
+        const again = entry.sk === reached;
         reached = entry.sk;
-        if (!barred.has(entry) && keep(entry)) picked.push({ entry, cursor: { k: entry.sk } });
+        if (!again && !barred.has(entry) && keep(entry)) picked.push({ entry, cursor: { k: entry.sk } });
         continue;
       }
       if (read >= ENTRIES_PER_LIST || queries >= WALK_QUERIES) break;
@@ -689,12 +692,10 @@ export class SearchIndex {
     return { entries: picked, next: reached === undefined ? null : { k: reached } };
   }
 
-  /** The incidents among `entries` that name `source`: a point lookup of each in the source's list (its keys are the entries' days and ids). */
-  private async namedIn(source: string, entries: Entry[]): Promise<Set<string>> {
-    const keys = [...new Set(entries.map((e) => `${newestFirst(e.occurred)}#${e.incidentId}`))].map((sk) => ({
-      pk: { S: `s#${source}` },
-      sk: { S: sk },
-    }));
+  /** The incidents among `entries` that name one of `sources`: a point lookup of each in the sources' lists (their keys are the entries' days and ids). */
+  private async namedIn(sources: readonly string[], entries: Entry[]): Promise<Set<string>> {
+    const sks = [...new Set(entries.map((e) => `${newestFirst(e.occurred)}#${e.incidentId}`))];
+    const keys = sources.flatMap((source) => sks.map((sk) => ({ pk: { S: `s#${source}` }, sk: { S: sk } })));
     const found = await batchGetItems(this.db, this.table, keys, { projection: "id" });
     return new Set(found.map((item) => item.id?.S ?? ""));
   }

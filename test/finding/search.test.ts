@@ -387,6 +387,40 @@ describe("GET /sources/{name}", () => {
     expect(await page.text()).toContain("Named in reports of this incident that its summary does not list");
   });
 
+  it("finds a private person by the pseudonym the archive shows of them, never by their sealed name", async () => {
+    const id = "find-private-witness-2024";
+    await call(archive.url, "POST", `/incidents/${id}/events`, opened(id, "A witness speaks"));
+    const said = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "StatementMade",
+      source: { publisher: "Test Wire" },
+      attributedTo: { kind: "private", ref: "witness-7", name: "Olena Sealedname", role: "Neighbour" },
+      data: { quote: "I heard two blasts.", stance: "neutral" },
+    });
+    expect(said.status).toBe(201);
+    const counted = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "CasualtiesReported",
+      source: { publisher: "Test Wire" },
+      attributedTo: { kind: "private", ref: "witness-7", name: "Olena Sealedname" },
+      data: { figures: { injured: { value: 3, qualifier: "at-least" } } },
+    });
+    expect(counted.status).toBe(201);
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?source=witness-7")).body)).toEqual([id]);
+    const answer = await call(archive.url, "GET", "/sources/witness-7");
+    expect(answer.status).toBe(200);
+    expect(answer.body.items).toMatchObject([
+      {
+        incidentId: id,
+        statements: [{ eventId: said.body.events[0].eventId, quote: "I heard two blasts." }],
+        figures: [{ category: "injured", speaker: "witness-7", eventId: counted.body.events[0].eventId }],
+      },
+    ]);
+    const page = await (await fetch(`${archive.url}/source/witness-7`)).text();
+    expect(page).toContain("I heard two blasts.");
+    for (const text of [JSON.stringify(answer.body), page]) expect(text).not.toContain("Sealedname");
+    expect((await call(archive.url, "GET", "/sources/Olena%20Sealedname")).status).toBe(404);
+  });
+
   it("is 404 for a source no incident names", async () => {
     const answer = await call(archive.url, "GET", "/sources/Nobody%20At%20All");
     expect(answer.status).toBe(404);

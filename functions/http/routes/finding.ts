@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { figureAssessments, type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
 import type { Grade } from "../../../events/schemas.js";
-import { sourceKey } from "../../../events/source-key.js";
+import { sourceKeysOf } from "../../../events/source-key.js";
 import { effectiveGrade, type Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchCursor, SearchIndex, SearchPage, SearchQuery } from "../../finding/search-index.js";
@@ -88,7 +88,7 @@ function searchQuery(
     ...(params.q !== undefined ? { q: params.q } : {}),
     ...(params.from !== undefined ? { from: params.from } : {}),
     ...(params.to !== undefined ? { to: params.to } : {}),
-    ...(params.source !== undefined ? { source: sourceKey({ name: params.source }) } : {}),
+    ...(params.source !== undefined ? { sources: sourceKeysOf(params.source) } : {}),
     ...(params.bbox !== undefined ? { bbox: params.bbox } : {}),
     ...(params.kind !== undefined ? { kind: params.kind } : {}),
     ...(params.country !== undefined ? { country: params.country } : {}),
@@ -110,7 +110,7 @@ export async function sourcePage(
   limit: number,
   cursor?: string,
 ): Promise<SourcePage> {
-  const key = sourceKey({ name });
+  const keys = new Set(sourceKeysOf(name));
   const page = await searchIncidents(deps, {
     source: name,
     limit,
@@ -124,9 +124,9 @@ export async function sourcePage(
   // this source's figures and those it gave of others'.
   const items = await Promise.all(
     page.items.map(async (summary) => {
-      if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, key);
+      if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, keys);
       const state = await deps.reader.projectedState(summary.incidentId);
-      return sourceRecord(summary, key, state ? figureAssessments(state) : undefined);
+      return sourceRecord(summary, keys, state ? figureAssessments(state) : undefined);
     }),
   );
   return { name, items, nextCursor: page.nextCursor };

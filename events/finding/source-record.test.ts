@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { sourceKeysOf } from "../source-key.js";
+import type { Summary } from "../summarize.js";
+import { sourceRecord } from "./source-record.js";
+
+/** A summary with only what a source record reads: its statements and figures. */
+function summaryWith(parts: Record<string, unknown>): Summary {
+  return {
+    incidentId: "rec-1",
+    title: "A strike",
+    occurredOn: "2024-01-05",
+    occurredAt: null,
+    location: null,
+    casualties: {},
+    statements: { count: 0, latest: [] },
+    denials: [],
+    ...parts,
+  } as unknown as Summary;
+}
+
+const SEALED_NAME = { $sealed: "c2VhbGVkLWNvbW1pdG1lbnQ" };
+const statement = (eventId: string, attributedTo: Record<string, unknown>) => ({
+  eventId,
+  version: 2,
+  recordedAt: "2024-01-06T00:00:00Z",
+  attributedTo,
+  quote: `Words of ${eventId}`,
+  stance: "neutral",
+  assessments: [],
+});
+
+describe("sourceRecord: the rows of a summary that name a source", () => {
+  it("given a private person's statement, when asked by their pseudonym, then it is theirs, named by pseudonym only", () => {
+    const summary = summaryWith({
+      statements: {
+        count: 2,
+        latest: [
+          statement("ev-private", { kind: "private", ref: "witness-7", name: SEALED_NAME }),
+          statement("ev-other", { name: "Someone Else" }),
+        ],
+      },
+      casualties: {
+        killed: {
+          bySource: [
+            {
+              eventId: "ev-figure",
+              version: 3,
+              attributedTo: { kind: "private", ref: "witness-7", name: SEALED_NAME },
+              publisher: "Test Wire",
+              figure: { value: 2, qualifier: "exact" },
+            },
+          ],
+        },
+      },
+    });
+    const record = sourceRecord(summary, new Set(sourceKeysOf("witness-7")));
+    expect(record.statements.map((s) => s.eventId)).toEqual(["ev-private"]);
+    expect(record.figures).toMatchObject([{ eventId: "ev-figure", speaker: "witness-7" }]);
+    expect(JSON.stringify(record)).not.toContain(SEALED_NAME.$sealed);
+  });
+
+  it("given an official of the same name as a pseudonym, when asked by that name, then both are listed", () => {
+    const summary = summaryWith({
+      statements: {
+        count: 2,
+        latest: [
+          statement("ev-private", { kind: "private", ref: "Wire C", name: SEALED_NAME }),
+          statement("ev-named", { name: " Wire  C" }),
+        ],
+      },
+    });
+    const record = sourceRecord(summary, new Set(sourceKeysOf("Wire C")));
+    expect(record.statements.map((s) => s.eventId)).toEqual(["ev-private", "ev-named"]);
+  });
+
+  it("given a private person, when asked by another pseudonym, then nothing of theirs", () => {
+    const summary = summaryWith({
+      statements: {
+        count: 1,
+        latest: [statement("ev-private", { kind: "private", ref: "witness-7", name: SEALED_NAME })],
+      },
+    });
+    expect(sourceRecord(summary, new Set(sourceKeysOf("witness-8"))).statements).toEqual([]);
+  });
+});
