@@ -10,6 +10,13 @@ export interface ServedDisclosure {
   visibility: Visibility;
 }
 
+/** What a reader may see of one event: its disclosures, and which of its values were erased. */
+export interface EventDisclosures {
+  items: ServedDisclosure[];
+  /** Pointers whose values a redaction erased for good (public knowledge: its RedactionApplied says so). */
+  erased: string[];
+}
+
 /**
  * What a reader may see of an event's sealed values: the disclosures that open its commitments
  * (an item no commitment names, an orphan of an unstored attempt, is never served), public ones
@@ -29,15 +36,20 @@ export class DisclosureReader {
     who: Principal | null,
     via: string,
     only: (pointer: string) => boolean = () => true,
-  ): Promise<ServedDisclosure[]> {
+  ): Promise<EventDisclosures> {
     const commitments = commitmentsIn(event).filter((c) => only(c.pointer));
-    if (commitments.length === 0) return [];
+    if (commitments.length === 0) return { items: [], erased: [] };
     const wanted = new Map(commitments.map((c) => [`${c.pointer}#${c.digest}`, c.pointer]));
     const held = await this.disclosures.ofEvent(event.incidentId, event.eventId);
     const restricted = hasRole(who, "restricted-reader");
     const items: ServedDisclosure[] = [];
+    const erased: string[] = [];
     for (const h of held) {
-      if (h.erased || !wanted.has(`${h.pointer}#${h.digest}`)) continue;
+      if (!wanted.has(`${h.pointer}#${h.digest}`)) continue;
+      if (h.erased) {
+        erased.push(h.pointer);
+        continue;
+      }
       if (h.visibility === "restricted" && !restricted) continue;
       items.push({ pointer: h.pointer, disclosure: h.disclosure, visibility: h.visibility });
     }
@@ -54,6 +66,6 @@ export class DisclosureReader {
         at: this.now(),
       });
     }
-    return items;
+    return { items, erased };
   }
 }

@@ -45,7 +45,7 @@ export function disclosureRoutes({ events, reader, readerAuth }: DisclosureRoute
     const who = await readerOf(readerAuth, c);
     const event = /^[A-Za-z0-9_-]{8,64}$/.test(eventId) ? await events.findEvent(incidentId, eventId) : null;
     if (!event) throw new NotFoundError(`no event ${eventId} in incident ${incidentId}`);
-    const items = await reader.ofEvent(
+    const { items } = await reader.ofEvent(
       event,
       who,
       "GET /incidents/{incidentId}/events/{eventId}/disclosures",

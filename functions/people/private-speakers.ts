@@ -41,7 +41,7 @@ export async function openPrivateSpeakers(
       wanted.slice(i, i + READS_AT_ONCE).map(async (id) => {
         const event = known.get(id) ?? (await events.findEvent(shown.incidentId, id, memo));
         if (!event || !isPrivate(event)) return [];
-        return disclosures.ofEvent(event, who, via, (p) => p.startsWith("/attributedTo/"));
+        return (await disclosures.ofEvent(event, who, via, (p) => p.startsWith("/attributedTo/"))).items;
       }),
     );
     for (const d of served.flat())

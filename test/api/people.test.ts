@@ -705,6 +705,14 @@ describe("redactions", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(await visible(as(READER))).not.toContain("/data/victims/1/name");
     expect(await visible(as(READER))).not.toContain("/data/victims/1/place");
+    // The page says erased, not withheld, to anyone (the redaction saying so is public), and
+    // its timeline entry names what the redaction did.
+    for (const headers of [{}, as(READER)]) {
+      const page = await (await fetch(`${archive.url}/view/${id}`, { headers })).text();
+      expect(page).toMatch(/<td dir="auto">name: erased · nameVariants: [^<]* · place: erased<\/td>/);
+      expect(page).not.toContain("Petro Bondar");
+      expect(page).toMatch(/Erased 2 values of <a href="#ev-redact-list-1">/);
+    }
     const exported = await (await fetch(`${archive.url}/export/disclosures.ndjson`)).text();
     expect(exported).not.toContain(`"eventId":"redact-list-1","pointer":"/data/victims/1/name"`);
     const db = createDynamoClient(archive.dynamoEndpoint);

@@ -1,10 +1,11 @@
 import type { FC } from "hono/jsx";
+import type { JSX } from "hono/jsx/jsx-runtime";
 import { describeFigure } from "../../../events/figures.js";
 import type { Figure } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
-import { categoryLabel, formatInstant, safeHref, typeLabel } from "./format.js";
+import { categoryLabel, formatInstant, safeHref, typeLabel, viewPath } from "./format.js";
 import { EventLogLine, type LogView } from "./log-panel.js";
 import { Speaker } from "./speaker.js";
 
@@ -17,7 +18,7 @@ import { Speaker } from "./speaker.js";
 /** Events per page of the timeline, newest first; older pages and the JSON are linked (page weight). */
 export const TIMELINE_PAGE = 50;
 
-const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
+export const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
   const d = e.data;
   switch (e.type) {
     case "IncidentOpened":
@@ -98,7 +99,106 @@ const EventBody: FC<{ event: StoredEvent }> = ({ event: e }) => {
           </a>
         </p>
       );
+    case "IncidentRevised":
+      return <RevisedBody data={d} />;
+    case "IncidentGraded":
+      return (
+        <p class="ev-body">
+          {`Graded ${d.grade} (the ${d.scale} scale)`}
+          <Reasoning text={d.reasoning} />
+        </p>
+      );
+    case "AttributionAssessed":
+      return (
+        <p class="ev-body">
+          {"Attributed to "}
+          <bdi>{d.perpetrator.name}</bdi>
+          {d.perpetrator.side ? " (" : ""}
+          {d.perpetrator.side ? <bdi>{d.perpetrator.side}</bdi> : null}
+          {d.perpetrator.side ? ")" : ""}
+          {`, ${d.certainty} certainty`}
+          <Reasoning text={d.reasoning} />
+        </p>
+      );
+    case "IncidentsLinked":
+      return (
+        <p class="ev-body">
+          {`${d.relation} `}
+          <a href={viewPath(d.otherIncidentId)}>{d.otherIncidentId}</a>
+        </p>
+      );
+    case "VictimsRecorded":
+      return (
+        <p class="ev-body">
+          {`${d.victims.length} ${d.victims.length === 1 ? "person" : "people"} listed: see `}
+          <a href="#victims">Victims</a>
+          {" (a sealed field shows only to a reader who may see it)"}
+        </p>
+      );
+    case "VictimsLinked":
+      return (
+        <p class="ev-body">
+          {`${d.relation} (${d.certainty} certainty): entry ${d.a.index} of `}
+          <a href={`#ev-${d.a.eventId}`}>{d.a.eventId}</a>
+          {` and entry ${d.b.index} of `}
+          <a href={`#ev-${d.b.eventId}`}>{d.b.eventId}</a>
+        </p>
+      );
+    case "RedactionApplied":
+      return <RedactionBody data={d} />;
+    default:
+      return null;
   }
+};
+
+const Reasoning: FC<{ text?: string }> = ({ text }) =>
+  text ? (
+    <>
+      {": "}
+      <bdi>{text}</bdi>
+    </>
+  ) : null;
+
+/** A revision: which details it replaced, the short ones with their new value. */
+const RevisedBody: FC<{ data: Record<string, unknown> }> = ({ data: d }) => {
+  const location = d.location as { name: string; country: string } | undefined;
+  const parts: (string | JSX.Element)[] = [];
+  const add = (...piece: (string | JSX.Element)[]) => parts.push(parts.length > 0 ? "; " : "", ...piece);
+  if (typeof d.title === "string") add("title ", <bdi>{d.title}</bdi>);
+  if (typeof d.kind === "string") add(`kind ${d.kind}`);
+  if (location) add("place ", <bdi>{location.name}</bdi>, `, ${location.country}`);
+  for (const when of ["occurredAt", "occurredOn", "occurredUntil", "timePrecision"] as const)
+    if (typeof d[when] === "string") add(`${when} ${d[when]}`);
+  if (typeof d.description === "string") add("description rewritten");
+  return <p class="ev-body">{["Revised: ", ...parts]}</p>;
+};
+
+/** Pointers a redaction lists; the rest are counted. */
+const POINTERS_SHOWN = 10;
+
+/** A redaction: what it did, to which fields of which event, and why. Never a value. */
+const RedactionBody: FC<{ data: Record<string, unknown> }> = ({ data: d }) => {
+  const pointers = d.pointers as string[];
+  const more = pointers.length - POINTERS_SHOWN;
+  return (
+    <p class="ev-body">
+      {`${d.effect === "erased" ? "Erased" : "Withheld"} ${pointers.length === 1 ? "one value" : `${pointers.length} values`} of `}
+      <a href={`#ev-${d.targetEventId}`}>{String(d.targetEventId)}</a>
+      {" ("}
+      {pointers.slice(0, POINTERS_SHOWN).map((p, i) => (
+        <>
+          {i > 0 ? ", " : ""}
+          <code>{p}</code>
+        </>
+      ))}
+      {more > 0 ? ` and ${more} more` : ""}
+      {`), reason: ${d.reason}`}
+      {typeof d.legalBasis === "string" ? "; legal basis: " : ""}
+      {typeof d.legalBasis === "string" ? <bdi>{d.legalBasis}</bdi> : null}
+      {typeof d.requestRef === "string" ? "; request " : ""}
+      {typeof d.requestRef === "string" ? <bdi>{d.requestRef}</bdi> : null}
+    </p>
+  );
 };
 
 const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {

@@ -10,7 +10,7 @@ export const VICTIMS_LISTED = 100;
 export interface VictimsView {
   counts: VictimsSummary;
   /** The latest victims lists, each with the disclosures this reader may see. */
-  lists: { event: StoredEvent; disclosures: ServedDisclosure[] }[];
+  lists: { event: StoredEvent; disclosures: ServedDisclosure[]; erased: ReadonlySet<string> }[];
   /** Who reads restricted values here (a restricted-reader), or null. */
   restrictedReader: string | null;
 }
@@ -34,7 +34,8 @@ const counted = (counts: Record<string, number>) =>
 /**
  * The victims: counts for everyone; the public fields of each entry, public disclosures for
  * everyone, restricted ones only for a signed-in restricted-reader (the page says so: RestrictedNotice). A
- * sealed value this reader may not see is shown as withheld, never as its commitment's text.
+ * sealed value this reader may not see is shown as withheld (or erased, once a redaction erased
+ * it for good), never as its commitment's text.
  */
 export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
   const { counts, lists } = view;
@@ -46,7 +47,7 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
       <p data-victim-counts="">
         {`${counts.recorded} recorded, ${counts.distinct} distinct after same-person links, ${counts.named} named. By status: ${counted(counts.byStatus)}. By sex: ${counted(counts.bySex)}. By age group: ${counted(counts.byAgeGroup)}.`}
       </p>
-      {lists.map(({ event, disclosures }) => {
+      {lists.map(({ event, disclosures, erased }) => {
         const open = new Map<string, unknown>();
         for (const d of disclosures) open.set(d.pointer, decodeDisclosure(d.disclosure)?.value);
         const rows = (event.data.victims as Record<string, unknown>[]).slice(0, Math.max(0, left));
@@ -68,7 +69,8 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
               {rows.map((v, i) => {
                 const sealed = FIELDS.filter((f) => v[f] !== undefined).map((f) => {
                   const pointer = `/data/victims/${i}/${f}`;
-                  return open.has(pointer) ? `${f}: ${shown(open.get(pointer))}` : `${f}: withheld`;
+                  if (open.has(pointer)) return `${f}: ${shown(open.get(pointer))}`;
+                  return `${f}: ${erased.has(pointer) ? "erased" : "withheld"}`;
                 });
                 return (
                   <tr>

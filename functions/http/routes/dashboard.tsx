@@ -295,8 +295,10 @@ async function victimsView(
       .map(async (l) => {
         const event = await events.eventAt(summary.incidentId, l.version);
         if (!event) return null;
-        const open = disclosures ? await disclosures.ofEvent(event, who, "GET /view/{incidentId}") : [];
-        return { event, disclosures: open };
+        const open = disclosures
+          ? await disclosures.ofEvent(event, who, "GET /view/{incidentId}")
+          : { items: [], erased: [] };
+        return { event, disclosures: open.items, erased: new Set(open.erased) };
       }),
   );
   return {

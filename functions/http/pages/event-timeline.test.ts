@@ -1,0 +1,99 @@
+import { jsx } from "hono/jsx";
+import { describe, expect, it } from "vitest";
+import { EVENT_TYPES, type EventType } from "../../../events/schemas.js";
+import type { StoredEvent } from "../../../events/stored-event.js";
+import { EventBody } from "./event-timeline.js";
+
+/** One stored event of each type's data, as the timeline gets it (sealed values as commitments). */
+const SEALED = { $sealed: "Y29tbWl0bWVudC1vZi1hLW5hbWU" };
+const DATA: Record<EventType, Record<string, unknown>> = {
+  IncidentOpened: {
+    title: "Strike on the station",
+    kind: "missile-strike",
+    location: { name: "Kramatorsk", country: "UA" },
+  },
+  CasualtiesReported: { figures: { killed: { value: 50, qualifier: "at-least" } } },
+  StatementMade: { quote: "We condemn it.", stance: "condemns" },
+  DenialIssued: { claim: "our forces used that missile" },
+  ClaimAssessed: {
+    targetEventId: "ev-target-01",
+    verdict: "disputed",
+    reasoning: "The serial says otherwise.",
+  },
+  ReportRetracted: { targetEventId: "ev-target-01", reason: "misattributed" },
+  IncidentRevised: {
+    title: "Strike on Kramatorsk station",
+    occurredOn: "2022-04-08",
+    description: "Longer.",
+  },
+  IncidentGraded: { scale: "ledger", grade: "corroborated", reasoning: "Two publishers." },
+  AttributionAssessed: {
+    perpetrator: { name: "Unit 1", side: "Side A" },
+    certainty: "medium",
+    reasoning: "Debris.",
+  },
+  IncidentsLinked: { otherIncidentId: "other-incident-2022", relation: "duplicate-of" },
+  VictimsRecorded: { victims: [{ name: SEALED, status: "civilian" }, { sex: "female" }] },
+  VictimsLinked: {
+    a: { eventId: "ev-victims-01", index: 0 },
+    b: { eventId: "ev-victims-02", index: 1 },
+    relation: "same-person",
+    certainty: "high",
+  },
+  RedactionApplied: {
+    targetEventId: "ev-victims-01",
+    pointers: ["/data/victims/0/name", "/data/victims/0/place"],
+    effect: "erased",
+    reason: "data-subject-request",
+    legalBasis: "GDPR Art. 17",
+    requestRef: "DSR-2026-14",
+  },
+  EvidenceCaptured: { kind: "image", size: 10, mediaType: "image/png", sha256: "a".repeat(64) },
+};
+
+const eventOf = (type: EventType): StoredEvent =>
+  ({
+    incidentId: "timeline-incident",
+    eventId: `ev-${type}`,
+    type,
+    version: 2,
+    data: DATA[type],
+    source: { publisher: "Test Wire" },
+    recordedAt: "2026-01-01T00:00:00Z",
+    recordedBy: "tester",
+  }) as unknown as StoredEvent;
+
+const bodyOf = async (type: EventType) => String(await jsx(EventBody, { event: eventOf(type) }).toString());
+
+describe("the timeline's entry for each event type", () => {
+  it("given an event of every type, when shown, then each says what it recorded", async () => {
+    for (const type of EVENT_TYPES) expect(await bodyOf(type), type).toMatch(/class="ev-body"/);
+  });
+
+  it("given a redaction, then its effect, fields, target and reasons, and never a value", async () => {
+    const body = await bodyOf("RedactionApplied");
+    expect(body).toContain("Erased 2 values of");
+    expect(body).toContain('href="#ev-ev-victims-01"');
+    for (const text of [
+      "/data/victims/0/name",
+      "/data/victims/0/place",
+      "data-subject-request",
+      "GDPR Art. 17",
+      "DSR-2026-14",
+    ])
+      expect(body).toContain(text);
+  });
+
+  it("given victims with a sealed name, then their count, never the commitment", async () => {
+    const body = await bodyOf("VictimsRecorded");
+    expect(body).toContain("2 people listed");
+    expect(body).not.toContain(SEALED.$sealed);
+  });
+
+  it("given a revision, then the fields it replaced", async () => {
+    const body = await bodyOf("IncidentRevised");
+    expect(body).toContain("Strike on Kramatorsk station");
+    expect(body).toContain("occurredOn 2022-04-08");
+    expect(body).toContain("description rewritten");
+  });
+});
