@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { GRADES, type Grade, IncidentId } from "../../events/schemas.js";
+import type { FieldError } from "../../events/validate.js";
 import { MalformedRequestError, NotFoundError, ValidationError } from "../errors.js";
 import { parseInstant } from "./instant.js";
 
@@ -101,12 +102,16 @@ export function incidentToRead(c: Context): string {
 /** Writes: the id is part of what will be stored, so a bad one is an invalid event. */
 export function incidentToWrite(c: Context): string {
   const id = c.req.param("incidentId") ?? "";
-  const parsed = IncidentId.safeParse(id);
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "is not a valid incident id";
-    throw new ValidationError(`incidentId ${message}`, [{ path: "incidentId", message }]);
-  }
+  const problem = incidentIdProblem(id);
+  if (problem) throw new ValidationError(`incidentId ${problem.message}`, [problem]);
   return id;
+}
+
+/** What is wrong with an incident id a writer gives, as the append names it, or null. */
+export function incidentIdProblem(id: string): FieldError | null {
+  const parsed = IncidentId.safeParse(id);
+  if (parsed.success) return null;
+  return { path: "incidentId", message: parsed.error.issues[0]?.message ?? "is not a valid incident id" };
 }
 
 /** If-Match: "N" (a bare N is taken too). "0": the incident must not exist yet. */

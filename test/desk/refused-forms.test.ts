@@ -110,6 +110,37 @@ describe("a desk form sent empty", () => {
   );
 });
 
+describe("an opening with a number that cannot be read", () => {
+  it("names the unreadable number and the incident's bad name in one answer, storing nothing", async () => {
+    const before = (
+      (await (await fetch(`${archive.url}/incidents?limit=100`)).json()) as { items: unknown[] }
+    ).items.length;
+    const answer = await fetch(`${archive.url}/desk/new`, {
+      method: "POST",
+      headers: { cookie, origin: archive.url },
+      body: new URLSearchParams({
+        formToken,
+        eventId: "unreadable-latitude-form",
+        incidentId: "Not A Name!",
+        "data.title": "Shelling of a bus stop",
+        "data.kind": "shelling",
+        "data.location.name": "Bus stop",
+        "data.location.country": "UA",
+        "data.location.lat": "x",
+        "data.location.lon": "37.5",
+        "source.publisher": "Associated Press",
+      }),
+      redirect: "manual",
+    });
+    expect(answer.status).toBe(422);
+    const html = await answer.text();
+    expect(summaryFields(html)).toEqual([fieldId("incidentId"), fieldId("data.location.lat")]);
+    const after = ((await (await fetch(`${archive.url}/incidents?limit=100`)).json()) as { items: unknown[] })
+      .items.length;
+    expect(after).toBe(before);
+  });
+});
+
 describe("a desk form too large", () => {
   const form = (fields: Record<string, string>) =>
     new URLSearchParams({ formToken, "attributedTo.name": "Ministry", "source.publisher": "AP", ...fields });

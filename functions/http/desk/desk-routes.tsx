@@ -12,7 +12,7 @@ import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { viewPath } from "../pages/format.js";
-import { acceptQuery } from "../params.js";
+import { acceptQuery, incidentIdProblem } from "../params.js";
 import { createErrorHandler } from "../problem.js";
 import { readBodyText } from "../read-body.js";
 import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
@@ -330,7 +330,9 @@ export function deskRoutes(deps: DeskDeps) {
       return parsed.ok ? [] : parsed.errors;
     };
     if (incidentId === "") return refuse(422, [{ path: "incidentId", message: "is required" }, ...rest()]);
-    if (read.errors.size > 0) return refuse(422, rest());
+    // A new incident's name is checked with the rest: every problem is named in one sending.
+    const misnamed = pathIncidentId === null ? incidentIdProblem(incidentId) : null;
+    if (read.errors.size > 0) return refuse(422, [...(misnamed ? [misnamed] : []), ...rest()]);
     if (!IncidentId.safeParse(incidentId).success && pathIncidentId)
       return messagePage(c, 404, "No such incident", "That incident name is not one this archive uses.", s);
     const staged = chosen.file?.staged;
