@@ -64,6 +64,7 @@ export interface DenialSummary {
   claim: string;
   counterClaim?: string;
   quote?: string;
+  publisher?: string;
   version: number;
   recordedAt: string;
   /** The newest assessments, oldest first, at most SUMMARY_LIST_MAX. */

@@ -82,16 +82,19 @@ export interface Verdict {
 }
 /** Assessments kept per report: only the latest counts; the others spare a read on a retraction. */
 export const VERDICTS_KEPT = 3;
+/** `publisher`: who published it (absent in rows folded before it was kept: `publishersKept`). */
 export interface StatementRow extends Ref {
   quote: string;
   stance: string;
   accuses?: string;
   channel?: string;
+  publisher?: string;
 }
 export interface DenialRow extends Ref {
   claim: string;
   counterClaim?: string;
   quote?: string;
+  publisher?: string;
 }
 export interface AssessmentRow extends Ref {
   targetEventId: string;
@@ -235,6 +238,7 @@ export function statementRow(event: StoredEvent): StatementRow {
     stance: d.stance,
     ...(d.accuses ? { accuses: d.accuses } : {}),
     ...(d.channel ? { channel: d.channel } : {}),
+    publisher: event.source.publisher,
   };
 }
 
@@ -550,6 +554,7 @@ function* apply(draft: IncidentState, stored: StoredEvent): FoldStep {
         claim: d.claim,
         ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
         ...(d.quote ? { quote: clip(d.quote) } : {}),
+        publisher: event.source.publisher,
       });
       seal(draft, "denials");
       break;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sourceKeysOf } from "../source-key.js";
 import type { Summary } from "../summarize.js";
-import { sourceRecord } from "./source-record.js";
+import { publishersKept, sourceRecord } from "./source-record.js";
 
 /** A summary with only what a source record reads: its statements and figures. */
 function summaryWith(parts: Record<string, unknown>): Summary {
@@ -71,6 +71,51 @@ describe("sourceRecord: the rows of a summary that name a source", () => {
     });
     const record = sourceRecord(summary, new Set(sourceKeysOf("Wire C")));
     expect(record.statements.map((s) => s.eventId)).toEqual(["ev-private", "ev-named"]);
+  });
+
+  it("given statements and denials a publisher published, when asked by its name, then they are its, with who said them", () => {
+    const summary = summaryWith({
+      statements: {
+        count: 1,
+        latest: [{ ...statement("ev-said", { name: "Mayor" }), publisher: "Test  Wire" }],
+      },
+      denials: [
+        {
+          eventId: "ev-denied",
+          version: 3,
+          recordedAt: "2024-01-06T00:00:00Z",
+          attributedTo: { kind: "private", ref: "witness-7", name: SEALED_NAME },
+          claim: "the depot was hit",
+          publisher: "Test Wire",
+          status: "unassessed",
+          assessments: [],
+          assessmentCount: 0,
+        },
+        {
+          ...statement("ev-elsewhere", { name: "Mayor" }),
+          claim: "x",
+          publisher: "Other Wire",
+          status: "unassessed",
+        },
+      ],
+    });
+    const record = sourceRecord(summary, new Set(sourceKeysOf("Test Wire")));
+    expect(record.statements).toMatchObject([
+      { eventId: "ev-said", speaker: "Mayor", publisher: "Test  Wire" },
+    ]);
+    expect(record.denials).toMatchObject([
+      { eventId: "ev-denied", speaker: "witness-7", publisher: "Test Wire" },
+    ]);
+    expect(JSON.stringify(record)).not.toContain(SEALED_NAME.$sealed);
+  });
+
+  it("given a summary whose rows lack their publisher (a view stored before), then it is not read as is", () => {
+    const kept = summaryWith({
+      statements: { count: 1, latest: [{ ...statement("a", { name: "M" }), publisher: "W" }] },
+    });
+    const old = summaryWith({ statements: { count: 1, latest: [statement("a", { name: "M" })] } });
+    expect(publishersKept(kept)).toBe(true);
+    expect(publishersKept(old)).toBe(false);
   });
 
   it("given a private person, when asked by another pseudonym, then nothing of theirs", () => {

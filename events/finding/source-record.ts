@@ -54,17 +54,35 @@ export interface SourceRecord {
     /** Its live assessments, the newest last (at most the few the fold keeps of each report). */
     assessments: FigureVerdict[];
   }[];
-  statements: { eventId: string; quote: string; stance: string; assessments: unknown[] }[];
+  /** What the source said or published: `speaker` who said it, `publisher` who published it. */
+  statements: {
+    eventId: string;
+    quote: string;
+    stance: string;
+    speaker: string;
+    publisher?: string;
+    assessments: unknown[];
+  }[];
   denials: {
     eventId: string;
     claim: string;
     counterClaim?: string;
     status: string;
+    speaker: string;
+    publisher?: string;
     assessments: unknown[];
   }[];
   /** Assessments this source made of others' statements, denials and figures. */
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
 }
+
+/**
+ * Whether a summary's statements and denials say who published them: a view stored before they
+ * did lacks it, and is folded afresh for a source page.
+ */
+export const publishersKept = (summary: Summary): boolean =>
+  (summary.statements?.latest ?? []).every((s) => s.publisher !== undefined) &&
+  (summary.denials ?? []).every((d) => d.publisher !== undefined);
 
 /** A speaker as this record names them: a private person by their pseudonym, never their sealed name. */
 const shownName = (who: { name: string; kind?: string; ref?: string }): string =>
@@ -93,9 +111,11 @@ export function sourceRecord(
     denials: [],
     assessed: [],
   };
+  const publishes = (publisher: string | undefined) =>
+    publisher !== undefined && keys.has(sourceKey({ name: publisher }));
   for (const [category, entry] of Object.entries(summary.casualties ?? {})) {
     for (const row of entry.bySource ?? []) {
-      if (is(row.attributedTo) || keys.has(sourceKey({ name: row.publisher ?? "" }))) {
+      if (is(row.attributedTo) || publishes(row.publisher)) {
         record.figures.push({
           category,
           figure: row.figure,
@@ -109,11 +129,13 @@ export function sourceRecord(
     }
   }
   for (const s of summary.statements?.latest ?? []) {
-    if (is(s.attributedTo)) {
+    if (is(s.attributedTo) || publishes(s.publisher)) {
       record.statements.push({
         eventId: s.eventId,
         quote: s.quote,
         stance: s.stance,
+        speaker: shownName(s.attributedTo),
+        ...(s.publisher !== undefined ? { publisher: s.publisher } : {}),
         assessments: s.assessments ?? [],
       });
     }
@@ -123,12 +145,14 @@ export function sourceRecord(
     }
   }
   for (const d of summary.denials ?? []) {
-    if (is(d.attributedTo)) {
+    if (is(d.attributedTo) || publishes(d.publisher)) {
       record.denials.push({
         eventId: d.eventId,
         claim: d.claim,
         ...(d.counterClaim ? { counterClaim: d.counterClaim } : {}),
         status: d.status,
+        speaker: shownName(d.attributedTo),
+        ...(d.publisher !== undefined ? { publisher: d.publisher } : {}),
         assessments: d.assessments ?? [],
       });
     }

@@ -62,6 +62,9 @@ const SOURCE_NAME = {
   schema: { type: "string", minLength: 1, maxLength: 300 },
 };
 
+const SPEAKER = { type: "string", description: "Who said it: a private person by their pseudonym." };
+const PUBLISHER = { type: "string", description: "Who published it (`source.publisher`)." };
+
 export const schemas: Record<string, Json> = {
   SourceRecord: {
     type: "object",
@@ -107,11 +110,13 @@ export const schemas: Record<string, Json> = {
         items: {
           type: "object",
           additionalProperties: false,
-          required: ["eventId", "quote", "stance", "assessments"],
+          required: ["eventId", "quote", "stance", "speaker", "assessments"],
           properties: {
             eventId: { type: "string" },
             quote: { type: "string" },
             stance: { type: "string" },
+            speaker: SPEAKER,
+            publisher: PUBLISHER,
             assessments: { type: "array", items: { type: "object" } },
           },
         },
@@ -121,12 +126,14 @@ export const schemas: Record<string, Json> = {
         items: {
           type: "object",
           additionalProperties: false,
-          required: ["eventId", "claim", "status", "assessments"],
+          required: ["eventId", "claim", "status", "speaker", "assessments"],
           properties: {
             eventId: { type: "string" },
             claim: { type: "string" },
             counterClaim: { type: "string" },
             status: { type: "string" },
+            speaker: SPEAKER,
+            publisher: PUBLISHER,
             assessments: { type: "array", items: { type: "object" } },
           },
         },

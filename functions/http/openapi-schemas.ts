@@ -124,6 +124,11 @@ const reference = {
   attributedTo: ref("StoredAttribution"),
 };
 
+const PUBLISHER = {
+  type: "string",
+  description: "Who published it (`source.publisher`); absent in a view stored before it was kept.",
+};
+
 const BOUNDED_ASSESSMENTS = {
   type: "array",
   maxItems: 100,
@@ -282,10 +287,11 @@ const answerSchemas: Record<string, Json> = {
       stance: ref("Stance"),
       accuses: { type: "string" },
       channel: { type: "string" },
+      publisher: PUBLISHER,
       assessments: BOUNDED_ASSESSMENTS,
       assessmentCount: integer(0, "How many live assessments it has in all."),
     },
-    ["accuses", "channel"],
+    ["accuses", "channel", "publisher"],
   ),
   StatementRow: closed(
     {
@@ -294,8 +300,9 @@ const answerSchemas: Record<string, Json> = {
       stance: ref("Stance"),
       accuses: { type: "string" },
       channel: { type: "string" },
+      publisher: PUBLISHER,
     },
-    ["accuses", "channel"],
+    ["accuses", "channel", "publisher"],
   ),
   DenialSummary: closed(
     {
@@ -310,8 +317,9 @@ const answerSchemas: Record<string, Json> = {
         enum: ["unassessed", "supported", "disputed", "false", "unverified"],
         description: "unassessed, or the verdict of the latest assessment.",
       },
+      publisher: PUBLISHER,
     },
-    ["counterClaim", "quote"],
+    ["counterClaim", "quote", "publisher"],
   ),
   Summary: closed(
     {

@@ -1,4 +1,4 @@
-import { QueryCommand } from "@aws-sdk/client-dynamodb";
+import { GetItemCommand, QueryCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
@@ -352,7 +352,34 @@ describe("GET /sources/{name}", () => {
     expect(ids((await call(archive.url, "GET", "/incidents?source=Kyiv%20Independent")).body)).toEqual([
       "find-lviv-2024",
     ]);
-    expect((await call(archive.url, "GET", "/sources/Kyiv%20Independent")).status).toBe(200);
+    // The publisher's page lists what it published: the statement, with who said it.
+    const published = await call(archive.url, "GET", "/sources/Kyiv%20Independent");
+    expect(published.status).toBe(200);
+    expect(published.body.items).toMatchObject([
+      {
+        incidentId: "find-lviv-2024",
+        statements: [{ speaker: "Andriy  Sadovyi", publisher: "Kyiv Independent", stance: "condemns" }],
+      },
+    ]);
+    const publishedPage = await (await fetch(`${archive.url}/source/Kyiv%20Independent`)).text();
+    expect(publishedPage).toContain("burned for hours");
+    // A view stored before its rows said who published them is folded afresh for the page.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const key = { incidentId: { S: "find-lviv-2024" } };
+    const view = await db.send(new GetItemCommand({ TableName: archive.tables.views, Key: key }));
+    const old = JSON.parse(view.Item?.summary?.S ?? "{}");
+    for (const row of old.statements.latest) delete row.publisher;
+    await db.send(
+      new UpdateItemCommand({
+        TableName: archive.tables.views,
+        Key: key,
+        UpdateExpression: "SET summary = :s",
+        ExpressionAttributeValues: { ":s": { S: JSON.stringify(old) } },
+      }),
+    );
+    db.destroy();
+    const refolded = await call(archive.url, "GET", "/sources/Kyiv%20Independent");
+    expect(refolded.body.items[0].statements).toMatchObject([{ publisher: "Kyiv Independent" }]);
     // Its name's words find it too: the summary lists a statement's speaker, not its publisher.
     expect(ids((await call(archive.url, "GET", "/incidents?q=independent")).body)).toEqual([
       "find-lviv-2024",

@@ -9,6 +9,15 @@ import { type MapPoint, WorldMap } from "./world-map.js";
 
 export const sourcePath = (name: string): string => `/source/${encodeURIComponent(name)}`;
 
+/** Who said it, and where it was published (a publisher's page lists what others said in it). */
+const SaidBy: FC<{ speaker: string; publisher?: string | undefined }> = ({ speaker, publisher }) => (
+  <>
+    <bdi>{speaker}</bdi>
+    {publisher ? ", in " : ""}
+    {publisher ? <bdi>{publisher}</bdi> : null}
+  </>
+);
+
 const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
   <li>
     <article class="card" data-incident={r.incidentId}>
@@ -47,7 +56,8 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
               <li data-event={s.eventId}>
                 {`${s.stance}: “`}
                 <bdi>{s.quote}</bdi>
-                {"”"}
+                {"” — "}
+                <SaidBy speaker={s.speaker} publisher={s.publisher} />
                 {s.assessments.length > 0
                   ? ` — assessed ${s.assessments.length}×, latest: ${(s.assessments.at(-1) as { verdict?: string }).verdict ?? "?"}`
                   : ""}
@@ -64,6 +74,8 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
               <li data-event={d.eventId}>
                 {"Denied "}
                 <bdi>{d.claim}</bdi>
+                {" — "}
+                <SaidBy speaker={d.speaker} publisher={d.publisher} />
                 {` — ${d.status}`}
                 {d.assessments.length > 0 ? ` after ${d.assessments.length} assessment(s)` : ""}
               </li>
