@@ -95,9 +95,7 @@ export class AppendPath {
   private async appendNow(pending: Pending): Promise<AppendResult> {
     const { request } = pending;
     const { incidentId, expectedVersion } = request;
-    const fingerprints = new Map<string, string>();
-    for (const e of request.envelopes)
-      if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(incidentId, e));
+    const fingerprints = fingerprintsOf(request);
 
     const cached = this.o.reader.cachedHead(incidentId);
     let head =
@@ -241,14 +239,31 @@ export class AppendPath {
     fingerprints: Map<string, string>,
     error: Error,
   ): Promise<AppendResult> {
-    if (fingerprints.size === 0) throw error;
+    const replay = await this.replayFound(request, fingerprints);
+    if (!replay) throw error;
+    return this.replayed(replay);
+  }
+
+  /**
+   * The first answer to this very append, if it is a faithful repeat of one stored (every event
+   * named by its client eventId, with the same content), else null: a check that refuses an
+   * append because of what the incident has become since must not refuse its retry.
+   */
+  async replay(request: AppendRequest): Promise<AppendResult | null> {
+    const replay = await this.replayFound(request, fingerprintsOf(request));
+    return replay ? this.replayed(replay) : null;
+  }
+
+  private async replayFound(
+    request: AppendRequest,
+    fingerprints: Map<string, string>,
+  ): Promise<Replay | null> {
+    if (fingerprints.size === 0) return null;
     const { incidentId, envelopes } = request;
     const ids = [...fingerprints.keys()];
     const memo: CommitMemo = new Map();
     const outcomes = await Promise.all(ids.map((id) => this.ids.lookup(id, incidentId, fingerprints, memo)));
-    const replay = replayOf(incidentId, envelopes, ids, outcomes);
-    if (!replay) throw error;
-    return this.replayed(replay);
+    return replayOf(incidentId, envelopes, ids, outcomes);
   }
 
   /** A replay answers 200; its commits go to the projector too, in case their own notice was lost. */
@@ -285,4 +300,12 @@ const brief = ({ eventId, version, hash }: StoredEvent) => ({ eventId, version, 
 function backoff(attempt: number): Promise<void> {
   const cap = Math.min(50, 2 ** Math.min(attempt, 6));
   return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
+}
+
+/** Each client eventId of an append, with the fingerprint of the content it names. */
+function fingerprintsOf(request: AppendRequest): Map<string, string> {
+  const fingerprints = new Map<string, string>();
+  for (const e of request.envelopes)
+    if (e.eventId) fingerprints.set(e.eventId, contentFingerprint(request.incidentId, e));
+  return fingerprints;
 }

@@ -56,4 +56,9 @@ export class EventStore extends CommitReader {
   append(request: AppendRequest): Promise<AppendResult> {
     return this.writer.append(request);
   }
+
+  /** The first answer to a faithful repeat of a stored append, else null (AppendPath.replay). */
+  replay(request: AppendRequest): Promise<AppendResult | null> {
+    return this.writer.replay(request);
+  }
 }

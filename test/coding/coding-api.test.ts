@@ -343,6 +343,57 @@ describe("grades, attributions and links", () => {
     expect((await events(a)).length).toBe(before);
   });
 
+  it("given a link stored, when the same append is sent again (a retry), then 200 with the first answer, nothing new", async () => {
+    const first = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "related" }, "coding-link-retry"),
+    );
+    expect(first.status).toBe(201);
+    const before = (await events(a)).length;
+    const again = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "related" }, "coding-link-retry"),
+    );
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await events(a)).length).toBe(before);
+    // The same id with other content is still refused (409), and so is the link again under a new id (422).
+    const changed = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "part-of" }, "coding-link-retry"),
+    );
+    expect(changed.status).toBe(409);
+    const fresh = await post(
+      archive.url,
+      a,
+      editor("IncidentsLinked", { otherIncidentId: b, relation: "related" }),
+    );
+    expect(fresh.status).toBe(422);
+  });
+
+  it("given a revision the incident has since moved past, when it is retried, then 200 with its first answer", async () => {
+    const id = "coding-revision-retry";
+    expect((await post(archive.url, id, opened(`${id}-opened`, { occurredOn: "2023-05-01" }))).status).toBe(
+      201,
+    );
+    const x = editor("IncidentRevised", { occurredOn: "2023-05-03" }, "coding-revise-x");
+    const first = await post(archive.url, id, x);
+    expect(first.status).toBe(201);
+    const y = editor(
+      "IncidentRevised",
+      { occurredOn: "2023-05-01", occurredUntil: "2023-05-02" },
+      "coding-revise-y",
+    );
+    expect((await post(archive.url, id, y)).status).toBe(201);
+    const again = await post(archive.url, id, x);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await events(id)).toHaveLength(3);
+  });
+
   it("given an editorial event, when a ReportRetracted names it, then 422", async () => {
     const answer = await post(archive.url, a, {
       type: "ReportRetracted",
