@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
+import { countryNames, isCountryCode } from "./country-codes.js";
 
 /**
  * The shapes a client may post. These schemas are the single source for validation,
@@ -186,17 +187,30 @@ export const Location = z
   .strictObject({
     name: text(300),
     region: opt(text(300)),
-    country: z
-      .string()
-      .check(
-        z.regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA"),
-        z.meta({ example: "UA" }),
+    country: z.string().check(
+      z.regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. UA"),
+      z.refine(
+        (code) => !/^[A-Z]{2}$/.test(code) || isCountryCode(code),
+        "must be a country's ISO 3166-1 alpha-2 code (or XK, Kosovo), e.g. UA: this code names no country",
       ),
+      z.meta({ example: "UA", enum: [...countryNames().keys()] }),
+    ),
     lat: opt(z.number().check(z.gte(-90), z.lte(90))),
     lon: opt(z.number().check(z.gte(-180), z.lte(180))),
     precision: opt(LocationPrecision),
   })
-  .check(z.meta({ id: "Location" }));
+  .check(
+    // A point is a pair: half of one would be written as a coordinate by the exports.
+    z.refine((l) => l.lat === undefined || l.lon !== undefined, {
+      message: "is required with lat: a point needs both",
+      path: ["lon"],
+    }),
+    z.refine((l) => l.lon === undefined || l.lat !== undefined, {
+      message: "is required with lon: a point needs both",
+      path: ["lat"],
+    }),
+    z.meta({ id: "Location", dependentRequired: { lat: ["lon"], lon: ["lat"] } }),
+  );
 
 /** `occurredUntil` is an instant or a date; a date runs to the end of its day. */
 const occurredUntil = z

@@ -178,7 +178,6 @@ describe("each event type's required fields", () => {
     ["ClaimAssessed", "data.verdict", "maybe"],
     ["IncidentOpened", "data.kind", "Missile Strike"],
     ["IncidentOpened", "data.location.country", "ua"],
-    ["IncidentOpened", "data.location.lat", 91],
     ["IncidentOpened", "data.occurredOn", "8 April 2022"],
     ["CasualtiesReported", "occurredAt", "yesterday"],
     ["CasualtiesReported", "source.url", "ftp://example.org/x"],
@@ -188,6 +187,31 @@ describe("each event type's required fields", () => {
       expect(pathsOf(edit(copy(type), path, value))).toEqual([path]);
     },
   );
+
+  it("given a place with a latitude and no longitude, or the other way round, then the missing one is named", () => {
+    const at = (point: Record<string, number>) => {
+      const body = copy("IncidentOpened");
+      Object.assign((body.data as { location: Record<string, unknown> }).location, point);
+      return errorsOf(body);
+    };
+    expect(at({ lat: 50 })).toEqual([
+      { path: "data.location.lon", message: "is required with lat: a point needs both" },
+    ]);
+    expect(at({ lon: 30 })).toEqual([
+      { path: "data.location.lat", message: "is required with lon: a point needs both" },
+    ]);
+    expect(at({ lat: 50, lon: 30 })).toEqual([]);
+  });
+
+  it("given a country code ISO 3166-1 does not assign (XX, or the withdrawn FX and YU), then it is named; XK is Kosovo", () => {
+    for (const code of ["XX", "FX", "YU", "EU"]) {
+      expect(pathsOf(edit(copy("IncidentOpened"), "data.location.country", code)), code).toEqual([
+        "data.location.country",
+      ]);
+    }
+    for (const code of ["UA", "FR", "BF", "XK"])
+      expect(errorsOf(edit(copy("IncidentOpened"), "data.location.country", code)), code).toEqual([]);
+  });
 
   it("given an IncidentOpened with both occurredAt and occurredOn, then it asks for one", () => {
     const body = edit(copy("IncidentOpened"), "data.occurredAt", "2022-04-08T09:00:00Z");
@@ -384,7 +408,7 @@ describe("a bound", () => {
       { path: "attributedTo.side", message: "must be at most 100 characters" },
     ]);
     const opening = copy("IncidentOpened");
-    (opening.data as { location: Record<string, unknown> }).location.lat = 91;
+    Object.assign((opening.data as { location: Record<string, unknown> }).location, { lat: 91, lon: 30 });
     expect(errorsOf(opening)).toEqual([{ path: "data.location.lat", message: "must be at most 90" }]);
     const redaction = {
       type: "RedactionApplied",

@@ -1,3 +1,4 @@
+import { countryNames, isCountryCode } from "../country-codes.js";
 import { ownValue } from "../own-keys.js";
 
 /**
@@ -51,37 +52,44 @@ const ALIASES: Record<string, string> = {
   "saint-martin": "MF",
   "saint-barthelemy": "BL",
   kosovo: "XK",
+  "saint vincent and the grenadines": "VC",
+  "virgin islands, u.s.": "VI",
+  "virgin islands, british": "VG",
+  "kingdom of eswatini (swaziland)": "SZ",
+  "hong kong": "HK",
+  macau: "MO",
+  macao: "MO",
+  "heard island and mcdonald islands": "HM",
+  "south georgia and the south sandwich islands": "GS",
+  "united states minor outlying islands": "UM",
+  "saint helena, ascension and tristan da cunha": "SH",
 };
 
+/** Marks, case and spacing aside, "&" as "and" and "St." as "Saint": ICU's "St. Kitts & Nevis" is ACLED's "Saint Kitts and Nevis". */
 function normalise(name: string): string {
   return name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .trim()
     .toLowerCase()
-    .replace(/\s+/g, " ");
+    .replace(/\s+/g, " ")
+    .replace(/\s*&\s*/g, " and ")
+    .replace(/^st\.? /, "saint ");
 }
 
 let byName: Map<string, string> | undefined;
 
 function names(): Map<string, string> {
   if (byName) return byName;
-  const display = new Intl.DisplayNames(["en"], { type: "region" });
   byName = new Map();
-  for (let a = 65; a <= 90; a += 1) {
-    for (let b = 65; b <= 90; b += 1) {
-      const code = String.fromCharCode(a, b);
-      const name = display.of(code);
-      if (name && name !== code) byName.set(normalise(name), code);
-    }
-  }
+  for (const [code, name] of countryNames()) byName.set(normalise(name), code);
   return byName;
 }
 
 /** The alpha-2 code of a country name (or of an alpha-2 code itself); null for a name not known. */
 export function countryCode(name: string): string | null {
   const trimmed = name.trim();
-  if (/^[A-Z]{2}$/.test(trimmed)) return trimmed;
+  if (/^[A-Z]{2}$/.test(trimmed)) return isCountryCode(trimmed) ? trimmed : null;
   const key = normalise(trimmed);
   return ownValue(ALIASES, key) ?? names().get(key) ?? null;
 }
