@@ -51,19 +51,6 @@ describe("the append's evidence rules", () => {
     const errors = checkCapturesHeld(captures, [{ size: 101 }, null, { size: 7 }]);
     expect(errors.map((e) => e.path)).toEqual(["events[1].data.sha256", "events[2].data.sha256"]);
   });
-  it("names data.access of a public capture of bytes held restricted; a restricted one of them passes", () => {
-    const captures = capturesOf([capture(1), capture(2, { access: "restricted" })], true);
-    const held = [
-      { size: 101, access: "restricted" as const },
-      { size: 102, access: "restricted" as const },
-    ];
-    expect(checkCapturesHeld(captures, held)).toEqual([
-      {
-        path: "events[0].data.access",
-        message: expect.stringContaining("capture it with access restricted"),
-      },
-    ]);
-  });
   it("needs a report's evidence to be captured in the incident, or in the same append", () => {
     const named = evidenceNamed([capture(1), resting("report-1", sha(1), sha(2))], true);
     expect(named).toEqual([{ path: "events[1].evidence[1]", sha256: sha(2) }]);

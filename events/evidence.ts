@@ -70,13 +70,11 @@ export function capturesOf(
 
 /**
  * Each capture against what the blob store holds under its hash: bytes missing, or held with
- * another size, break the rule (the field named is `data.sha256`); so does a public capture of
- * bytes a capture restricted, which stay restricted (`data.access`): its event would say public
- * of bytes no reader without the role may fetch.
+ * another size, break the rule (the field named is `data.sha256`).
  */
 export function checkCapturesHeld(
-  captures: readonly { path: string; sha256: string; size: number; access?: "public" | "restricted" }[],
-  held: readonly ({ size: number; access?: "public" | "restricted" | null } | null)[],
+  captures: readonly { path: string; sha256: string; size: number }[],
+  held: readonly ({ size: number } | null)[],
 ): FieldError[] {
   return captures.flatMap((capture, i) => {
     const blob = held[i];
@@ -92,13 +90,6 @@ export function checkCapturesHeld(
         {
           path: capture.path,
           message: `the evidence ${capture.sha256} held is ${blob.size} bytes, not the ${capture.size} of data.size`,
-        },
-      ];
-    if (blob.access === "restricted" && capture.access !== "restricted")
-      return [
-        {
-          path: capture.path.replace(/data\.sha256$/, "data.access"),
-          message: `is public, but the evidence ${capture.sha256} is restricted (a capture of it restricted it, and bytes stay restricted): capture it with access restricted`,
         },
       ];
     return [];

@@ -68,13 +68,17 @@ export function createLedgerCore(options: LedgerCoreOptions) {
       }),
     );
   };
-  const evidence = options.evidence
-    ? { routes: options.evidence, checks: evidenceChecks(options.evidence.store, events, views) }
-    : undefined;
   // Sealed values beside the chain (functions/people): written before the event that commits to them.
   const people = peopleTables(tables);
   const disclosures = new DisclosureStore(db, people.disclosures);
+  // Every restricted read is recorded here: of disclosures, and of evidence bytes.
   const audit = new AuditLog(db, people.audit);
+  const evidence = options.evidence
+    ? {
+        routes: { ...options.evidence, audit },
+        checks: evidenceChecks(options.evidence.store, events, views),
+      }
+    : undefined;
   const disclosureReader = new DisclosureReader(disclosures, audit);
   const sealed = new SealedAppend({
     events,

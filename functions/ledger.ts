@@ -144,6 +144,7 @@ export function createLedger(options: LedgerOptions) {
                   ...(core.blobs ? { blobs: core.blobs } : {}),
                   timestampCovering: options.timestampCovering ?? coveringTimestamp(logStore),
                   readers: options.evidence?.readers ?? asAsync(authenticate),
+                  audit: core.audit,
                 },
               }),
               disclosureExport(),

@@ -66,8 +66,9 @@ export class PeopleTables extends Construct {
     // Readers: the disclosures by key, and a record of each restricted read, which they may
     // add but never change (PutItem conditional on absence in the code; no UpdateItem here).
     grantTableActions(props.pages.role, this.disclosures, ["dynamodb:Query", "dynamodb:GetItem"]);
-    grantTableActions(props.api.role, this.audit, ["dynamodb:PutItem"]);
-    grantTableActions(props.pages.role, this.audit, ["dynamodb:PutItem"]);
+    // The data Lambda records restricted evidence put in a proof bundle.
+    for (const fn of [props.api, props.pages, props.data])
+      grantTableActions(fn.role, this.audit, ["dynamodb:PutItem"]);
     new CfnOutput(this, "DisclosuresTableName", { value: this.disclosures.tableName });
     new CfnOutput(this, "AuditTableName", { value: this.audit.tableName });
   }

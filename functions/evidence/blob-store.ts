@@ -27,6 +27,11 @@ export interface PutOptions {
   sha256?: string;
   /** The size the client declared (an upload's size): another is refused. */
   size?: number;
+  /**
+   * `restricted`: the bytes are restricted before they are held under their name, so no reader
+   * without the role ever gets them (an upload of a victim's photo, before its capture).
+   */
+  access?: Access;
 }
 
 export interface PutResult {
@@ -58,7 +63,8 @@ export interface StagedBlob {
   sha256: string;
   size: number;
   mediaType: string;
-  keep(): Promise<PutResult>;
+  /** Keeps the bytes; `access` (or the staging's own) restricts them before they are held. */
+  keep(access?: Access): Promise<PutResult>;
   discard(): Promise<void>;
 }
 

@@ -15,7 +15,9 @@ import { type Authenticator, requireRole } from "../http/auth.js";
 import { acceptQuery } from "../http/params.js";
 import { bodyChunks, readJsonBody } from "../http/read-body.js";
 import type { Logger } from "../logger.js";
+import type { AuditLog } from "../people/audit-log.js";
 import {
+  type Access,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -49,8 +51,10 @@ export interface EvidenceRouteDeps {
   maxBytes?: number;
   /** Signs this server's own upload URLs (locally); random per process when not given. */
   uploadSecret?: Uint8Array;
-  /** The public origin absolute upload URLs start with; else they are paths on this server. */
+  /** The public origin absolute upload URLs start with; else this request's origin. */
   publicUrl?: string;
+  /** Where each restricted read is recorded before the bytes go out (functions/people/audit-log.ts). */
+  audit?: Pick<AuditLog, "recordEvidence">;
 }
 
 /** `type/subtype` with optional parameters (RFC 9110 §8.3.1). */
@@ -147,7 +151,19 @@ const UploadRequest = z.strictObject({
   sha256: z.string().check(z.regex(SHA256_HEX, "must be 64 lowercase hex digits")),
   size: z.int().check(z.gte(1, "must be at least 1 byte")),
   mediaType: z.string(),
+  access: z.optional(z.enum(["public", "restricted"])),
 });
+
+/**
+ * `?access=restricted` on an upload: the bytes are restricted before they are held, not only
+ * once a restricted capture names them (a victim's photo is never public in between).
+ */
+function accessQuery(c: Context): Access | undefined {
+  const access = c.req.query("access");
+  if (access === undefined || access === "public" || access === "restricted") return access;
+  const message = "must be public or restricted";
+  throw new MalformedRequestError(`access ${message}`, [{ path: "query.access", message }]);
+}
 
 const sha256Param = (c: Context): string => {
   const sha256 = c.req.param("sha256") ?? "";
@@ -222,14 +238,16 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     );
   };
 
-  app.post("/evidence", acceptQuery(), async (c) => {
+  app.post("/evidence", acceptQuery("access"), async (c) => {
     const writer = requireRole(deps.authenticate, c, "writer", "an upload of evidence");
     const mediaType = evidenceMediaType(c.req.header("content-type"));
     const sha256 = declaredDigest(c.req.header("repr-digest"));
+    const access = accessQuery(c);
     const result = await store.put(boundedBody(c, max, log), {
       mediaType,
       max,
       ...(sha256 ? { sha256 } : {}),
+      ...(access ? { access } : {}),
     });
     log.info("evidence stored", {
       sha256: result.sha256,
@@ -240,8 +258,14 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     return stored(c, result);
   });
 
-  const uploadSignature = (sha256: string, size: number, mediaType: string, expires: number) =>
-    createHmac("sha256", secret).update(`${sha256}\n${size}\n${mediaType}\n${expires}`).digest();
+  const uploadSignature = (
+    sha256: string,
+    size: number,
+    mediaType: string,
+    expires: number,
+    access: string,
+  ) =>
+    createHmac("sha256", secret).update(`${sha256}\n${size}\n${mediaType}\n${expires}\n${access}`).digest();
 
   app.post("/evidence/uploads", acceptQuery(), async (c) => {
     requireRole(deps.authenticate, c, "writer", "an upload of evidence");
@@ -253,7 +277,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
         errors,
       );
     }
-    const { sha256, size } = parsed.data;
+    const { sha256, size, access = "public" } = parsed.data;
     let mediaType: string;
     try {
       mediaType = evidenceMediaType(parsed.data.mediaType);
@@ -261,6 +285,8 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       const message = "must be a media type: type/subtype, not a form encoding";
       throw new InvalidUploadRequestError(`mediaType ${message}`, [{ path: "mediaType", message }]);
     }
+    // Restricted before any byte arrives (it only ever narrows, so an upload never asked for costs nothing).
+    if (access === "restricted") await store.setAccess(sha256, "restricted");
     const direct = await store.directUpload({ sha256, size, mediaType, expiresInSeconds: UPLOAD_SECONDS });
     if (direct) return c.json(direct, 201);
     if (size > max) {
@@ -269,11 +295,17 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       ]);
     }
     const expires = Math.floor(Date.now() / 1000) + UPLOAD_SECONDS;
-    const sig = uploadSignature(sha256, size, mediaType, expires).toString("base64url");
-    const query = new URLSearchParams({ size: String(size), type: mediaType, expires: String(expires) });
+    const sig = uploadSignature(sha256, size, mediaType, expires, access).toString("base64url");
+    const query = new URLSearchParams({
+      size: String(size),
+      type: mediaType,
+      expires: String(expires),
+      ...(access === "restricted" ? { access } : {}),
+    });
     return c.json(
       {
-        uploadUrl: `${deps.publicUrl ?? ""}/evidence/uploads/${sha256}?${query}`,
+        // A whole URL, as a presigned S3 PUT is: the client PUTs to it as given.
+        uploadUrl: `${deps.publicUrl ?? new URL(c.req.url).origin}/evidence/uploads/${sha256}?${query}`,
         // A bearer token good for this one upload: the client PUTs with these headers alone.
         headers: { "content-type": mediaType, authorization: `Bearer ${UPLOAD_TOKEN_PREFIX}${sig}` },
         expiresAt: new Date(expires * 1000).toISOString(),
@@ -284,7 +316,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
 
   // This server's direct upload. Its bearer token is an HMAC of what may be put (hash, size, media
   // type, expiry), made by POST /evidence/uploads for a writer: as a presigned S3 PUT's signature is.
-  app.put("/evidence/uploads/:sha256", acceptQuery("size", "type", "expires"), async (c) => {
+  app.put("/evidence/uploads/:sha256", acceptQuery("size", "type", "expires", "access"), async (c) => {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
     if (!bearer.startsWith(UPLOAD_TOKEN_PREFIX)) {
       c.header("WWW-Authenticate", 'Bearer realm="incident-ledger"');
@@ -296,8 +328,9 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     const size = Number(c.req.query("size"));
     const mediaType = c.req.query("type") ?? "";
     const expires = Number(c.req.query("expires"));
+    const access = c.req.query("access") === "restricted" ? "restricted" : "public";
     const given = Buffer.from(bearer.slice(UPLOAD_TOKEN_PREFIX.length), "base64url");
-    const expected = uploadSignature(sha256, size, mediaType, expires);
+    const expected = uploadSignature(sha256, size, mediaType, expires, access);
     if (
       given.length !== expected.length ||
       !timingSafeEqual(given, expected) ||
@@ -318,6 +351,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       max,
       sha256,
       size,
+      access,
     });
     log.info("evidence stored", {
       sha256: result.sha256,
@@ -336,14 +370,23 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
     const restricted = info.access === "restricted";
     if (restricted) {
       const who = await requireRoleAsync(readers, c, "restricted-reader", "restricted evidence");
-      // The record of who read what when: a structured line in the archive's own log (in AWS
-      // its CloudWatch log group), which readers can neither see nor change.
+      // The record of who read what when, before a byte goes out: an item in the audit table
+      // (readers may add, never change), and a log line the alarm on bursts of reads counts.
+      const at = new Date().toISOString();
+      const range = c.req.header("range");
+      await deps.audit?.recordEvidence({
+        who: who.name,
+        sha256,
+        via: "GET /evidence/{sha256}",
+        at,
+        ...(range ? { range } : {}),
+      });
       log.info("restricted evidence read", {
         audit: "restricted-evidence-read",
         reader: who.name,
         sha256,
-        range: c.req.header("range") ?? null,
-        at: new Date().toISOString(),
+        range: range ?? null,
+        at,
       });
     }
     const disposition = `attachment; filename="${fileName(info)}"`;

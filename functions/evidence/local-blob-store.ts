@@ -96,11 +96,17 @@ export class LocalBlobStore implements BlobStore {
     }
     const { size } = intake;
     const discard = () => rm(temp, { force: true });
-    const keep = async (): Promise<PutResult> => {
+    const keep = async (access = options.access): Promise<PutResult> => {
       const real = this.path(sha256);
-      // The media type first: a blob under its real name always has it beside it.
-      if (!(await exists(`${real}.json`)))
-        await this.writeMeta(sha256, { mediaType: options.mediaType, size });
+      // The media type and a restriction first: a blob under its real name always has them beside it.
+      const meta = await this.meta(sha256);
+      const wanted = access === "restricted" ? "restricted" : meta?.access;
+      if (!meta || meta.access !== wanted)
+        await this.writeMeta(sha256, {
+          mediaType: meta?.mediaType ?? options.mediaType,
+          size,
+          ...(wanted ? { access: wanted } : {}),
+        });
       let created = true;
       try {
         await link(temp, real);
@@ -110,8 +116,8 @@ export class LocalBlobStore implements BlobStore {
       }
       if (created) await syncDir(this.dir);
       await discard();
-      const meta = await this.meta(sha256);
-      return { sha256, size, mediaType: meta?.mediaType ?? options.mediaType, created };
+      const kept = await this.meta(sha256);
+      return { sha256, size, mediaType: kept?.mediaType ?? options.mediaType, created };
     };
     return { sha256, size, mediaType: options.mediaType, keep, discard };
   }
@@ -177,15 +183,6 @@ export class LocalBlobStore implements BlobStore {
     }
     await rename(temp, `${this.path(sha256)}.json`);
     await syncDir(this.dir);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -13,6 +13,7 @@ import { notInLogYet } from "../http/routes/log.js";
 import type { LogStore } from "../log/log-store.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import type { Logger } from "../logger.js";
+import type { AuditLog } from "../people/audit-log.js";
 import type { BlobStore } from "./blob-store.js";
 
 export interface ProofBundleDeps {
@@ -30,6 +31,8 @@ export interface ProofBundleDeps {
   /** Who may have restricted evidence put in a bundle (restricted readers); else it is left out. */
   readers?: AsyncAuthenticator;
   log?: Logger;
+  /** Where each restricted read is recorded before the bundle goes out. */
+  audit?: Pick<AuditLog, "recordEvidence">;
 }
 
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -160,12 +163,22 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
         const info = await deps.blobs?.head(sha256);
         const allowed = info && (info.access !== "restricted" || hasRole(reader, "restricted-reader"));
         if (info && allowed && info.access === "restricted") {
-          deps.log?.info("restricted evidence read", {
-            audit: "restricted-evidence-read",
-            reader: reader?.name,
+          const at = new Date().toISOString();
+          const who = reader?.name ?? "";
+          await deps.audit?.recordEvidence({
+            who,
             sha256,
             via: "bundle",
-            at: new Date().toISOString(),
+            at,
+            incidentId,
+            eventId: event.eventId,
+          });
+          deps.log?.info("restricted evidence read", {
+            audit: "restricted-evidence-read",
+            reader: who,
+            sha256,
+            via: "bundle",
+            at,
           });
         }
         return { sha256, included: Boolean(allowed) };

@@ -96,8 +96,10 @@ export class S3BlobStore implements BlobStore {
       throw error;
     }
     const { size } = intake;
-    const keep = async (): Promise<PutResult> => {
+    const keep = async (access = options.access): Promise<PutResult> => {
       try {
+        // Restricted before the bytes are under their name (or, held already, from now on).
+        if (access === "restricted") await this.setAccess(sha256, "restricted");
         const held = await this.head(sha256);
         if (held) return { sha256, size, mediaType: held.mediaType, created: false };
         await this.s3.send(

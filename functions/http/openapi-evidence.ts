@@ -58,6 +58,12 @@ export const schemas: Record<string, Json> = {
       sha256: ref("Sha256Hex"),
       size: { type: "integer", minimum: 1 },
       mediaType: { type: "string", example: "video/mp4" },
+      access: {
+        type: "string",
+        enum: ["public", "restricted"],
+        description:
+          "restricted: the bytes are restricted before they arrive (default public until a restricted capture names them).",
+      },
     },
   },
   EvidenceUpload: {
@@ -86,7 +92,17 @@ export const paths: Record<string, Json> = {
       description:
         "Body: the raw bytes; `Content-Type`: their media type (not a form encoding). Streamed while hashed, never held whole in memory. Up to LEDGER_EVIDENCE_MAX (default 256 MiB) locally; in AWS larger files go through POST /evidence/uploads. An optional `Repr-Digest: sha-256=:<base64>:` is checked. Bytes already held answer 200 with the same body. A client that disconnects mid-body keeps nothing.",
       security: writers,
-      parameters: [{ name: "Repr-Digest", in: "header", required: false, schema: { type: "string" } }],
+      parameters: [
+        { name: "Repr-Digest", in: "header", required: false, schema: { type: "string" } },
+        {
+          name: "access",
+          in: "query",
+          required: false,
+          description:
+            "restricted: the bytes are restricted before they are held, so no reader without the role gets them before a restricted capture names them (a victim's photo). Access only narrows.",
+          schema: { type: "string", enum: ["public", "restricted"] },
+        },
+      ],
       requestBody: {
         required: true,
         content: { "*/*": { schema: ref("EvidenceBytes") } },
@@ -98,7 +114,7 @@ export const paths: Record<string, Json> = {
         },
         "200": stored("These bytes were already held: nothing new was kept."),
         "400": problem(
-          "An empty body, a malformed Repr-Digest, or the upload ended early; nothing was kept.",
+          "An empty body, a malformed Repr-Digest, an access other than public or restricted, or the upload ended early; nothing was kept.",
         ),
         "401": problem("Missing or wrong credentials; nothing was kept."),
         "403": problem("The caller is not a writer; nothing was kept."),

@@ -12,6 +12,19 @@ export interface RestrictedRead {
   at: string;
 }
 
+/** One restricted read of evidence bytes: who read which bytes, through what, when. */
+export interface EvidenceRead {
+  who: string;
+  sha256: string;
+  /** Where it was read: the route, or a proof bundle (then of which event). */
+  via: string;
+  at: string;
+  /** The Range asked for, when only part of the bytes were. */
+  range?: string;
+  incidentId?: string;
+  eventId?: string;
+}
+
 /**
  * The audit of restricted reads (CONTRACT.md "Roles"): a table of its own to which readers'
  * code may only add items (its grant is PutItem alone), so a reader cannot change or remove a
@@ -37,6 +50,30 @@ export class AuditLog {
           eventId: { S: read.eventId },
           pointers: { L: read.pointers.map((p) => ({ S: p })) },
           via: { S: read.via },
+        },
+        ConditionExpression: "attribute_not_exists(#at)",
+        ExpressionAttributeNames: { "#at": "at" },
+      }),
+    );
+  }
+
+  /**
+   * A read of restricted evidence, under `evidence#<sha256>` (no incident id has a `#`): the
+   * bytes are read by hash, whichever incidents capture them, so their reads are kept together.
+   */
+  async recordEvidence(read: EvidenceRead): Promise<void> {
+    await this.db.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: {
+          incidentId: { S: `evidence#${read.sha256}` },
+          at: { S: `${read.at}#${randomUUID()}` },
+          who: { S: read.who },
+          sha256: { S: read.sha256 },
+          via: { S: read.via },
+          ...(read.range ? { range: { S: read.range } } : {}),
+          ...(read.incidentId ? { readIn: { S: read.incidentId } } : {}),
+          ...(read.eventId ? { eventId: { S: read.eventId } } : {}),
         },
         ConditionExpression: "attribute_not_exists(#at)",
         ExpressionAttributeNames: { "#at": "at" },

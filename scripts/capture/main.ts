@@ -96,7 +96,8 @@ try {
   if (size <= DIRECT_FROM) {
     uploaded = await answerOf(
       await sendFile(
-        new URL(`${base}/evidence`),
+        // Restricted bytes are restricted as they arrive, not once the capture names them.
+        new URL(`${base}/evidence${access === "restricted" ? "?access=restricted" : ""}`),
         "POST",
         {
           ...auth,
@@ -113,7 +114,7 @@ try {
       await fetch(`${base}/evidence/uploads`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ sha256, size, mediaType }),
+        body: JSON.stringify({ sha256, size, mediaType, ...(access ? { access } : {}) }),
       }),
     );
     if (asked.status !== 201)

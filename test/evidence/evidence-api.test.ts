@@ -1,5 +1,8 @@
 import { request } from "node:http";
+import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { peopleTables } from "../../functions/store/table-design.js";
 import { call, casualties, opened, post, TOKEN } from "../support/archive.js";
 import { capture, digestHeader, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
 
@@ -184,6 +187,59 @@ describe("POST /evidence and GET /evidence/{sha256}", () => {
   });
 });
 
+describe("bytes restricted as they are uploaded (?access=restricted, or access in an upload request)", () => {
+  it("never serves them to a reader without the role, before any capture names them", async () => {
+    const photo = "<html>a photo of a victim, in spirit</html>";
+    const posted = await fetch(`${base}/evidence?access=restricted`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "image/jpeg" },
+      body: photo,
+    });
+    expect(posted.status).toBe(201);
+    const href = `${base}/evidence/${sha256Of(photo)}`;
+    expect((await fetch(href)).status).toBe(401);
+    expect((await fetch(href, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    // The same bytes again without it: still restricted (access only narrows).
+    expect((await upload(base, photo)).status).toBe(200);
+    expect((await fetch(href)).status).toBe(401);
+  });
+
+  it("refuses another access with 400 naming it, keeping nothing", async () => {
+    const bytes = "bytes with a made-up access";
+    const answer = await fetch(`${base}/evidence?access=secret`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/plain" },
+      body: bytes,
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { errors: { path: string }[] }).errors).toMatchObject([
+      { path: "query.access" },
+    ]);
+    expect((await fetch(`${base}/evidence/${sha256Of(bytes)}`)).status).toBe(404);
+  });
+
+  it("restricts a direct upload's bytes as they arrive, and its URL cannot be changed to public", async () => {
+    const video = "a video of a witness, in spirit";
+    const asked = await call(base, "POST", "/evidence/uploads", {
+      sha256: sha256Of(video),
+      size: video.length,
+      mediaType: "video/mp4",
+      access: "restricted",
+    });
+    expect(asked.status).toBe(201);
+    const { uploadUrl, headers } = asked.body;
+    const widened = await fetch(uploadUrl.replace(/&access=restricted/, ""), {
+      method: "PUT",
+      headers,
+      body: video,
+    });
+    expect(widened.status).toBe(403);
+    const put = await fetch(uploadUrl, { method: "PUT", headers, body: video });
+    expect(put.status).toBe(201);
+    expect((await fetch(`${base}/evidence/${sha256Of(video)}`)).status).toBe(401);
+  });
+});
+
 describe("direct uploads (POST /evidence/uploads)", () => {
   it("gives this server's URL, which takes exactly the bytes asked for", async () => {
     const bytes = "a large video, in spirit";
@@ -194,8 +250,9 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     });
     expect(asked.status).toBe(201);
     const { uploadUrl, headers } = asked.body;
+    expect(uploadUrl.startsWith(`${base}/evidence/uploads/`)).toBe(true);
     expect(headers.authorization).toMatch(/^Bearer upload\./);
-    const wrong = await fetch(`${base}${uploadUrl}`, {
+    const wrong = await fetch(uploadUrl, {
       method: "PUT",
       headers,
       body: "another video, in spirit",
@@ -203,25 +260,25 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     expect(wrong.status).toBe(422);
     expect((await call(base, "GET", `/evidence/${sha256Of("another video, in spirit")}`)).status).toBe(404);
     // Another size in the URL than the token was made for; a user's token instead of the upload's.
-    const forged = await fetch(`${base}${uploadUrl.replace(/size=\d+/, "size=3")}`, {
+    const forged = await fetch(uploadUrl.replace(/size=\d+/, "size=3"), {
       method: "PUT",
       headers,
       body: bytes,
     });
     expect(forged.status).toBe(403);
-    const anonymous = await fetch(`${base}${uploadUrl}`, {
+    const anonymous = await fetch(uploadUrl, {
       method: "PUT",
       headers: { ...headers, authorization: `Bearer ${TOKEN}` },
       body: bytes,
     });
     expect(anonymous.status).toBe(401);
     // More bytes than asked for: refused by the size the upload declared, not the archive's bound.
-    const longer = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: `${bytes}, and more` });
+    const longer = await fetch(uploadUrl, { method: "PUT", headers, body: `${bytes}, and more` });
     expect(longer.status).toBe(413);
     expect(((await longer.json()) as { detail: string }).detail).toBe(
       `the evidence is over ${bytes.length} bytes (the size this upload declared); nothing was kept`,
     );
-    const put = await fetch(`${base}${uploadUrl}`, { method: "PUT", headers, body: bytes });
+    const put = await fetch(uploadUrl, { method: "PUT", headers, body: bytes });
     expect(put.status).toBe(201);
     expect(((await put.json()) as { sha256: string }).sha256).toBe(sha256Of(bytes));
   });
@@ -355,6 +412,14 @@ describe("EvidenceCaptured and evidence lists", () => {
     const read = await fetch(href, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(read.status).toBe(200);
     expect(read.headers.get("cache-control")).toContain("no-store");
+    // Recorded in the audit table, as restricted disclosures are: who, which bytes, how, when.
+    const db = createDynamoClient(archive.server.dynamoEndpoint);
+    const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.server.tables).audit }));
+    db.destroy();
+    const reads = (audit.Items ?? []).filter((i) => i.incidentId?.S === `evidence#${sha256Of(secret)}`);
+    expect(reads.map((i) => [i.who?.S, i.via?.S, i.sha256?.S])).toEqual([
+      ["test-writer", "GET /evidence/{sha256}", sha256Of(secret)],
+    ]);
     // A later public capture of the same bytes does not make them public.
     expect((await post(base, "evidence-two", capture(secret, { kind: "image" }))).status).toBe(201);
     expect((await fetch(href)).status).toBe(401);

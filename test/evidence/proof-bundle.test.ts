@@ -3,10 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
-import { call, casualties, envelope, opened, post } from "../support/archive.js";
+import { peopleTables } from "../../functions/store/table-design.js";
+import { call, casualties, envelope, opened, post, TOKEN } from "../support/archive.js";
 import { runVerify } from "../support/run-verify.js";
 import { capture, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
 
@@ -125,6 +127,18 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     expect(readme).toContain(`Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`);
     expect(readme).not.toContain("SHA256SUMS");
     expect((await call(base, "GET", "/incidents/bundle-one/events/nope-nope-nope/bundle")).status).toBe(404);
+    // A restricted-reader's bundle holds them, and the read is recorded in the audit table.
+    const held = await fetch(`${base}/incidents/bundle-one/events/bundle-restricted/bundle`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(held.status).toBe(200);
+    const db = createDynamoClient(archive.server.dynamoEndpoint);
+    const audit = await db.send(new ScanCommand({ TableName: peopleTables(archive.server.tables).audit }));
+    db.destroy();
+    const reads = (audit.Items ?? []).filter((i) => i.incidentId?.S === `evidence#${sha256Of(secret)}`);
+    expect(reads.map((i) => [i.via?.S, i.readIn?.S, i.eventId?.S])).toEqual([
+      ["bundle", "bundle-one", "bundle-restricted"],
+    ]);
   });
 
   it("tells, in the README of a bundle without evidence, only how to check what it holds", async () => {

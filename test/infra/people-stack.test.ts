@@ -48,7 +48,7 @@ describe("the people's tables (disclosures, audit)", () => {
     expect(on(stack.api.role, stack.people.audit)).toEqual(["dynamodb:PutItem"]);
   });
 
-  it("lets the pages read disclosures (and write them as the API's append does, for the desk) and add audit records; the exports function scan disclosures only", () => {
+  it("lets the pages read disclosures (and write them as the API's append does, for the desk) and add audit records (the data Lambda too, for bundles); the exports function scan disclosures only", () => {
     // The desk's posts run the API's sealing append (infra/desk.ts): the API's writes, no more.
     expect(on(stack.pages.role, stack.people.disclosures)).toEqual([
       "dynamodb:GetItem",
@@ -60,7 +60,8 @@ describe("the people's tables (disclosures, audit)", () => {
     // The data Lambda redirects the disclosures export to the exports function, which scans.
     expect(on(stack.data.role, stack.people.disclosures)).toEqual([]);
     expect(on(stack.exportStreaming.fn.role, stack.people.disclosures)).toEqual(["dynamodb:Scan"]);
-    expect(on(stack.data.role, stack.people.audit)).toEqual([]);
+    // It records a restricted-reader's proof bundle holding restricted evidence: add, never change.
+    expect(on(stack.data.role, stack.people.audit)).toEqual(["dynamodb:PutItem"]);
     expect(on(stack.projector.role, stack.people.disclosures)).toEqual([]);
     // Scans and batch writes elsewhere stay the view repair's alone.
     for (const role of [stack.api.role, stack.data.role, stack.pages.role]) {

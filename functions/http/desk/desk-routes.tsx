@@ -93,8 +93,9 @@ export function deskRoutes(deps: DeskDeps) {
     return { status: res.status, body: await res.json() };
   };
   /** A chosen file's staged bytes, kept: under their SHA-256, as POST /evidence keeps bytes. */
-  const keepBytes = async (who: Principal, staged: StagedBlob) => {
-    const result = await staged.keep();
+  const keepBytes = async (who: Principal, staged: StagedBlob, access: string | undefined) => {
+    // Restricted bytes are restricted as they are kept, before the capture that says so is stored.
+    const result = await staged.keep(access === "restricted" ? "restricted" : undefined);
     deps.log.info("evidence stored", {
       sha256: result.sha256,
       size: result.size,
@@ -342,7 +343,7 @@ export function deskRoutes(deps: DeskDeps) {
       // The event is checked whole before its bytes are kept: a refused form keeps nothing.
       const parsed = parseAppendBody(read.body);
       if (!parsed.ok) return refuse(422, parsed.errors);
-      await keepBytes(s.who, staged);
+      await keepBytes(s.who, staged, values.get("data.access"));
     }
     const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
     if (answer.status === 201 || answer.status === 200) {
