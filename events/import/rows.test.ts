@@ -10,6 +10,9 @@ describe("parseDay: the days the datasets write", () => {
     ["08 April 2022", "2022-04-08"],
     ["8-Apr-2022", "2022-04-08"],
     ["2022-02-31", null],
+    ["0099-02-20", "0099-02-20"],
+    ["2024-02-29", "2024-02-29"],
+    ["1900-02-29", null],
     ["31 February 2022", null],
     ["yesterday", null],
   ])("given %s, then %s", (text, day) => {

@@ -1,3 +1,4 @@
+import { isCalendarDay } from "../calendar.js";
 import type { FieldError } from "../validate.js";
 
 /** One data row of an import file, as the readers give it to a format. */
@@ -50,9 +51,9 @@ export function parseDay(text: string): string | null {
     if (index < 0) return null;
     [y, m, d] = [Number(words[3]), index + 1, Number(words[1])];
   } else return null;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return date.toISOString().slice(0, 10);
+  if (!isCalendarDay(y, m, d)) return null;
+  const pad = (n: number, width: number) => String(n).padStart(width, "0");
+  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
 }
 
 /** A finite number from a cell (`.` decimal point); null for an empty or non-numeric cell. */

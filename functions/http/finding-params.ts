@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isCalendarDay } from "../../events/calendar.js";
 import type { Bbox } from "../../events/finding/search-doc.js";
 import { MalformedRequestError } from "../errors.js";
 import type { SearchCursor } from "../finding/search-index.js";
@@ -27,8 +28,7 @@ function day(get: Get, name: string): string | undefined {
   const raw = get(name);
   if (raw === undefined) return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!m || !date || date.toISOString().slice(0, 10) !== raw) {
+  if (!m || !isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]))) {
     throw bad(name, "must be a real day as an ISO 8601 date, e.g. 2022-04-08");
   }
   return raw;

@@ -1,3 +1,5 @@
+import { isCalendarDay } from "../../events/calendar.js";
+
 /**
  * An RFC 3339 instant with its zone (`Z` or `±hh:mm`), or, where `zoneless` says so, without
  * one (a `datetime-local` field's value), read as UTC. Date.parse rolls 2022-02-30 over into
@@ -12,7 +14,6 @@ export function parseInstant(raw: string, options: { zoneless?: boolean } = {}):
   const [, y, mo, d, , , , zone] = match;
   if (!zone && !options.zoneless) return null;
   const time = Date.parse(zone ? raw : `${raw}Z`);
-  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  const real = day.getUTCMonth() === Number(mo) - 1 && day.getUTCDate() === Number(d);
+  const real = isCalendarDay(Number(y), Number(mo), Number(d));
   return Number.isNaN(time) || !real ? null : new Date(time).toISOString();
 }

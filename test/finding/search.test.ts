@@ -149,6 +149,22 @@ describe("GET /incidents with from, to, source and bbox", () => {
     expect((await call(archive.url, "GET", "/incidents?source=Nobody%20Atall")).body.items).toEqual([]);
   });
 
+  it("takes a day of the years 0–99 as the write API does (not as 19xx)", async () => {
+    const id = "find-antiquity-0099";
+    const answer = await call(
+      archive.url,
+      "POST",
+      `/incidents/${id}/events`,
+      opened(id, "An old raid", { occurredOn: "0099-02-20" }),
+    );
+    expect(answer.status).toBe(201);
+    await archive.stream.idle();
+    expect(ids((await call(archive.url, "GET", "/incidents?from=0099-01-01&to=0099-12-31")).body)).toEqual([
+      id,
+    ]);
+    expect((await call(archive.url, "GET", "/incidents?from=0099-02-30")).status).toBe(400);
+  });
+
   it("filters by a box on the map, and refuses a box with min > max or out of range", async () => {
     const odesa = await call(archive.url, "GET", "/incidents?bbox=30,46,31,47");
     expect(ids(odesa.body).sort()).toEqual(["find-odesa-port-2023", "find-odesa-theatre-2022"]);
