@@ -4,8 +4,16 @@ import {
   valueOfCode,
 } from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
-import { importEventId, rowIdentity, slugify } from "./event-ids.js";
-import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
+import { importEventId, openingEventId, rowIdentity, slugify } from "./event-ids.js";
+import {
+  cellChecks,
+  clip,
+  type MappedRow,
+  parseCount,
+  parseDay,
+  parseDegrees,
+  type SourceRow,
+} from "./rows.js";
 
 /**
  * ACLED's CSV export (the columns of its codebook, 2023 layout and later): one row is one
@@ -64,24 +72,36 @@ export const ACLED_COLUMNS = [
 export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
   const f = row.fields;
   const cell = (name: string) => (f[name] ?? "").trim();
-  const incidentId = slugify(cell("event_id_cnty"), "acled-");
-  if (!incidentId) return fail("event_id_cnty", "is required (ACLED's event id, e.g. UKR12345)");
-  const day = parseDay(cell("event_date"));
-  if (!day) return fail("event_date", "must be a real day (2022-04-08 or 08 April 2022)");
-  const country = countryCode(cell("country"));
-  if (!country) return fail("country", `"${clip(cell("country"), 80)}" is not a country this importer knows`);
-  const lat = parseNumber(cell("latitude"));
-  const lon = parseNumber(cell("longitude"));
-  if (lat === null) return fail("latitude", "must be a number");
-  if (lon === null) return fail("longitude", "must be a number");
-  const fatalities = parseCount(cell("fatalities"));
-  if (fatalities === null) return fail("fatalities", "must be a non-negative integer");
-  const timePrecision = valueOfCode(ACLED_TIME_PRECISION_READ, cell("time_precision"));
-  if (timePrecision === null)
-    return fail("time_precision", "must be 1 (the day), 2 (the week) or 3 (the month), or empty");
-  const precision = valueOfCode(ACLED_GEO_PRECISION_READ, cell("geo_precision"));
-  if (precision === null)
-    return fail("geo_precision", "must be 1 (the place), 2 (near it) or 3 (a larger region), or empty");
+  const { errors, need } = cellChecks();
+  const incidentId = need(
+    slugify(cell("event_id_cnty"), "acled-"),
+    "event_id_cnty",
+    "is required (ACLED's event id, e.g. UKR12345)",
+  );
+  const day = need(
+    parseDay(cell("event_date")),
+    "event_date",
+    "must be a real day (2022-04-08 or 08 April 2022)",
+  );
+  const country = need(
+    countryCode(cell("country")),
+    "country",
+    `"${clip(cell("country"), 80)}" is not a country this importer knows`,
+  );
+  const lat = need(parseDegrees(cell("latitude"), 90), "latitude", "must be a number from -90 to 90");
+  const lon = need(parseDegrees(cell("longitude"), 180), "longitude", "must be a number from -180 to 180");
+  const fatalities = need(parseCount(cell("fatalities")), "fatalities", "must be a non-negative integer");
+  const timePrecision = need(
+    valueOfCode(ACLED_TIME_PRECISION_READ, cell("time_precision")),
+    "time_precision",
+    "must be 1 (the day), 2 (the week) or 3 (the month), or empty",
+  );
+  const precision = need(
+    valueOfCode(ACLED_GEO_PRECISION_READ, cell("geo_precision")),
+    "geo_precision",
+    "must be 1 (the place), 2 (near it) or 3 (a larger region), or empty",
+  );
+  if (errors.length > 0) return { ok: false, errors };
   const kind = slugify(cell("sub_event_type") || cell("event_type")) ?? "acled-event";
   const place = cell("location") || cell("admin2") || cell("admin1") || cell("country");
   const source = {
@@ -92,27 +112,29 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
     header,
     header.map((h) => f[h] ?? ""),
   );
-  const events: Record<string, unknown>[] = [
-    {
-      eventId: importEventId(["acled", identity, "0"]),
-      type: "IncidentOpened",
-      source,
-      data: {
-        title: clip(`${cell("sub_event_type") || cell("event_type")}: ${place}`, 500),
-        kind: kind.slice(0, 64).replace(/-+$/, ""),
-        location: {
-          name: clip(place, 300),
-          ...(cell("admin1") ? { region: clip(cell("admin1"), 300) } : {}),
-          country,
-          lat,
-          lon,
-          ...(precision ? { precision } : {}),
-        },
-        occurredOn: day,
-        ...(timePrecision ? { timePrecision } : {}),
-        ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
+  const opening = {
+    type: "IncidentOpened",
+    source,
+    data: {
+      title: clip(`${cell("sub_event_type") || cell("event_type")}: ${place}`, 500),
+      kind: kind.slice(0, 64).replace(/-+$/, ""),
+      location: {
+        name: clip(place, 300),
+        ...(cell("admin1") ? { region: clip(cell("admin1"), 300) } : {}),
+        country,
+        lat,
+        lon,
+        ...(precision ? { precision } : {}),
       },
+      occurredOn: day,
+      ...(timePrecision ? { timePrecision } : {}),
+      ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
     },
+  };
+  // The opening's id is of its own content, the figure's of the whole row: a row ACLED revised
+  // (its fatalities, its timestamp) opens the same incident again, stored once, and adds its figure.
+  const events: Record<string, unknown>[] = [
+    { eventId: openingEventId("acled", incidentId, opening), ...opening },
   ];
   // Zero fatalities says no death was reported; "at least 0" would say nothing, so none is recorded.
   if (fatalities > 0) {

@@ -120,6 +120,24 @@ describe("ACLED's time_precision and geo_precision", () => {
   });
 });
 
+describe("a row with several bad cells", () => {
+  it("given ACLED's latitude 91 and fatalities -1, then both are named at once", () => {
+    const bad = acledRow(
+      ACLED_COLUMNS,
+      row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }),
+    );
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["latitude", "fatalities"]);
+  });
+
+  it("given GED's unknown violence type, a day that is not one and low above best, then all three", () => {
+    const bad = ucdpRow(
+      UCDP_COLUMNS,
+      row(UCDP_COLUMNS, { ...UCDP_ROW, type_of_violence: "9", date_start: "2022-02-30", low: "999" }),
+    );
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["type_of_violence", "date_start", "low"]);
+  });
+});
+
 describe("UCDP GED's date_prec, where_prec and date_end", () => {
   it.each([
     ["1", "day", "1", "exact"],

@@ -11,6 +11,15 @@ export function importEventId(parts: readonly string[]): string {
   return `im-${digest.slice(0, 43)}`;
 }
 
+/**
+ * A dataset's opening of an incident, by what it says: the same opening from a revised row (a
+ * new figure, a new timestamp) has the same id, so it is stored once and the row's new figure
+ * goes in after it. Its content is built by the importer in a fixed key order.
+ */
+export function openingEventId(format: string, incidentId: string, opening: Record<string, unknown>): string {
+  return importEventId([format, incidentId, "opening", JSON.stringify(opening)]);
+}
+
 /** What a data row is, for its ids: its cells in header order (a reordered file keeps its ids). */
 export function rowIdentity(header: readonly string[], cells: readonly string[]): string {
   const pairs = header.map((name, i): [string, string] => [name, cells[i] ?? ""]);

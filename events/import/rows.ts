@@ -20,6 +20,22 @@ export function fail(path: string, message: string): MappedRow {
   return { ok: false, errors: [{ path, message }] };
 }
 
+/**
+ * A row's cells read together: `need(value, path, message)` gives the value, noting the message
+ * when it is null (unreadable), so that every bad cell of a row is named at once.
+ */
+export function cellChecks(): {
+  errors: FieldError[];
+  need: <T>(value: T | null, path: string, message: string) => T;
+} {
+  const errors: FieldError[] = [];
+  const need = <T>(value: T | null, path: string, message: string): T => {
+    if (value === null) errors.push({ path, message });
+    return value as T;
+  };
+  return { errors, need };
+}
+
 const MONTHS = [
   "january",
   "february",
@@ -62,6 +78,12 @@ export function parseNumber(text: string | undefined): number | null {
   if (t === "" || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
   const n = Number(t);
   return Number.isFinite(n) ? n : null;
+}
+
+/** A latitude (`max` 90) or longitude (`max` 180) in decimal degrees from a cell; null otherwise. */
+export function parseDegrees(text: string | undefined, max: 90 | 180): number | null {
+  const n = parseNumber(text);
+  return n !== null && n >= -max && n <= max ? n : null;
 }
 
 /** A non-negative integer from a cell; null otherwise. */

@@ -1,7 +1,15 @@
 import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
-import { importEventId, rowIdentity, slugify } from "./event-ids.js";
-import { clip, fail, type MappedRow, parseCount, parseDay, parseNumber, type SourceRow } from "./rows.js";
+import { importEventId, openingEventId, rowIdentity, slugify } from "./event-ids.js";
+import {
+  cellChecks,
+  clip,
+  type MappedRow,
+  parseCount,
+  parseDay,
+  parseDegrees,
+  type SourceRow,
+} from "./rows.js";
 
 /**
  * UCDP GED's CSV (the columns of its codebook): one row is one event of organised violence,
@@ -84,36 +92,55 @@ const VIOLENCE: Record<string, string> = {
 export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
   const f = row.fields;
   const cell = (name: string) => (f[name] ?? "").trim();
-  const incidentId = slugify(cell("id"), "ucdp-ged-");
-  if (!incidentId || !/^\d+$/.test(cell("id")))
-    return fail("id", "is required (UCDP GED's numeric event id)");
-  const kind = Object.hasOwn(VIOLENCE, cell("type_of_violence"))
-    ? VIOLENCE[cell("type_of_violence")]
-    : undefined;
-  if (!kind) return fail("type_of_violence", "must be 1, 2 or 3");
-  const start = parseDay(cell("date_start"));
-  const end = parseDay(cell("date_end"));
-  if (!start) return fail("date_start", "must be a real day (2022-04-08)");
-  if (!end || end < start) return fail("date_end", "must be a real day, not before date_start");
-  const country = countryCode(cell("country"));
-  if (!country) return fail("country", `"${clip(cell("country"), 80)}" is not a country this importer knows`);
-  const lat = parseNumber(cell("latitude"));
-  const lon = parseNumber(cell("longitude"));
-  if (lat === null) return fail("latitude", "must be a number");
-  if (lon === null) return fail("longitude", "must be a number");
-  const [best, low, high] = [parseCount(cell("best")), parseCount(cell("low")), parseCount(cell("high"))];
-  if (best === null) return fail("best", "must be a non-negative integer");
-  if (low === null || low > best) return fail("low", "must be a non-negative integer, at most best");
-  if (high === null || high < best) return fail("high", "must be a non-negative integer, at least best");
-  const timePrecision = valueOfCode(UCDP_DATE_PREC_READ, cell("date_prec"));
-  if (timePrecision === null)
-    return fail("date_prec", "must be a code from 1 (the day) to 5 (the year), or empty");
-  const precision = valueOfCode(UCDP_WHERE_PREC_READ, cell("where_prec"));
-  if (precision === null)
-    return fail(
-      "where_prec",
-      "must be a code from 1 (the exact place) to 7 (at sea or in the air), or empty",
-    );
+  const { errors, need } = cellChecks();
+  const incidentId = need(
+    /^\d+$/.test(cell("id")) ? slugify(cell("id"), "ucdp-ged-") : null,
+    "id",
+    "is required (UCDP GED's numeric event id)",
+  );
+  const kind = need(
+    Object.hasOwn(VIOLENCE, cell("type_of_violence")) ? (VIOLENCE[cell("type_of_violence")] as string) : null,
+    "type_of_violence",
+    "must be 1, 2 or 3",
+  );
+  const start = need(parseDay(cell("date_start")), "date_start", "must be a real day (2022-04-08)");
+  const endDay = parseDay(cell("date_end"));
+  const end = need(
+    endDay !== null && (start === null || endDay >= start) ? endDay : null,
+    "date_end",
+    "must be a real day, not before date_start",
+  );
+  const country = need(
+    countryCode(cell("country")),
+    "country",
+    `"${clip(cell("country"), 80)}" is not a country this importer knows`,
+  );
+  const lat = need(parseDegrees(cell("latitude"), 90), "latitude", "must be a number from -90 to 90");
+  const lon = need(parseDegrees(cell("longitude"), 180), "longitude", "must be a number from -180 to 180");
+  const best = need(parseCount(cell("best")), "best", "must be a non-negative integer");
+  const lowCount = parseCount(cell("low"));
+  const highCount = parseCount(cell("high"));
+  const low = need(
+    lowCount !== null && (best === null || lowCount <= best) ? lowCount : null,
+    "low",
+    "must be a non-negative integer, at most best",
+  );
+  const high = need(
+    highCount !== null && (best === null || highCount >= best) ? highCount : null,
+    "high",
+    "must be a non-negative integer, at least best",
+  );
+  const timePrecision = need(
+    valueOfCode(UCDP_DATE_PREC_READ, cell("date_prec")),
+    "date_prec",
+    "must be a code from 1 (the day) to 5 (the year), or empty",
+  );
+  const precision = need(
+    valueOfCode(UCDP_WHERE_PREC_READ, cell("where_prec")),
+    "where_prec",
+    "must be a code from 1 (the exact place) to 7 (at sea or in the air), or empty",
+  );
+  if (errors.length > 0) return { ok: false, errors };
   const place = cell("where_coordinates") || cell("adm_2") || cell("adm_1") || cell("country");
   const source = {
     publisher: "UCDP GED",
@@ -132,31 +159,32 @@ export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
       ? { value: best, qualifier: "exact", text: `UCDP best estimate ${best}` }
       : { min: low, max: high, text: `UCDP best estimate ${best} (low ${low}, high ${high})` };
   const civilians = parseCount(cell("deaths_civilians"));
+  const opening = {
+    type: "IncidentOpened",
+    source,
+    data: {
+      title: clip(`${cell("dyad_name") || cell("conflict_name")}: ${place}`, 500),
+      kind,
+      location: {
+        name: clip(place, 300),
+        ...(cell("adm_1") ? { region: clip(cell("adm_1"), 300) } : {}),
+        country,
+        lat,
+        lon,
+        ...(precision ? { precision } : {}),
+      },
+      occurredOn: start,
+      ...(end !== start ? { occurredUntil: end } : {}),
+      ...(timePrecision ? { timePrecision } : {}),
+      description: clip(description, 20_000),
+    },
+  };
+  // As ACLED's (acled.ts): the opening by its content, the figure by the whole row.
   return {
     ok: true,
     incidentId,
     events: [
-      {
-        eventId: importEventId(["ucdp", identity, "0"]),
-        type: "IncidentOpened",
-        source,
-        data: {
-          title: clip(`${cell("dyad_name") || cell("conflict_name")}: ${place}`, 500),
-          kind,
-          location: {
-            name: clip(place, 300),
-            ...(cell("adm_1") ? { region: clip(cell("adm_1"), 300) } : {}),
-            country,
-            lat,
-            lon,
-            ...(precision ? { precision } : {}),
-          },
-          occurredOn: start,
-          ...(end !== start ? { occurredUntil: end } : {}),
-          ...(timePrecision ? { timePrecision } : {}),
-          description: clip(description, 20_000),
-        },
-      },
+      { eventId: openingEventId("ucdp", incidentId, opening), ...opening },
       {
         eventId: importEventId(["ucdp", identity, "1"]),
         type: "CasualtiesReported",

@@ -133,17 +133,60 @@ export class Sender {
       this.options.onStored(batch.rows, answer.counts);
       return;
     }
-    if (batch.rows.length === 1) {
+    if (batch.rows.length === 1 && !this.eventByEvent(answer)) {
       this.failed(batch.rows[0] as RowEvents, answer);
       return;
     }
     for (const row of batch.rows) {
       if (this.stopped) return;
       if (this.refusedAll([row])) continue;
-      const one = await this.post(row.incidentId, row.events);
+      const one = batch.rows.length === 1 ? answer : await this.post(row.incidentId, row.events);
       if (one.ok) this.options.onStored([row], one.counts);
+      else if (this.eventByEvent(one)) await this.sendEventByEvent(row);
       else this.failed(row, one);
     }
+  }
+
+  /** Whether a refused row is sent again event by event: part of it stored, or its opening held. */
+  private eventByEvent(answer: Answer): boolean {
+    if (answer.ok) return false;
+    const held = !this.options.wholeIncidents && answer.type?.endsWith("#problem-incident-exists");
+    return partlyStored(answer) || held === true;
+  }
+
+  /**
+   * A row part of which is stored already (an earlier version of a dataset's row: its opening
+   * the same, its figure revised): its events one by one, in order, each answered as stored or
+   * new. An opening the archive holds with other details is reported, and unless incidents are
+   * taken whole (an export) the row's other events still go to that incident, as later rows do.
+   */
+  private async sendEventByEvent(row: RowEvents): Promise<void> {
+    const counts = { created: 0, existing: 0 };
+    const refusals: FieldError[] = [];
+    const refused: Record<string, unknown>[] = [];
+    for (const [i, event] of row.events.entries()) {
+      if (this.stopped) return;
+      const one = await this.post(row.incidentId, [event]);
+      if (one.ok) {
+        counts.created += one.counts.created;
+        counts.existing += one.counts.existing;
+        continue;
+      }
+      const opening = event.type === "IncidentOpened";
+      if (opening && !this.options.wholeIncidents && one.type?.endsWith("#problem-incident-exists")) {
+        refused.push(event);
+        refusals.push({
+          path: `events[${i}]`,
+          message: `the opening was not stored: the archive holds incident ${row.incidentId} with other details (an earlier version of this row?); its other events were sent to it. Record a change of its details with IncidentRevised`,
+        });
+        continue;
+      }
+      this.failed(row, one);
+      return;
+    }
+    this.options.onStored([row], counts);
+    // The row is reported with the event not stored: its other events are.
+    if (refusals.length > 0) this.options.onFailed({ row: { ...row, events: refused }, messages: refusals });
   }
 
   private failed(row: RowEvents, answer: Answer & { ok: false }): void {
@@ -256,4 +299,13 @@ function problemMessages(status: number, text: string): FieldError[] {
   } catch {
     return [{ path: "(event)", message: `${status} ${text.slice(0, 300)}` }];
   }
+}
+
+/** Refused because some of its events are stored already, not as this same batch. */
+function partlyStored(answer: Answer): boolean {
+  return (
+    !answer.ok &&
+    (answer.type?.endsWith("#problem-event-id-conflict") ?? false) &&
+    answer.messages.some((m) => m.message.endsWith("is already stored"))
+  );
 }

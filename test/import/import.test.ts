@@ -106,7 +106,7 @@ describe("npm run import --format acled", () => {
       line: 3,
       fields: { event_id_cnty: "UKR90002", latitude: "not-a-number" },
     });
-    expect(errors[0]?.messages).toEqual([{ path: "latitude", message: "must be a number" }]);
+    expect(errors[0]?.messages).toEqual([{ path: "latitude", message: "must be a number from -90 to 90" }]);
     expect(await storedEvents(archive.url, "acled-ukr90002")).toBeNull();
     const kramatorsk = (await call(archive.url, "GET", "/incidents/acled-ukr90001")).body;
     expect(kramatorsk.location).toMatchObject({
@@ -127,6 +127,46 @@ describe("npm run import --format acled", () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toContain("0 events stored, 4 already there");
     expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(2);
+  });
+
+  it("takes ACLED's revision of a row: its new figure is added to the incident, its unchanged opening stored once", async () => {
+    const file = copy("revised-acled.csv", (text) =>
+      text
+        .replace(",57,,1650000000", ",61,,1650600000")
+        .split("\n")
+        .filter((line) => !line.startsWith("UKR90002,"))
+        .join("\n"),
+    );
+    const revised = await runImport(archive.url, [file, "--format", "acled"]);
+    expect(revised.stdout).toContain("1 event stored");
+    expect(revised.code, revised.stdout).toBe(0);
+    const kramatorsk = (await call(archive.url, "GET", "/incidents/acled-ukr90001")).body;
+    expect(kramatorsk.casualties.killed.latest.figure).toMatchObject({ value: 61 });
+    expect((await storedEvents(archive.url, "acled-ukr90001"))?.map((e) => e.type)).toEqual([
+      "IncidentOpened",
+      "CasualtiesReported",
+      "CasualtiesReported",
+    ]);
+    // A revision of its details too: the figure still goes in, and the row says the opening did not.
+    const moved = copy("moved-acled.csv", (text) =>
+      text.replace(",57,,1650000000", ",63,,1650700000").replace("48.7305,37.5867", "48.7400,37.5900"),
+    );
+    const again = await runImport(archive.url, [moved, "--format", "acled"]);
+    expect(again.code).toBe(1);
+    expect(
+      (await call(archive.url, "GET", "/incidents/acled-ukr90001")).body.casualties.killed.latest.figure,
+    ).toMatchObject({
+      value: 63,
+    });
+    const opening = errorsOf(moved).find((e) => e.fields.event_id_cnty === "UKR90001");
+    expect(opening?.messages).toEqual([
+      {
+        path: "events[0]",
+        message: expect.stringContaining(
+          "the opening was not stored: the archive holds incident acled-ukr90001",
+        ),
+      },
+    ]);
   });
 
   it("maps time_precision and geo_precision, and acled.csv gives back the same codes", async () => {
