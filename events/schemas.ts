@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { countryNames, isCountryCode } from "./country-codes.js";
+import { COUNTRY_CODES, isCountryCode } from "./country-codes.js";
 
 /**
  * The shapes a client may post. These schemas are the single source for validation,
@@ -193,7 +193,7 @@ export const Location = z
         (code) => !/^[A-Z]{2}$/.test(code) || isCountryCode(code),
         "must be a country's ISO 3166-1 alpha-2 code (or XK, Kosovo), e.g. UA: this code names no country",
       ),
-      z.meta({ example: "UA", enum: [...countryNames().keys()] }),
+      z.meta({ example: "UA", enum: [...COUNTRY_CODES] }),
     ),
     lat: opt(z.number().check(z.gte(-90), z.lte(90))),
     lon: opt(z.number().check(z.gte(-180), z.lte(180))),

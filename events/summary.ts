@@ -82,7 +82,7 @@ export interface Verdict {
 }
 /** Assessments kept per report: only the latest counts; the others spare a read on a retraction. */
 export const VERDICTS_KEPT = 3;
-/** `publisher`: who published it (absent in rows folded before it was kept: `publishersKept`). */
+/** `publisher`: who published it; optional, since a stored view's rows may lack it (rebuilt views have it). */
 export interface StatementRow extends Ref {
   quote: string;
   stance: string;

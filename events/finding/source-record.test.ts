@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sourceKeysOf } from "../source-key.js";
 import type { Summary } from "../summarize.js";
-import { publishersKept, sourceRecord } from "./source-record.js";
+import { sourceRecord } from "./source-record.js";
 
 /** A summary with only what a source record reads: its statements and figures. */
 function summaryWith(parts: Record<string, unknown>): Summary {
@@ -107,15 +107,6 @@ describe("sourceRecord: the rows of a summary that name a source", () => {
       { eventId: "ev-denied", speaker: "witness-7", publisher: "Test Wire" },
     ]);
     expect(JSON.stringify(record)).not.toContain(SEALED_NAME.$sealed);
-  });
-
-  it("given a summary whose rows lack their publisher (a view stored before), then it is not read as is", () => {
-    const kept = summaryWith({
-      statements: { count: 1, latest: [{ ...statement("a", { name: "M" }), publisher: "W" }] },
-    });
-    const old = summaryWith({ statements: { count: 1, latest: [statement("a", { name: "M" })] } });
-    expect(publishersKept(kept)).toBe(true);
-    expect(publishersKept(old)).toBe(false);
   });
 
   it("given a private person, when asked by another pseudonym, then nothing of theirs", () => {

@@ -76,14 +76,6 @@ export interface SourceRecord {
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
 }
 
-/**
- * Whether a summary's statements and denials say who published them: a view stored before they
- * did lacks it, and is folded afresh for a source page.
- */
-export const publishersKept = (summary: Summary): boolean =>
-  (summary.statements?.latest ?? []).every((s) => s.publisher !== undefined) &&
-  (summary.denials ?? []).every((d) => d.publisher !== undefined);
-
 /** A speaker as this record names them: a private person by their pseudonym, never their sealed name. */
 const shownName = (who: { name: string; kind?: string; ref?: string }): string =>
   who.kind === "private" ? (who.ref ?? "") : who.name;

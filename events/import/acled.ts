@@ -4,7 +4,7 @@ import {
   valueOfCode,
 } from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
-import { importEventId, openingEventId, rowIdentity, slugify } from "./event-ids.js";
+import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
   clip,
@@ -69,7 +69,7 @@ export const ACLED_COLUMNS = [
   "timestamp",
 ] as const;
 
-export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
+export function acledRow(row: SourceRow): MappedRow {
   const f = row.fields;
   const cell = (name: string) => (f[name] ?? "").trim();
   const { errors, need } = cellChecks();
@@ -108,10 +108,6 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
     publisher: "ACLED",
     title: clip(`ACLED ${cell("event_id_cnty")}; sources: ${cell("source") || "none given"}`, 500),
   };
-  const identity = rowIdentity(
-    header,
-    header.map((h) => f[h] ?? ""),
-  );
   const opening = {
     type: "IncidentOpened",
     source,
@@ -131,15 +127,11 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
       ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
     },
   };
-  // The opening's id is of its own content, the figure's of the whole row: a row ACLED revised
-  // (its fatalities, its timestamp) opens the same incident again, stored once, and adds its figure.
-  const events: Record<string, unknown>[] = [
-    { eventId: openingEventId("acled", incidentId, opening), ...opening },
-  ];
+  // Each event's id is of its own content (datasetEventId): a row ACLED revised stores only what changed.
+  const events: Record<string, unknown>[] = [opening];
   // Zero fatalities says no death was reported; "at least 0" would say nothing, so none is recorded.
   if (fatalities > 0) {
     events.push({
-      eventId: importEventId(["acled", identity, "1"]),
       type: "CasualtiesReported",
       source,
       attributedTo: { name: "ACLED", role: "conflict event dataset" },
@@ -154,5 +146,9 @@ export function acledRow(header: readonly string[], row: SourceRow): MappedRow {
       },
     });
   }
-  return { ok: true, incidentId, events };
+  return {
+    ok: true,
+    incidentId,
+    events: events.map((event) => ({ eventId: datasetEventId("acled", incidentId, event), ...event })),
+  };
 }

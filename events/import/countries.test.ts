@@ -3,6 +3,12 @@ import { countryNames } from "../country-codes.js";
 import { countryCode } from "./countries.js";
 
 describe("countryCode: a dataset's country name as ISO 3166-1 alpha-2", () => {
+  it("given the written-out list, then ISO 3166-1's 249 codes and XK, none of them withdrawn", () => {
+    expect(countryNames().size).toBe(250);
+    for (const code of ["FX", "HV", "DY", "YU", "ZR", "EU", "UN"])
+      expect(countryNames().has(code), code).toBe(false);
+  });
+
   it("given the names ICU gives every code, then each reads back as its own code", () => {
     for (const [code, name] of countryNames()) expect(countryCode(name), name).toBe(code);
   });

@@ -88,10 +88,7 @@ describe("ACLED's time_precision and geo_precision", () => {
     "given time_precision %s, then %s; given geo_precision %s, then %s; exported again, the same codes",
     (time, timePrecision, geo, precision) => {
       const opened = opening(
-        acledRow(
-          ACLED_COLUMNS,
-          row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: time, geo_precision: geo }),
-        ),
+        acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: time, geo_precision: geo })),
       );
       expect(opened.data).toMatchObject({ timePrecision, location: { precision } });
       expect(exported(opened, acledCells, ACLED_EXPORT)).toMatchObject({
@@ -103,17 +100,15 @@ describe("ACLED's time_precision and geo_precision", () => {
 
   it("given empty precision cells, then no precision is claimed; given a code ACLED has not, then the row fails naming the column", () => {
     const blank = opening(
-      acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "", geo_precision: "" })),
+      acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "", geo_precision: "" })),
     );
     expect(blank.data.timePrecision).toBeUndefined();
     expect(blank.data.location.precision).toBeUndefined();
-    expect(acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "4" }))).toMatchObject({
+    expect(acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, time_precision: "4" }))).toMatchObject({
       ok: false,
       errors: [{ path: "time_precision" }],
     });
-    expect(
-      acledRow(ACLED_COLUMNS, row(ACLED_COLUMNS, { ...ACLED_ROW, geo_precision: "near" })),
-    ).toMatchObject({
+    expect(acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, geo_precision: "near" }))).toMatchObject({
       ok: false,
       errors: [{ path: "geo_precision" }],
     });
@@ -122,16 +117,12 @@ describe("ACLED's time_precision and geo_precision", () => {
 
 describe("a row with several bad cells", () => {
   it("given ACLED's latitude 91 and fatalities -1, then both are named at once", () => {
-    const bad = acledRow(
-      ACLED_COLUMNS,
-      row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }),
-    );
+    const bad = acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }));
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["latitude", "fatalities"]);
   });
 
   it("given GED's unknown violence type, a day that is not one and low above best, then all three", () => {
     const bad = ucdpRow(
-      UCDP_COLUMNS,
       row(UCDP_COLUMNS, { ...UCDP_ROW, type_of_violence: "9", date_start: "2022-02-30", low: "999" }),
     );
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["type_of_violence", "date_start", "low"]);
@@ -150,9 +141,7 @@ describe("UCDP GED's date_prec, where_prec and date_end", () => {
   ])(
     "given date_prec %s, then %s; given where_prec %s, then %s; exported again, the same codes",
     (date, timePrecision, where, precision) => {
-      const opened = opening(
-        ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: date, where_prec: where })),
-      );
+      const opened = opening(ucdpRow(row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: date, where_prec: where })));
       expect(opened.data).toMatchObject({ timePrecision, location: { precision } });
       expect(exported(opened, ucdpCells, UCDP_EXPORT)).toMatchObject({
         date_prec: Number(date),
@@ -162,22 +151,22 @@ describe("UCDP GED's date_prec, where_prec and date_end", () => {
   );
 
   it("given an event over several days, then it ends on date_end, and exports the same dates", () => {
-    const opened = opening(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, UCDP_ROW)));
+    const opened = opening(ucdpRow(row(UCDP_COLUMNS, UCDP_ROW)));
     expect(opened.data).toMatchObject({ occurredOn: "2022-04-11", occurredUntil: "2022-04-13" });
     expect(exported(opened, ucdpCells, UCDP_EXPORT)).toMatchObject({
       date_start: "2022-04-11",
       date_end: "2022-04-13",
     });
-    const oneDay = opening(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_end: "2022-04-11" })));
+    const oneDay = opening(ucdpRow(row(UCDP_COLUMNS, { ...UCDP_ROW, date_end: "2022-04-11" })));
     expect(oneDay.data.occurredUntil).toBeUndefined();
   });
 
   it("given a code GED has not, then the row fails naming the column", () => {
-    expect(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, where_prec: "8" }))).toMatchObject({
+    expect(ucdpRow(row(UCDP_COLUMNS, { ...UCDP_ROW, where_prec: "8" }))).toMatchObject({
       ok: false,
       errors: [{ path: "where_prec" }],
     });
-    expect(ucdpRow(UCDP_COLUMNS, row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: "0" }))).toMatchObject({
+    expect(ucdpRow(row(UCDP_COLUMNS, { ...UCDP_ROW, date_prec: "0" }))).toMatchObject({
       ok: false,
       errors: [{ path: "date_prec" }],
     });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../stored-event.js";
 
 /**
  * An imported event's id: a digest of what identifies its row (the format, the file's own
@@ -12,12 +13,13 @@ export function importEventId(parts: readonly string[]): string {
 }
 
 /**
- * A dataset's opening of an incident, by what it says: the same opening from a revised row (a
- * new figure, a new timestamp) has the same id, so it is stored once and the row's new figure
- * goes in after it. Its content is built by the importer in a fixed key order.
+ * An event a dataset's row makes (ACLED's, UCDP GED's: one row, one incident), by what the event
+ * says: a row the dataset revised (a new timestamp, new notes, a new count) gives its unchanged
+ * events the same ids, stored once, and only what changed goes in. A count that goes back to an
+ * earlier value is that earlier event again, so the incident keeps the later one as latest.
  */
-export function openingEventId(format: string, incidentId: string, opening: Record<string, unknown>): string {
-  return importEventId([format, incidentId, "opening", JSON.stringify(opening)]);
+export function datasetEventId(format: string, incidentId: string, event: Record<string, unknown>): string {
+  return importEventId([format, incidentId, canonicalJson(event)]);
 }
 
 /** What a data row is, for its ids: its cells in header order (a reordered file keeps its ids). */

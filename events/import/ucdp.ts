@@ -1,6 +1,6 @@
 import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../export/research-codes.js";
 import { countryCode } from "./countries.js";
-import { importEventId, openingEventId, rowIdentity, slugify } from "./event-ids.js";
+import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
   clip,
@@ -89,7 +89,7 @@ const VIOLENCE: Record<string, string> = {
   "3": "one-sided-violence",
 };
 
-export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
+export function ucdpRow(row: SourceRow): MappedRow {
   const f = row.fields;
   const cell = (name: string) => (f[name] ?? "").trim();
   const { errors, need } = cellChecks();
@@ -146,10 +146,6 @@ export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
     publisher: "UCDP GED",
     title: clip(`UCDP GED event ${cell("id")}; sources: ${cell("source_article") || "none given"}`, 500),
   };
-  const identity = rowIdentity(
-    header,
-    header.map((h) => f[h] ?? ""),
-  );
   const dates = start === end ? start : `${start} to ${end}`;
   const description = [cell("where_description"), `Dates: ${dates}.`, cell("source_headline")]
     .filter((s) => s !== "")
@@ -179,32 +175,32 @@ export function ucdpRow(header: readonly string[], row: SourceRow): MappedRow {
       description: clip(description, 20_000),
     },
   };
-  // As ACLED's (acled.ts): the opening by its content, the figure by the whole row.
+  const reported = {
+    type: "CasualtiesReported",
+    source,
+    attributedTo: { name: "UCDP", role: "Uppsala Conflict Data Program" },
+    data: {
+      figures: {
+        killed: figure,
+        ...(civilians !== null && civilians > 0
+          ? {
+              civiliansKilled: {
+                value: civilians,
+                qualifier: "exact",
+                text: "UCDP deaths_civilians (best)",
+              },
+            }
+          : {}),
+      },
+    },
+  };
+  // Each event's id is of its own content (datasetEventId), as ACLED's: a revised row stores only what changed.
   return {
     ok: true,
     incidentId,
-    events: [
-      { eventId: openingEventId("ucdp", incidentId, opening), ...opening },
-      {
-        eventId: importEventId(["ucdp", identity, "1"]),
-        type: "CasualtiesReported",
-        source,
-        attributedTo: { name: "UCDP", role: "Uppsala Conflict Data Program" },
-        data: {
-          figures: {
-            killed: figure,
-            ...(civilians !== null && civilians > 0
-              ? {
-                  civiliansKilled: {
-                    value: civilians,
-                    qualifier: "exact",
-                    text: "UCDP deaths_civilians (best)",
-                  },
-                }
-              : {}),
-          },
-        },
-      },
-    ],
+    events: [opening, reported].map((event) => ({
+      eventId: datasetEventId("ucdp", incidentId, event),
+      ...event,
+    })),
   };
 }

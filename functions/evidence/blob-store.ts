@@ -87,6 +87,8 @@ export interface BlobStore {
     size: number;
     mediaType: string;
     expiresInSeconds: number;
+    /** `restricted`: bytes not yet held are restricted before they arrive. */
+    access?: Access;
   }): Promise<DirectUpload | null>;
   /** A short-lived URL serving the bytes elsewhere (AWS: a presigned GET), or null: served here. */
   readUrl(

@@ -285,9 +285,13 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       const message = "must be a media type: type/subtype, not a form encoding";
       throw new InvalidUploadRequestError(`mediaType ${message}`, [{ path: "mediaType", message }]);
     }
-    // Restricted before any byte arrives (it only ever narrows, so an upload never asked for costs nothing).
-    if (access === "restricted") await store.setAccess(sha256, "restricted");
-    const direct = await store.directUpload({ sha256, size, mediaType, expiresInSeconds: UPLOAD_SECONDS });
+    const direct = await store.directUpload({
+      sha256,
+      size,
+      mediaType,
+      expiresInSeconds: UPLOAD_SECONDS,
+      ...(access === "restricted" ? { access } : {}),
+    });
     if (direct) return c.json(direct, 201);
     if (size > max) {
       throw new PayloadTooLargeError(`the evidence is over ${max} bytes (LEDGER_EVIDENCE_MAX)`, [

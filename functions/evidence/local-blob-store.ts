@@ -14,7 +14,6 @@ import {
   type PutResult,
   SHA256_HEX,
   type StagedBlob,
-  stricter,
 } from "./blob-store.js";
 
 const TEMP_PREFIX = ".incoming-";
@@ -28,7 +27,7 @@ interface Meta {
 
 /**
  * Evidence in a directory (DATA_DIR/evidence): each blob a file named by its SHA-256, its
- * media type and access beside it in `<sha256>.json`. Bytes are written to a temporary name in
+ * media type beside it in `<sha256>.json`, and `<sha256>.restricted` once it is restricted. Bytes are written to a temporary name in
  * the same directory, fsync'd, then linked to their real name (link fails if the name is taken,
  * so of two uploads of the same bytes exactly one creates it): a crash leaves at most a
  * temporary file, removed at the next start.
@@ -98,15 +97,12 @@ export class LocalBlobStore implements BlobStore {
     const discard = () => rm(temp, { force: true });
     const keep = async (access = options.access): Promise<PutResult> => {
       const real = this.path(sha256);
-      // The media type and a restriction first: a blob under its real name always has them beside it.
-      const meta = await this.meta(sha256);
-      const wanted = access === "restricted" ? "restricted" : meta?.access;
-      if (!meta || meta.access !== wanted)
-        await this.writeMeta(sha256, {
-          mediaType: meta?.mediaType ?? options.mediaType,
-          size,
-          ...(wanted ? { access: wanted } : {}),
-        });
+      // New bytes asked to be restricted are so before they are under their name; bytes held
+      // already keep their access (an upload never hides evidence a capture made public).
+      if (access === "restricted" && !(await exists(real))) await this.markRestricted(sha256);
+      // The media type first: a blob under its real name always has it beside it.
+      if (!(await exists(`${real}.json`)))
+        await this.writeMeta(sha256, { mediaType: options.mediaType, size });
       let created = true;
       try {
         await link(temp, real);
@@ -132,11 +128,12 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     }
     const meta = await this.meta(sha256);
+    const restricted = meta?.access === "restricted" || (await exists(`${this.path(sha256)}.restricted`));
     return {
       sha256,
       size,
       mediaType: meta?.mediaType ?? "application/octet-stream",
-      access: meta?.access ?? null,
+      access: restricted ? "restricted" : (meta?.access ?? null),
     };
   }
 
@@ -145,13 +142,23 @@ export class LocalBlobStore implements BlobStore {
     return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
   }
 
+  /** Only ever restricts: a public capture leaves the bytes as they are. */
   async setAccess(sha256: string, access: Access): Promise<void> {
-    const meta = await this.meta(sha256);
-    const info = meta ?? (await this.head(sha256));
-    if (!info) return;
-    const next = stricter(meta?.access ?? null, access);
-    if (meta?.access === next) return;
-    await this.writeMeta(sha256, { mediaType: info.mediaType, size: info.size, access: next });
+    if (access === "restricted" && (await this.head(sha256))) await this.markRestricted(sha256);
+  }
+
+  /**
+   * `<sha256>.restricted`, made once and never removed: two uploads of the same bytes at once,
+   * one restricted, cannot undo each other's restriction as two rewrites of the metadata could.
+   */
+  private async markRestricted(sha256: string): Promise<void> {
+    try {
+      await (await open(`${this.path(sha256)}.restricted`, "wx")).close();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      return;
+    }
+    await syncDir(this.dir);
   }
 
   async directUpload(): Promise<null> {
@@ -193,5 +200,14 @@ async function syncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -98,10 +98,11 @@ export class S3BlobStore implements BlobStore {
     const { size } = intake;
     const keep = async (access = options.access): Promise<PutResult> => {
       try {
-        // Restricted before the bytes are under their name (or, held already, from now on).
-        if (access === "restricted") await this.setAccess(sha256, "restricted");
+        // Bytes held already keep their access (an upload never hides evidence a capture made
+        // public); new ones asked to be restricted are so before they are under their name.
         const held = await this.head(sha256);
         if (held) return { sha256, size, mediaType: held.mediaType, created: false };
+        if (access === "restricted") await this.setAccess(sha256, "restricted");
         await this.s3.send(
           new CopyObjectCommand({
             Bucket: this.bucket,
@@ -168,7 +169,12 @@ export class S3BlobStore implements BlobStore {
     size: number;
     mediaType: string;
     expiresInSeconds: number;
+    access?: Access;
   }): Promise<DirectUpload> {
+    // The PUT goes to S3, not through here: restricted now, unless the bytes are held already
+    // (an upload never hides evidence a capture made public).
+    if (upload.access === "restricted" && !(await this.head(upload.sha256)))
+      await this.setAccess(upload.sha256, "restricted");
     const checksum = hexToBase64(upload.sha256);
     const uploadUrl = await getSignedUrl(
       this.s3,

@@ -126,7 +126,8 @@ const reference = {
 
 const PUBLISHER = {
   type: "string",
-  description: "Who published it (`source.publisher`); absent in a view stored before it was kept.",
+  description:
+    "Who published it (`source.publisher`); a view stored by an older version lacks it until rebuilt.",
 };
 
 const BOUNDED_ASSESSMENTS = {

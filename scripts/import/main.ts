@@ -223,7 +223,7 @@ async function main(): Promise<number> {
               enumerable: true,
             });
           });
-          return format(lower, { ...row, fields });
+          return format({ ...row, fields });
         };
       }
       for await (const row of rows) {

@@ -181,7 +181,12 @@ export class Sender {
         });
         continue;
       }
-      this.failed(row, one);
+      // What went in before it is counted; the row is reported with the events left out.
+      if (counts.created + counts.existing > 0) this.options.onStored([row], counts);
+      this.failed(
+        { ...row, events: [...refused, ...row.events.slice(i)] },
+        { ...one, messages: [...refusals, ...one.messages] },
+      );
       return;
     }
     this.options.onStored([row], counts);

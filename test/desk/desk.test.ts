@@ -504,7 +504,10 @@ describe("the desk in Chromium", () => {
     await page.goBack();
     await follow(page, "Open a new, empty form");
     await expect(page.locator(".notice").count()).resolves.toBe(0);
-    await expect(page.locator('input[name="eventId"]').inputValue()).resolves.not.toBe(first.eventId);
+    const fresh = await page.locator('input[name="eventId"]').inputValue();
+    expect(fresh).not.toBe(first.eventId);
+    // Its own address names its new id: Back after sending it is the same form too.
+    expect(new URL(page.url()).searchParams.get("eventId")).toBe(fresh);
     const bad = await rita.request.get(`${formUrl("statement")}?eventId=no`);
     expect(bad.status()).toBe(400);
     await expect(bad.text()).resolves.toMatch(/eventId is not one this desk makes/);

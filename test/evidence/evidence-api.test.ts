@@ -204,6 +204,28 @@ describe("bytes restricted as they are uploaded (?access=restricted, or access i
     expect((await fetch(href)).status).toBe(401);
   });
 
+  it("never restricts bytes already held: an upload cannot hide evidence others read", async () => {
+    const page = "<html>a page everyone may read</html>";
+    expect((await upload(base, page)).status).toBe(201);
+    const again = await fetch(`${base}/evidence?access=restricted`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/html" },
+      body: page,
+    });
+    expect(again.status).toBe(200);
+    const asked = await call(base, "POST", "/evidence/uploads", {
+      sha256: sha256Of(page),
+      size: page.length,
+      mediaType: "text/html",
+      access: "restricted",
+    });
+    expect(asked.status).toBe(201);
+    expect(
+      (await fetch(asked.body.uploadUrl, { method: "PUT", headers: asked.body.headers, body: page })).status,
+    ).toBe(200);
+    expect((await fetch(`${base}/evidence/${sha256Of(page)}`)).status).toBe(200);
+  });
+
   it("refuses another access with 400 naming it, keeping nothing", async () => {
     const bytes = "bytes with a made-up access";
     const answer = await fetch(`${base}/evidence?access=secret`, {

@@ -147,6 +147,14 @@ describe("npm run import --format acled", () => {
       "CasualtiesReported",
       "CasualtiesReported",
     ]);
+    // A re-download where only the timestamp changed: nothing new (the same figure is not stored twice).
+    const touched = copy("touched-acled.csv", () =>
+      readFileSync(file, "utf8").replace(",61,,1650600000", ",61,,1650900000"),
+    );
+    const same = await runImport(archive.url, [touched, "--format", "acled"]);
+    expect(same.code, same.stdout).toBe(0);
+    expect(same.stdout).toContain("0 events stored");
+    expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(3);
     // A revision of its details too: the figure still goes in, and the row says the opening did not.
     const moved = copy("moved-acled.csv", (text) =>
       text.replace(",57,,1650000000", ",63,,1650700000").replace("48.7305,37.5867", "48.7400,37.5900"),

@@ -19,7 +19,7 @@ import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/eve
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import { releaseRoutes } from "../routes/releases.js";
 import { DeskHome, DeskLayout, messagePage, renderDesk } from "./desk-page.js";
-import { newEventId, withoutEventId } from "./form-address.js";
+import { formAddress, newEventId } from "./form-address.js";
 import {
   ErrorSummary,
   type FormState,
@@ -201,7 +201,7 @@ export function deskRoutes(deps: DeskDeps) {
       status,
       <DeskLayout title={`${sorted.size || general.length ? "Error: " : ""}${form.title}`} session={s}>
         <ErrorSummary errors={sorted} general={general} />
-        {recorded ? <RecordedNotice event={recorded} fresh={withoutEventId(c.req.url)} /> : null}
+        {recorded ? <RecordedNotice event={recorded} fresh={formAddress(c.req.url)} /> : null}
         {context.incidentId ? (
           <p class="crumbs">
             <a href={viewPath(context.incidentId)}>{`← Back to ${context.incidentId}`}</a>

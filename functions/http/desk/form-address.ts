@@ -4,14 +4,12 @@ import { randomBytes } from "node:crypto";
 export const newEventId = (): string => `desk-${randomBytes(12).toString("base64url")}`;
 
 /**
- * A link to a form, with the eventId its form will carry: the page Back returns to after the
- * form is sent is then the same form, and sending it again stores nothing new.
+ * A link to a form (a path, or a form's own address) with a new eventId for its form to carry:
+ * the page Back returns to after the form is sent is then the same form, and sending it again
+ * stores nothing new.
  */
-export const formAddress = (path: string): string => `${path}?eventId=${newEventId()}`;
-
-/** The same form's address without its eventId: a new, empty form. */
-export function withoutEventId(address: string): string {
+export function formAddress(address: string): string {
   const url = new URL(address, "http://desk.invalid");
-  url.searchParams.delete("eventId");
+  url.searchParams.set("eventId", newEventId());
   return `${url.pathname}${url.search}`;
 }

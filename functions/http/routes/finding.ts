@@ -1,10 +1,5 @@
 import { Hono } from "hono";
-import {
-  figureAssessments,
-  publishersKept,
-  type SourceRecord,
-  sourceRecord,
-} from "../../../events/finding/source-record.js";
+import { figureAssessments, type SourceRecord, sourceRecord } from "../../../events/finding/source-record.js";
 import type { Grade } from "../../../events/schemas.js";
 import { sourceKeysOf } from "../../../events/source-key.js";
 import { effectiveGrade, type Summary } from "../../../events/summarize.js";
@@ -128,10 +123,7 @@ export async function sourcePage(
   // with figures is read once more (the state its summary was made from), for the verdicts on
   // this source's figures and those it gave of others'.
   const items = await Promise.all(
-    page.items.map(async (found) => {
-      const summary = publishersKept(found)
-        ? found
-        : ((await deps.reader.summary(found.incidentId, { at: "version", version: found.version })) ?? found);
+    page.items.map(async (summary) => {
       if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, keys);
       const state = await deps.reader.projectedState(summary.incidentId);
       return sourceRecord(summary, keys, state ? figureAssessments(state) : undefined);
