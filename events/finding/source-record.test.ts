@@ -55,7 +55,7 @@ describe("sourceRecord: the rows of a summary that name a source", () => {
     });
     const record = sourceRecord(summary, new Set(sourceKeysOf("witness-7")));
     expect(record.statements.map((s) => s.eventId)).toEqual(["ev-private"]);
-    expect(record.figures).toMatchObject([{ eventId: "ev-figure", speaker: "witness-7" }]);
+    expect(record.figures).toMatchObject([{ eventId: "ev-figure", speaker: "private source witness-7" }]);
     expect(JSON.stringify(record)).not.toContain(SEALED_NAME.$sealed);
   });
 
@@ -104,7 +104,7 @@ describe("sourceRecord: the rows of a summary that name a source", () => {
       { eventId: "ev-said", speaker: "Mayor", publisher: "Test  Wire" },
     ]);
     expect(record.denials).toMatchObject([
-      { eventId: "ev-denied", speaker: "witness-7", publisher: "Test Wire" },
+      { eventId: "ev-denied", speaker: "private source witness-7", publisher: "Test Wire" },
     ]);
     expect(JSON.stringify(record)).not.toContain(SEALED_NAME.$sealed);
   });

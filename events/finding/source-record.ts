@@ -76,9 +76,13 @@ export interface SourceRecord {
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
 }
 
-/** A speaker as this record names them: a private person by their pseudonym, never their sealed name. */
+/**
+ * A speaker as this record names them: a private person by their pseudonym, never their sealed
+ * name, and said to be one, as the pages say it ("private source witness-A"), so that a
+ * pseudonym an official also bears is not read as that official.
+ */
 const shownName = (who: { name: string; kind?: string; ref?: string }): string =>
-  who.kind === "private" ? (who.ref ?? "") : who.name;
+  who.kind === "private" ? `private source ${who.ref ?? ""}`.trim() : who.name;
 
 /**
  * The rows of an incident's summary that name one of `keys` as speaker (attributedTo) or publisher, with

@@ -42,7 +42,7 @@ export const listingParameters: Json[] = [
   query(
     "source",
     { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },
-    "Only incidents naming this source or speaker (a speaker, assessor or publisher of any report the incident holds), compared after NFC normalisation and white-space trimming and collapsing.",
+    "Only incidents naming this source or speaker (a speaker, assessor or publisher of any report the incident holds, or a private person of this pseudonym), compared after NFC normalisation and white-space trimming and collapsing.",
   ),
   query(
     "bbox",
@@ -58,11 +58,15 @@ const SOURCE_NAME = {
   name: "name",
   in: "path",
   required: true,
-  description: "A source or speaker name as it appears on events (compared after NFC and white space).",
+  description:
+    "A source or speaker name as it appears on events (compared after NFC and white space), or a private person's pseudonym.",
   schema: { type: "string", minLength: 1, maxLength: 300 },
 };
 
-const SPEAKER = { type: "string", description: "Who said it: a private person by their pseudonym." };
+const SPEAKER = {
+  type: "string",
+  description: "Who said it: a private person as `private source <pseudonym>`, never by name.",
+};
 const PUBLISHER = { type: "string", description: "Who published it (`source.publisher`)." };
 
 export const schemas: Record<string, Json> = {
