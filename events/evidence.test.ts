@@ -43,6 +43,12 @@ describe("EvidenceCaptured: the envelope", () => {
     const parsed = parseEnvelope(resting("report-1", "nope"));
     expect(parsed.ok ? [] : parsed.errors.map((e) => e.path)).toEqual(["evidence[0]"]);
   });
+  it("refuses a report naming the same evidence twice", () => {
+    const twice = parseEnvelope(resting("report-2", sha(1), sha(1)));
+    expect(twice.ok ? [] : twice.errors).toEqual([
+      { path: "evidence", message: "names the same evidence twice" },
+    ]);
+  });
 });
 
 describe("the append's evidence rules", () => {

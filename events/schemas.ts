@@ -568,13 +568,16 @@ export const EvidenceCapturedData = z
   );
 
 /** The evidence a report rests on: captures of the same incident, by SHA-256. */
-const EvidenceList = z
-  .array(Sha256Hex)
-  .check(
-    z.minLength(1),
-    z.maxLength(100),
-    z.meta({ description: "SHA-256s of EvidenceCaptured events of this incident." }),
-  );
+const EvidenceList = z.array(Sha256Hex).check(
+  z.minLength(1),
+  z.maxLength(100),
+  // A report rests on a piece of evidence or not: naming it twice would count it twice.
+  z.refine((list) => new Set(list).size === list.length, "names the same evidence twice"),
+  z.meta({
+    description: "SHA-256s of EvidenceCaptured events of this incident, each once.",
+    uniqueItems: true,
+  }),
+);
 
 /** Where an imported event was first recorded: that archive's log origin, its log index and chain hash. */
 export const ImportedFrom = z

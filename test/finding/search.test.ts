@@ -438,7 +438,13 @@ describe("GET /sources/{name}", () => {
       {
         incidentId: id,
         statements: [{ eventId: said.body.events[0].eventId, quote: "I heard two blasts." }],
-        figures: [{ category: "injured", speaker: "private source witness-7", eventId: counted.body.events[0].eventId }],
+        figures: [
+          {
+            category: "injured",
+            speaker: "private source witness-7",
+            eventId: counted.body.events[0].eventId,
+          },
+        ],
       },
     ]);
     const page = await (await fetch(`${archive.url}/source/witness-7`)).text();
