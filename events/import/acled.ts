@@ -3,7 +3,6 @@ import {
   ACLED_TIME_PRECISION_READ,
   valueOfCode,
 } from "../export/research-codes.js";
-import { countryCode } from "./countries.js";
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
@@ -11,7 +10,7 @@ import {
   type MappedRow,
   parseCount,
   parseDay,
-  parseDegrees,
+  placeCells,
   type SourceRow,
 } from "./rows.js";
 
@@ -83,13 +82,7 @@ export function acledRow(row: SourceRow): MappedRow {
     "event_date",
     "must be a real day (2022-04-08 or 08 April 2022)",
   );
-  const country = need(
-    countryCode(cell("country")),
-    "country",
-    `"${clip(cell("country"), 80)}" is not a country this importer knows`,
-  );
-  const lat = need(parseDegrees(cell("latitude"), 90), "latitude", "must be a number from -90 to 90");
-  const lon = need(parseDegrees(cell("longitude"), 180), "longitude", "must be a number from -180 to 180");
+  const { country, lat, lon } = placeCells(cell, need);
   const fatalities = need(parseCount(cell("fatalities")), "fatalities", "must be a non-negative integer");
   const timePrecision = need(
     valueOfCode(ACLED_TIME_PRECISION_READ, cell("time_precision")),

@@ -1,5 +1,6 @@
 import { isCalendarDay } from "../calendar.js";
 import type { FieldError } from "../validate.js";
+import { countryCode } from "./countries.js";
 
 /** One data row of an import file, as the readers give it to a format. */
 export interface SourceRow {
@@ -18,6 +19,22 @@ export type MappedRow =
 
 export function fail(path: string, message: string): MappedRow {
   return { ok: false, errors: [{ path, message }] };
+}
+
+/** A dataset row's country, latitude and longitude: ACLED's and UCDP GED's columns of the same names. */
+export function placeCells(
+  cell: (name: string) => string,
+  need: ReturnType<typeof cellChecks>["need"],
+): { country: string; lat: number; lon: number } {
+  return {
+    country: need(
+      countryCode(cell("country")),
+      "country",
+      `"${clip(cell("country"), 80)}" is not a country this importer knows`,
+    ),
+    lat: need(parseDegrees(cell("latitude"), 90), "latitude", "must be a number from -90 to 90"),
+    lon: need(parseDegrees(cell("longitude"), 180), "longitude", "must be a number from -180 to 180"),
+  };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../export/research-codes.js";
-import { countryCode } from "./countries.js";
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
@@ -7,7 +6,7 @@ import {
   type MappedRow,
   parseCount,
   parseDay,
-  parseDegrees,
+  placeCells,
   type SourceRow,
 } from "./rows.js";
 
@@ -110,13 +109,7 @@ export function ucdpRow(row: SourceRow): MappedRow {
     "date_end",
     "must be a real day, not before date_start",
   );
-  const country = need(
-    countryCode(cell("country")),
-    "country",
-    `"${clip(cell("country"), 80)}" is not a country this importer knows`,
-  );
-  const lat = need(parseDegrees(cell("latitude"), 90), "latitude", "must be a number from -90 to 90");
-  const lon = need(parseDegrees(cell("longitude"), 180), "longitude", "must be a number from -180 to 180");
+  const { country, lat, lon } = placeCells(cell, need);
   const best = need(parseCount(cell("best")), "best", "must be a non-negative integer");
   const lowCount = parseCount(cell("low"));
   const highCount = parseCount(cell("high"));
