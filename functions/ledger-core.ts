@@ -1,7 +1,7 @@
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { EditorialIndex } from "./editorial/editorial-index.js";
 import { evidenceChecks } from "./evidence/evidence-checks.js";
-import type { EvidenceRouteDeps } from "./evidence/evidence-routes.js";
+import type { EvidenceOptions } from "./evidence/evidence-routes.js";
 import { SearchIndex } from "./finding/search-index.js";
 import { apiRoutes } from "./http/api-routes.js";
 import type { Authenticator } from "./http/auth.js";
@@ -28,7 +28,7 @@ export interface LedgerCoreOptions {
   /** Salts for sealed values (default: 16 random bytes each); tests may fix them. */
   salt?: () => string;
   /** The evidence blob store and its routes' settings (functions/evidence); none: no evidence routes. */
-  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
+  evidence?: EvidenceOptions;
 }
 
 /**

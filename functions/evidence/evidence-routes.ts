@@ -54,8 +54,11 @@ export interface EvidenceRouteDeps {
   /** The public origin absolute upload URLs start with; else this request's origin. */
   publicUrl?: string;
   /** Where each restricted read is recorded before the bytes go out (functions/people/audit-log.ts). */
-  audit?: Pick<AuditLog, "recordEvidence">;
+  audit: Pick<AuditLog, "recordEvidence">;
 }
+
+/** What a deployment configures of the evidence routes: the core adds the authenticator and the audit. */
+export type EvidenceOptions = Omit<EvidenceRouteDeps, "authenticate" | "audit">;
 
 /** `type/subtype` with optional parameters (RFC 9110 §8.3.1). */
 const MEDIA_TYPE =
@@ -378,7 +381,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       // (readers may add, never change), and a log line the alarm on bursts of reads counts.
       const at = new Date().toISOString();
       const range = c.req.header("range");
-      await deps.audit?.recordEvidence({
+      await deps.audit.recordEvidence({
         who: who.name,
         sha256,
         via: "GET /evidence/{sha256}",

@@ -6,7 +6,7 @@ import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
 import { PayloadTooLargeError } from "../../errors.js";
 import type { StagedBlob } from "../../evidence/blob-store.js";
-import { DEFAULT_EVIDENCE_MAX, type EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
+import { DEFAULT_EVIDENCE_MAX, type EvidenceOptions } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -49,7 +49,7 @@ export interface DeskDeps {
   releases?: Omit<ReleaseRoutesDeps, "authenticate">;
   forms?: readonly DeskForm[];
   /** The API's evidence store and limit: the upload form stages and keeps its bytes as POST /evidence does. */
-  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
+  evidence?: EvidenceOptions;
   /** The configured public origin a form must be posted from (same-origin.ts). */
   publicOrigin?: string;
 }

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { EvidenceRouteDeps } from "../../evidence/evidence-routes.js";
+import type { EvidenceOptions } from "../../evidence/evidence-routes.js";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
@@ -18,7 +18,7 @@ export interface PageRoutesDeps extends DashboardDeps {
   /** The API's write path (the sealing append and its checks), which the desk's posts take. */
   writes?: Omit<EventRoutesDeps, "authenticate">;
   /** The API's evidence store and limit (functions/evidence): the desk's upload form posts through them. */
-  evidence?: Omit<EvidenceRouteDeps, "authenticate">;
+  evidence?: EvidenceOptions;
 }
 
 /**
