@@ -32,8 +32,9 @@ describe("countryCode: a dataset's country name as ISO 3166-1 alpha-2", () => {
         "Virgin Islands, U.S.",
         "Kingdom of eSwatini (Swaziland)",
         "Kosovo",
+        "Bonaire, Sint Eustatius and Saba",
       ].map(countryCode),
-    ).toEqual(["ST", "AG", "VC", "KN", "TC", "VI", "SZ", "XK"]);
+    ).toEqual(["ST", "AG", "VC", "KN", "TC", "VI", "SZ", "XK", "BQ"]);
   });
 
   it("given a code no country holds, or a name not known, then null", () => {

@@ -53,6 +53,7 @@ const ALIASES: Record<string, string> = {
   "saint-barthelemy": "BL",
   kosovo: "XK",
   "saint vincent and the grenadines": "VC",
+  "bonaire, sint eustatius and saba": "BQ",
   "virgin islands, u.s.": "VI",
   "virgin islands, british": "VG",
   "kingdom of eswatini (swaziland)": "SZ",

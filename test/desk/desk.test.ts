@@ -511,6 +511,10 @@ describe("the desk in Chromium", () => {
     const bad = await rita.request.get(`${formUrl("statement")}?eventId=no`);
     expect(bad.status()).toBe(400);
     await expect(bad.text()).resolves.toMatch(/eventId is not one this desk makes/);
+    // The statement's id at another form's address: not that form's, so not "already recorded" there.
+    const elsewhere = await rita.request.get(`${formUrl("casualties")}?eventId=${first.eventId}`);
+    expect(elsewhere.status()).toBe(400);
+    await expect(elsewhere.text()).resolves.toMatch(/names an event another form recorded/);
   });
 
   it("refuses a post from another origin and one without the form token (403), storing nothing", async () => {

@@ -264,6 +264,18 @@ export function deskRoutes(deps: DeskDeps) {
       );
     values.set("eventId", eventId);
     const recorded = (await deps.events.findClientEvent(eventId)) ?? undefined;
+    // Stored as another form's event (another type, another incident): not this form's address.
+    const mine =
+      !recorded ||
+      (recorded.type === form.type && (incidentId === null || recorded.incidentId === incidentId));
+    if (!mine)
+      return messagePage(
+        c,
+        400,
+        "Not a form's address",
+        "The address's eventId names an event another form recorded: open this form again from its link.",
+        s,
+      );
     return page(c, 200, s, form, context, values, new Map(), [], recorded);
   };
 
