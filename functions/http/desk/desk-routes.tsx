@@ -532,7 +532,8 @@ function RecordedNotice({ event, fresh }: { event: StoredEvent; fresh: string })
         <a
           href={`${viewPath(event.incidentId)}#ev-${event.eventId}`}
         >{`${event.type} in ${event.incidentId}`}</a>
-        . Sending it again with the same values stores nothing new.
+        . Sending this form again stores nothing new: the same values are that event, and other values are
+        refused until you open a new form.
       </p>
       <p>
         <a href={fresh}>Open a new, empty form</a> to record another report.
