@@ -10,6 +10,7 @@ import {
   type MappedRow,
   parseCount,
   parseDay,
+  parseUnixTime,
   placeCells,
   type SourceRow,
 } from "./rows.js";
@@ -94,6 +95,11 @@ export function acledRow(row: SourceRow): MappedRow {
     "geo_precision",
     "must be 1 (the place), 2 (near it) or 3 (a larger region), or empty",
   );
+  const editedAt = need(
+    parseUnixTime(cell("timestamp")),
+    "timestamp",
+    "must be ACLED's Unix time in seconds (1650000000), or empty",
+  );
   if (errors.length > 0) return { ok: false, errors };
   const kind = slugify(cell("sub_event_type") || cell("event_type")) ?? "acled-event";
   const place = cell("location") || cell("admin2") || cell("admin1") || cell("country");
@@ -120,13 +126,15 @@ export function acledRow(row: SourceRow): MappedRow {
       ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
     },
   };
-  // Each event's id is of its own content (datasetEventId): a row ACLED revised stores only what changed.
+  // Each event's id is of its own content (datasetEventId). The opening's leaves out the row's
+  // timestamp, so a row ACLED edited opens its incident once; the figure names it, so each edit
+  // ACLED made is ACLED's report again, and a count revised back (57, 61, 57) is the latest.
   const events: Record<string, unknown>[] = [opening];
   // Zero fatalities says no death was reported; "at least 0" would say nothing, so none is recorded.
   if (fatalities > 0) {
     events.push({
       type: "CasualtiesReported",
-      source,
+      source: editedAt ? { ...source, publishedAt: editedAt } : source,
       attributedTo: { name: "ACLED", role: "conflict event dataset" },
       data: {
         figures: {

@@ -172,3 +172,36 @@ describe("UCDP GED's date_prec, where_prec and date_end", () => {
     });
   });
 });
+
+describe("ACLED's timestamp: when ACLED last edited the row", () => {
+  const ids = (mapped: MappedRow) => (mapped.ok ? mapped.events.map((e) => e.eventId) : []);
+  const edited = (cells: Record<string, string>) => acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, ...cells }));
+
+  it("given a timestamp, then the figure is ACLED's report as of that edit, and the opening does not name it", () => {
+    const mapped = edited({ timestamp: "1650000000" });
+    expect(mapped.ok && mapped.events.map((e) => (e.source as { publishedAt?: string }).publishedAt)).toEqual(
+      [undefined, "2022-04-15T05:20:00Z"],
+    );
+    const figure = mapped.ok ? parseEnvelope(mapped.events[1]) : null;
+    expect(figure?.ok).toBe(true);
+  });
+
+  it("given the same row edited again, then the same opening and a new figure, even at the same count", () => {
+    const [opened, first] = ids(edited({ timestamp: "1650000000" }));
+    const [reopened, again] = ids(edited({ timestamp: "1650600000" }));
+    expect(reopened).toBe(opened);
+    expect(again).not.toBe(first);
+    // A count revised back to an earlier value, at a later edit, is a report of its own.
+    const back = ids(edited({ fatalities: "57", timestamp: "1650900000" }))[1];
+    expect([first, again]).not.toContain(back);
+  });
+
+  it("given the same row and timestamp twice, then the same ids (a rerun stores nothing)", () => {
+    expect(ids(edited({ timestamp: "1650000000" }))).toEqual(ids(edited({ timestamp: "1650000000" })));
+  });
+
+  it("given a timestamp that is not Unix seconds, then the row fails naming it, with its other bad cells", () => {
+    const bad = edited({ timestamp: "2022-04-15", fatalities: "x" });
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["fatalities", "timestamp"]);
+  });
+});

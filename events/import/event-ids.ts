@@ -14,9 +14,8 @@ export function importEventId(parts: readonly string[]): string {
 
 /**
  * An event a dataset's row makes (ACLED's, UCDP GED's: one row, one incident), by what the event
- * says: a row the dataset revised (a new timestamp, new notes, a new count) gives its unchanged
- * events the same ids, stored once, and only what changed goes in. A count that goes back to an
- * earlier value is that earlier event again, so the incident keeps the later one as latest.
+ * says: a row the dataset revised gives its unchanged events the same ids, stored once, and
+ * only what changed goes in (an ACLED figure names the row's edit time, so it changes with it).
  */
 export function datasetEventId(format: string, incidentId: string, event: Record<string, unknown>): string {
   return importEventId([format, incidentId, canonicalJson(event)]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countryCode } from "./countries.js";
 import { importEventId, rowIdentity, slugify } from "./event-ids.js";
-import { parseCount, parseDay } from "./rows.js";
+import { parseCount, parseDay, parseUnixTime } from "./rows.js";
 
 describe("parseDay: the days the datasets write", () => {
   it.each([
@@ -49,5 +49,19 @@ describe("countryCode and parseCount", () => {
     expect(parseCount("-1")).toBeNull();
     expect(parseCount("2.5")).toBeNull();
     expect(parseCount("")).toBeNull();
+  });
+});
+
+describe("parseUnixTime: ACLED's timestamp", () => {
+  it.each([
+    ["1650000000", "2022-04-15T05:20:00Z"],
+    [" 0 ", "1970-01-01T00:00:00Z"],
+    ["", ""],
+    ["1650000000.5", null],
+    ["-1", null],
+    ["2022-04-15", null],
+    ["123456789012", null],
+  ])("given %j, then %j", (text, instant) => {
+    expect(parseUnixTime(text)).toBe(instant);
   });
 });

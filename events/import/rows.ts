@@ -89,6 +89,18 @@ export function parseDay(text: string): string | null {
   return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
 }
 
+/**
+ * An instant (`2022-04-15T05:20:00Z`) from a cell of Unix time in whole seconds, `""` for an
+ * empty cell; null if unreadable.
+ */
+export function parseUnixTime(text: string): string | "" | null {
+  const t = text.trim();
+  if (t === "") return "";
+  if (!/^\d{1,11}$/.test(t)) return null;
+  const instant = new Date(Number(t) * 1000);
+  return Number.isNaN(instant.getTime()) ? null : instant.toISOString().replace(".000Z", "Z");
+}
+
 /** A finite number from a cell (`.` decimal point); null for an empty or non-numeric cell. */
 export function parseNumber(text: string | undefined): number | null {
   const t = (text ?? "").trim();

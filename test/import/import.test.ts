@@ -147,14 +147,27 @@ describe("npm run import --format acled", () => {
       "CasualtiesReported",
       "CasualtiesReported",
     ]);
-    // A re-download where only the timestamp changed: nothing new (the same figure is not stored twice).
-    const touched = copy("touched-acled.csv", () =>
-      readFileSync(file, "utf8").replace(",61,,1650600000", ",61,,1650900000"),
+    // The same file again: nothing new.
+    const rerun = await runImport(archive.url, [file, "--format", "acled"]);
+    expect(rerun.stdout).toContain("0 events stored");
+    // ACLED revised the count back to 57: that edit is its latest report, not the first 57 again.
+    const back = copy("back-acled.csv", () =>
+      readFileSync(file, "utf8").replace(",61,,1650600000", ",57,,1650900000"),
     );
-    const same = await runImport(archive.url, [touched, "--format", "acled"]);
-    expect(same.code, same.stdout).toBe(0);
-    expect(same.stdout).toContain("0 events stored");
-    expect(await storedEvents(archive.url, "acled-ukr90001")).toHaveLength(3);
+    const reverted = await runImport(archive.url, [back, "--format", "acled"]);
+    expect(reverted.code, reverted.stdout).toBe(0);
+    expect(reverted.stdout).toContain("1 event stored");
+    const latest = (await call(archive.url, "GET", "/incidents/acled-ukr90001")).body.casualties.killed
+      .latest;
+    expect(latest.figure).toMatchObject({ value: 57 });
+    const stored = await storedEvents(archive.url, "acled-ukr90001");
+    expect(stored?.map((e) => (e.source as { publishedAt?: string }).publishedAt)).toEqual([
+      undefined,
+      "2022-04-15T05:20:00Z",
+      "2022-04-22T04:00:00Z",
+      "2022-04-25T15:20:00Z",
+    ]);
+    expect(latest.eventId).toBe(stored?.[3]?.eventId);
     // A revision of its details too: the figure still goes in, and the row says the opening did not.
     const moved = copy("moved-acled.csv", (text) =>
       text.replace(",57,,1650000000", ",63,,1650700000").replace("48.7305,37.5867", "48.7400,37.5900"),
