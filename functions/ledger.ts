@@ -106,6 +106,7 @@ export function createLedger(options: LedgerOptions) {
     incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
   /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
   const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
+    log,
     reader,
     events,
     views,

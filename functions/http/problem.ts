@@ -39,14 +39,21 @@ function instanceOf(c: Context): string {
   return new URL(c.req.url).pathname.replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
 }
 
-/** The one place where errors become answers (RFC 9457 problem documents). */
-export function createErrorHandler(log: Logger) {
-  return (error: Error, c: Context): Response => {
+/** How a group of routes whose answers are pages shows a problem (pages/problem-page.tsx). */
+export type ProblemPage = (c: Context, problem: Problem) => Promise<Response>;
+
+/**
+ * The one place where errors become answers: RFC 9457 problem documents, or for routes that
+ * answer people with pages, the same problem as a page (`page`).
+ */
+export function createErrorHandler(log: Logger, page?: ProblemPage) {
+  const answer = (c: Context, problem: Problem) => (page ? page(c, problem) : problemResponse(c, problem));
+  return (error: Error, c: Context): Response | Promise<Response> => {
     if (error instanceof LedgerError) {
       // Nobody is left to read the answer; one line says what happened, without a stack.
       if (error.slug === "client-closed")
         log.info("client closed the connection", { path: c.req.path, method: c.req.method });
-      return problemResponse(c, {
+      return answer(c, {
         type: `/docs#problem-${error.slug}`,
         title: error.title,
         status: error.status,
@@ -62,7 +69,7 @@ export function createErrorHandler(log: Logger) {
       error: String(error),
       stack: error.stack,
     });
-    return problemResponse(c, {
+    return answer(c, {
       type: "/docs#problem-internal",
       title: "Internal error",
       status: 500,

@@ -131,6 +131,16 @@ describe("routes and headers", () => {
     expect(early.html).toContain("its first event was recorded at");
     expect((await page(`/view/${KRAMATORSK}?version=99`)).status).toBe(404);
   });
+
+  it("answers a page's refused request with a page naming the field, where the API answers problem+json", async () => {
+    const refused = await page("/docs?lang=en");
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(refused.html).toContain("<code>query.lang</code>: is not a query parameter of this route");
+    const api = await app.request("/incidents?lang=en");
+    expect([api.status, api.headers.get("content-type")]).toEqual([400, "application/problem+json"]);
+  });
 });
 
 describe("the incident list", () => {

@@ -328,9 +328,10 @@ describe("the desk's upload, streamed", () => {
       body,
     });
     expect(answer.status).toBe(400);
-    expect(((await answer.json()) as { errors: unknown[] }).errors).toEqual([
-      { path: "(body)", message: "must be the desk's upload form (multipart/form-data)" },
-    ]);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await answer.text()).toContain(
+      "<code>(body)</code>: must be the desk&#39;s upload form (multipart/form-data)",
+    );
     expect(staging()).toEqual([]);
   });
   it("refuses a text field longer than the form's room for text by name, keeping nothing", async () => {

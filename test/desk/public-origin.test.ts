@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => archive?.close());
 
 /** POST /sign-in with the token as a form would send it, with the Host and Origin given. */
-function signInPost(headers: { host?: string; origin: string }): Promise<{ status: number; type: string }> {
+function signInPost(headers: {
+  host?: string;
+  origin: string;
+}): Promise<{ status: number; type: string; text: string }> {
   const body = new URLSearchParams({ token: WRITER.token, next: "/desk" }).toString();
   return new Promise((resolve, reject) => {
     const req = request(`${archive.url}/sign-in`, {
@@ -28,9 +31,13 @@ function signInPost(headers: { host?: string; origin: string }): Promise<{ statu
       },
     });
     req.on("response", (res) => {
-      res.resume();
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+      });
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]) }),
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), text }),
       );
     });
     req.on("error", reject);
@@ -47,7 +54,9 @@ describe("the desk behind a configured public origin", () => {
   it("refuses a form from another origin, even one that names itself in a forged Host (403)", async () => {
     const forged = await signInPost({ host: "evil.example", origin: "http://evil.example" });
     expect(forged.status).toBe(403);
-    expect(forged.type).toContain("application/problem+json");
+    // A person is reading: the refusal is a page saying why.
+    expect(forged.type).toContain("text/html");
+    expect(forged.text).toContain("a form posted from another site is refused; nothing was stored");
     // The server's own address is not the public origin either.
     expect((await signInPost({ origin: archive.url })).status).toBe(403);
   });

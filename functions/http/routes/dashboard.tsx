@@ -1,8 +1,5 @@
 import { type Context, Hono } from "hono";
-import { html } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { JSX } from "hono/jsx/jsx-runtime";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { withIncoming } from "../../../events/links.js";
 import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
@@ -23,7 +20,6 @@ import { hasSessionCookie } from "../desk/session.js";
 import { FINDING_PARAMS, hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
-import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
 import { formatInstant, viewPath } from "../pages/format.js";
 import { IncidentListPage, type ListFilters } from "../pages/incident-list-page.js";
@@ -33,6 +29,7 @@ import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 import { OpenedValuesContext } from "../pages/opened-values.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
+import { renderPage } from "../pages/render-page.js";
 import type { VictimsView } from "../pages/victims-section.js";
 import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents } from "./finding.js";
@@ -113,7 +110,7 @@ export function dashboardRoutes({
       const nextHref = page.nextCursor
         ? `/?${new URLSearchParams({ ...rest, cursor: page.nextCursor })}`
         : null;
-      return render(
+      return renderPage(
         c,
         200,
         <IncidentListPage
@@ -127,7 +124,7 @@ export function dashboardRoutes({
       );
     }
     if (Object.keys(errors).length > 0) {
-      return render(
+      return renderPage(
         c,
         400,
         <IncidentListPage
@@ -151,7 +148,7 @@ export function dashboardRoutes({
     const kinds = [
       ...new Set([...KNOWN_KINDS, ...page.items.flatMap((s) => (s.kind ? [s.kind] : []))]),
     ].sort();
-    return render(
+    return renderPage(
       c,
       200,
       <IncidentListPage
@@ -170,7 +167,7 @@ export function dashboardRoutes({
     if (!IncidentId.safeParse(incidentId).success) return notFound(c, incidentId);
     const moment = readMoment(c);
     if (typeof moment === "string") {
-      return render(
+      return renderPage(
         c,
         400,
         <MessagePage title="That moment cannot be read">
@@ -184,7 +181,7 @@ export function dashboardRoutes({
 
     const before = readBefore(c);
     if (typeof before === "string") {
-      return render(
+      return renderPage(
         c,
         400,
         <MessagePage title="That page of the timeline cannot be read">
@@ -246,7 +243,7 @@ export function dashboardRoutes({
       const text = query.toString();
       return `${viewPath(incidentId)}${text ? `?${text}` : ""}#timeline`;
     };
-    const page = await render(
+    const page = await renderPage(
       c,
       200,
       <OpenedValuesContext.Provider value={opened}>
@@ -349,22 +346,8 @@ async function readLogView(
   return { checkpoint: stored ? readCheckpointView(stored) : null, indexes };
 }
 
-/** Every page goes out through here: a doctype, and headers that forbid script and foreign assets. */
-async function render(
-  c: Context,
-  status: ContentfulStatusCode,
-  page: JSX.Element,
-  cache = "no-cache",
-): Promise<Response> {
-  c.header("Content-Security-Policy", DASHBOARD_CSP);
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", cache);
-  return c.html(await html`<!doctype html>${page}`, status);
-}
-
 function notFound(c: Context, incidentId: string): Promise<Response> {
-  return render(
+  return renderPage(
     c,
     404,
     <MessagePage title="No such incident">
@@ -383,7 +366,7 @@ function notAtThatMoment(
   latest: number,
   first: StoredEvent | null,
 ): Promise<Response> {
-  return render(
+  return renderPage(
     c,
     404,
     <MessagePage title="Not known at that moment">

@@ -1,15 +1,12 @@
 import { type Context, Hono } from "hono";
-import { html } from "hono/html";
-import type { JSX } from "hono/jsx/jsx-runtime";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import type { Summary } from "../../../events/summarize.js";
 import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import { FINDING_PARAMS, type FindingParams, findingParamsFrom } from "../finding-params.js";
-import { DASHBOARD_CSP } from "../pages/dashboard-styles.js";
 import { MapPageView, SourcePageView, sourcePath } from "../pages/finding-pages.js";
 import { MessagePage } from "../pages/layout.js";
+import { renderPage } from "../pages/render-page.js";
 import type { MapPoint } from "../pages/world-map.js";
 import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents, sourcePage } from "./finding.js";
@@ -21,14 +18,6 @@ export interface FindingPageDeps {
 
 /** Marks on one map at most: a page of the index, not the archive. */
 const MAP_POINTS = 100;
-
-async function render(c: Context, status: ContentfulStatusCode, page: JSX.Element): Promise<Response> {
-  c.header("Content-Security-Policy", DASHBOARD_CSP);
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", "no-cache");
-  return c.html(await html`<!doctype html>${page}`, status);
-}
 
 /** The page's finding parameters, each bad one as a message for its field (a person is reading). */
 export function readFindingForm(c: Context): { params: FindingParams; errors: Record<string, string> } {
@@ -61,11 +50,11 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       const nextHref = page.nextCursor
         ? `${sourcePath(name)}?cursor=${encodeURIComponent(page.nextCursor)}`
         : null;
-      return render(c, 200, <SourcePageView name={name} records={page.items} nextHref={nextHref} />);
+      return renderPage(c, 200, <SourcePageView name={name} records={page.items} nextHref={nextHref} />);
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status !== 404 && status !== 400) throw error;
-      return render(
+      return renderPage(
         c,
         status,
         <MessagePage title={status === 404 ? "No such source" : "That page link is not valid"}>
@@ -102,7 +91,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       Object.entries(c.req.queries()).map(([k, v]): [string, string] => [k, v[0] ?? ""]),
     )}`;
     if (Object.keys(errors).length > 0) {
-      return render(c, 400, <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} />);
+      return renderPage(c, 400, <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} />);
     }
     // The whole world when no box is given: the grid cells are the index the map reads.
     const bbox = params.bbox ?? { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 };
@@ -128,7 +117,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
           ]
         : [],
     );
-    return render(
+    return renderPage(
       c,
       200,
       <MapPageView

@@ -4,6 +4,7 @@ import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
 import { DocsPage } from "../pages/docs-page.js";
+import { problemPage } from "../pages/problem-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
 import { type DashboardDeps, dashboardRoutes } from "./dashboard.js";
@@ -11,6 +12,8 @@ import type { EventRoutesDeps } from "./events.js";
 import { findingPageRoutes } from "./finding-pages.js";
 
 export interface PageRoutesDeps extends DashboardDeps {
+  /** Where a page route's failures are logged. */
+  log: Logger;
   /** The OpenAPI document /docs renders (see MetaRoutesDeps.openApi). */
   openApi: Record<string, unknown>;
   /** The desk (sign-in, forms); without it the pages are read-only. */
@@ -40,11 +43,14 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
+  // A person is reading: what a page route refuses (an unknown parameter, a form from another
+  // site) or fails on is a page, not a problem document.
+  app.onError(createErrorHandler(deps.log, problemPage));
   return app;
 }
 
-/** The pages as a whole app (the pages Lambda): problem+json for errors and unknown paths, as the API. */
-export function pagesApp(deps: PageRoutesDeps & { log: Logger }): Hono {
+/** The pages as a whole app (the pages Lambda): problem+json for unknown paths, as the API. */
+export function pagesApp(deps: PageRoutesDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
   app.use(answerHeaders());
