@@ -573,7 +573,7 @@ export function openApiDocument(parts: readonly ApiPart[] = apiParts): Json {
       version: "1.0.0",
       summary: "An evidence-grade, event-sourced archive of reports about conflict incidents.",
       description:
-        "Every report is an immutable event in a per-incident hash chain; summaries are projected from them. Reads are public; writes need `Authorization: Bearer <token>`. Every error is `application/problem+json` (RFC 9457) naming each failing field. Unknown query parameters are refused (400); a wrong method is a 405 with `Allow`. Text answers are compressed (gzip, deflate) when the client accepts it.",
+        "Every report is an immutable event in a per-incident hash chain; summaries are projected from them. Reads are public; writes need `Authorization: Bearer <token>`. Every error is `application/problem+json` (RFC 9457) naming each failing field; a page route (tag `pages`, `/docs`, the desk) shows a browser that asks for `text/html` first the same problem as a page. Unknown query parameters are refused (400); a wrong method is a 405 with `Allow`. Text answers are compressed (gzip, deflate) when the client accepts it.",
       license: { name: "All rights reserved: no licence is granted yet", url: "/docs#licence" },
       contact: { name: "incident-ledger maintainers" },
     },

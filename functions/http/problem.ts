@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { accepts } from "hono/accepts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FieldError } from "../../events/validate.js";
 import { LedgerError } from "../errors.js";
@@ -43,11 +44,24 @@ function instanceOf(c: Context): string {
 export type ProblemPage = (c: Context, problem: Problem) => Promise<Response>;
 
 /**
+ * Whether the request asks for a page before a problem document: a browser's navigation sends
+ * `Accept: text/html,…`; a program that
+ * sends none, or accepts any type, gets the problem document.
+ */
+function wantsPage(c: Context): boolean {
+  return (
+    accepts(c, { header: "Accept", supports: ["text/html", PROBLEM_JSON], default: PROBLEM_JSON }) ===
+    "text/html"
+  );
+}
+
+/**
  * The one place where errors become answers: RFC 9457 problem documents, or for routes that
- * answer people with pages, the same problem as a page (`page`).
+ * answer people with pages, the same problem as a page (`page`) when the request asks for HTML.
  */
 export function createErrorHandler(log: Logger, page?: ProblemPage) {
-  const answer = (c: Context, problem: Problem) => (page ? page(c, problem) : problemResponse(c, problem));
+  const answer = (c: Context, problem: Problem) =>
+    page && wantsPage(c) ? page(c, problem) : problemResponse(c, problem);
   return (error: Error, c: Context): Response | Promise<Response> => {
     if (error instanceof LedgerError) {
       // Nobody is left to read the answer; one line says what happened, without a stack.

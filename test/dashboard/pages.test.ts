@@ -7,7 +7,16 @@ import { bearerToken } from "../../functions/http/auth.js";
 import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
 import type { LocalServer } from "../../functions/local/server.js";
-import { AP, call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
+import {
+  AP,
+  BROWSER_ACCEPT,
+  call,
+  casualties,
+  opened,
+  post,
+  startArchive,
+  TOKEN,
+} from "../support/archive.js";
 import {
   ATTR_BREAKER,
   BORODYANKA,
@@ -132,13 +141,26 @@ describe("routes and headers", () => {
     expect((await page(`/view/${KRAMATORSK}?version=99`)).status).toBe(404);
   });
 
-  it("answers a page's refused request with a page naming the field, where the API answers problem+json", async () => {
-    const refused = await page("/docs?lang=en");
+  it("answers a browser's refused request for a page with a page naming the field; a program gets problem+json", async () => {
+    const refused = await app.request("/docs?lang=en", { headers: { accept: BROWSER_ACCEPT } });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
     expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
-    expect(refused.html).toContain("<code>query.lang</code>: is not a query parameter of this route");
-    const api = await app.request("/incidents?lang=en");
+    expect(await refused.text()).toContain("<code>query.lang</code>: is not a query parameter of this route");
+    for (const accept of [undefined, "*/*", "application/json", "application/problem+json"]) {
+      const program = await app.request("/docs?lang=en", { headers: accept ? { accept } : {} });
+      expect([program.status, program.headers.get("content-type")], String(accept)).toEqual([
+        400,
+        "application/problem+json",
+      ]);
+      expect(((await program.json()) as { errors: unknown }).errors).toEqual([
+        {
+          path: "query.lang",
+          message: "is not a query parameter of this route, which takes no query parameters",
+        },
+      ]);
+    }
+    const api = await app.request("/incidents?lang=en", { headers: { accept: BROWSER_ACCEPT } });
     expect([api.status, api.headers.get("content-type")]).toEqual([400, "application/problem+json"]);
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { call, TOKEN } from "../support/archive.js";
+import { BROWSER_ACCEPT, call, TOKEN } from "../support/archive.js";
 import { startDeskArchive, WRITER } from "./desk-kit.js";
 
 /**
@@ -324,7 +324,12 @@ describe("the desk's upload, streamed", () => {
     ]);
     const answer = await fetch(`${archive.url}${formPath}`, {
       method: "POST",
-      headers: { cookie, origin: archive.url, "content-type": `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        accept: BROWSER_ACCEPT,
+        cookie,
+        origin: archive.url,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
       body,
     });
     expect(answer.status).toBe(400);

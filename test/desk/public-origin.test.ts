@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
+import { BROWSER_ACCEPT } from "../support/archive.js";
 import { startDeskArchive, WRITER } from "./desk-kit.js";
 
 /**
@@ -26,6 +27,7 @@ function signInPost(headers: {
       method: "POST",
       headers: {
         ...headers,
+        accept: BROWSER_ACCEPT,
         "content-type": "application/x-www-form-urlencoded",
         "content-length": Buffer.byteLength(body),
       },

@@ -6,6 +6,9 @@ import { validatorFor } from "./openapi-validator.js";
 
 export const TOKEN = "test-token-0123456789";
 
+/** What a browser's navigation sends as `Accept`: pages answer it with pages, problems too. */
+export const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
 /** An envelope as the API would accept it, for tests that append through the event store. */
 export function envelope(raw: unknown): Envelope {
   const parsed = parseEnvelope(raw);
