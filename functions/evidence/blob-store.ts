@@ -109,6 +109,24 @@ export async function keepStaged(staged: Promise<StagedBlob>): Promise<PutResult
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/**
+ * Reads kept bytes through and checks them against the SHA-256 they are kept under, before any
+ * of them is served: bytes altered where they are kept (a disk, a bucket someone can write) are
+ * refused with a clear answer, never sent as the evidence.
+ */
+export async function checkKept(store: BlobStore, sha256: string): Promise<void> {
+  const hash = createHash("sha256");
+  for await (const chunk of (await store.read(sha256)) as unknown as AsyncIterable<Uint8Array>)
+    hash.update(chunk);
+  const found = hash.digest("hex");
+  if (found !== sha256)
+    throw new EvidenceAlteredError(
+      `the bytes kept as ${sha256} now have SHA-256 ${found}: they are not served; restore them from a copy (the SHA-256 names the right bytes)`,
+      undefined,
+      { sha256 },
+    );
+}
+
 export const hexToBase64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
 export const base64ToHex = (b64: string) => Buffer.from(b64, "base64").toString("hex");
 
@@ -123,6 +141,13 @@ export class DigestMismatchError extends LedgerError {
   readonly slug = "digest-mismatch";
   readonly status = 422;
   readonly title = "The bytes are not the ones declared";
+}
+
+/** Kept bytes that no longer match their SHA-256: the archive's fault, never the reader's. */
+export class EvidenceAlteredError extends LedgerError {
+  readonly slug = "evidence-altered";
+  readonly status = 500;
+  readonly title = "Evidence altered where it is kept";
 }
 
 export class UnsupportedMediaTypeError extends LedgerError {

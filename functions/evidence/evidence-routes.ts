@@ -22,6 +22,7 @@ import {
   type BlobStore,
   type ByteRange,
   base64ToHex,
+  checkKept,
   reprDigest,
   SHA256_HEX,
   UnsupportedMediaTypeError,
@@ -436,6 +437,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       return c.body(null, 416, { ...common, "Content-Range": `bytes */${info.size}` });
     }
     const headers = { ...common, "Content-Type": info.mediaType };
+    await checkKept(store, sha256);
     if (range) {
       return c.body(await store.read(sha256, range), 206, {
         ...headers,

@@ -14,7 +14,7 @@ import type { LogStore } from "../log/log-store.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import type { Logger } from "../logger.js";
 import type { AuditLog } from "../people/audit-log.js";
-import type { BlobStore } from "./blob-store.js";
+import { type BlobStore, checkKept } from "./blob-store.js";
 
 export interface ProofBundleDeps {
   logStore: LogStore;
@@ -185,6 +185,10 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
       }),
     );
 
+    const included = evidence.filter((e) => e.included);
+    // Before the first byte of the bundle: a bundle never carries altered evidence, nor breaks off.
+    for (const e of included) if (deps.blobs) await checkKept(deps.blobs, e.sha256);
+
     const zip = new yazl.ZipFile();
     const mtime = new Date(event.recordedAt);
     const add = (name: string, text: string | Uint8Array) =>
@@ -196,7 +200,6 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
     add("checkpoint-body.txt", checkpointBody(checkpoint.text));
     if (vkey) add("vkey.txt", `${vkey}\n`);
     if (token) add("checkpoint.tsr", token);
-    const included = evidence.filter((e) => e.included);
     if (included.length > 0 && deps.blobs) {
       add("SHA256SUMS", included.map((e) => `${e.sha256}  evidence/${e.sha256}\n`).join(""));
       for (const e of included) {

@@ -10,6 +10,8 @@ const problem = (description: string) => ({
   content: { "application/problem+json": { schema: ref("Problem") } },
 });
 const tags = ["evidence"];
+const ALTERED =
+  "`evidence-altered`: the bytes held under this SHA-256 no longer have it (changed where they are kept); nothing of them is served, and the archive logs it. Every answer that carries bytes (whole, a range, a bundle) checks them first.";
 const header = (description: string, schema: Json = { type: "string" }, required = false) => ({
   description,
   required,
@@ -227,6 +229,7 @@ export const paths: Record<string, Json> = {
           description: "The range starts beyond the end.",
           headers: { "Content-Range": header("`bytes */<size>`.", { type: "string" }, true) },
         },
+        "500": problem(ALTERED),
       },
     },
   },
@@ -262,6 +265,7 @@ export const paths: Record<string, Json> = {
         },
         "400": problem("A query parameter, or a malformed incident id."),
         "404": problem("No such event in this incident."),
+        "500": problem(ALTERED),
       },
     },
   },

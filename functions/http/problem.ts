@@ -67,6 +67,9 @@ export function createErrorHandler(log: Logger, page?: ProblemPage) {
       // Nobody is left to read the answer; one line says what happened, without a stack.
       if (error.slug === "client-closed")
         log.info("client closed the connection", { path: c.req.path, method: c.req.method });
+      // A 5xx is the archive's own failure: whoever runs it must hear of it, not only the client.
+      else if (error.status >= 500)
+        log.error(error.title, { path: c.req.path, method: c.req.method, detail: error.message });
       return answer(c, {
         type: `/docs#problem-${error.slug}`,
         title: error.title,

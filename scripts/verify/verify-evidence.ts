@@ -40,19 +40,30 @@ async function* capturesOf(root: string, get: typeof fetch): AsyncGenerator<Capt
   }
 }
 
+/** What a refusal's problem document says (its detail), or nothing when it has none. */
+async function why(answer: Response): Promise<string> {
+  const problem = (await answer.json().catch(() => null)) as { detail?: unknown } | null;
+  return typeof problem?.detail === "string" ? `: ${problem.detail}` : "";
+}
+
 /** The SHA-256 and size of a blob as served, read as a stream. */
 async function servedDigest(root: string, sha256: string, get: typeof fetch) {
   const answer = await get(`${root}/evidence/${sha256}`).catch((e: Error) => {
     throw new SourceError(`GET /evidence/${sha256} failed: ${e.message}`);
   });
-  if (!answer.ok || !answer.body) return { status: answer.status, sha256: null, size: 0 };
+  if (!answer.ok || !answer.body)
+    return { status: answer.status, sha256: null, size: 0, why: await why(answer) };
   const hash = createHash("sha256");
   let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Uint8Array>) {
-    hash.update(chunk);
-    size += chunk.byteLength;
+  try {
+    for await (const chunk of answer.body as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+    }
+  } catch (e) {
+    throw new SourceError(`GET /evidence/${sha256} broke off after ${size} bytes: ${(e as Error).message}`);
   }
-  return { status: answer.status, sha256: hash.digest("hex"), size };
+  return { status: answer.status, sha256: hash.digest("hex"), size, why: "" };
 }
 
 /**
@@ -85,7 +96,7 @@ export async function verifyEvidence(
       }
       if (served.sha256 === null) {
         throw new VerificationError(
-          `${where}: its evidence ${sha256} is not served (GET answered ${served.status})`,
+          `${where}: its evidence ${sha256} is not served (GET answered ${served.status}${served.why})`,
         );
       }
       if (served.sha256 !== sha256) {

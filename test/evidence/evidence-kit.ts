@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
-import { silentLogger } from "../../functions/logger.js";
+import { type Logger, silentLogger } from "../../functions/logger.js";
 import { AP, call, TOKEN } from "../support/archive.js";
 
 export const sha256Of = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
@@ -12,14 +12,18 @@ export const digestHeader = (bytes: Uint8Array | string) =>
 
 /** An archive keeping its evidence in a directory the test can look into. */
 export async function startEvidenceArchive(
-  options: { evidenceMax?: number; users?: Parameters<typeof startLocalServer>[0]["users"] } = {},
+  options: {
+    evidenceMax?: number;
+    users?: Parameters<typeof startLocalServer>[0]["users"];
+    log?: Logger;
+  } = {},
 ): Promise<{ server: LocalServer; dir: string; files: () => string[]; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "ledger-evidence-test-"));
   const server = await startLocalServer({
     port: 0,
     dynamoPort: 0,
     token: TOKEN,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     writer: "test-writer",
     dataDir,
     ...(options.evidenceMax ? { evidenceMax: options.evidenceMax } : {}),

@@ -1,13 +1,17 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { opened, post } from "../support/archive.js";
+import { silentLogger } from "../../functions/logger.js";
+import { call, opened, post } from "../support/archive.js";
 import { runVerify } from "../support/run-verify.js";
 import { capture, sha256Of, startEvidenceArchive, upload } from "./evidence-kit.js";
 
 let archive: Awaited<ReturnType<typeof startEvidenceArchive>>;
+const errors: { message: string; fields: Record<string, unknown> }[] = [];
 beforeAll(async () => {
-  archive = await startEvidenceArchive();
+  archive = await startEvidenceArchive({
+    log: { ...silentLogger, error: (message, fields = {}) => errors.push({ message, fields }) },
+  });
 });
 afterAll(() => archive.close());
 
@@ -40,13 +44,36 @@ describe("npm run verify -- --url … --evidence", () => {
     expect(after.stdout).toContain("4 restricted not fetched");
     expect(after.code).toBe(0);
 
-    // Someone with access to the disk changes the bytes of one capture.
-    writeFileSync(join(archive.dir, sha256Of("<html>two</html>")), "<html>TWO</html>");
+    // Someone with access to the disk changes the bytes of one capture: the archive refuses to
+    // serve them as the evidence (whole, in part, or in a bundle), logs it, and the verifier
+    // names the capture and why.
+    const two = sha256Of("<html>two</html>");
+    writeFileSync(join(archive.dir, two), "<html>TWO</html>");
     const bad = await runVerify(["--url", base, "--evidence", "--quiet"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`FAIL: incident verify-evidence version 3`);
-    expect(bad.stderr).toContain(
-      `the bytes served for ${sha256Of("<html>two</html>")} have SHA-256 ${sha256Of("<html>TWO</html>")}`,
-    );
+    const detail = `the bytes kept as ${two} now have SHA-256 ${sha256Of("<html>TWO</html>")}: they are not served`;
+    expect(bad.stderr).toContain(`its evidence ${two} is not served (GET answered 500: ${detail}`);
+    for (const headers of [{}, { range: "bytes=0-3" }] as Record<string, string>[]) {
+      const refused = await call(base, "GET", `/evidence/${two}`, undefined, headers);
+      expect([refused.status, refused.body.type], JSON.stringify(headers)).toEqual([
+        500,
+        "/docs#problem-evidence-altered",
+      ]);
+      expect(refused.body.detail).toContain(detail);
+    }
+    const events = (await call(base, "GET", "/incidents/verify-evidence/events")).body.items as {
+      eventId: string;
+      version: number;
+    }[];
+    const captured = events.find((e) => e.version === 3)?.eventId;
+    await call(base, "GET", `/incidents/verify-evidence/events/${captured}/proof?wait=true`);
+    const bundle = await call(base, "GET", `/incidents/verify-evidence/events/${captured}/bundle`);
+    expect([bundle.status, bundle.body.type]).toEqual([500, "/docs#problem-evidence-altered"]);
+    expect(
+      errors.filter((e) => e.message === "Evidence altered where it is kept").length,
+    ).toBeGreaterThanOrEqual(4);
+    expect(errors.at(-1)?.fields.detail).toContain(detail);
+    expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 });

@@ -47,6 +47,11 @@ const PROBLEMS: [string, number, string][] = [
     405,
     "The path exists, but not with this method; `Allow` lists the methods it takes.",
   ],
+  [
+    "evidence-altered",
+    500,
+    "Kept evidence bytes no longer match their SHA-256 (altered where they are kept): not served, and logged.",
+  ],
   ["store-busy", 503, "Too many concurrent writers kept winning; nothing was stored. Retry."],
 ];
 
