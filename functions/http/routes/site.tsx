@@ -43,8 +43,8 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
   app.get("/docs", acceptQuery(), (c) => c.html(<DocsPage doc={deps.openApi} />));
-  // A person is reading: what a page route refuses (an unknown parameter, a form from another
-  // site) or fails on is a page, not a problem document.
+  // What a page route refuses (an unknown parameter, a form from another site) or fails on is a
+  // page for a browser, which asks for text/html first; a program still gets the problem document.
   app.onError(createErrorHandler(deps.log, problemPage));
   return app;
 }
