@@ -73,6 +73,8 @@ const limit = (max: number, fallback: number) =>
 
 const UNKNOWN_QUERY =
   "Unknown query parameters are refused (400, naming each as `query.<name>`): a typo never silently widens an answer.";
+const PAGE_QUERY =
+  "A parameter the page does not know is ignored, where the API refuses it: a link a person shares comes back with a tracker's (`utm_source`) and must still open.";
 const badRequest = (what: string) => problem(`${what} ${UNKNOWN_QUERY}`);
 const internal = problem("The archive could not answer; nothing was acknowledged.");
 const read = { security: [] as unknown[] };
@@ -377,7 +379,7 @@ function corePaths(): Record<string, Json> {
         responses: {
           "200": text("text/html", "The page."),
           "400": {
-            description: `A page that says which filter to fix; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            description: `A page that says which filter to fix. ${PAGE_QUERY}`,
             content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
           },
         },
@@ -416,7 +418,7 @@ function corePaths(): Record<string, Json> {
         responses: {
           "200": text("text/html", "The page."),
           "400": {
-            description: `A page that says which moment cannot be read; or, for an unknown query parameter, a problem document naming it. ${UNKNOWN_QUERY}`,
+            description: `A page that says which moment cannot be read. ${PAGE_QUERY}`,
             content: { "text/html": { schema: { type: "string" } }, [PROBLEM]: { schema: ref("Problem") } },
           },
           "401": {

@@ -93,6 +93,27 @@ describe("the map page", () => {
     expect(ids).toEqual(["map-odesa-2023"]);
     await page.screenshot({ path: join(ARTIFACTS, "map-odesa.png") });
     await close();
+    // The form shows what the map was asked for and keeps the list's other filters when sent.
+    const kept = await open("/map?bbox=29,45,32,48&country=UA&from=2022-06-01&utm_source=x");
+    expect(await kept.page.inputValue("#map-bbox")).toBe("29,45,32,48");
+    expect(await kept.page.locator("[data-kept-filters]").textContent()).toContain(
+      "from 2022-06-01, country UA",
+    );
+    await kept.page.fill("#map-bbox", "20,40,40,55");
+    await kept.page.click("form.filters button[type=submit]");
+    await kept.page.waitForURL(/bbox=20%2C40%2C40%2C55/);
+    const url = new URL(kept.page.url());
+    expect([
+      url.searchParams.get("country"),
+      url.searchParams.get("from"),
+      url.searchParams.has("utm_source"),
+    ]).toEqual(["UA", "2022-06-01", false]);
+    const widened = await kept.page
+      .locator("svg.world-map a[data-incident]")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("data-incident")));
+    expect(widened).toEqual(expect.arrayContaining(["map-kharkiv-2022", "map-odesa-2023", "map-lviv-2024"]));
+    expect(widened).not.toContain("kramatorsk-station-2022-04-08");
+    await kept.close();
     const bad = await open("/map?bbox=40,10,30,20");
     expect(bad.response?.status()).toBe(400);
     expect(await bad.page.locator("[data-field=bbox]").textContent()).toMatch(/minimum at most its maximum/);

@@ -128,13 +128,19 @@ export const SourcePageView: FC<{ name: string; records: SourceRecord[]; nextHre
   </Layout>
 );
 
+/** The list's filters the map's form does not show, kept so that sending it keeps them. */
+const keptFilters = (values: Record<string, string>): [string, string][] =>
+  Object.entries(values).filter(([name]) => name !== "q" && name !== "bbox");
+
 export const MapPageView: FC<{
   points: MapPoint[];
   bbox?: Bbox;
   listHref: string;
   unplaced: number;
   errors: Record<string, string>;
-}> = ({ points, bbox, listHref, unplaced, errors }) => (
+  /** The filters as asked (trimmed, non-empty): words and box in the form, the rest kept with it. */
+  values: Record<string, string>;
+}> = ({ points, bbox, listHref, unplaced, errors, values }) => (
   <Layout title="Map · Incident ledger">
     <h1>Map of incidents</h1>
     <p>
@@ -149,14 +155,36 @@ export const MapPageView: FC<{
     <form class="filters" method="get" action="/map">
       <div class="field">
         <label for="map-q">Words</label>
-        <input id="map-q" name="q" autocomplete="off" />
+        <input id="map-q" name="q" value={values.q ?? ""} autocomplete="off" />
       </div>
       <div class="field">
         <label for="map-bbox">Box (minLon,minLat,maxLon,maxLat)</label>
-        <input id="map-bbox" name="bbox" placeholder="22,44,41,53" autocomplete="off" />
+        <input
+          id="map-bbox"
+          name="bbox"
+          value={values.bbox ?? ""}
+          placeholder="22,44,41,53"
+          autocomplete="off"
+        />
       </div>
+      {keptFilters(values).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
       <button type="submit">Show</button>
     </form>
+    {keptFilters(values).length > 0 ? (
+      <p class="muted" data-kept-filters>
+        {"Also filtered by "}
+        {keptFilters(values).map(([name, value], i) => (
+          <>
+            {i > 0 ? ", " : ""}
+            {name} <bdi>{value}</bdi>
+          </>
+        ))}
+        {"; change them in the "}
+        <a href={listHref}>list</a>.
+      </p>
+    ) : null}
     <figure>
       <WorldMap points={points} {...(bbox ? { bbox } : {})} />
       <figcaption class="muted">

@@ -19,6 +19,9 @@ export interface FindingPageDeps {
 /** Marks on one map at most: a page of the index, not the archive. */
 const MAP_POINTS = 100;
 
+/** The list's filters the map takes, as the list names them. */
+const MAP_FILTERS = [...FINDING_PARAMS, "kind", "country", "contested", "grade"] as const;
+
 /** The page's finding parameters, each bad one as a message for its field (a person is reading). */
 export function readFindingForm(c: Context): { params: FindingParams; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
@@ -87,11 +90,19 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
     const rawGrade = c.req.query("grade")?.trim() || undefined;
     const grade = rawGrade === undefined ? undefined : gradeOf(rawGrade);
     if (rawGrade !== undefined && !grade) errors.grade = GRADE_HINT;
-    const listHref = `/?${new URLSearchParams(
-      Object.entries(c.req.queries()).map(([k, v]): [string, string] => [k, v[0] ?? ""]),
-    )}`;
+    const values = Object.fromEntries(
+      MAP_FILTERS.flatMap((name) => {
+        const value = c.req.query(name)?.trim();
+        return value ? [[name, value]] : [];
+      }),
+    );
+    const listHref = `/?${new URLSearchParams(values)}`;
     if (Object.keys(errors).length > 0) {
-      return renderPage(c, 400, <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} />);
+      return renderPage(
+        c,
+        400,
+        <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} values={values} />,
+      );
     }
     // The whole world when no box is given: the grid cells are the index the map reads.
     const bbox = params.bbox ?? { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 };
@@ -126,6 +137,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
         listHref={listHref}
         unplaced={0}
         errors={{}}
+        values={values}
       />,
     );
   });
