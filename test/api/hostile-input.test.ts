@@ -60,7 +60,7 @@ describe("3. the integrity badge", () => {
     expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
     const intact = (await page(`/view/${id}`)).html;
     expect(intact).toContain('data-integrity="ok"');
-    expect(intact).toContain("all 2 event(s) re-read and re-hashed for this page");
+    expect(intact).toContain("all 2 event(s) re-read and re-hashed for this page, just now.");
 
     const db = createDynamoClient(archive.dynamoEndpoint);
     const key = { incidentId: { S: id }, version: { N: "2" } };

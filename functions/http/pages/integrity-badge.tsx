@@ -16,7 +16,7 @@ export interface IntegrityReport {
   full: { version: number; checkedAt: string } | null;
   /** True when only the latest links were checked: no full check is recorded close enough. */
   partial: boolean;
-  /** True when this view re-checked the whole chain (a short incident): `full` is then when it was first found so. */
+  /** True when this view re-checked the whole chain (a short incident). */
   whole?: boolean;
 }
 
@@ -44,7 +44,7 @@ export const IntegrityBadge: FC<{
             </strong>
             {full
               ? whole
-                ? `: all ${full.version} event(s) re-read and re-hashed for this page, the chain as it has stood since ${formatInstant(full.checkedAt)}`
+                ? `: all ${full.version} event(s) re-read and re-hashed for this page, just now`
                 : `: all ${full.version} event(s) re-read and re-hashed at ${formatInstant(full.checkedAt)}`
               : ""}
             {since < check.version
