@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
 import { createLogger } from "../logger.js";
+import { tableDefinitions } from "../store/create-tables.js";
 import { startLocalServer } from "./server.js";
 import { startStoreProcess } from "./store-process.js";
 
@@ -51,6 +52,10 @@ const server = await startLocalServer({
 const tokenLine = env.LEDGER_TOKEN
   ? "write token  LEDGER_TOKEN from your environment"
   : `write token  ${server.token}   (made for this run; set LEDGER_TOKEN to choose one)`;
+// Every table this run uses, three a line.
+const tableNames = tableDefinitions(server.tables).map((table) => table.TableName);
+const tableLines: string[] = [];
+for (let i = 0; i < tableNames.length; i += 3) tableLines.push(tableNames.slice(i, i + 3).join("  "));
 process.stderr.write(
   [
     "",
@@ -63,7 +68,7 @@ process.stderr.write(
     `  DynamoDB     ${server.dynamoEndpoint}   (dynalite; data in ${dataDir})`,
     `  log vkey     ${server.logSigner.vkey}`,
     `               (checkpoint: ${server.url}/log/checkpoint; key ${env.LEDGER_LOG_KEY ? "from LEDGER_LOG_KEY" : `kept in ${dataDir}`})`,
-    `  tables       events=${server.tables.events}  claims=${server.tables.claims}  views=${server.tables.views}  log=${server.tables.log}`,
+    `  tables       ${tableLines.join("\n               ")}`,
     "",
     `  try: curl ${server.url}/incidents`,
     // The scripts go to http://localhost:3000 unless told: the hint names this server's URL.
