@@ -3,6 +3,7 @@ import { describeFigure } from "../../../events/figures.js";
 import type { Bbox } from "../../../events/finding/search-doc.js";
 import type { SourceRecord } from "../../../events/finding/source-record.js";
 import type { Figure } from "../../../events/schemas.js";
+import { BboxField } from "./bbox-field.js";
 import { categoryLabel, isolate, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
 import { type MapPoint, WorldMap } from "./world-map.js";
@@ -157,16 +158,7 @@ export const MapPageView: FC<{
         <label for="map-q">Words</label>
         <input id="map-q" name="q" value={values.q ?? ""} autocomplete="off" />
       </div>
-      <div class="field">
-        <label for="map-bbox">Box (minLon,minLat,maxLon,maxLat)</label>
-        <input
-          id="map-bbox"
-          name="bbox"
-          value={values.bbox ?? ""}
-          placeholder="22,44,41,53"
-          autocomplete="off"
-        />
-      </div>
+      <BboxField id="map-bbox" label="Box" value={values.bbox} />
       {keptFilters(values).map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
       ))}

@@ -2,6 +2,7 @@ import type { FC } from "hono/jsx";
 import { ownValue } from "../../../events/own-keys.js";
 import { GRADES, type Grade } from "../../../events/schemas.js";
 import type { Summary } from "../../../events/summarize.js";
+import { BboxField } from "./bbox-field.js";
 import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
 
@@ -117,17 +118,7 @@ const FilterForm: FC<{ values: Record<string, string>; errors: Record<string, st
             {...invalid("source")}
           />
         </div>
-        <div class="field">
-          <label for="bbox">Map box (minLon,minLat,maxLon,maxLat)</label>
-          <input
-            id="bbox"
-            name="bbox"
-            value={values.bbox ?? ""}
-            placeholder="22,44,41,53"
-            autocomplete="off"
-            {...invalid("bbox")}
-          />
-        </div>
+        <BboxField id="bbox" label="Map box" value={values.bbox} invalid={invalid("bbox")} />
         <div class="field">
           <label for="kind">Kind</label>
           <input
