@@ -118,7 +118,7 @@ export function createLedger(options: LedgerOptions) {
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).
     writes: core.writes,
     // The desk's upload form posts its bytes through the API's own evidence routes.
-    ...(options.evidence ? { evidence: options.evidence } : {}),
+    ...(options.evidence ? { evidence: { ...options.evidence, audit: core.audit } } : {}),
     ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in

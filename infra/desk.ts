@@ -23,6 +23,7 @@ export const DESK_GET_PATHS = [
   "/desk/new",
   "/desk/incidents/{incidentId}/{form}",
   "/desk/release",
+  "/desk/evidence/{sha256}",
   UPLOAD_SCRIPT_PATH,
 ] as const;
 export const DESK_POST_PATHS = [

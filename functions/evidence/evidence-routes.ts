@@ -61,6 +61,9 @@ export interface EvidenceRouteDeps {
 /** What a deployment configures of the evidence routes: the core adds the authenticator and the audit. */
 export type EvidenceOptions = Omit<EvidenceRouteDeps, "authenticate" | "audit">;
 
+/** The evidence routes as the pages get them: the desk reads through them as its signed-in user. */
+export type PagesEvidence = Omit<EvidenceRouteDeps, "authenticate">;
+
 /** `type/subtype` with optional parameters (RFC 9110 §8.3.1). */
 const MEDIA_TYPE =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/;

@@ -18,7 +18,7 @@ const redirect = (description: string) => ({
 });
 const refused = {
   description:
-    "Refused, nothing stored: a post from an origin other than the archive's public one (LEDGER_PUBLIC_URL where set, else the request's own; problem+json), or without this session's form token, or without the role the form needs (a page saying so).",
+    "Refused, nothing stored: a post from an origin other than the archive's public one (LEDGER_PUBLIC_URL where set, else the request's own; a page for a browser, problem+json for a program), or without this session's form token, or without the role the form needs (a page saying so).",
   content: {
     "text/html": { schema: { type: "string" } },
     "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } },
@@ -269,6 +269,47 @@ export const paths: Record<string, Json> = {
   "/desk/release": {
     get: formPage("getDeskRelease", "The form that names a release (editors)"),
     post: formPost("postDeskRelease", "Name a release (POST /releases, editors)"),
+  },
+  "/desk/evidence/{sha256}": {
+    get: {
+      operationId: "getDeskEvidence",
+      tags,
+      summary: "Evidence bytes for the signed-in person (restricted ones for a restricted-reader)",
+      description:
+        "GET /evidence/{sha256} as the session's user, where a browser sends its session and no bearer token: the same headers, ranges and answers, the same role check, and the same record of each restricted read. Without a session: a redirect to sign in. The incident page links restricted evidence here. Takes no query parameters.",
+      ...page,
+      parameters: [
+        {
+          name: "sha256",
+          in: "path",
+          required: true,
+          schema: { type: "string", pattern: "^[0-9a-f]{64}$" },
+        },
+        { name: "Range", in: "header", required: false, schema: { type: "string" } },
+      ],
+      responses: {
+        "200": {
+          description:
+            "The bytes, in their own media type; or, where the 303 to sign in was followed, the sign-in page.",
+          content: {
+            "*/*": { schema: { type: "string", format: "binary" } },
+            "text/html": { schema: { type: "string" } },
+          },
+        },
+        "206": {
+          description: "The range asked for.",
+          content: { "*/*": { schema: { type: "string", format: "binary" } } },
+        },
+        "303": redirect("Not signed in: to /sign-in, back here after."),
+        "304": { description: "If-None-Match named this ETag." },
+        "307": redirect("AWS: a short-lived presigned URL of the bytes."),
+        "400": badQuery,
+        "403": html("A page saying the signed-in person is not a restricted-reader."),
+        "404": html("A page saying no such bytes are held."),
+        "416": { description: "The range starts beyond the end." },
+        "500": html("A page saying the bytes held no longer match their SHA-256 (evidence-altered)."),
+      },
+    },
   },
 };
 

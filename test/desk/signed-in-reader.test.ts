@@ -5,8 +5,17 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { createLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { deskSessionsTable, peopleTables } from "../../functions/store/table-design.js";
-import { AP, opened, post } from "../support/archive.js";
-import { expectAccessible, launchChromium, newPerson, signIn, startDeskArchive, WRITER } from "./desk-kit.js";
+import { capture, sha256Of } from "../evidence/evidence-kit.js";
+import { AP, opened, post, TOKEN } from "../support/archive.js";
+import {
+  expectAccessible,
+  launchChromium,
+  newPerson,
+  signIn,
+  signInOverHttp,
+  startDeskArchive,
+  WRITER,
+} from "./desk-kit.js";
 
 /**
  * A desk session is a reader of the pages (issue 22): a signed-in restricted-reader sees the
@@ -201,6 +210,59 @@ describe("sign-out", () => {
       }
     } finally {
       await rhea.close();
+    }
+  });
+});
+
+describe("restricted evidence from the incident page", () => {
+  const BYTES = "<html>a victim's photograph, restricted</html>";
+  const sha256 = sha256Of(BYTES);
+
+  it("downloads for a signed-in restricted-reader by session, recorded; others are refused or sent to sign in", async () => {
+    const kept = await fetch(`${archive.url}/evidence?access=restricted`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/html" },
+      body: BYTES,
+    });
+    expect(kept.status).toBe(201);
+    const captured = await post(archive.url, INCIDENT, capture(BYTES, { access: "restricted" }));
+    expect(captured.status).toBe(201);
+    await archive.stream.idle();
+    const path = `/desk/evidence/${sha256}`;
+
+    // The page links restricted bytes to the desk's download, which a browser can follow.
+    const anonymous = await fetch(view());
+    expect(await anonymous.text()).toContain(`href="${path}"`);
+    const unsigned = await fetch(`${archive.url}${path}`, { redirect: "manual" });
+    expect([unsigned.status, unsigned.headers.get("location")]).toEqual([
+      303,
+      `/sign-in?next=${encodeURIComponent(path)}`,
+    ]);
+
+    const rita = await signInOverHttp(archive.url, WRITER.token);
+    const refused = await fetch(`${archive.url}${path}`, { headers: { cookie: rita } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await refused.text()).toContain("restricted-reader");
+
+    const rhea = await signInOverHttp(archive.url, READER.token);
+    const whole = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea } });
+    expect([whole.status, await whole.text()]).toEqual([200, BYTES]);
+    expect(whole.headers.get("content-disposition")).toMatch(/^attachment/);
+    expect(whole.headers.get("cache-control")).toContain("private");
+    const part = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea, range: "bytes=0-5" } });
+    expect([part.status, await part.text()]).toEqual([206, "<html>"]);
+
+    // Each read is recorded as a bearer token's would be: who, and the bytes.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    try {
+      const out = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+      const reads = (out.Items ?? []).filter(
+        (i) => i.pk?.S === `evidence#${sha256}` || i.sha256?.S === sha256,
+      );
+      expect(reads.map((i) => i.who?.S)).toEqual(["Rhea Reader", "Rhea Reader"]);
+    } finally {
+      db.destroy();
     }
   });
 });

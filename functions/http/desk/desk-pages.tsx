@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { StoredEvent } from "../../../events/stored-event.js";
-import type { EvidenceOptions } from "../../evidence/evidence-routes.js";
+import type { PagesEvidence } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -35,7 +35,7 @@ export function deskPages(deps: {
   /** The API's write path: the sealing append and its checks, never the bare event store's. */
   writes: Omit<EventRoutesDeps, "authenticate">;
   /** The API's evidence store and limit: with them, the desk's upload form. */
-  evidence?: EvidenceOptions;
+  evidence?: PagesEvidence;
 }) {
   const { desk } = deps;
   const forms = deskForms(desk.forms, deps.evidence !== undefined);

@@ -6,7 +6,7 @@ import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
 import { PayloadTooLargeError } from "../../errors.js";
 import type { StagedBlob } from "../../evidence/blob-store.js";
-import { DEFAULT_EVIDENCE_MAX, type EvidenceOptions } from "../../evidence/evidence-routes.js";
+import { DEFAULT_EVIDENCE_MAX, evidenceRoutes, type PagesEvidence } from "../../evidence/evidence-routes.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -49,10 +49,13 @@ export interface DeskDeps {
   releases?: Omit<ReleaseRoutesDeps, "authenticate">;
   forms?: readonly DeskForm[];
   /** The API's evidence store and limit: the upload form stages and keeps its bytes as POST /evidence does. */
-  evidence?: EvidenceOptions;
+  evidence?: PagesEvidence;
   /** The configured public origin a form must be posted from (same-origin.ts). */
   publicOrigin?: string;
 }
+
+/** Where a signed-in person downloads evidence (`<path><sha256>`): restricted bytes by session. */
+export const DESK_EVIDENCE_PATH = "/desk/evidence/";
 
 /** The most events a form reads to pick a target from and to suggest names. */
 const CONTEXT_EVENTS = 200;
@@ -84,6 +87,13 @@ export function deskRoutes(deps: DeskDeps) {
   api.onError(createErrorHandler(deps.log));
   api.route("/", eventRoutes({ ...deps.writes, authenticate: asUser }));
   if (deps.releases) api.route("/", releaseRoutes({ ...deps.releases, authenticate: asUser }));
+  // A browser sends its session, never a bearer token: a signed-in restricted-reader's download
+  // goes through the API's own evidence read as that user (the same role check, the same record).
+  if (deps.evidence)
+    api.route(
+      "/",
+      evidenceRoutes({ ...deps.evidence, authenticate: asUser, readers: async (c) => asUser(c) }),
+    );
   const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
     const res = await api.request(
       path,
@@ -395,6 +405,26 @@ export function deskRoutes(deps: DeskDeps) {
       "X-Content-Type-Options": "nosniff",
     }),
   );
+
+  if (deps.evidence) {
+    app.get(`${DESK_EVIDENCE_PATH}:sha256`, acceptQuery(), async (c) => {
+      const s = await session(c);
+      if (s instanceof Response) return s;
+      const headers = new Headers();
+      for (const name of ["range", "if-range", "if-none-match"]) {
+        const value = c.req.header(name);
+        if (value !== undefined) headers.set(name, value);
+      }
+      const answer = await api.request(
+        `/evidence/${encodeURIComponent(c.req.param("sha256"))}`,
+        { method: c.req.method, headers },
+        { deskUser: s.who },
+      );
+      if (answer.status < 400) return answer;
+      const problem = (await answer.json()) as { title: string; detail: string };
+      return messagePage(c, answer.status as ContentfulStatusCode, problem.title, problem.detail, s);
+    });
+  }
 
   app.get("/desk", acceptQuery(), async (c) => {
     const s = await session(c);

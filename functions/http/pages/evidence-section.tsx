@@ -6,7 +6,11 @@ import { formatInstant, safeHref, typeLabel } from "./format.js";
 const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
 
-const Capture: FC<{ incidentId: string; row: EvidenceRow }> = ({ incidentId, row }) => {
+const Capture: FC<{ incidentId: string; row: EvidenceRow; restrictedPath: string }> = ({
+  incidentId,
+  row,
+  restrictedPath,
+}) => {
   const source = safeHref(row.sourceUrl);
   const bundle = `/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(row.eventId)}/bundle`;
   return (
@@ -56,9 +60,15 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow }> = ({ incidentId, row
         </dd>
         <dt>Bytes</dt>
         <dd>
-          <a href={`/evidence/${row.sha256}`} download="">
-            {row.access === "restricted" ? "download (restricted readers only)" : "download"}
-          </a>
+          {row.access === "restricted" ? (
+            // No `download` attribute: the answer may be a sign-in page first (the bytes come
+            // as an attachment anyway).
+            <a href={`${restrictedPath}${row.sha256}`}>download (restricted readers only)</a>
+          ) : (
+            <a href={`/evidence/${row.sha256}`} download="">
+              download
+            </a>
+          )}
           {" · "}
           <a href={bundle} download="">
             proof bundle
@@ -88,7 +98,12 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow }> = ({ incidentId, row
 };
 
 /** The incident's captures (the newest 100, newest first), each with where its bytes and proof are. */
-export const EvidenceSection: FC<{ incidentId: string; state: IncidentState }> = ({ incidentId, state }) => {
+export const EvidenceSection: FC<{
+  incidentId: string;
+  state: IncidentState;
+  /** Where restricted bytes are downloaded from (`<path><sha256>`): the desk's, by session, where there is one. */
+  restrictedPath?: string;
+}> = ({ incidentId, state, restrictedPath = "/evidence/" }) => {
   const evidence = state.evidence;
   const rows = [...(evidence?.latest ?? [])].reverse();
   return (
@@ -103,7 +118,7 @@ export const EvidenceSection: FC<{ incidentId: string; state: IncidentState }> =
           ) : null}
           <ul class="captures">
             {rows.map((row) => (
-              <Capture incidentId={incidentId} row={row} />
+              <Capture incidentId={incidentId} row={row} restrictedPath={restrictedPath} />
             ))}
           </ul>
         </>

@@ -37,6 +37,8 @@ export interface IncidentPageProps {
   victims?: VictimsView;
   /** Every retracted id (the summary lists only the latest): the charts and timeline mark them. */
   retracted?: ReadonlySet<string>;
+  /** Where restricted evidence is downloaded from (the desk's, where there is one). */
+  restrictedEvidencePath?: string;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -105,6 +107,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   desk,
   victims,
   retracted = new Set(summary.retractedEventIds),
+  restrictedEvidencePath,
 }) => {
   const past = moment.at !== "current";
   const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -173,7 +176,11 @@ export const IncidentPage: FC<IncidentPageProps> = ({
       {victims ? <VictimsSection view={victims} /> : null}
       <DenialsSection summary={summary} />
       <StatementsSection summary={summary} />
-      <EvidenceSection incidentId={summary.incidentId} state={state} />
+      <EvidenceSection
+        incidentId={summary.incidentId}
+        state={state}
+        {...(restrictedEvidencePath ? { restrictedPath: restrictedEvidencePath } : {})}
+      />
       <EventTimeline incidentId={summary.incidentId} page={timeline} retracted={retracted} log={log} />
     </Layout>
   );

@@ -54,6 +54,8 @@ export interface DashboardDeps {
   readerAuth?: ReaderAuthenticator;
   /** The desk's signed-in person (functions/http/desk), a reader as a bearer token's user is; null: none. */
   deskReader?: (c: Context) => Promise<Principal | null>;
+  /** Where the desk serves restricted evidence to its signed-in person (`<path><sha256>`). */
+  deskEvidencePath?: string;
   /** The finding index: the list's words, dates, source and box (functions/finding). */
   finding?: SearchIndex;
 }
@@ -78,6 +80,7 @@ export function dashboardRoutes({
   disclosures,
   readerAuth,
   deskReader,
+  deskEvidencePath,
   finding,
 }: DashboardDeps): Hono {
   const app = new Hono();
@@ -264,6 +267,7 @@ export function dashboardRoutes({
           desk={desk}
           victims={victims}
           retracted={new Set(retracted)}
+          {...(deskEvidencePath ? { restrictedEvidencePath: deskEvidencePath } : {})}
         />
       </OpenedValuesContext.Provider>,
       // A signed-in person's page carries their form token: never in a shared cache. Anyone

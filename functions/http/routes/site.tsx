@@ -1,8 +1,9 @@
 import { Hono } from "hono";
-import type { EvidenceOptions } from "../../evidence/evidence-routes.js";
+import type { PagesEvidence } from "../../evidence/evidence-routes.js";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
+import { DESK_EVIDENCE_PATH } from "../desk/desk-routes.js";
 import { DocsPage } from "../pages/docs-page.js";
 import { problemPage } from "../pages/problem-page.js";
 import { acceptQuery } from "../params.js";
@@ -21,7 +22,7 @@ export interface PageRoutesDeps extends DashboardDeps {
   /** The API's write path (the sealing append and its checks), which the desk's posts take. */
   writes?: Omit<EventRoutesDeps, "authenticate">;
   /** The API's evidence store and limit (functions/evidence): the desk's upload form posts through them. */
-  evidence?: EvidenceOptions;
+  evidence?: PagesEvidence;
 }
 
 /**
@@ -39,6 +40,7 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
   const app = dashboardRoutes({
     ...deps,
     ...(desk ? { deskPanel: desk.panel, deskReader: desk.reader } : {}),
+    ...(desk && deps.evidence ? { deskEvidencePath: DESK_EVIDENCE_PATH } : {}),
   });
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
