@@ -3,6 +3,7 @@ import { compress } from "hono/compress";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { Logger } from "../logger.js";
 import { answerHeaders } from "./answer-headers.js";
+import { loggedPath } from "./logged-path.js";
 import { createErrorHandler, notFoundHandler, problemResponse } from "./problem.js";
 
 export interface AppDeps {
@@ -26,7 +27,7 @@ export function createApp(deps: AppDeps): Hono {
     // One structured line per request: what a log search needs, never the body or the token.
     deps.log.info("request", {
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FieldError } from "../../events/validate.js";
 import { LedgerError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { loggedPath } from "./logged-path.js";
 
 export const PROBLEM_JSON = "application/problem+json";
 
@@ -66,10 +67,10 @@ export function createErrorHandler(log: Logger, page?: ProblemPage) {
     if (error instanceof LedgerError) {
       // Nobody is left to read the answer; one line says what happened, without a stack.
       if (error.slug === "client-closed")
-        log.info("client closed the connection", { path: c.req.path, method: c.req.method });
+        log.info("client closed the connection", { path: loggedPath(c.req.path), method: c.req.method });
       // A 5xx is the archive's own failure: whoever runs it must hear of it, not only the client.
       else if (error.status >= 500)
-        log.error(error.title, { path: c.req.path, method: c.req.method, detail: error.message });
+        log.error(error.title, { path: loggedPath(c.req.path), method: c.req.method, detail: error.message });
       return answer(c, {
         type: `/docs#problem-${error.slug}`,
         title: error.title,
@@ -81,7 +82,7 @@ export function createErrorHandler(log: Logger, page?: ProblemPage) {
       });
     }
     log.error("unhandled error", {
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       method: c.req.method,
       error: String(error),
       stack: error.stack,

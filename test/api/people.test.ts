@@ -497,6 +497,15 @@ describe("private sources", () => {
     expect(page).not.toContain("Kovalenko");
     expect(page).toContain("private source <bdi>witness-7</bdi> denies");
     expect(page).not.toContain("[object Object]");
+    // Asked for by the sealed name, a source finds nothing, and the logs keep the route, not
+    // the name asked for (the afterAll reads every log line).
+    for (const path of ["/sources/Ivan%20Kovalenko", "/source/Ivan%20Kovalenko"]) {
+      const asked = await fetch(`${archive.url}${path}`);
+      expect(asked.status, path).toBe(404);
+      expect(
+        logLines.some((line) => line.includes(`"path":"${path.slice(0, path.indexOf("/", 1))}/{name}"`)),
+      ).toBe(true);
+    }
     for (const path of ["/export/events.ndjson", "/feed?limit=1000"]) {
       expect(await (await fetch(`${archive.url}${path}`)).text()).not.toContain("Kovalenko");
     }

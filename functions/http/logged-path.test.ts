@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { loggedPath } from "./logged-path.js";
+
+describe("loggedPath", () => {
+  it("keeps a path, but never the name a source route was asked for", () => {
+    expect(loggedPath("/sources/Halvard Strimpkin")).toBe("/sources/{name}");
+    expect(loggedPath("/source/Halvard%20Strimpkin")).toBe("/source/{name}");
+    expect(loggedPath("/sources/")).toBe("/sources/{name}");
+    expect(loggedPath("/incidents/kramatorsk-station-2022-04-08/events")).toBe(
+      "/incidents/kramatorsk-station-2022-04-08/events",
+    );
+    expect(loggedPath("/view/sources-of-doubt")).toBe("/view/sources-of-doubt");
+  });
+});

@@ -1,0 +1,8 @@
+/**
+ * A request's path as the logs keep it. A source's name in the path (`/sources/{name}`,
+ * `/source/{name}`) may be a person's, a private witness's real name typed by whoever asks:
+ * the logs keep the route, never the name (as API Gateway's access log keeps its route key).
+ */
+export function loggedPath(path: string): string {
+  return path.replace(/^\/(sources?)\/[^/]*/, "/$1/{name}");
+}
