@@ -43,6 +43,12 @@ export class ForbiddenError extends LedgerError {
   readonly status = 403;
   readonly title = "The caller lacks the role this needs";
 }
+/** A form posted from another site (its Origin is not the archive's): refused whatever the caller's roles. */
+export class CrossSiteFormError extends LedgerError {
+  readonly slug = "cross-site-form";
+  readonly status = 403;
+  readonly title = "A form from another site";
+}
 export class NotFoundError extends LedgerError {
   readonly slug = "not-found";
   readonly status = 404;

@@ -343,6 +343,10 @@ describe("the desk in Chromium", () => {
     await fill(page, witness);
     await submit(page, "Record a statement");
     await expect(page.locator(".error-summary").textContent()).resolves.toContain("Pseudonym");
+    // The label says when it is needed, not that it is optional.
+    await expect(page.locator('label[for="f-attributedTo-ref"]').textContent()).resolves.toBe(
+      "Pseudonym (needed for a private person)",
+    );
     await expect(page.locator('[name="attributedTo.name"]').inputValue()).resolves.toBe(
       "Halyna Desk-Witness",
     );

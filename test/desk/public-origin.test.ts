@@ -59,6 +59,8 @@ describe("the desk behind a configured public origin", () => {
     // A person is reading: the refusal is a page saying why.
     expect(forged.type).toContain("text/html");
     expect(forged.text).toContain("a form posted from another site is refused; nothing was stored");
+    expect(forged.text).toContain("A form from another site");
+    expect(forged.text).not.toContain("lacks the role");
     // The server's own address is not the public origin either.
     expect((await signInPost({ origin: archive.url })).status).toBe(403);
   });

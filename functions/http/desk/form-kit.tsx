@@ -41,7 +41,8 @@ interface FieldProps {
   name: string;
   label: string;
   hint?: string;
-  optional?: boolean;
+  /** Not required: true says "(optional)"; a text says when it is needed instead. */
+  optional?: boolean | string;
 }
 
 /** A field's hint and its message, with the ids its control is described by. */
@@ -77,7 +78,9 @@ const FieldFrame: FC<FieldProps & { children?: Child; labelFor?: boolean }> = ({
   const error = form.errors.get(name);
   return (
     <div class={error ? "field has-error" : "field"}>
-      <label for={fieldId(name)}>{optional ? `${label} (optional)` : label}</label>
+      <label for={fieldId(name)}>
+        {optional ? `${label} (${optional === true ? "optional" : optional})` : label}
+      </label>
       <HintAndError name={name} hint={hint} error={error} />
       {children}
     </div>
@@ -321,9 +324,9 @@ export const AttributionFields: FC<{ form: FormState; legend?: string; optional?
       form={form}
       name="attributedTo.ref"
       label="Pseudonym"
-      hint="Required for a private person, e.g. witness-A: the same pseudonym for the same person across reports."
+      hint="e.g. witness-A: the same pseudonym for the same person across reports."
       narrow
-      optional
+      optional="needed for a private person"
     />
   </fieldset>
 );

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import { ForbiddenError } from "../../errors.js";
+import { CrossSiteFormError } from "../../errors.js";
 
 /**
  * Hono's origin check (Origin or Sec-Fetch-Site must be this site) on a form post; a post from
@@ -16,7 +16,7 @@ export function sameOrigin(publicOrigin?: string): MiddlewareHandler {
       await check(c, next);
     } catch (error) {
       if (error instanceof HTTPException && error.status === 403)
-        throw new ForbiddenError("a form posted from another site is refused; nothing was stored");
+        throw new CrossSiteFormError("a form posted from another site is refused; nothing was stored");
       throw error;
     }
   };

@@ -19,6 +19,11 @@ const PROBLEMS: [string, number, string][] = [
   ["malformed-request", 400, "The body is not JSON, or a query parameter or header is malformed."],
   ["unauthorized", 401, "Missing or wrong credentials. Nothing was stored."],
   ["forbidden", 403, "Signed in, but without the role this needs (`role` names it). Nothing was stored."],
+  [
+    "cross-site-form",
+    403,
+    "A desk form posted from another site (its Origin is not the archive's). Nothing was stored.",
+  ],
   ["not-found", 404, "No such incident, route, or point in its history."],
   ["version-conflict", 409, "If-Match named another version; `currentVersion` says which is current."],
   ["incident-exists", 409, "IncidentOpened on an incident that exists."],

@@ -8,6 +8,7 @@ const LABELS: Record<string, string> = {
   "data.targetEventId": "What is assessed",
   "data.verdict": "Verdict",
   "data.reasoning": "Reasoning",
+  occurredAt: "When it was assessed",
 };
 
 const VERDICTS = [
@@ -51,7 +52,7 @@ export const claimAssessedForm: DeskForm = {
       </fieldset>
       <AttributionFields form={form} legend="Who assessed it" />
       <SourceFields form={form} />
-      <OccurredAtField form={form} label="When it was assessed" />
+      <OccurredAtField form={form} label={LABELS.occurredAt} />
     </>
   ),
 };

@@ -7,6 +7,7 @@ const LABELS: Record<string, string> = {
   "attributedTo.name": "Name of who retracted it",
   "data.targetEventId": "What is retracted",
   "data.reason": "Reason",
+  occurredAt: "When it was retracted",
 };
 
 /** `ReportRetracted`: a source withdraws one of its reports; it stays in the record, struck through. */
@@ -38,7 +39,7 @@ export const reportRetractedForm: DeskForm = {
       />
       <AttributionFields form={form} legend="Who retracted it" />
       <SourceFields form={form} />
-      <OccurredAtField form={form} label="When it was retracted" />
+      <OccurredAtField form={form} label={LABELS.occurredAt} />
     </>
   ),
 };
