@@ -500,6 +500,21 @@ describe("the desk in Chromium", () => {
     await page.goBack();
     await expect(page.locator(".notice").textContent()).resolves.toMatch(/already recorded/);
     await expect(page.locator('input[name="eventId"]').inputValue()).resolves.toBe(first.eventId);
+    // Sent as Back may leave it, fields emptied: not a refusal to put right, the same notice.
+    const emptied = await rita.request.post(formUrl("statement"), {
+      form: {
+        formToken: await page.locator('form.desk-form [name="formToken"]').inputValue(),
+        eventId: first.eventId,
+        "attributedTo.name": "Pavlo Kyrylenko",
+      },
+      headers: { origin: archive.url },
+      maxRedirects: 0,
+    });
+    expect(emptied.status()).toBe(200);
+    const notice = await emptied.text();
+    expect(notice).toMatch(/already recorded/);
+    expect(notice).not.toContain("There is a problem");
+    expect((await events()).length).toBe(before);
     // Whatever the browser kept of the typed values, the same report is sent again.
     await fill(page, statement);
     await submit(page, "Record a statement");
@@ -519,6 +534,24 @@ describe("the desk in Chromium", () => {
     const elsewhere = await rita.request.get(`${formUrl("casualties")}?eventId=${first.eventId}`);
     expect(elsewhere.status()).toBe(400);
     await expect(elsewhere.text()).resolves.toMatch(/names an event another form recorded/);
+    // Refused, put right and stored, then the refused post sent again (Back to the refusal and
+    // resubmitted): the report is said to be recorded, not asked for again.
+    const sent = {
+      formToken: await page.locator('form.desk-form [name="formToken"]').inputValue(),
+      eventId: fresh,
+      "attributedTo.name": "Pavlo Kyrylenko",
+      "data.stance": "neutral",
+      "source.publisher": AP["source.publisher"],
+    };
+    const post = (form: Record<string, string>) =>
+      rita.request.post(formUrl("statement"), { form, headers: { origin: archive.url }, maxRedirects: 0 });
+    expect((await post(sent)).status()).toBe(422);
+    expect((await post({ ...sent, "data.quote": "Put right, then stored." })).status()).toBe(303);
+    const count = (await events()).length;
+    const resent = await post(sent);
+    expect(resent.status()).toBe(200);
+    await expect(resent.text()).resolves.toMatch(/already recorded/);
+    expect((await events()).length).toBe(count);
   });
 
   it("refuses a post from another origin and one without the form token (403), storing nothing", async () => {

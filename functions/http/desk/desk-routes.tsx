@@ -273,12 +273,8 @@ export function deskRoutes(deps: DeskDeps) {
         s,
       );
     values.set("eventId", eventId);
-    const recorded = (await deps.events.findClientEvent(eventId)) ?? undefined;
-    // Stored as another form's event (another type, another incident): not this form's address.
-    const mine =
-      !recorded ||
-      (recorded.type === form.type && (incidentId === null || recorded.incidentId === incidentId));
-    if (!mine)
+    const recorded = await recordedBy(eventId, form, incidentId);
+    if (recorded === "another")
       return messagePage(
         c,
         400,
@@ -287,6 +283,17 @@ export function deskRoutes(deps: DeskDeps) {
         s,
       );
     return page(c, 200, s, form, context, values, new Map(), [], recorded);
+  };
+
+  /**
+   * The event a form's eventId names where this form recorded it; "another" where another form
+   * did (another type, another incident), which makes it no address of this form.
+   */
+  const recordedBy = async (eventId: string, form: DeskForm, incidentId: string | null) => {
+    const recorded = (await deps.events.findClientEvent(eventId)) ?? undefined;
+    if (!recorded) return undefined;
+    const mine = recorded.type === form.type && (incidentId === null || recorded.incidentId === incidentId);
+    return mine ? recorded : "another";
   };
 
   const submit = async (c: Context, form: DeskForm, pathIncidentId: string | null) => {
@@ -342,7 +349,20 @@ export function deskRoutes(deps: DeskDeps) {
       if (fields.has(name)) read.errors.set(name, `must be at most ${sizeText(UPLOAD_FIELDS_BYTES)} of text`);
     const fieldFor = (path: string) =>
       path === "incidentId" ? "incidentId" : (form.fieldFor?.(path, values) ?? nearestField(path, fields));
-    const refuse = (status: ContentfulStatusCode, problems: readonly FieldError[], extra: string[] = []) => {
+    const refuse = async (
+      status: ContentfulStatusCode,
+      problems: readonly FieldError[],
+      extra: string[] = [],
+    ) => {
+      // A form sent before, reached again with Back (or the refusal before it was put right):
+      // the report is recorded, not waiting to be fixed, and the page says so.
+      const eventId = values.get("eventId") ?? "";
+      const recorded =
+        status === 422 && EventId.safeParse(eventId).success
+          ? await recordedBy(eventId, form, pathIncidentId)
+          : undefined;
+      if (recorded && recorded !== "another")
+        return page(c, 200, s, form, context, values, new Map(), [], recorded);
       const { fields: messages, general } = fieldMessages(problems, read.errors, fieldFor, form.label);
       return page(c, status, s, form, context, values, messages, [...extra, ...general]);
     };
