@@ -203,6 +203,20 @@ describe("each event type's required fields", () => {
     expect(at({ lat: 50, lon: 30 })).toEqual([]);
   });
 
+  it("given a list sent as a string, then only its type is named, not the list's bound measured on the string", () => {
+    const body = {
+      type: "VictimsRecorded",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Regional prosecutor's office" },
+      data: {
+        victims: [{ name: "A", status: "civilian", nameVariants: "a string of more than twenty characters" }],
+      },
+    };
+    expect(errorsOf(body)).toEqual([
+      { path: "data.victims[0].nameVariants", message: "Invalid input: expected array, received string" },
+    ]);
+  });
+
   it("given a country code ISO 3166-1 does not assign (XX, or the withdrawn FX and YU), then it is named; XK is Kosovo", () => {
     for (const code of ["XX", "FX", "YU", "EU"]) {
       expect(pathsOf(edit(copy("IncidentOpened"), "data.location.country", code)), code).toEqual([

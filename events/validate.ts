@@ -47,8 +47,17 @@ function flatten(issue: Issue, prefix: readonly PropertyKey[]): FieldError[] {
   return [{ path: formatPath(path), message: issue.message }];
 }
 
+/**
+ * Where a value is of the wrong type, only that is said: zod/mini still runs the value's checks
+ * (a string's length against a list's bound), whose messages would not fit what was sent.
+ */
+function typeFirst(issues: readonly Issue[]): Issue[] {
+  const mistyped = new Set(issues.filter((i) => i.code === "invalid_type").map((i) => formatPath(i.path)));
+  return issues.filter((i) => i.code === "invalid_type" || !mistyped.has(formatPath(i.path)));
+}
+
 export function toFieldErrors(error: $ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
-  return error.issues.flatMap((i) => flatten(i, prefix));
+  return typeFirst(error.issues).flatMap((i) => flatten(i, prefix));
 }
 
 /** A figures object with more names than a report may hold: refused whole, not name by name. */
@@ -119,7 +128,7 @@ function everyFailingField(input: unknown, error: $ZodError, prefix: readonly Pr
     const again = Envelope.safeParse(filled);
     issues = again.success ? [] : again.error.issues;
   }
-  const errors = issues.flatMap((i) => flatten(i, prefix));
+  const errors = typeFirst(issues).flatMap((i) => flatten(i, prefix));
   // An object none of whose fields is required passes empty: it is still missing, so said so.
   for (const path of emptied)
     if (!issues.some((i) => startsWith(i.path, path)))

@@ -504,7 +504,7 @@ describe("the desk in Chromium", () => {
     const emptied = await rita.request.post(formUrl("statement"), {
       form: {
         formToken: await page.locator('form.desk-form [name="formToken"]').inputValue(),
-        eventId: first.eventId,
+        eventId: String(first.eventId),
         "attributedTo.name": "Pavlo Kyrylenko",
       },
       headers: { origin: archive.url },
