@@ -582,8 +582,8 @@ function RecordedNotice({ event, fresh }: { event: StoredEvent; fresh: string })
         <a
           href={`${viewPath(event.incidentId)}#ev-${event.eventId}`}
         >{`${event.type} in ${event.incidentId}`}</a>
-        . Sending this form again stores nothing new: the same values are that event, and other values are
-        refused until you open a new form.
+        . Sending this form again stores nothing new: the same values are that event, and other values come
+        back in a new form, to be sent as another report if that is what they are.
       </p>
       <p>
         <a href={fresh}>Open a new, empty form</a> to record another report.
