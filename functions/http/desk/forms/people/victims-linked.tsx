@@ -1,4 +1,3 @@
-import type { StoredEvent } from "../../../../../events/stored-event.js";
 import { isolate, sourceName } from "../../../pages/format.js";
 import { AttributionFields, type Choice, Radios, SelectField, SourceFields } from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
@@ -14,13 +13,20 @@ import {
 const PUBLIC_PARTS = ["ageGroup", "sex", "status", "diedOn"] as const;
 
 /**
- * The incident's victim entries, `eventId#index`, labelled by their public fields only. A label
- * is an <option>'s text, which can hold no <bdi>: who reported it (the client's words) is
- * isolated with FSI … PDI instead; the public fields are the schema's words and a date.
+ * The incident's victim entries, `eventId#index`, labelled by their public fields only; not
+ * those of a retracted report, which no longer count and cannot be linked. A label is an
+ * <option>'s text, which can hold no <bdi>: who reported it (the client's words) is isolated
+ * with FSI … PDI instead; the public fields are the schema's words and a date.
  */
-export function victimEntries(events: readonly StoredEvent[]): Choice[] {
+export function victimEntries({ events, summary }: FormContext): Choice[] {
+  const retracted = new Set([
+    ...(summary?.retractedEventIds ?? []),
+    ...events.flatMap((e) =>
+      e.type === "ReportRetracted" ? [String((e.data as { targetEventId?: unknown }).targetEventId)] : [],
+    ),
+  ]);
   return events
-    .filter((e) => e.type === "VictimsRecorded")
+    .filter((e) => e.type === "VictimsRecorded" && !retracted.has(e.eventId))
     .flatMap((e) => {
       const victims = ((e.data as { victims?: unknown[] }).victims ?? []) as Record<string, unknown>[];
       return victims.map((v, index) => {
@@ -63,7 +69,7 @@ export const victimsLinkedForm: DeskForm = {
     "data.certainty": "Certainty",
     "attributedTo.name": "Name of who linked them",
   }),
-  offered: (context: FormContext) => victimEntries(context.events).length > 1,
+  offered: (context: FormContext) => victimEntries(context).length > 1,
   read: (values) => {
     const read = readEnvelope("VictimsLinked", values, { skip: (n) => n === "data.a" || n === "data.b" });
     for (const side of ["a", "b"] as const) {
@@ -74,7 +80,7 @@ export const victimsLinkedForm: DeskForm = {
   },
   fieldFor: (path) => (/^data\.[ab](\.|$)/.test(path) ? path.slice(0, 6) : null),
   Fields: ({ form, context }) => {
-    const entries = victimEntries(context.events);
+    const entries = victimEntries(context);
     return (
       <>
         <SelectField form={form} name="data.a" label="First entry" choices={entries} blank="Choose…" />
