@@ -592,7 +592,8 @@ export class LedgerStack extends Stack {
     );
     // The log sequencer: errors, stream iterator age, events left unsigned (its EMF metrics).
     this.transparencyLog.addAlarms(notify);
-    this.evidence.addAlarms(notify, [this.api, this.data]);
+    // Restricted bytes are read through the API, the bundles (data) and the desk (pages).
+    this.evidence.addAlarms(notify, [this.api, this.data, this.pages]);
 
     // ── Outputs ───────────────────────────────────────────────────────────────────────────
     new CfnOutput(this, "ApiUrl", { value: stage.url, description: "Base URL of the archive's HTTP API" });

@@ -6,6 +6,8 @@ describe("loggedPath", () => {
     expect(loggedPath("/sources/Halvard Strimpkin")).toBe("/sources/{name}");
     expect(loggedPath("/source/Halvard%20Strimpkin")).toBe("/source/{name}");
     expect(loggedPath("/sources/")).toBe("/sources/{name}");
+    expect(loggedPath("/Sources/Petro Ivanenko")).toBe("/Sources/{name}");
+    expect(loggedPath("/sources/Anna/Maria")).toBe("/sources/{name}");
     expect(loggedPath("/incidents/kramatorsk-station-2022-04-08/events")).toBe(
       "/incidents/kramatorsk-station-2022-04-08/events",
     );

@@ -4,5 +4,6 @@
  * the logs keep the route, never the name (as API Gateway's access log keeps its route key).
  */
 export function loggedPath(path: string): string {
-  return path.replace(/^\/(sources?)\/[^/]*/, "/$1/{name}");
+  // Case and slashes as sent: a name may hold a slash, and /Sources/… is a 404 that still logs.
+  return path.replace(/^\/(sources?)\/.*$/i, "/$1/{name}");
 }

@@ -50,10 +50,8 @@ export type ProblemPage = (c: Context, problem: Problem) => Promise<Response>;
  * sends none, or accepts any type, gets the problem document.
  */
 function wantsPage(c: Context): boolean {
-  return (
-    accepts(c, { header: "Accept", supports: ["text/html", PROBLEM_JSON], default: PROBLEM_JSON }) ===
-    "text/html"
-  );
+  const supports = ["text/html", PROBLEM_JSON, "application/json"];
+  return accepts(c, { header: "Accept", supports, default: PROBLEM_JSON }) === "text/html";
 }
 
 /**

@@ -147,7 +147,14 @@ describe("routes and headers", () => {
     expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
     expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(await refused.text()).toContain("<code>query.lang</code>: is not a query parameter of this route");
-    for (const accept of [undefined, "*/*", "application/json", "application/problem+json"]) {
+    for (const accept of [
+      undefined,
+      "*/*",
+      "application/json",
+      "application/problem+json",
+      "application/json, text/html",
+      "application/json, text/html;q=0.9",
+    ]) {
       const program = await app.request("/docs?lang=en", { headers: accept ? { accept } : {} });
       expect([program.status, program.headers.get("content-type")], String(accept)).toEqual([
         400,

@@ -217,6 +217,7 @@ describe("sign-out", () => {
 describe("restricted evidence from the incident page", () => {
   const BYTES = "<html>a victim's photograph, restricted</html>";
   const sha256 = sha256Of(BYTES);
+  const DESK_EVIDENCE = "/desk/evidence/";
 
   it("downloads for a signed-in restricted-reader by session, recorded; others are refused or sent to sign in", async () => {
     const kept = await fetch(`${archive.url}/evidence?access=restricted`, {
@@ -228,7 +229,7 @@ describe("restricted evidence from the incident page", () => {
     const captured = await post(archive.url, INCIDENT, capture(BYTES, { access: "restricted" }));
     expect(captured.status).toBe(201);
     await archive.stream.idle();
-    const path = `/desk/evidence/${sha256}`;
+    const path = `${DESK_EVIDENCE}${sha256}`;
 
     // The page links restricted bytes to the desk's download, which a browser can follow.
     const anonymous = await fetch(view());
@@ -252,6 +253,20 @@ describe("restricted evidence from the incident page", () => {
     expect(whole.headers.get("cache-control")).toContain("private");
     const part = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea, range: "bytes=0-5" } });
     expect([part.status, await part.text()]).toEqual([206, "<html>"]);
+    // Answers without a body go as the API gives them.
+    const beyond = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea, range: "bytes=9999-" } });
+    expect([beyond.status, beyond.headers.get("content-range")]).toEqual([416, `bytes */${BYTES.length}`]);
+    const unknown = `${DESK_EVIDENCE}${"0".repeat(64)}`;
+    expect(
+      (await fetch(`${archive.url}${unknown}`, { method: "HEAD", headers: { cookie: rhea } })).status,
+    ).toBe(404);
+    expect((await fetch(`${archive.url}${unknown}`, { headers: { cookie: rhea } })).status).toBe(404);
+    // A download another site starts (a navigation carrying the session cookie) reads nothing.
+    const forced = await fetch(`${archive.url}${path}`, {
+      headers: { cookie: rhea, "sec-fetch-site": "cross-site" },
+    });
+    expect(forced.status).toBe(403);
+    expect(await forced.text()).toContain("A download another site asked for");
 
     // Each read is recorded as a bearer token's would be: who, and the bytes.
     const db = createDynamoClient(archive.dynamoEndpoint);
@@ -260,7 +275,9 @@ describe("restricted evidence from the incident page", () => {
       const reads = (out.Items ?? []).filter(
         (i) => i.pk?.S === `evidence#${sha256}` || i.sha256?.S === sha256,
       );
-      expect(reads.map((i) => i.who?.S)).toEqual(["Rhea Reader", "Rhea Reader"]);
+      // The whole, the range and the range beyond the end, as the API records them; not the
+      // download another site asked for.
+      expect(reads.map((i) => i.who?.S)).toEqual(["Rhea Reader", "Rhea Reader", "Rhea Reader"]);
     } finally {
       db.destroy();
     }

@@ -430,6 +430,20 @@ export function deskRoutes(deps: DeskDeps) {
     app.get(`${DESK_EVIDENCE_PATH}:sha256`, acceptQuery(), async (c) => {
       const s = await session(c);
       if (s instanceof Response) return s;
+      // The session cookie goes with any top-level navigation (SameSite=Lax): a download another
+      // site starts would save restricted bytes and record a read the person never asked for.
+      const site = c.req.header("sec-fetch-site");
+      if (site !== undefined && site !== "same-origin" && site !== "none")
+        return messagePage(
+          c,
+          403,
+          "A download another site asked for",
+          <>
+            Evidence is downloaded from the archive's own pages only: nothing was read or recorded.{" "}
+            <a href={c.req.path}>Download it from here</a> if you meant to.
+          </>,
+          s,
+        );
       const headers = new Headers();
       for (const name of ["range", "if-range", "if-none-match"]) {
         const value = c.req.header(name);
@@ -440,7 +454,10 @@ export function deskRoutes(deps: DeskDeps) {
         { method: c.req.method, headers },
         { deskUser: s.who },
       );
-      if (answer.status < 400) return answer;
+      // A refusal is a page; an answer without a body (HEAD, a 416) goes as it is.
+      const problemBody =
+        c.req.method === "GET" && answer.headers.get("content-type")?.startsWith("application/problem+json");
+      if (answer.status < 400 || !problemBody) return answer;
       const problem = (await answer.json()) as { title: string; detail: string };
       return messagePage(c, answer.status as ContentfulStatusCode, problem.title, problem.detail, s);
     });

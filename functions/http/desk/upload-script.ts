@@ -25,6 +25,8 @@ export const UPLOAD_SCRIPT = `"use strict";
       var xhr = new XMLHttpRequest();
       xhr.open("POST", form.getAttribute("action"));
       xhr.setRequestHeader("X-Desk-Upload", "progress");
+      // The answer replaces the page when it is not a redirect: a refusal must come as a page.
+      xhr.setRequestHeader("Accept", "text/html");
       xhr.upload.addEventListener("progress", function (e) {
         if (!e.lengthComputable) return;
         bar.max = e.total;
