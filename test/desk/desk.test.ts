@@ -510,10 +510,11 @@ describe("the desk in Chromium", () => {
       headers: { origin: archive.url },
       maxRedirects: 0,
     });
-    expect(emptied.status()).toBe(200);
+    expect(emptied.status()).toBe(422);
     const notice = await emptied.text();
-    expect(notice).toMatch(/already recorded/);
-    expect(notice).not.toContain("There is a problem");
+    expect(notice).toContain("This form was already recorded, as StatementMade");
+    expect(notice).toContain("Quote");
+    expect(/name="eventId" value="([^"]+)"/.exec(notice)?.[1]).not.toBe(first.eventId);
     expect((await events()).length).toBe(before);
     // Whatever the browser kept of the typed values, the same report is sent again.
     await fill(page, statement);
@@ -549,7 +550,7 @@ describe("the desk in Chromium", () => {
     expect((await post({ ...sent, "data.quote": "Put right, then stored." })).status()).toBe(303);
     const count = (await events()).length;
     const resent = await post(sent);
-    expect(resent.status()).toBe(200);
+    expect(resent.status()).toBe(422);
     await expect(resent.text()).resolves.toMatch(/already recorded/);
     expect((await events()).length).toBe(count);
   });
