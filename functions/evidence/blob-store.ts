@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { BoundedLru } from "../bounded-lru.js";
 import { LedgerError, PayloadTooLargeError } from "../errors.js";
 
 /**
@@ -17,6 +18,8 @@ export interface BlobInfo {
    * capture is stored, never undone here); else null or `public`: anyone may read them.
    */
   access: Access | null;
+  /** When the bytes were last written where they are kept (a file's mtime, an object's LastModified). */
+  keptAt: string;
 }
 
 export interface PutOptions {
@@ -110,22 +113,35 @@ export async function keepStaged(staged: Promise<StagedBlob>): Promise<PutResult
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * Reads kept bytes through and checks them against the SHA-256 they are kept under, before any
- * of them is served: bytes altered where they are kept (a disk, a bucket someone can write) are
- * refused with a clear answer, never sent as the evidence.
+ * Kept bytes checked against the SHA-256 they are kept under before any of them is served:
+ * bytes altered where they are kept (a disk, a bucket someone can write) are refused with a
+ * clear answer, never sent as the evidence. A check holds while the bytes stay as they were
+ * checked (their size and `keptAt`), so a range or another download does not read them whole
+ * again; bytes written since are checked afresh.
  */
-export async function checkKept(store: BlobStore, sha256: string): Promise<void> {
-  const hash = createHash("sha256");
-  for await (const chunk of (await store.read(sha256)) as unknown as AsyncIterable<Uint8Array>)
-    hash.update(chunk);
-  const found = hash.digest("hex");
-  if (found !== sha256)
-    throw new EvidenceAlteredError(
-      `the bytes kept as ${sha256} now have SHA-256 ${found}: they are not served; restore them from a copy (the SHA-256 names the right bytes)`,
-      undefined,
-      { sha256 },
-    );
+export class KeptBytesCheck {
+  private readonly checked = new BoundedLru<string, true>(CHECKS_REMEMBERED);
+  constructor(private readonly store: BlobStore) {}
+
+  async check(info: BlobInfo): Promise<void> {
+    const key = `${info.sha256} ${info.size} ${info.keptAt}`;
+    if (this.checked.get(key)) return;
+    const hash = createHash("sha256");
+    for await (const chunk of (await this.store.read(info.sha256)) as unknown as AsyncIterable<Uint8Array>)
+      hash.update(chunk);
+    const found = hash.digest("hex");
+    if (found !== info.sha256)
+      throw new EvidenceAlteredError(
+        `the bytes kept as ${info.sha256} now have SHA-256 ${found}: they are not served; restore them from a copy (the SHA-256 names the right bytes)`,
+        undefined,
+        { sha256: info.sha256 },
+      );
+    this.checked.set(key, true);
+  }
 }
+
+/** Checks remembered, one short key each. */
+const CHECKS_REMEMBERED = 10_000;
 
 export const hexToBase64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
 export const base64ToHex = (b64: string) => Buffer.from(b64, "base64").toString("hex");

@@ -22,7 +22,7 @@ import {
   type BlobStore,
   type ByteRange,
   base64ToHex,
-  checkKept,
+  KeptBytesCheck,
   reprDigest,
   SHA256_HEX,
   UnsupportedMediaTypeError,
@@ -231,6 +231,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
   const max = deps.maxBytes ?? DEFAULT_EVIDENCE_MAX;
   const readers = deps.readers ?? asAsync(deps.authenticate);
   const secret = deps.uploadSecret ?? randomBytes(32);
+  const kept = new KeptBytesCheck(store);
   const app = new Hono();
 
   const stored = (
@@ -440,7 +441,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       return c.body(null, 416, { ...common, "Content-Range": `bytes */${info.size}` });
     }
     const headers = { ...common, "Content-Type": info.mediaType };
-    await checkKept(store, sha256);
+    await kept.check(info);
     if (range) {
       return c.body(await store.read(sha256, range), 206, {
         ...headers,

@@ -121,8 +121,11 @@ export class LocalBlobStore implements BlobStore {
   async head(sha256: string): Promise<BlobInfo | null> {
     if (!SHA256_HEX.test(sha256)) return null;
     let size: number;
+    let keptAt: string;
     try {
-      size = (await stat(this.path(sha256))).size;
+      const file = await stat(this.path(sha256));
+      size = file.size;
+      keptAt = file.mtime.toISOString();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
@@ -134,6 +137,7 @@ export class LocalBlobStore implements BlobStore {
       size,
       mediaType: meta?.mediaType ?? "application/octet-stream",
       access: restricted ? "restricted" : (meta?.access ?? null),
+      keptAt,
     };
   }
 

@@ -14,7 +14,7 @@ import type { LogStore } from "../log/log-store.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import type { Logger } from "../logger.js";
 import type { AuditLog } from "../people/audit-log.js";
-import { type BlobStore, checkKept } from "./blob-store.js";
+import { type BlobStore, KeptBytesCheck } from "./blob-store.js";
 
 export interface ProofBundleDeps {
   logStore: LogStore;
@@ -133,6 +133,7 @@ function readme(o: {
 
 /** GET /incidents/{incidentId}/events/{eventId}/bundle: a zip a court can keep. */
 export function proofBundleRoutes(deps: ProofBundleDeps) {
+  const kept = deps.blobs ? new KeptBytesCheck(deps.blobs) : null;
   const app = new Hono();
   app.get("/incidents/:incidentId/events/:eventId/bundle", acceptQuery(), async (c) => {
     const incidentId = incidentToRead(c);
@@ -181,13 +182,13 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
             at,
           });
         }
-        return { sha256, included: Boolean(allowed) };
+        return { sha256, included: Boolean(allowed), info };
       }),
     );
 
     const included = evidence.filter((e) => e.included);
     // Before the first byte of the bundle: a bundle never carries altered evidence, nor breaks off.
-    for (const e of included) if (deps.blobs) await checkKept(deps.blobs, e.sha256);
+    for (const e of included) if (e.info) await kept?.check(e.info);
 
     const zip = new yazl.ZipFile();
     const mtime = new Date(event.recordedAt);

@@ -123,7 +123,11 @@ export class S3BlobStore implements BlobStore {
 
   async head(sha256: string): Promise<BlobInfo | null> {
     if (!SHA256_HEX.test(sha256)) return null;
-    let object: { ContentLength?: number | undefined; ContentType?: string | undefined };
+    let object: {
+      ContentLength?: number | undefined;
+      ContentType?: string | undefined;
+      LastModified?: Date | undefined;
+    };
     try {
       object = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(sha256) }));
     } catch (error) {
@@ -135,6 +139,7 @@ export class S3BlobStore implements BlobStore {
       size: object.ContentLength ?? 0,
       mediaType: object.ContentType ?? "application/octet-stream",
       access: await this.access(sha256),
+      keptAt: object.LastModified?.toISOString() ?? "",
     };
   }
 

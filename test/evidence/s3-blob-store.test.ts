@@ -64,6 +64,7 @@ describe("the S3 blob store (s3rver as the stand-in)", () => {
       size: 21,
       mediaType: "text/html",
       access: null,
+      keptAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     const part = await new Response(await store.read(first.sha256, { start: 6, end: 13 })).text();
     expect(part).toBe("the page");
