@@ -127,16 +127,31 @@ export function deskRoutes(deps: DeskDeps) {
     const found = await deps.sessions.read(c);
     if (found) return found;
     if (c.req.method !== "GET")
-      return messagePage(c, 403, "Not signed in", "Your session has ended: sign in and post the form again.");
+      return messagePage(
+        c,
+        403,
+        "Not signed in",
+        <>
+          Your session has ended, so nothing was stored. Go back (the browser keeps what you typed),{" "}
+          <a href="/sign-in" target="_blank" rel="noopener">
+            sign in in another tab
+          </a>
+          , then send the form again: it comes back once, with what you typed, to be sent.
+        </>,
+      );
     return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
   };
 
-  /** A post's form, once its session, anti-forgery token and role are checked. */
+  /**
+   * A post's form, once its session, anti-forgery token and role are checked. A form made for
+   * an earlier session (signed in again since) is `stale`'s to show again, what it holds kept.
+   */
   const posted = async (
     c: Context,
     form: { role: DeskForm["role"]; title: string },
     read: (s: Session) => Promise<Map<string, string> | Response> = async () =>
       formValues(await readBodyText(c, MAX_FORM_BYTES)),
+    stale?: (s: Session, values: Map<string, string>) => Promise<Response>,
   ) => {
     const s = await session(c);
     if (s instanceof Response) return s;
@@ -155,6 +170,8 @@ export function deskRoutes(deps: DeskDeps) {
       );
     }
     if (values instanceof Response) return values;
+    if (!formTokenMatches(s, values.get("formToken")) && stale && hasRole(s.who, form.role))
+      return stale(s, values);
     if (!formTokenMatches(s, values.get("formToken")))
       return messagePage(
         c,
@@ -332,6 +349,11 @@ export function deskRoutes(deps: DeskDeps) {
             return page(c, 413, s, form, context, initial, new Map([[upload, message]]), []);
           }
         : undefined,
+      // Its values in a form for this session, the same eventId: sent, it stores one event.
+      async (s, values) =>
+        page(c, 403, s, form, await contextFor(pathIncidentId), values, new Map(), [
+          "This form was made for an earlier session, so nothing was stored. Check what it holds and send it again.",
+        ]),
     );
     if (checked instanceof Response) return checked;
     const { session: s, values } = checked;
