@@ -92,8 +92,13 @@ describe("the Kramatorsk sample through the desk", () => {
         const form = FORM_OF_TYPE[event.type] as { slug: string; button: string };
         await page.goto(`${archive.url}/desk/incidents/${INCIDENT}/${form.slug}`);
         // Two figure rows at first: the third is added with the form's own button.
-        for (let rows = 2; `figures[${rows}].category` in fields; rows++)
+        for (let rows = 2; `figures[${rows}].category` in fields; rows++) {
           await submit(page, "Add another category");
+          // The page opens on the row just added, for a keyboard user as for anyone.
+          await expect(page.locator(":focus").getAttribute("name")).resolves.toBe(
+            `figures[${rows}].category`,
+          );
+        }
         await fill(page, fields);
         await submit(page, form.button);
       }

@@ -253,7 +253,8 @@ describe("the S3 hand-off, from the bundles", () => {
 
   it("stores the release even when the builds cannot be started", async () => {
     const before = lambdaEndpoint.invocations.length;
-    lambdaEndpoint.failNext(10);
+    // Every attempt refused: four builds, each tried again by the SDK (3 attempts by default).
+    lambdaEndpoint.failNext(100);
     const named = await data(
       httpApiEvent({
         method: "POST",

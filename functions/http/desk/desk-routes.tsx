@@ -218,10 +218,16 @@ export function deskRoutes(deps: DeskDeps) {
     errors: ReadonlyMap<string, string>,
     general: readonly string[],
     recorded?: StoredEvent,
+    focus?: string,
   ) => {
     const order = form.fields(values);
     const sorted = new Map([...errors].sort(([a], [b]) => rank(order, a) - rank(order, b)));
-    const state: FormState = { values, errors: sorted, suggestions: await suggestions(context.events) };
+    const state: FormState = {
+      values,
+      errors: sorted,
+      suggestions: await suggestions(context.events),
+      ...(focus ? { focus } : {}),
+    };
     const action = form.where === "new" ? "/desk/new" : `/desk/incidents/${context.incidentId}/${form.slug}`;
     return renderDesk(
       c,
@@ -362,7 +368,9 @@ export function deskRoutes(deps: DeskDeps) {
     if (form.addRow && values.get("action") === ADD_ROW) {
       const grown = new Map(values);
       grown.set("rows", String((Number(values.get("rows")) || 0) + 1));
-      return page(c, 200, s, form, context, grown, new Map(), []);
+      const before = new Set(form.fields(values));
+      const added = form.fields(grown).find((field) => !before.has(field));
+      return page(c, 200, s, form, context, grown, new Map(), [], undefined, added);
     }
     const read = form.read(values, context);
     if (upload) withFile(read, upload, chosen.file, evidenceMax);

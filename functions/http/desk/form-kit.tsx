@@ -21,6 +21,8 @@ export interface FormState {
   errors: FieldMessages;
   /** Names already used in the archive, offered as suggestions (a `<datalist>`). */
   suggestions: Suggestions;
+  /** The field the page opens focused on: the first of a row just added (no script needed). */
+  focus?: string;
 }
 
 export interface Suggestions {
@@ -96,6 +98,7 @@ function described(form: FormState, name: string, hint?: string) {
     name,
     ...(ids ? { "aria-describedby": ids } : {}),
     ...(error ? { "aria-invalid": "true" } : {}),
+    ...(form.focus === name ? { autofocus: true } : {}),
   };
 }
 
