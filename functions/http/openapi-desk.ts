@@ -200,6 +200,15 @@ export const paths: Record<string, Json> = {
     },
   },
   "/sign-out": {
+    get: {
+      operationId: "getSignOut",
+      tags,
+      summary: "The sign-out page (its button posts; signing out changes state)",
+      description:
+        "For an address typed or kept: signed in, the page's Sign out button (POST /sign-out); signed out, a link to sign in. Changes nothing.",
+      ...page,
+      responses: { "200": html("The page: the Sign out button, or a link to sign in."), "400": badQuery },
+    },
     post: {
       operationId: "postSignOut",
       tags,

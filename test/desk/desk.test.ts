@@ -624,6 +624,10 @@ describe("the desk in Chromium", () => {
   });
 
   it("ends the session on sign-out", async () => {
+    // The address typed: a page whose button signs out (a GET changes nothing).
+    await page.goto(`${archive.url}/sign-out`);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Sign out");
+    await expect(page.getByRole("button", { name: "Sign out" }).count()).resolves.toBe(1);
     await page.goto(`${archive.url}/view/${INCIDENT}`);
     const formToken = await page.locator('[data-desk] [name="formToken"]').inputValue();
     await Promise.all([
@@ -643,6 +647,8 @@ describe("the desk in Chromium", () => {
     expect(late.status()).toBe(403);
     await page.goto(`${archive.url}/view/${INCIDENT}`);
     await expect(page.locator("[data-desk]").textContent()).resolves.toContain("sign in");
+    await page.goto(`${archive.url}/sign-out`);
+    await expect(page.locator("main").textContent()).resolves.toContain("You are not signed in");
   });
 });
 

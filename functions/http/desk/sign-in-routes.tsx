@@ -117,6 +117,26 @@ export function signInRoutes({ signIn, sessions, flowKey, log, publicOrigin }: S
     }
   });
 
+  // An address typed or bookmarked: signing out changes state, so it is the page's button.
+  app.get("/sign-out", acceptQuery(), async (c) => {
+    const session = await sessions.read(c);
+    return renderDesk(
+      c,
+      200,
+      <DeskLayout title="Sign out" {...(session ? { session } : {})}>
+        <h1>Sign out</h1>
+        {session ? (
+          <p>Use the Sign out button above: it ends this session on the server too.</p>
+        ) : (
+          <p>
+            You are not signed in on this browser. <a href="/sign-in">Sign in</a> or{" "}
+            <a href="/">read the incidents</a>.
+          </p>
+        )}
+      </DeskLayout>,
+    );
+  });
+
   app.post("/sign-out", acceptQuery(), sameOrigin(publicOrigin), async (c) => {
     const session = await sessions.read(c);
     const values = formValues(await readBodyText(c, SIGN_IN_BYTES));
