@@ -138,7 +138,7 @@ export const Figure = z
       text: figureText,
     }),
     z.strictObject({ min: count, max: count, text: figureText }).check(
-      z.refine((f) => f.min <= f.max, { message: "min must not exceed max", path: ["min"] }),
+      z.refine((f) => f.min <= f.max, { message: "must not be more than the higher end (max)", path: ["min"] }),
       z.meta({ description: "Between min and max; min must not exceed max." }),
     ),
     z.strictObject({ qualifier: z.enum(["dozens", "hundreds"]), text: figureText }),
@@ -428,7 +428,7 @@ export const Victim = z
     ageRange: opt(
       z
         .strictObject({ min: age, max: age })
-        .check(z.refine((r) => r.min <= r.max, { message: "min must not exceed max", path: ["min"] })),
+        .check(z.refine((r) => r.min <= r.max, { message: "must not be more than the higher end (max)", path: ["min"] })),
     ),
     ageGroup: opt(z.enum(AGE_GROUPS)),
     sex: opt(z.enum(SEXES)),

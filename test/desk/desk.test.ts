@@ -393,7 +393,7 @@ describe("the desk in Chromium", () => {
     const summary = page.locator(".error-summary");
     await expect(summary.locator("li").allTextContents()).resolves.toEqual([
       "Figure 1: number must be a whole number in digits, e.g. 50",
-      "Figure 2: lower number min must not exceed max",
+      "Figure 2: from must not be more than the higher end (max)",
       "Publisher is required",
     ]);
     await expect(page.title()).resolves.toMatch(/^Error: /);

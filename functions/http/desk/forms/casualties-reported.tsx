@@ -33,8 +33,8 @@ const FIGURES = formRows({
     other: "other category",
     form: "how it was given",
     value: "number",
-    min: "lower number",
-    max: "higher number",
+    min: "from",
+    max: "to",
     text: "words as reported",
   },
 });

@@ -10,7 +10,7 @@ export const MAX_ROWS = 50;
 export function formRows<Part extends string>(options: {
   prefix: string;
   parts: readonly Part[];
-  /** Each part as a message names it: "Figure 2: lower number". */
+  /** Each part as a message names it: "Figure 2: from". */
   labels: Record<Part, string>;
   /** "Figure", "Person": row i is "<noun> i+1". */
   noun: string;
