@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -268,6 +269,22 @@ describe("restricted evidence from the incident page", () => {
     expect(forced.status).toBe(403);
     expect(await forced.text()).toContain("A download another site asked for");
 
+    // In a browser: the page's link, clicked, downloads the bytes (a same-origin navigation).
+    const person = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false });
+    try {
+      const tab = await person.newPage();
+      await signIn(tab, archive.url, READER.token);
+      await tab.goto(view());
+      const [download] = await Promise.all([
+        tab.waitForEvent("download"),
+        tab.getByRole("link", { name: "download (restricted readers only)" }).click(),
+      ]);
+      const saved = await download.path();
+      expect(readFileSync(saved, "utf8")).toBe(BYTES);
+    } finally {
+      await person.close();
+    }
+
     // Each read is recorded as a bearer token's would be: who, and the bytes.
     const db = createDynamoClient(archive.dynamoEndpoint);
     try {
@@ -275,9 +292,9 @@ describe("restricted evidence from the incident page", () => {
       const reads = (out.Items ?? []).filter(
         (i) => i.pk?.S === `evidence#${sha256}` || i.sha256?.S === sha256,
       );
-      // The whole, the range and the range beyond the end, as the API records them; not the
-      // download another site asked for.
-      expect(reads.map((i) => i.who?.S)).toEqual(["Rhea Reader", "Rhea Reader", "Rhea Reader"]);
+      // The whole, the range, the range beyond the end and the browser's download, as the API
+      // records them; not the download another site asked for.
+      expect(reads.map((i) => i.who?.S)).toEqual(Array(4).fill("Rhea Reader"));
     } finally {
       db.destroy();
     }
