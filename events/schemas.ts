@@ -54,8 +54,12 @@ export const EventId = z
     z.meta({ id: "EventId" }),
   );
 
-const isoInstant = z.iso.datetime({ offset: true }).check(z.describe("ISO 8601 date-time with offset"));
-const isoDate = z.iso.date().check(z.describe("ISO 8601 date"));
+const isoInstant = z.iso
+  .datetime({ offset: true, error: "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z" })
+  .check(z.describe("ISO 8601 date-time with offset"));
+const isoDate = z.iso
+  .date({ error: "must be a real day written YYYY-MM-DD, e.g. 2022-04-08" })
+  .check(z.describe("ISO 8601 date"));
 /** RFC 8785 (the hash) has no form for a lone UTF-16 surrogate: refuse it here, not at sealing. */
 const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
@@ -138,7 +142,10 @@ export const Figure = z
       text: figureText,
     }),
     z.strictObject({ min: count, max: count, text: figureText }).check(
-      z.refine((f) => f.min <= f.max, { message: "must not be more than the higher end (max)", path: ["min"] }),
+      z.refine((f) => f.min <= f.max, {
+        message: "must not be more than the higher end (max)",
+        path: ["min"],
+      }),
       z.meta({ description: "Between min and max; min must not exceed max." }),
     ),
     z.strictObject({ qualifier: z.enum(["dozens", "hundreds"]), text: figureText }),
@@ -428,7 +435,12 @@ export const Victim = z
     ageRange: opt(
       z
         .strictObject({ min: age, max: age })
-        .check(z.refine((r) => r.min <= r.max, { message: "must not be more than the higher end (max)", path: ["min"] })),
+        .check(
+          z.refine((r) => r.min <= r.max, {
+            message: "must not be more than the higher end (max)",
+            path: ["min"],
+          }),
+        ),
     ),
     ageGroup: opt(z.enum(AGE_GROUPS)),
     sex: opt(z.enum(SEXES)),

@@ -203,6 +203,16 @@ describe("each event type's required fields", () => {
     expect(at({ lat: 50, lon: 30 })).toEqual([]);
   });
 
+  it("given a day or a time that is not one, then the message shows the form it must take", () => {
+    const opening = copy("IncidentOpened");
+    expect(errorsOf(edit(opening, "data.occurredOn", "2022-02-31"))).toEqual([
+      { path: "data.occurredOn", message: "must be a real day written YYYY-MM-DD, e.g. 2022-04-08" },
+    ]);
+    expect(errorsOf(edit(copy("StatementMade"), "occurredAt", "2022-04-08"))).toEqual([
+      { path: "occurredAt", message: "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z" },
+    ]);
+  });
+
   it("given a list sent as a string, then only its type is named, not the list's bound measured on the string", () => {
     const body = {
       type: "VictimsRecorded",
