@@ -433,14 +433,12 @@ export const Victim = z
     nameVariants: opt(z.array(text(300)).check(z.minLength(1), z.maxLength(20))),
     age: opt(age),
     ageRange: opt(
-      z
-        .strictObject({ min: age, max: age })
-        .check(
-          z.refine((r) => r.min <= r.max, {
-            message: "must not be more than the higher end (max)",
-            path: ["min"],
-          }),
-        ),
+      z.strictObject({ min: age, max: age }).check(
+        z.refine((r) => r.min <= r.max, {
+          message: "must not be more than the higher end (max)",
+          path: ["min"],
+        }),
+      ),
     ),
     ageGroup: opt(z.enum(AGE_GROUPS)),
     sex: opt(z.enum(SEXES)),
