@@ -54,12 +54,16 @@ export const EventId = z
     z.meta({ id: "EventId" }),
   );
 
-const isoInstant = z.iso
-  .datetime({ offset: true, error: "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z" })
-  .check(z.describe("ISO 8601 date-time with offset"));
-const isoDate = z.iso
-  .date({ error: "must be a real day written YYYY-MM-DD, e.g. 2022-04-08" })
-  .check(z.describe("ISO 8601 date"));
+const INSTANT = "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z";
+const DAY = "must be a real day written YYYY-MM-DD, e.g. 2022-04-08";
+const instantSaying = (error: string) =>
+  z.iso.datetime({ offset: true, error }).check(z.describe("ISO 8601 date-time with offset"));
+const daySaying = (error: string) => z.iso.date({ error }).check(z.describe("ISO 8601 date"));
+const isoInstant = instantSaying(INSTANT);
+const isoDate = daySaying(DAY);
+/** A day or an instant: refused, it says both are taken. */
+const DAY_OR_INSTANT = "must be a day (YYYY-MM-DD, e.g. 2022-04-08) or a date and time with its zone";
+const dayOrInstant = () => z.union([instantSaying(DAY_OR_INSTANT), daySaying(DAY_OR_INSTANT)]);
 /** RFC 8785 (the hash) has no form for a lone UTF-16 surrogate: refuse it here, not at sealing. */
 const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const WELL_FORMED = "must be well-formed Unicode (no lone surrogates)";
@@ -100,7 +104,7 @@ export const Source = z
         }),
       ),
     ),
-    publishedAt: opt(z.union([isoInstant, isoDate])),
+    publishedAt: opt(dayOrInstant()),
     title: opt(text(500)),
   })
   .check(z.meta({ id: "Source", description: "Where the report was published: provenance." }));
@@ -220,9 +224,9 @@ export const Location = z
   );
 
 /** `occurredUntil` is an instant or a date; a date runs to the end of its day. */
-const occurredUntil = z
-  .union([isoInstant, isoDate])
-  .check(z.describe("When it ended: an instant, or a date (the end of that day); not before the start."));
+const occurredUntil = dayOrInstant().check(
+  z.describe("When it ended: an instant, or a date (the end of that day); not before the start."),
+);
 
 /**
  * Whether `until` ends before `start` begins, as the exports code them (`date_start`, `date_end`:

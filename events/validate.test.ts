@@ -211,6 +211,13 @@ describe("each event type's required fields", () => {
     expect(errorsOf(edit(copy("StatementMade"), "occurredAt", "2022-04-08"))).toEqual([
       { path: "occurredAt", message: "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z" },
     ]);
+    // Where either is taken, the message says both.
+    expect(errorsOf(edit(copy("StatementMade"), "source.publishedAt", "yesterday"))).toEqual([
+      {
+        path: "source.publishedAt",
+        message: "must be a day (YYYY-MM-DD, e.g. 2022-04-08) or a date and time with its zone",
+      },
+    ]);
   });
 
   it("given a list sent as a string, then only its type is named, not the list's bound measured on the string", () => {

@@ -25,11 +25,8 @@ describe("csvCell", () => {
     },
   );
 
-  it("given text that already starts with a quote before a formula sign, when written and read back by the codebook's rule, then it is the text sent", () => {
-    const undo = (cell: string) => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
-    for (const text of ["'=already quoted", "''+1", "=x", "'plain", "'"])
-      expect(undo(csvCell(text))).toBe(text);
-    expect(csvCell("'=already quoted")).toBe("''=already quoted");
+  it("given text that already starts with a quote, when written, then it is as sent: a release's bytes never change", () => {
+    expect(csvCell("'=already quoted")).toBe("'=already quoted");
     expect(csvCell("'plain")).toBe("'plain");
   });
 

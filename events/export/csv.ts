@@ -8,11 +8,9 @@ export const CSV_NEWLINE = "\r\n";
 /**
  * A spreadsheet runs a cell that starts with = + - @ (and, in some, tab or CR) as a formula
  * (OWASP "CSV injection"). Such a text cell is written with a single quote in front, which
- * spreadsheets show as text and which a reader strips to get the value back (the codebook says
- * so). Text that already starts with quotes before one of those gets one more, so that the
- * reader's one rule gives back `'=x` as sent, never `=x`.
+ * spreadsheets show as text and which a reader strips to get the value back (the codebook says so).
  */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 export type Cell = string | number | boolean | null;
 
