@@ -386,23 +386,15 @@ export function deskRoutes(deps: DeskDeps) {
     ) => {
       const { fields: messages, general } = fieldMessages(problems, read.errors, fieldFor, form.label);
       // A form sent before, reached again with Back (or the refusal before it was put right):
-      // its report is recorded, which the page says first; what was sent comes back as a new
-      // form, its problems named, as other values of a recorded form do (the 409 below).
+      // the page says its report is recorded, beside the problems, under the same eventId, so
+      // the stored values sent again store nothing and others come back as a new form (409).
       const eventId = values.get("eventId") ?? "";
       const recorded =
         status === 422 && EventId.safeParse(eventId).success
           ? await recordedBy(eventId, form, pathIncidentId)
           : undefined;
-      if (recorded && recorded !== "another") {
-        const again = new Map(values);
-        again.delete("eventId");
-        return page(c, status, s, form, context, again, messages, [
-          `This form was already recorded, as ${recorded.type} in ${recorded.incidentId}; nothing new was stored. What you sent comes back as a new form: to record it as another report, put it right and send it.`,
-          ...extra,
-          ...general,
-        ]);
-      }
-      return page(c, status, s, form, context, values, messages, [...extra, ...general]);
+      const notice = recorded && recorded !== "another" ? recorded : undefined;
+      return page(c, status, s, form, context, values, messages, [...extra, ...general], notice);
     };
     // A form that could not be read whole (a number in words, a category twice) is never sent:
     // the event's own problems come from the API's parser, the same the route runs.
