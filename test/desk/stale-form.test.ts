@@ -59,9 +59,10 @@ describe("a form made for an earlier session", () => {
     const stored = await send(now, fresh);
     expect(stored.status).toBe(303);
     expect(await events()).toBe(before + 1);
-    // Without any token it is refused the same way, storing nothing more.
+    // Without any token it is refused outright, storing nothing more.
     const none = await send(now, "");
     expect(none.status).toBe(403);
+    expect(await none.text()).toContain("This form was not made for your session");
     expect(await events()).toBe(before + 1);
   });
 });

@@ -170,7 +170,13 @@ export function deskRoutes(deps: DeskDeps) {
       );
     }
     if (values instanceof Response) return values;
-    if (!formTokenMatches(s, values.get("formToken")) && stale && hasRole(s.who, form.role))
+    // A token of another session: a form made before signing in again. None at all: refused.
+    if (
+      values.get("formToken") &&
+      !formTokenMatches(s, values.get("formToken")) &&
+      stale &&
+      hasRole(s.who, form.role)
+    )
       return stale(s, values);
     if (!formTokenMatches(s, values.get("formToken")))
       return messagePage(
@@ -358,7 +364,7 @@ export function deskRoutes(deps: DeskDeps) {
       // Its values in a form for this session, the same eventId: sent, it stores one event.
       async (s, values) =>
         page(c, 403, s, form, await contextFor(pathIncidentId), values, new Map(), [
-          "This form was made for an earlier session, so nothing was stored. Check what it holds and send it again.",
+          `This form was made for an earlier session, so nothing was stored. Check what it holds${upload ? ", choose the file again" : ""} and send it again.`,
         ]),
     );
     if (checked instanceof Response) return checked;
