@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { archiverFacts } from "./auto-archiver.js";
 import { captureEnvelope, mediaTypeOf } from "./event.js";
 import { hashFile, progress, sendFile } from "./upload.js";
-import { readWarcFacts } from "./warc.js";
+import { PayloadDigestMismatch, readWarcFacts } from "./warc.js";
 
 /**
  * `npm run capture -- <file> --incident <id> [--source-url …] [--kind …] [--title …]
@@ -73,7 +73,12 @@ const archiver = values.metadata
   : null;
 const mediaType = values["media-type"] ?? archiver?.mimetype ?? mediaTypeOf(file);
 const warc = await readWarcFacts(file, values["source-url"] ?? archiver?.url).catch((error: Error) =>
-  fail(`${file} looks like a web archive but could not be read: ${error.message}`, 1),
+  error instanceof PayloadDigestMismatch
+    ? fail(
+        `${file}: ${error.message}. The file was damaged or altered after it was written; nothing was uploaded or recorded.`,
+        1,
+      )
+    : fail(`${file} looks like a web archive but could not be read: ${error.message}`, 1),
 );
 if (warc?.note) process.stderr.write(`note: ${warc.note}\n`);
 

@@ -1,18 +1,35 @@
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { WARCParser } from "warcio";
+import { AsyncIterReader, WARCParser, type WARCRecord } from "warcio";
+import { declaredDigest, PayloadHashes } from "./warc-digest.js";
 
 /** What a capture records of a web archive file: its container, and its main response. */
 export interface WarcFacts {
   format: "warc" | "wacz";
-  /** The main response's WARC-Payload-Digest (computed when the record has none). */
+  /** The main response's WARC-Payload-Digest, checked against its payload (its SHA-256 when the record has none). */
   payloadDigest?: string;
   targetUri?: string;
   /** WARC-Date of the main response. */
   date?: string;
-  /** Why the payload digest could not be read (a WACZ without an unzip tool). */
+  /** Why the payload digest could not be read or checked (a WACZ without an unzip tool, an algorithm not known here). */
   note?: string;
+}
+
+/**
+ * A record whose payload does not hash to the digest it declares: the file was damaged or
+ * altered after the crawler wrote it, so its digest is not recorded as the capture's.
+ */
+export class PayloadDigestMismatch extends Error {
+  constructor(
+    readonly targetUri: string | undefined,
+    readonly declared: string,
+    readonly computed: string,
+  ) {
+    super(
+      `the record of ${targetUri ?? "its main response"} declares WARC-Payload-Digest ${declared}, but its payload hashes to ${computed}`,
+    );
+    this.name = "PayloadDigestMismatch";
+  }
 }
 
 export function containerFormat(file: string): "warc" | "wacz" | null {
@@ -24,34 +41,78 @@ export function containerFormat(file: string): "warc" | "wacz" | null {
 /**
  * The main response of a WARC stream: the first `response` (or `resource`) record whose target
  * is `preferUri` when given, else the first one at all. warcio reads plain and gzip'd WARCs alike.
+ * Its payload is checked against the digest it declares: a mismatch throws PayloadDigestMismatch
+ * (only the record chosen counts; the others' digests are not what the capture records).
  */
 export async function mainResponse(
   source: AsyncIterable<Uint8Array>,
   preferUri?: string,
 ): Promise<Omit<WarcFacts, "format"> | null> {
-  let first: Omit<WarcFacts, "format"> | null = null;
+  let first: Checked | null = null;
+  const chosen = (checked: Checked) => {
+    if (checked.mismatch) throw checked.mismatch;
+    return checked.facts;
+  };
   for await (const record of new WARCParser(source)) {
     if (record.warcType !== "response" && record.warcType !== "resource") {
       await record.skipFully();
       continue;
     }
-    let payloadDigest = record.warcPayloadDigest ?? undefined;
-    if (!payloadDigest) {
-      const hash = createHash("sha256");
-      for await (const chunk of record.reader) hash.update(chunk);
-      payloadDigest = `sha256:${hash.digest("hex")}`;
-    } else {
-      await record.skipFully();
-    }
-    const facts = {
-      payloadDigest,
-      ...(record.warcTargetURI ? { targetUri: record.warcTargetURI } : {}),
-      ...(record.warcDate ? { date: record.warcDate } : {}),
-    };
-    if (!preferUri || facts.targetUri === preferUri) return facts;
-    first ??= facts;
+    const checked = await checkedPayload(record);
+    if (!preferUri || checked.facts.targetUri === preferUri) return chosen(checked);
+    first ??= checked;
   }
-  return first;
+  return first && chosen(first);
+}
+
+interface Checked {
+  facts: Omit<WarcFacts, "format">;
+  mismatch?: PayloadDigestMismatch;
+}
+
+/**
+ * The payload's digest as recorded: the one the record declares once its payload is hashed to
+ * it, else the payload's SHA-256. A chunked HTTP payload is hashed both as stored and with its
+ * chunking removed, since crawlers differ on which one the WARC spec's "payload" is.
+ */
+async function checkedPayload(record: WARCRecord): Promise<Checked> {
+  const written = record.warcPayloadDigest ?? null;
+  const declared = written === null ? null : declaredDigest(written);
+  const readable = declared !== null && !("unreadable" in declared) ? declared : null;
+  const raw = new PayloadHashes(readable);
+  const chunked =
+    readable !== null && /chunked/i.test(record.httpHeaders?.headers.get("Transfer-Encoding") ?? "");
+  const dechunked = chunked ? new PayloadHashes(readable) : null;
+  if (dechunked) {
+    const tee = async function* () {
+      for await (const chunk of record.reader) {
+        raw.update(chunk);
+        yield chunk;
+      }
+    };
+    for await (const chunk of new AsyncIterReader(tee(), null, true)) dechunked.update(chunk);
+  } else {
+    for await (const chunk of record.reader) raw.update(chunk);
+  }
+  const asStored = raw.finish();
+  const where = {
+    ...(record.warcTargetURI ? { targetUri: record.warcTargetURI } : {}),
+    ...(record.warcDate ? { date: record.warcDate } : {}),
+  };
+  if (written === null) return { facts: { payloadDigest: asStored.sha256, ...where } };
+  if (readable === null)
+    return {
+      facts: {
+        payloadDigest: asStored.sha256,
+        ...where,
+        note: `the record's WARC-Payload-Digest ${written} was not checked: ${(declared as { unreadable: string }).unreadable}; its payload's SHA-256 is recorded instead`,
+      },
+    };
+  if (asStored.matches || dechunked?.finish().matches) return { facts: { payloadDigest: written, ...where } };
+  return {
+    facts: where,
+    mismatch: new PayloadDigestMismatch(where.targetUri, written, asStored.computed as string),
+  };
 }
 
 /**
@@ -83,6 +144,7 @@ export async function readWarcFacts(file: string, preferUri?: string): Promise<W
     const main = await mainResponse(waczWarcs(file), preferUri);
     return { format, ...(main ?? {}) };
   } catch (error) {
+    if (error instanceof PayloadDigestMismatch) throw error;
     return { format, note: `the WARCs inside were not read: ${(error as Error).message}` };
   }
 }

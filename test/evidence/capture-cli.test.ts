@@ -32,7 +32,8 @@ const capture = (...args: string[]) =>
 
 const PAGE = "<html><body>The station, 8 April 2022</body></html>";
 
-async function warcOf(gzip: boolean): Promise<Uint8Array> {
+/** A WARC of one page; `declared` writes the response's WARC-Payload-Digest as given (else warcio computes it). */
+async function warcOf(gzip: boolean, declared?: string): Promise<Uint8Array> {
   const content = async function* () {
     yield new TextEncoder().encode(PAGE);
   };
@@ -45,6 +46,7 @@ async function warcOf(gzip: boolean): Promise<Uint8Array> {
         type: "response",
         warcVersion: "WARC/1.1",
         httpHeaders: { "Content-Type": "text/html" },
+        ...(declared ? { warcHeaders: { "WARC-Payload-Digest": declared } } : {}),
       },
       content(),
     ),
@@ -54,6 +56,10 @@ async function warcOf(gzip: boolean): Promise<Uint8Array> {
 }
 
 const payloadDigest = `sha256:${createHash("sha256").update(PAGE).digest("hex")}`;
+/** The page's SHA-1 in base32, as wget, Heritrix and Python's warcio write a payload digest (coreutils' `base32`). */
+const sha1Base32 = async () =>
+  `sha1:${(await runShell(`printf '%s' '${PAGE}' | openssl sha1 -binary | base32`)).stdout.trim()}`;
+const runShell = (command: string) => run("bash", ["-c", command]);
 
 describe("npm run capture", () => {
   it("uploads a file and records its capture; a rerun stores nothing new", async () => {
@@ -119,6 +125,38 @@ describe("npm run capture", () => {
       expect(event.source.publisher).toBe("news.example.org");
     });
   }
+
+  it("records a WARC's own SHA-1 payload digest (base32) once its payload hashes to it", async () => {
+    const declared = await sha1Base32();
+    const file = join(work, "sha1.warc");
+    writeFileSync(file, await warcOf(false, declared));
+    const line = JSON.parse((await capture(file, "--incident", "capture-cli")).stdout);
+    const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+    const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
+    expect(event.data.container).toEqual({ format: "warc", payloadDigest: declared });
+  });
+
+  it("refuses a WARC whose payload does not hash to the digest it declares, uploading nothing", async () => {
+    const declared = await sha1Base32();
+    // The same page with one letter changed after the crawler wrote its digest.
+    const altered = Buffer.from(await warcOf(false, declared));
+    const at = altered.indexOf("The station");
+    altered.write("the", at);
+    const file = join(work, "altered.warc");
+    writeFileSync(file, altered);
+    const before = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items.length;
+    const refused = await capture(file, "--incident", "capture-cli").catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `declares WARC-Payload-Digest ${declared}, but its payload hashes to sha1:`,
+    );
+    expect(refused.stderr).toContain("nothing was uploaded or recorded");
+    expect(
+      (await fetch(`${archive.server.url}/evidence/${sha256Of(altered)}`, { method: "HEAD" })).status,
+    ).toBe(404);
+    const after = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items.length;
+    expect(after).toBe(before);
+  });
 
   it("recognises a WACZ (a zip of WARCs, read with the system's unzip)", async () => {
     const file = join(work, "page.wacz");

@@ -1,0 +1,68 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { WARCRecord, WARCSerializer } from "warcio";
+import { mainResponse, PayloadDigestMismatch } from "./warc.js";
+
+const BODY = "<html>Kramatorsk station</html>";
+/** The body as a server sends it chunked: one chunk of its length, then the last. */
+const CHUNKED = `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`;
+const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
+
+/** A WARC of one response whose stored payload is `stored`, declaring `declared` as its payload digest. */
+async function warc(
+  stored: string,
+  declared: string,
+  headers: Record<string, string> = {},
+): Promise<Uint8Array> {
+  const record = await WARCRecord.create(
+    {
+      url: "https://news.example.org/kramatorsk",
+      date: "2022-04-08T18:00:00Z",
+      type: "response",
+      warcVersion: "WARC/1.1",
+      httpHeaders: { "Content-Type": "text/html", ...headers },
+      warcHeaders: { "WARC-Payload-Digest": declared },
+    },
+    once(new TextEncoder().encode(stored)),
+  );
+  return WARCSerializer.serialize(record);
+}
+
+describe("the main response of a WARC", () => {
+  it("given a digest of its payload as stored, records that digest", async () => {
+    const facts = await mainResponse(once(await warc(BODY, sha256(BODY))));
+    expect(facts).toMatchObject({
+      payloadDigest: sha256(BODY),
+      targetUri: "https://news.example.org/kramatorsk",
+    });
+  });
+
+  it("given a chunked payload, accepts a digest of it as stored or with the chunking removed", async () => {
+    const chunked = { "Transfer-Encoding": "chunked" };
+    expect((await mainResponse(once(await warc(CHUNKED, sha256(CHUNKED), chunked))))?.payloadDigest).toBe(
+      sha256(CHUNKED),
+    );
+    expect((await mainResponse(once(await warc(CHUNKED, sha256(BODY), chunked))))?.payloadDigest).toBe(
+      sha256(BODY),
+    );
+  });
+
+  it("given a digest its payload does not hash to, throws naming both", async () => {
+    const wrong = sha256("another page");
+    const thrown = await mainResponse(once(await warc(BODY, wrong))).catch((e) => e);
+    expect(thrown).toBeInstanceOf(PayloadDigestMismatch);
+    expect(thrown.message).toContain(
+      `declares WARC-Payload-Digest ${wrong}, but its payload hashes to ${sha256(BODY)}`,
+    );
+  });
+
+  it("given a digest it cannot check, records the payload's SHA-256 and says why", async () => {
+    const facts = await mainResponse(once(await warc(BODY, "blake3:abcdef")));
+    expect(facts?.payloadDigest).toBe(sha256(BODY));
+    expect(facts?.note).toContain("blake3:abcdef was not checked");
+  });
+});
