@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { Summary } from "../summarize.js";
 import {
   cellsCovering,
   cellsOf,
   countReportWords,
+  factsOf,
+  listedDay,
   MAX_EXTRA_SOURCES,
   MAX_REPORT_WORDS,
   Mentions,
+  MONTHS_GOING_ON,
+  monthStart,
+  monthsGoingOn,
   passes,
   queryTerms,
   reportTextsIn,
@@ -93,6 +99,7 @@ describe("cellsCovering: the grid cells a box reads", () => {
 describe("passes: the filters an entry is checked against", () => {
   const facts = {
     occurred: "2022-04-08",
+    until: "",
     lat: 48.73,
     lon: 37.58,
     kind: "missile-strike",
@@ -121,11 +128,66 @@ describe("passes: the filters an entry is checked against", () => {
   });
 });
 
+describe("an incident that went on for days, in a date range", () => {
+  const siege = {
+    occurred: "2022-03-20",
+    until: "2022-05-10",
+    lat: 47.1,
+    lon: 37.5,
+    kind: "siege",
+    country: "UA",
+    contested: false,
+  };
+
+  it("given a range it overlaps at either end or within, then it passes; one before or after it, then not", () => {
+    expect(passes(siege, { from: "2022-04-10", to: "2022-04-12" })).toBe(true);
+    expect(passes(siege, { from: "2022-05-10", to: "2022-06-01" })).toBe(true);
+    expect(passes(siege, { from: "2022-03-01", to: "2022-03-20" })).toBe(true);
+    expect(passes(siege, { from: "2022-05-11" })).toBe(false);
+    expect(passes(siege, { to: "2022-03-19" })).toBe(false);
+  });
+
+  it("given its summary, then its last day is its occurredUntil's day, and none when it ends the day it began", () => {
+    const summary = (occurredOn: string, occurredUntil: string | null) =>
+      ({ occurredOn, occurredAt: null, occurredUntil, location: null }) as unknown as Summary;
+    expect(factsOf(summary("2022-03-20", "2022-05-10T12:00:00Z")).until).toBe("2022-05-10");
+    expect(factsOf(summary("2022-03-20", "2022-03-20")).until).toBe("");
+    expect(factsOf(summary("2022-03-20", null)).until).toBe("");
+  });
+
+  it("is indexed at the first of each later month, up to its last day's, at most 240", () => {
+    expect(monthsGoingOn(siege)).toEqual(["2022-04-01", "2022-05-01"]);
+    expect(monthsGoingOn({ ...siege, until: "2022-03-31" })).toEqual([]);
+    expect(monthsGoingOn({ ...siege, occurred: "2021-12-31", until: "2022-01-01" })).toEqual(["2022-01-01"]);
+    const decades = monthsGoingOn({ ...siege, until: "2099-01-01" });
+    expect(decades).toHaveLength(MONTHS_GOING_ON);
+    expect(decades.at(-1)).toBe("2042-03-01");
+  });
+
+  it("given any range it overlaps, then its listed day is one it is indexed at, within the range's months", () => {
+    const days = ["2022-03-20", ...monthsGoingOn(siege)];
+    const all = Array.from({ length: 120 }, (_, i) =>
+      new Date(Date.UTC(2022, 1, 15) + i * 86_400_000).toISOString().slice(0, 10),
+    );
+    for (const from of all)
+      for (const to of all) {
+        if (from > to || !passes(siege, { from, to })) continue;
+        const day = listedDay(siege, to);
+        expect(days, `${from}..${to}`).toContain(day);
+        expect(day >= monthStart(from) && day <= to, `${from}..${to}: ${day}`).toBe(true);
+      }
+    expect(listedDay(siege, "2022-04-15")).toBe("2022-04-01");
+    expect(listedDay(siege, "2022-12-31")).toBe("2022-05-01");
+    expect(listedDay(siege, "2022-03-25")).toBe("2022-03-20");
+  });
+});
+
 /** A doc of no summary, with the words or sources a test gives it. */
 const emptyDoc = (given: Partial<SearchDoc>): SearchDoc => ({
   incidentId: "i",
   version: 1,
   occurred: "",
+  until: "",
   lat: null,
   lon: null,
   kind: "",

@@ -12,6 +12,8 @@ export interface SearchDoc {
   version: number;
   /** `YYYY-MM-DD` of when it occurred (occurredOn, or the day of occurredAt); "" when unknown. */
   occurred: string;
+  /** `YYYY-MM-DD` of the last day it went on (occurredUntil), when after `occurred`; else "". */
+  until: string;
   lat: number | null;
   lon: number | null;
   kind: string;
@@ -249,14 +251,71 @@ export function searchDoc(summary: Summary, wordsOf: (text: string) => string[] 
 export function factsOf(summary: Summary): EntryFacts {
   const lat = summary.location?.lat;
   const lon = summary.location?.lon;
+  const occurred = summary.occurredOn ?? (summary.occurredAt ? summary.occurredAt.slice(0, 10) : "");
+  const until = summary.occurredUntil?.slice(0, 10) ?? "";
   return {
-    occurred: summary.occurredOn ?? (summary.occurredAt ? summary.occurredAt.slice(0, 10) : ""),
+    occurred,
+    until: occurred !== "" && until > occurred ? until : "",
     lat: typeof lat === "number" ? lat : null,
     lon: typeof lon === "number" ? lon : null,
     kind: summary.kind ?? "",
     country: summary.location?.country ?? "",
     contested: summary.contested === true,
   };
+}
+
+function lastDay(facts: EntryFacts): string {
+  return facts.until !== "" ? facts.until : facts.occurred;
+}
+
+/**
+ * Months after the first an incident is indexed as going on in, at most: one lasting longer is
+ * found by a range that reaches one of its first 20 years.
+ */
+export const MONTHS_GOING_ON = 240;
+
+/**
+ * The first day of each month after the one an incident began in, up to the month of its last
+ * day (at most MONTHS_GOING_ON). With the day it began, these are the days the date-ordered
+ * lists hold it at: whatever range it overlaps, one of them lies between the first of the
+ * range's first month and the range's end (listedDay, below).
+ */
+export function monthsGoingOn(facts: EntryFacts): string[] {
+  if (facts.occurred === "" || facts.until === "") return [];
+  const out: string[] = [];
+  let year = Number(facts.occurred.slice(0, 4));
+  let month = Number(facts.occurred.slice(5, 7));
+  const last = facts.until.slice(0, 7);
+  while (out.length < MONTHS_GOING_ON) {
+    month += 1;
+    if (month > 12) {
+      month = 1;
+      year += 1;
+    }
+    const ym = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}`;
+    if (ym > last) break;
+    out.push(`${ym}-01`);
+  }
+  return out;
+}
+
+/** The first day of a day's month: a date range's lists are read from there (monthsGoingOn). */
+export function monthStart(day: string): string {
+  return `${day.slice(0, 7)}-01`;
+}
+
+/**
+ * The one day, of those an incident is indexed at (the day it began, and monthsGoingOn), that
+ * stands for it in a range ending `to`: the newest not after `to` nor after the month of its
+ * last day. An incident is taken from a date-ordered list only at that day, so it is listed
+ * once, ordered by the latest month it went on in within the range.
+ */
+export function listedDay(facts: EntryFacts, to: string): string {
+  const last = lastDay(facts);
+  const month = monthStart(last < to ? last : to);
+  // Days as text (YYYY-MM-DD) compare as dates do; Math.max would make them numbers.
+  if (month > facts.occurred) return month;
+  return facts.occurred;
 }
 
 /** A box on the map: west, south, east, north, in degrees. */
@@ -279,6 +338,7 @@ export interface EntryFilter {
 
 export interface EntryFacts {
   occurred: string;
+  until: string;
   lat: number | null;
   lon: number | null;
   kind: string;
@@ -286,8 +346,12 @@ export interface EntryFacts {
   contested: boolean;
 }
 
+/**
+ * Whether the incident went on at some day of the filter's range: it began on or before `to`
+ * and its last day (`until`, else the day it began) is on or after `from`.
+ */
 export function passes(facts: EntryFacts, filter: EntryFilter): boolean {
-  if (filter.from !== undefined && (facts.occurred === "" || facts.occurred < filter.from)) return false;
+  if (filter.from !== undefined && (facts.occurred === "" || lastDay(facts) < filter.from)) return false;
   if (filter.to !== undefined && (facts.occurred === "" || facts.occurred > filter.to)) return false;
   if (filter.kind !== undefined && facts.kind !== filter.kind) return false;
   if (filter.country !== undefined && facts.country !== filter.country) return false;

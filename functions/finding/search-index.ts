@@ -14,7 +14,10 @@ import {
   type EntryFacts,
   type EntryFilter,
   factsOf,
+  listedDay,
   Mentions,
+  monthStart,
+  monthsGoingOn,
   passes,
   queryTerms,
   reportTextsIn,
@@ -46,6 +49,7 @@ import {
  *   t#<word>            sk  <99-weight>#<newest-first day>#<incidentId>   words, heaviest first
  *   s#<sourceKey>       sk  <newest-first day>#<incidentId>               speakers and publishers
  *   o#<year>            sk  <newest-first day>#<incidentId>               when it occurred
+ *   c#<decade>          sk  <newest-first month's first day>#<incidentId> each later month it went on in
  *   g<level>#<lat:lon>  sk  <newest-first day>#<incidentId>               1°, 10° and 45° grid cells
  *   doc#<incidentId>    sk  "-"                                           the entries it has (for the next update)
  *
@@ -84,6 +88,8 @@ export const YEARS_BACK_UNASKED = 150;
 interface Lane {
   pk: string;
   range?: { from: string; to: string };
+  /** The incidents among entries just read that may be taken, when the list is not the source's own (`c#` in a source's walk). */
+  admit?: (entries: Entry[]) => Promise<Set<string>>;
   /** The key read up to (exclusive start of the next read). */
   from?: string;
   held: Entry[];
@@ -92,8 +98,19 @@ interface Lane {
   done: boolean;
 }
 
-function lane(pk: string, range?: { from: string; to: string }): Lane {
-  return { pk, ...(range ? { range } : {}), held: [], drained: false, done: false };
+function lane(
+  pk: string,
+  range?: { from: string; to: string },
+  admit?: (entries: Entry[]) => Promise<Set<string>>,
+): Lane {
+  return {
+    pk,
+    ...(range ? { range } : {}),
+    ...(admit ? { admit } : {}),
+    held: [],
+    drained: false,
+    done: false,
+  };
 }
 
 interface Entry extends EntryFacts {
@@ -110,6 +127,16 @@ export function newestFirst(day: string): string {
     .split("")
     .map((d) => String(9 - Number(d)))
     .join("");
+}
+
+/** The day a date-ordered entry's sort key starts with (newestFirst read back). */
+function dayOfKey(sk: string): string {
+  const digits = sk
+    .slice(0, 8)
+    .split("")
+    .map((d) => String(9 - Number(d)))
+    .join("");
+  return `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6, 8)}`;
 }
 
 /**
@@ -146,6 +173,8 @@ function entryKeys(doc: SearchDoc): [string, string][] {
     keys.push([`t#${word}`, `${String(99 - weight).padStart(2, "0")}#${tail}`]);
   for (const key of doc.sources.keys()) keys.push([`s#${key}`, tail]);
   keys.push([`o#${doc.occurred.slice(0, 4) || "none"}`, tail]);
+  for (const day of monthsGoingOn(doc))
+    keys.push([`c#${day.slice(0, 3)}`, `${newestFirst(day)}#${doc.incidentId}`]);
   if (doc.lat !== null && doc.lon !== null) {
     for (const { level, cell } of cellsOf(doc.lat, doc.lon)) keys.push([`g${level}#${cell}`, tail]);
   }
@@ -156,6 +185,8 @@ function factAttributes(doc: SearchDoc): Record<string, AttributeValue> {
   return {
     id: { S: doc.incidentId },
     occ: { S: doc.occurred },
+    // Only an incident that went on for days has one, so a one-day incident's facts are as before.
+    ...(doc.until !== "" ? { until: { S: doc.until } } : {}),
     kind: { S: doc.kind },
     country: { S: doc.country },
     contested: { BOOL: doc.contested },
@@ -170,6 +201,7 @@ function entryOf(item: Record<string, AttributeValue>): Entry {
   return {
     incidentId: item.id?.S ?? "",
     occurred: item.occ?.S ?? "",
+    until: item.until?.S ?? "",
     kind: item.kind?.S ?? "",
     country: item.country?.S ?? "",
     contested: item.contested?.BOOL === true,
@@ -488,20 +520,30 @@ export class SearchIndex {
       sources !== undefined && terms.length > 0
         ? (entries: Entry[]) => this.namedIn(sources, entries)
         : undefined;
+    const walked = terms.length > 1 ? null : this.lanesOf(terms, query);
+    const { to, reach = "" } = walked ?? {};
+    const listed = (e: Entry, end: string) => {
+      const day = listedDay(e, end);
+      return day >= reach ? day : e.occurred;
+    };
     const picked =
-      terms.length > 1
+      walked === null
         ? await this.rank(terms, keep, query, admit)
-        : await this.walk(this.lanesOf(terms, query), keep, {
-            limit: query.limit,
-            // Whether entries may be dropped (then reads go a page-full at a time).
-            filtering: Object.keys(filter).length > 0 || admit !== undefined,
-            ...(admit ? { admit } : {}),
-            ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
-          });
+        : await this.walk(
+            walked.lanes,
+            to === undefined ? keep : (e) => keep(e) && dayOfKey(e.sk) === listed(e, to),
+            {
+              limit: query.limit,
+              // Whether entries may be dropped (then reads go a page-full at a time).
+              filtering: Object.keys(filter).length > 0 || admit !== undefined,
+              ...(admit ? { admit } : {}),
+              ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
+            },
+          );
     const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
     // A word's entry may name a quote the summary no longer shows (the index keeps the words of
     // every report not retracted), so the summary's text is not a test of a match.
-    // Entries a lost race between two projections left (update) carry an older date or place,
+    // Entries a lost race between two projections left (update) carry an older date, end or place,
     // and sit where the incident no longer is: only an entry with the summary's day and point is
     // taken, so an incident shows once, where it is now; its other facts are checked again too.
     const items: Summary[] = [];
@@ -511,7 +553,13 @@ export class SearchIndex {
       const summary = found.get(entry.incidentId);
       if (!summary || shown.has(entry.incidentId)) continue;
       const now = factsOf(summary);
-      if (entry.occurred !== now.occurred || entry.lat !== now.lat || entry.lon !== now.lon) continue;
+      if (
+        entry.occurred !== now.occurred ||
+        entry.until !== now.until ||
+        entry.lat !== now.lat ||
+        entry.lon !== now.lon
+      )
+        continue;
       if (!passes(now, filter)) continue;
       shown.add(entry.incidentId);
       items.push(summary);
@@ -568,32 +616,42 @@ export class SearchIndex {
   /**
    * The lists a walk reads: its word; else its source; else its box's cells; else its date
    * range's years, each year's list within the range (so that a year's floor says where its
-   * entries start, and older years are read only once the newer ones are used up).
+   * entries start, and older years are read only once the newer ones are used up). With a date
+   * range, the lists are read from the first day of the range's first month (an incident that
+   * began then may go on into the range), beside the decades' lists of the later months
+   * incidents went on in (`c#`, back to `reach`); an incident is then taken only at its
+   * listedDay in the range ending `to` (at the day it began, when that is older than the `c#`
+   * lists read: a source's or a box's without `from` reach back no further than a year walk), so once.
    */
-  private lanesOf(terms: string[], query: SearchQuery): Lane[] {
-    if (terms.length === 1) return [lane(`t#${terms[0]}`)];
-    // A source's and the cells' keys start with the day, as the years' do: a date range is read
-    // as a range of keys, not filtered out of the newer entries.
-    const days =
-      query.from !== undefined || query.to !== undefined
-        ? {
-            from: newestFirst(query.to ?? "9999-12-31"),
-            to: `${newestFirst(query.from ?? "0000-01-01")}#\uffff`,
-          }
-        : undefined;
-    if (query.sources !== undefined) return query.sources.map((key) => lane(`s#${key}`, days));
-    if (query.bbox) return cellsOf2(query.bbox).map((pk) => lane(pk, days));
+  private lanesOf(terms: string[], query: SearchQuery): { lanes: Lane[]; to?: string; reach?: string } {
+    if (terms.length === 1) return { lanes: [lane(`t#${terms[0]}`)] };
+    const dated = query.from !== undefined || query.to !== undefined;
+    const { sources } = query;
+    if (!dated && sources !== undefined) return { lanes: sources.map((key) => lane(`s#${key}`)) };
+    if (!dated && query.bbox) return { lanes: cellsOf2(query.bbox).map((pk) => lane(pk)) };
     const to = query.to ?? `${this.lastYear()}-12-31`;
     const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
-    const from = query.from ?? `${back}-01-01`;
-    const lanes: Lane[] = [];
-    for (let y = Number(to.slice(0, 4)); y >= Number(from.slice(0, 4)); y -= 1) {
-      const year = String(y).padStart(4, "0");
-      const newest = newestFirst(to < `${year}-12-31` ? to : `${year}-12-31`);
-      const oldest = newestFirst(from > `${year}-01-01` ? from : `${year}-01-01`);
-      lanes.push(lane(`o#${year}`, { from: newest, to: `${oldest}#\uffff` }));
-    }
-    return lanes;
+    const from = monthStart(query.from ?? `${back}-01-01`);
+    // The later months incidents went on in: in a source's walk, each looked up in its lists.
+    const going = periods(
+      "c#",
+      3,
+      from,
+      to,
+      sources && ((entries: Entry[]) => this.namedIn(sources, entries)),
+    );
+    // A source's and the cells' keys start with the day, as the years' do: a date range is read
+    // as a range of keys, not filtered out of the newer entries; without `from`, back to the first.
+    const days = {
+      from: newestFirst(to),
+      to: `${newestFirst(query.from === undefined ? "0000-01-01" : from)}#\uffff`,
+    };
+    const reach = from;
+    if (sources !== undefined)
+      return { lanes: [...sources.map((key) => lane(`s#${key}`, days)), ...going], to, reach };
+    if (query.bbox)
+      return { lanes: [...cellsOf2(query.bbox).map((pk) => lane(pk, days)), ...going], to, reach };
+    return { lanes: [...periods("o#", 4, from, to), ...going], to, reach };
   }
 
   /** The newest year a date range without `to` reads: next year (a date a little ahead is kept). */
@@ -667,8 +725,9 @@ export class SearchIndex {
         batch.map(async (l) => {
           const got = await this.readList(l.pk, chunk(batch.length), l.from, l.range);
           read += got.entries.length;
-          if (admit && got.entries.length > 0) {
-            const named = await admit(got.entries);
+          const admitted = l.admit ?? admit;
+          if (admitted && got.entries.length > 0) {
+            const named = await admitted(got.entries);
             for (const e of got.entries) if (!named.has(e.incidentId)) barred.add(e);
           }
           l.held = got.entries;
@@ -699,6 +758,29 @@ export class SearchIndex {
     const found = await batchGetItems(this.db, this.table, keys, { projection: "id" });
     return new Set(found.map((item) => item.id?.S ?? ""));
   }
+}
+
+/**
+ * The lists of a date range kept by period (`o#<year>`: 4 digits; `c#<decade>`: 3), newest
+ * first, each read within the range's days.
+ */
+function periods(
+  prefix: string,
+  digits: 3 | 4,
+  from: string,
+  to: string,
+  admit?: (entries: Entry[]) => Promise<Set<string>>,
+): Lane[] {
+  const lanes: Lane[] = [];
+  const first = (p: string) => `${p}${"0".repeat(4 - digits)}-01-01`;
+  const last = (p: string) => `${p}${"9".repeat(4 - digits)}-12-31`;
+  for (let n = Number(to.slice(0, digits)); n >= Number(from.slice(0, digits)); n -= 1) {
+    const p = String(n).padStart(digits, "0");
+    const newest = newestFirst(to < last(p) ? to : last(p));
+    const oldest = newestFirst(from > first(p) ? from : first(p));
+    lanes.push(lane(`${prefix}${p}`, { from: newest, to: `${oldest}#\uffff` }, admit));
+  }
+  return lanes;
 }
 
 function cellsOf2(bbox: Bbox): string[] {

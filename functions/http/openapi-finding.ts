@@ -36,9 +36,13 @@ export const listingParameters: Json[] = [
   query(
     "from",
     DAY,
-    "Only incidents that began on or after this day (ISO 8601 date): the day of `occurredAt` or `occurredOn`, as written (an incident lasting several days is found by its first).",
+    "Only incidents that went on at or after this day (ISO 8601 date): whose last day (the day of `occurredUntil`, else of `occurredAt` or `occurredOn`, as written) is not before it. An incident that went on for days is found by any day of it.",
   ),
-  query("to", DAY, "Only incidents that began on or before this day; `from` after `to` is 400."),
+  query(
+    "to",
+    DAY,
+    "Only incidents that began on or before this day (the day of `occurredAt` or `occurredOn`); `from` after `to` is 400. With a date range and without `q`, each incident is listed at the latest month it went on in within the range.",
+  ),
   query(
     "source",
     { type: "string", minLength: 1, maxLength: 300, pattern: "\\S" },

@@ -1,6 +1,6 @@
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EntryFacts, Mentions } from "../../events/finding/search-doc.js";
+import { type EntryFacts, listedDay, Mentions } from "../../events/finding/search-doc.js";
 import { sourceKey, sourceKeysOf } from "../../events/source-key.js";
 import type { Summary } from "../../events/summarize.js";
 import {
@@ -102,12 +102,24 @@ function randomPoint(): { lat: number | null; lon: number | null } {
   return { lat: round3(-89.9 + random() * 179.8), lon: round3(-179.9 + random() * 359.8) };
 }
 
-function makeIncident(id: string, occurred: string): Incident {
+/** About one incident in five went on for days: up to a week, a few months, or over a year (across years and decades). */
+function randomUntil(occurred: string): string {
+  if (occurred === "" || random() < 0.8) return "";
+  const days = weighted([
+    [1 + Math.floor(random() * 7), 4],
+    [20 + Math.floor(random() * 100), 4],
+    [300 + Math.floor(random() * 500), 2],
+  ]);
+  return new Date(Date.parse(`${occurred}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function makeIncident(id: string, occurred: string, until = randomUntil(occurred)): Incident {
   const { lat, lon } = randomPoint();
   const title = [...new Set(Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(TITLE_WORDS)))];
   return {
     id,
     occurred,
+    until,
     lat,
     lon,
     kind: weighted([
@@ -150,7 +162,16 @@ for (const [id, day] of [
   ["w-old-d", "1806-12-31"],
 ] as const) {
   taken.add(id);
-  incidents.push(makeIncident(id, day));
+  incidents.push(makeIncident(id, day, ""));
+}
+// A siege across a year's and a decade's end, and one that began the day the others' range ends.
+for (const [id, day, until] of [
+  ["w-siege", "2009-11-20", "2010-02-10"],
+  ["w-siege-2", "2009-12-31", "2010-01-06"],
+  ["w-siege-3", "2010-01-06", "2010-03-01"],
+] as const) {
+  taken.add(id);
+  incidents.push({ ...makeIncident(id, day, until), sources: ["Wire A"], lat: 46.5, lon: 30.5 });
 }
 
 function summaryOf(i: Incident): Summary {
@@ -166,6 +187,7 @@ function summaryOf(i: Incident): Summary {
     },
     occurredOn: i.occurred === "" ? null : i.occurred,
     occurredAt: null,
+    occurredUntil: i.until === "" ? null : i.until,
     description: null,
     casualties: {},
     statements: { count: 0, latest: [] },
@@ -198,19 +220,26 @@ interface Case {
   limits: number[];
 }
 
-/** The reference: every incident the query matches, in the index's order, by brute force. */
+/**
+ * The reference: every incident the query matches, in the index's order, by brute force. A date
+ * range matches an incident that went on at any day of it; the date-ordered lists then order
+ * each by its listed day (the newest month it went on in within the range).
+ */
 function expected(query: Case["query"]): string[] {
   const terms = query.q === undefined ? [] : query.q.toLowerCase().split(/\s+/);
   const yearWalk = terms.length === 0 && query.sources === undefined && query.bbox === undefined;
+  const dated = query.from !== undefined || query.to !== undefined;
   // A walk of years reads from `to`'s year (else next year) back to `from`'s (else YEARS_BACK_UNASKED before).
-  const to = query.to ?? (yearWalk ? `${new Date().getUTCFullYear() + 1}-12-31` : undefined);
+  const lastYear = `${new Date().getUTCFullYear() + 1}-12-31`;
+  const to = query.to ?? (yearWalk ? lastYear : undefined);
   const back = to === undefined ? undefined : pad(Number(to.slice(0, 4)) - YEARS_BACK_UNASKED, 4);
   const from = query.from ?? (yearWalk ? `${back}-01-01` : undefined);
+  const lastDay = (i: Incident) => (i.until !== "" ? i.until : i.occurred);
   const sourceOk = (i: Incident) =>
     query.sources === undefined || i.sources.some((s) => query.sources?.includes(sourceKey({ name: s })));
   const matching = incidents.filter((i) => {
     if ((from !== undefined || to !== undefined) && i.occurred === "") return false;
-    if (from !== undefined && i.occurred < from) return false;
+    if (from !== undefined && lastDay(i) < from) return false;
     if (to !== undefined && i.occurred > to) return false;
     if (query.kind !== undefined && i.kind !== query.kind) return false;
     if (query.country !== undefined && i.country !== query.country) return false;
@@ -223,8 +252,17 @@ function expected(query: Case["query"]): string[] {
     if (!sourceOk(i)) return false;
     return terms.length === 0 || terms.some((t) => weightOf(i, t) > 0);
   });
+  // The lists of later months are read back to `from`'s month, else YEARS_BACK_UNASKED before
+  // `to`; an incident whose listed day is older is taken at the day it began.
+  const end = query.to ?? lastYear;
+  const reach = `${(from ?? `${pad(Number(end.slice(0, 4)) - YEARS_BACK_UNASKED, 4)}-01-01`).slice(0, 7)}-01`;
+  const dayOf = (i: Incident) => {
+    if (terms.length > 0 || !(dated || yearWalk)) return i.occurred;
+    const day = listedDay(i, end);
+    return day >= reach ? day : i.occurred;
+  };
   const newestThenId = (a: Incident, b: Incident) =>
-    a.occurred !== b.occurred ? (a.occurred > b.occurred ? -1 : 1) : a.id < b.id ? -1 : 1;
+    dayOf(a) !== dayOf(b) ? (dayOf(a) > dayOf(b) ? -1 : 1) : a.id < b.id ? -1 : 1;
   if (terms.length === 0) return matching.sort(newestThenId).map((i) => i.id);
   // Words: most words matched, then their summed weight, then newest, then id (one word: its weight).
   const matched = (i: Incident) => terms.filter((t) => weightOf(i, t) > 0).length;
@@ -403,6 +441,26 @@ const CASES: Case[] = [
     limits: [3],
   },
   { name: "two words, ranked", query: { q: "harbour depot" }, limits: [3, 7] },
+  {
+    name: "two days inside sieges that began before them",
+    query: { from: "2010-01-05", to: "2010-01-06" },
+    limits: [1, 3],
+  },
+  {
+    name: "a source and a range within a siege",
+    query: { sources: [sourceKey({ name: "Wire A" })], from: "2010-01-20", to: "2010-02-05" },
+    limits: [1, 3],
+  },
+  {
+    name: "a box and a range across a decade's end",
+    query: { bbox: { minLon: 30, minLat: 46, maxLon: 31, maxLat: 47 }, from: "2009-12-15", to: "2010-01-10" },
+    limits: [1, 3],
+  },
+  {
+    name: "a range ending the day a siege began",
+    query: { from: "2009-06-01", to: "2009-11-20" },
+    limits: [3],
+  },
 ];
 
 describe("the walk: a search paged through to the end against a brute-force reference", () => {

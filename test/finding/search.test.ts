@@ -128,6 +128,35 @@ describe("GET /incidents with from, to, source and bbox", () => {
     ]);
   });
 
+  it("finds an incident on any day it went on, with a source or a box too, and follows a revision of its end", async () => {
+    const id = "find-siege-2021";
+    const siege = opened(id, "Siege of the river port", {
+      occurredOn: "2021-03-20",
+      occurredUntil: "2021-05-10",
+      location: { name: "River port", country: "UA", lat: 47.1, lon: 37.55 },
+    });
+    expect((await call(archive.url, "POST", `/incidents/${id}/events`, siege)).status).toBe(201);
+    await archive.stream.idle();
+    const found = async (query: string) => ids((await call(archive.url, "GET", `/incidents?${query}`)).body);
+    expect(await found("from=2021-04-10&to=2021-04-12")).toEqual([id]);
+    expect(await found("from=2021-05-10&to=2021-05-31")).toEqual([id]);
+    expect(await found("from=2021-03-01&to=2021-03-20")).toEqual([id]);
+    expect(await found("from=2021-05-11&to=2021-12-31")).not.toContain(id);
+    expect(await found("from=2021-04-10&to=2021-04-12&bbox=37,47,38,48")).toEqual([id]);
+    expect(await found("from=2021-04-10&to=2021-04-12&source=Test%20Wire")).toEqual([id]);
+    expect(await found("from=2021-04-10&q=siege")).toEqual([id]);
+    const revised = await call(archive.url, "POST", `/incidents/${id}/events`, {
+      type: "IncidentRevised",
+      source: { publisher: "incident-ledger" },
+      attributedTo: { name: "Editors' desk" },
+      data: { occurredUntil: "2021-06-30" },
+    });
+    expect(revised.status).toBe(201);
+    await archive.stream.idle();
+    expect(await found("from=2021-06-01&to=2021-06-02")).toEqual([id]);
+    expect(await found("from=2021-06-01&to=2021-06-02&source=Test%20Wire")).toEqual([id]);
+  });
+
   it("filters by a source or speaker, compared after NFC and white space", async () => {
     const speaker = await call(
       archive.url,
@@ -229,7 +258,13 @@ describe("paging a search through every match", () => {
     expect(all.at(-1)).toBe("find-vukovar-1991");
     expect(await walk("bbox=-180,-90,180,90")).toEqual(all);
     expect(await walk("bbox=-180,-90,180,90&from=2022-01-01&to=2023-12-31")).toEqual(
-      all.filter((id) => id !== "find-lviv-2024" && id !== "find-vukovar-1991" && !id.includes("fresh")),
+      all.filter(
+        (id) =>
+          id !== "find-lviv-2024" &&
+          id !== "find-vukovar-1991" &&
+          id !== "find-siege-2021" &&
+          !id.includes("fresh"),
+      ),
     );
   });
 
