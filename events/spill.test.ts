@@ -39,4 +39,21 @@ describe("sealing a list's inline tail", () => {
     expect(JSON.stringify(sealed).length).toBeLessThan(PIECE_CHARS + 100);
     expect(sealed.length + tail.length).toBe(1_000);
   });
+
+  it("given rows appended one by one, then it seals exactly when the tail's JSON passes the budget, as often as it does", () => {
+    const tail: { eventId: string; claim: string }[] = [];
+    let seals = 0;
+    for (let i = 0; i < 400; i++) {
+      tail.push({ eventId: `ev_${i}`, claim: "x".repeat(37 + ((i * 53) % 211)) });
+      const over = JSON.stringify(tail).length > 2 * PIECE_CHARS;
+      const before = JSON.stringify(tail);
+      const sealed = sealOldest(tail);
+      expect(sealed !== null, `row ${i}`).toBe(over);
+      if (!sealed) continue;
+      seals += 1;
+      expect(JSON.stringify([...sealed, ...tail])).toBe(before);
+      expect(JSON.stringify(sealed).length).toBeGreaterThanOrEqual(PIECE_CHARS);
+    }
+    expect(seals).toBeGreaterThan(3);
+  });
 });

@@ -71,12 +71,32 @@ export function piecesNeeded(
   return out;
 }
 
+/**
+ * The JSON length of each tail row met. A row is never changed once in a tail (it leaves whole,
+ * by a seal or a retraction), so a fold that appends to a tail measures each row once, not
+ * the whole tail at every append.
+ */
+const rowChars = new WeakMap<object, number>();
+
+function charsOf(row: unknown): number {
+  if (typeof row !== "object" || row === null) return JSON.stringify(row).length;
+  let chars = rowChars.get(row);
+  if (chars === undefined) {
+    chars = JSON.stringify(row).length;
+    rowChars.set(row, chars);
+  }
+  return chars;
+}
+
 /** Takes the oldest rows of `tail` (in place) once it is over budget; null while it fits. */
 export function sealOldest<T>(tail: T[]): T[] | null {
-  if (JSON.stringify(tail).length <= 2 * PIECE_CHARS) return null;
+  // The length of JSON.stringify(tail): its rows, a comma between each two, and the brackets.
+  let total = 2 + Math.max(0, tail.length - 1);
+  for (const row of tail) total += charsOf(row);
+  if (total <= 2 * PIECE_CHARS) return null;
   let taken = 0;
   let count = 0;
-  while (count < tail.length && taken < PIECE_CHARS) taken += JSON.stringify(tail[count++]).length + 1;
+  while (count < tail.length && taken < PIECE_CHARS) taken += charsOf(tail[count++]) + 1;
   return tail.splice(0, count);
 }
 
