@@ -263,6 +263,11 @@ export class IncidentCheck {
     this.version = event.version;
   }
 
+  /** Whether the leaves added so far hold this version of the incident. */
+  logs(version: number): boolean {
+    return version - this.first < this.logged.length;
+  }
+
   end(): void {
     const served = this.version - this.first + 1;
     if (served < this.logged.length) {

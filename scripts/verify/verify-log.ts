@@ -122,47 +122,18 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
   const root =
     from === 0 || nothingNew ? new RootBuilder() : await resumeRoot(source, cp.size, resume as VerifierState);
 
-  const bundles = nothingNew ? 0 : Math.ceil(cp.size / TILE_WIDTH);
-  const first = Math.floor(from / TILE_WIDTH);
-  // Bundles are read in order, the next few already being fetched while one is checked.
-  const ahead = new Map<number, Promise<Uint8Array | { error: Error }>>();
-  const fetchBundle = (n: number) => {
-    if (n >= bundles || ahead.has(n)) return;
-    const width = tileWidth(0, n, cp.size);
-    ahead.set(
-      n,
-      orFullTile(width, (w) => source.entries({ index: n, width: w })).catch((error: Error) => ({ error })),
-    );
-  };
-  for (let n = first; n < bundles; n++) {
-    for (let k = n; k < n + PREFETCH_BUNDLES; k++) fetchBundle(k);
-    const width = tileWidth(0, n, cp.size);
-    const fetched = await (ahead.get(n) as Promise<Uint8Array | { error: Error }>);
-    ahead.delete(n);
-    let entries: Uint8Array[];
-    try {
-      if ("error" in fetched) throw fetched.error;
-      entries = decodeEntryBundle(fetched);
-    } catch (e) {
-      throw new VerificationError(`entry bundle ${n}: ${(e as Error).message}`);
-    }
-    // A full bundle may be served where the checkpoint only needs its first `width` entries.
-    if (entries.length < width)
-      throw new VerificationError(`entry bundle ${n} holds ${entries.length} of ${width}`);
-    for (const [i, bytes] of entries.slice(0, width).entries()) {
-      const index = n * TILE_WIDTH + i;
-      if (index < from) continue;
-      const leafHash = hashLeaf(bytes);
-      try {
-        leaves.add(index, parseLeaf(bytes), leafHash);
-      } catch (e) {
-        if (e instanceof VerificationError) throw e;
-        throw new VerificationError(`leaf ${index}: ${(e as Error).message}`);
-      }
-      root.push(leafHash);
-    }
-    if ((n + 1) % 64 === 0) progress(`read ${root.count} of ${cp.size} leaves`);
-  }
+  // The leaves (from the entry bundles) and the events (from the feed) are read side by side:
+  // an event at log index i is checked once leaves 0 … i are in. The leaves' findings come
+  // first: a leaf that cannot be read, or leaves that do not recompute the signed root, are
+  // reported before anything the events showed.
+  const reading = readLeaves(source, cp.size, from, nothingNew, leaves, root, progress);
+  const checking = checkEvents(source, cp.size, from, nothingNew, leaves, reading.through, progress);
+  // Settled before either is awaited, so neither failure goes unhandled while the other is awaited.
+  const events = checking.then(
+    (count) => ({ count }),
+    (error: unknown) => ({ error }),
+  );
+  await reading.done;
   const recomputed = nothingNew ? cp.root : root.root();
   if (!equalHashes(recomputed, cp.root)) {
     throw new VerificationError(
@@ -174,9 +145,129 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       ? `all ${cp.size} leaves recompute the checkpoint's root`
       : `the ${cp.size - from} new leaves, after the remembered ${from}, recompute the checkpoint's root`,
   );
+  const checked = await events;
+  if ("error" in checked) throw checked.error;
+  const incidents = leaves.byIncident.size;
+  progress(`${incidents} incidents, ${checked.count} events: every chain recomputes and matches the log`);
 
-  // The events are read from the feed, in log order, the next page already being fetched while
-  // one is checked: each must be the one its leaf holds, and each incident's chain recompute.
+  const now = options.now ?? (() => new Date());
+  const heads: Record<string, IncidentHead> = Object.fromEntries(leaves.headsAfter());
+  return {
+    checkpoint: cp,
+    leaves: cp.size - from,
+    incidents,
+    events: checked.count,
+    state: {
+      origin: cp.origin,
+      size: cp.size,
+      root: b64(cp.root),
+      checkpoint: note,
+      verifiedAt: now().toISOString(),
+      heads,
+    },
+  };
+}
+
+/**
+ * Reads the leaves from `from` on out of the entry bundles, in order, the next few already
+ * being fetched while one is checked, into `leaves` and `root`. `through(i)` resolves once
+ * leaves 0 … i are in, and rejects once the reading has failed or ended short of them.
+ */
+function readLeaves(
+  source: LogSource,
+  size: number,
+  from: number,
+  nothingNew: boolean,
+  leaves: LeafIndex,
+  root: RootBuilder,
+  progress: (line: string) => void,
+): { done: Promise<void>; through: (index: number) => Promise<void> } {
+  let readTo = from;
+  let ended = false;
+  let waiting: { index: number; resolve: () => void; reject: (e: Error) => void } | null = null;
+  const wake = () => {
+    if (!waiting || (waiting.index >= readTo && !ended)) return;
+    const { index, resolve, reject } = waiting;
+    waiting = null;
+    if (index < readTo) resolve();
+    else reject(new LeavesEnded());
+  };
+  const done = (async () => {
+    const bundles = nothingNew ? 0 : Math.ceil(size / TILE_WIDTH);
+    const first = Math.floor(from / TILE_WIDTH);
+    // Bundles are read in order, the next few already being fetched while one is checked.
+    const ahead = new Map<number, Promise<Uint8Array | { error: Error }>>();
+    const fetchBundle = (n: number) => {
+      if (n >= bundles || ahead.has(n)) return;
+      const width = tileWidth(0, n, size);
+      ahead.set(
+        n,
+        orFullTile(width, (w) => source.entries({ index: n, width: w })).catch((error: Error) => ({ error })),
+      );
+    };
+    for (let n = first; n < bundles; n++) {
+      for (let k = n; k < n + PREFETCH_BUNDLES; k++) fetchBundle(k);
+      const width = tileWidth(0, n, size);
+      const fetched = await (ahead.get(n) as Promise<Uint8Array | { error: Error }>);
+      ahead.delete(n);
+      let entries: Uint8Array[];
+      try {
+        if ("error" in fetched) throw fetched.error;
+        entries = decodeEntryBundle(fetched);
+      } catch (e) {
+        throw new VerificationError(`entry bundle ${n}: ${(e as Error).message}`);
+      }
+      // A full bundle may be served where the checkpoint only needs its first `width` entries.
+      if (entries.length < width)
+        throw new VerificationError(`entry bundle ${n} holds ${entries.length} of ${width}`);
+      for (const [i, bytes] of entries.slice(0, width).entries()) {
+        const index = n * TILE_WIDTH + i;
+        if (index < from) continue;
+        const leafHash = hashLeaf(bytes);
+        try {
+          leaves.add(index, parseLeaf(bytes), leafHash);
+        } catch (e) {
+          if (e instanceof VerificationError) throw e;
+          throw new VerificationError(`leaf ${index}: ${(e as Error).message}`);
+        }
+        root.push(leafHash);
+      }
+      readTo = n * TILE_WIDTH + width;
+      wake();
+      if ((n + 1) % 64 === 0) progress(`read ${root.count} of ${size} leaves`);
+    }
+  })().finally(() => {
+    ended = true;
+    wake();
+  });
+  const through = (index: number) =>
+    index < readTo
+      ? Promise.resolve()
+      : ended
+        ? Promise.reject(new LeavesEnded())
+        : new Promise<void>((resolve, reject) => {
+            waiting = { index, resolve, reject };
+          });
+  return { done, through };
+}
+
+/** The leaves' reading stopped (it failed, and says why): the events' check stops with it. */
+class LeavesEnded extends Error {}
+
+/**
+ * Checks the events the feed serves from `from` on, in log order, the next pages already being
+ * asked for while one is checked: each must be the one its leaf holds, and each incident's chain
+ * recompute. Returns how many were checked.
+ */
+async function checkEvents(
+  source: LogSource,
+  size: number,
+  from: number,
+  nothingNew: boolean,
+  leaves: LeafIndex,
+  leavesThrough: (index: number) => Promise<void>,
+  progress: (line: string) => void,
+): Promise<number> {
   const checks = new Map<string, IncidentCheck>();
   const checkOf = (incidentId: string): IncidentCheck | undefined => {
     let check = checks.get(incidentId);
@@ -200,7 +291,7 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     if (pagesAhead[0] && pagesAhead[0].after !== after) pagesAhead.length = 0;
     while (pagesAhead.length < FEED_AHEAD) {
       const at = pagesAhead.length === 0 ? after : (pagesAhead.at(-1) as { after: number }).after + FEED_PAGE;
-      if (at + 1 >= cp.size) break;
+      if (at + 1 >= size) break;
       pagesAhead.push({ after: at, fetched: page(at) });
     }
   };
@@ -213,10 +304,11 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     const fetched = await asked.fetched;
     if ("error" in fetched) throw new VerificationError(`the feed cannot be read (${fetched.error.message})`);
     const { items, next } = fetched.answer;
-    const last = items.at(-1)?.index ?? cp.size;
-    after = next !== null && last + 1 < cp.size ? next : null;
+    const last = items.at(-1)?.index ?? size;
+    after = next !== null && last + 1 < size ? next : null;
     for (const { index, event } of items) {
-      if (index >= cp.size) break;
+      if (index >= size) break;
+      await leavesThrough(index);
       const check = checkOf(event.incidentId);
       if (!check) {
         throw new VerificationError(
@@ -224,32 +316,21 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
         );
       }
       check.event(event, index);
+      // Every leaf up to this index is in: an event whose leaf is not among them is served
+      // before its place in the log (or has none), and leaf `index` holds another event.
+      if (!check.logs(event.version)) {
+        throw new VerificationError(
+          `incident ${event.incidentId} version ${event.version}: served at log index ${index}, but leaf ${index} holds another event and none before it holds this one`,
+        );
+      }
       events += 1;
     }
     if (items.length === 0) break;
     if (Math.floor(last / 50_000) !== Math.floor((last - items.length) / 50_000))
-      progress(`checked ${events} of ${cp.size - from} events`);
+      progress(`checked ${events} of ${size - from} events`);
   }
   for (const incidentId of leaves.byIncident.keys()) checkOf(incidentId)?.end();
-  const incidents = leaves.byIncident.size;
-  progress(`${incidents} incidents, ${events} events: every chain recomputes and matches the log`);
-
-  const now = options.now ?? (() => new Date());
-  const heads: Record<string, IncidentHead> = Object.fromEntries(leaves.headsAfter());
-  return {
-    checkpoint: cp,
-    leaves: cp.size - from,
-    incidents,
-    events,
-    state: {
-      origin: cp.origin,
-      size: cp.size,
-      root: b64(cp.root),
-      checkpoint: note,
-      verifiedAt: now().toISOString(),
-      heads,
-    },
-  };
+  return events;
 }
 
 /**

@@ -220,6 +220,92 @@ describe("the verifier's log checks, over an archive in memory", () => {
     expect(asked.filter((after) => (after + 1) % 7 === 0)).toEqual(expect.arrayContaining(checked));
   });
 
+  /** The archive with its feed serving the events of log indexes `a` and `b` in each other's places. */
+  function swapped(archive: MemoryArchive, a: number, b: number) {
+    const honest = archive.feed.bind(archive);
+    archive.feed = async (after, limit) => {
+      const page = await honest(after, limit);
+      const [first, second] = [a, b].map((i) => page.items.find((item) => item.index === i));
+      if (!first || !second) return page;
+      return {
+        ...page,
+        items: page.items.map((item) =>
+          item.index === a
+            ? { ...item, event: second.event }
+            : item.index === b
+              ? { ...item, event: first.event }
+              : item,
+        ),
+      };
+    };
+  }
+
+  it("given a feed that serves two events in each other's places, then it names the first one served and its leaf", async () => {
+    const { log, archive } = await archiveOf(events(3, 4));
+    // Index 5 is incident-2 version 2 (its chain goes on from version 1 at index 2), served at 3.
+    swapped(archive, 3, 5);
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^incident incident-2 version 2: served at log index 3, but its leaf is 5/,
+    );
+  });
+
+  it("given such a swap across entry bundles, when the later bundle is not read yet, then it names the event served before its leaf", async () => {
+    // Index 256 (the second bundle's first leaf) is incident-0 version 129; index 255 is
+    // incident-1 version 128, and incident-0's version 128 was served at 254.
+    const { log, archive } = await archiveOf(events(2, 200));
+    swapped(archive, 255, 256);
+    const bundle = archive.entries.bind(archive);
+    const feed = archive.feed.bind(archive);
+    let feedAsked = false;
+    archive.feed = async (after, limit) => {
+      feedAsked = true;
+      return feed(after, limit);
+    };
+    // The second bundle comes once the feed's first page has been checked as far as it can be.
+    archive.entries = async (ref) => {
+      if (ref.index === 1) {
+        for (let waited = 0; !feedAsked && waited < 2000; waited += 5)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return bundle(ref);
+    };
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^incident incident-0 version 129: served at log index 255, but leaf 255 holds another event and none before it holds this one/,
+    );
+  });
+
+  it("reads the feed while the entry bundles are still being read, and reports leaves that do not recompute the root before an edited event", async () => {
+    const { log, archive } = await archiveOf(events(20, 30));
+    const bundle = archive.entries.bind(archive);
+    let feedAsked = false;
+    let feedBeforeLastBundle = false;
+    const honestFeed = archive.feed.bind(archive);
+    archive.feed = async (after, limit) => {
+      feedAsked = true;
+      return honestFeed(after, limit);
+    };
+    // The last of the 3 bundles answers once the feed has been asked for (or after 2 s).
+    archive.entries = async (ref) => {
+      if (ref.index === 2) {
+        for (let waited = 0; !feedAsked && waited < 2000; waited += 10)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        feedBeforeLastBundle = feedAsked;
+      }
+      return bundle(ref);
+    };
+    await verifyLog({ source: archive, logKey: log.key });
+    expect(feedBeforeLastBundle).toBe(true);
+
+    // An edited event and a checkpoint signed over another root: the root is what is reported.
+    const served = archive.served.get("incident-0") as StoredEvent[];
+    (served[1] as StoredEvent).data = { quote: "edited", stance: "condemns" };
+    await archive.sign({ size: 600, root: hashLeaf(new Uint8Array([1])) });
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^the 600 leaves recompute root .*, not the checkpoint's/,
+    );
+  });
+
   it("checks witness cosignatures against a policy's quorum", async () => {
     const { log, archive } = await archiveOf(events(2, 2));
     const witnesses = ["w1.example", "w2.example"].map((name) => {
