@@ -629,7 +629,12 @@ export class SearchIndex {
     const { sources } = query;
     if (!dated && sources !== undefined) return { lanes: sources.map((key) => lane(`s#${key}`)) };
     if (!dated && query.bbox) return { lanes: cellsOf2(query.bbox).map((pk) => lane(pk)) };
-    const to = query.to ?? `${this.lastYear()}-12-31`;
+    // Where the lists of later months are read to, and each incident is listed by: `to`, else
+    // the end of next year (a year walk reaches no further; a source's or a box's own lists
+    // reach every later day), or `from` where that is later still.
+    const ahead = `${this.lastYear()}-12-31`;
+    const spread = sources !== undefined || query.bbox !== undefined;
+    const to = query.to ?? (spread && query.from !== undefined && query.from > ahead ? query.from : ahead);
     const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
     const from = monthStart(query.from ?? `${back}-01-01`);
     // The later months incidents went on in: in a source's walk, each looked up in its lists.
@@ -641,9 +646,10 @@ export class SearchIndex {
       sources && ((entries: Entry[]) => this.namedIn(sources, entries)),
     );
     // A source's and the cells' keys start with the day, as the years' do: a date range is read
-    // as a range of keys, not filtered out of the newer entries; without `from`, back to the first.
+    // as a range of keys, not filtered out of the newer entries; without `from`, back to the
+    // first, without `to`, on to the last.
     const days = {
-      from: newestFirst(to),
+      from: newestFirst(query.to ?? "9999-12-31"),
       to: `${newestFirst(query.from === undefined ? "0000-01-01" : from)}#\uffff`,
     };
     const reach = from;
@@ -772,6 +778,8 @@ function periods(
   admit?: (entries: Entry[]) => Promise<Set<string>>,
 ): Lane[] {
   const lanes: Lane[] = [];
+  // A range that ends before it begins (a year walk's `from` past next year) has no lists to read.
+  if (from > to) return lanes;
   const first = (p: string) => `${p}${"0".repeat(4 - digits)}-01-01`;
   const last = (p: string) => `${p}${"9".repeat(4 - digits)}-12-31`;
   for (let n = Number(to.slice(0, digits)); n >= Number(from.slice(0, digits)); n -= 1) {

@@ -164,12 +164,18 @@ for (const [id, day] of [
   taken.add(id);
   incidents.push(makeIncident(id, day, ""));
 }
+/** The year after next: beyond the end a date range without `to` reads to by default. */
+const AHEAD = new Date().getUTCFullYear() + 2;
 // A siege across a year's and a decade's end, and one that began the day the others' range ends.
 for (const [id, day, until] of [
   ["w-siege", "2009-11-20", "2010-02-10"],
   ["w-siege-2", "2009-12-31", "2010-01-06"],
   ["w-siege-3", "2010-01-06", "2010-03-01"],
-] as const) {
+  // Dated after next year (a plan, a typo): a source's or a box's walk from then still finds them.
+  ["w-ahead-siege", `${AHEAD}-11-01`, `${AHEAD + 1}-03-01`],
+  ["w-ahead", `${AHEAD + 1}-02-10`, ""],
+  ["w-ahead-before", `${AHEAD}-06-01`, `${AHEAD + 1}-01-10`],
+] as [string, string, string][]) {
   taken.add(id);
   incidents.push({ ...makeIncident(id, day, until), sources: ["Wire A"], lat: 46.5, lon: 30.5 });
 }
@@ -254,7 +260,10 @@ function expected(query: Case["query"]): string[] {
   });
   // The lists of later months are read back to `from`'s month, else YEARS_BACK_UNASKED before
   // `to`; an incident whose listed day is older is taken at the day it began.
-  const end = query.to ?? lastYear;
+  // Without `to`: next year's end, or `from` where a source's or a box's walk starts later still.
+  const spread = query.sources !== undefined || query.bbox !== undefined;
+  const end =
+    query.to ?? (spread && query.from !== undefined && query.from > lastYear ? query.from : lastYear);
   const reach = `${(from ?? `${pad(Number(end.slice(0, 4)) - YEARS_BACK_UNASKED, 4)}-01-01`).slice(0, 7)}-01`;
   const dayOf = (i: Incident) => {
     if (terms.length > 0 || !(dated || yearWalk)) return i.occurred;
@@ -460,6 +469,16 @@ const CASES: Case[] = [
     name: "a range ending the day a siege began",
     query: { from: "2009-06-01", to: "2009-11-20" },
     limits: [3],
+  },
+  {
+    name: "a source and a range from after next year, without to",
+    query: { sources: [sourceKey({ name: "Wire A" })], from: `${AHEAD + 1}-01-24` },
+    limits: [1, 3],
+  },
+  {
+    name: "a box and a range from after next year, without to",
+    query: { bbox: { minLon: 30, minLat: 46, maxLon: 31, maxLat: 47 }, from: `${AHEAD + 1}-01-24` },
+    limits: [1, 3],
   },
 ];
 

@@ -155,6 +155,11 @@ describe("GET /incidents with from, to, source and bbox", () => {
     await archive.stream.idle();
     expect(await found("from=2021-06-01&to=2021-06-02")).toEqual([id]);
     expect(await found("from=2021-06-01&to=2021-06-02&source=Test%20Wire")).toEqual([id]);
+    // A range from after the end a walk without `to` reads to (next year's) finds nothing there,
+    // and refuses nothing.
+    const ahead = `${new Date().getUTCFullYear() + 2}-01-24`;
+    for (const also of ["", "&source=Test%20Wire", "&bbox=37,47,38,48"])
+      expect((await call(archive.url, "GET", `/incidents?from=${ahead}${also}`)).status).toBe(200);
   });
 
   it("filters by a source or speaker, compared after NFC and white space", async () => {
