@@ -240,6 +240,31 @@ describe("the verifier's log checks, over an archive in memory", () => {
     };
   }
 
+  /**
+   * Holds entry bundle `index` back until the feed has been asked for (at most 2 s), then `ms`
+   * more; `feedFirst` says whether the feed was asked for before that bundle answered.
+   */
+  function holdBundle(archive: MemoryArchive, index: number, ms: number) {
+    const bundle = archive.entries.bind(archive);
+    const feed = archive.feed.bind(archive);
+    let feedAsked = false;
+    let feedFirst = false;
+    archive.feed = async (after, limit) => {
+      feedAsked = true;
+      return feed(after, limit);
+    };
+    archive.entries = async (ref) => {
+      if (ref.index === index) {
+        for (let waited = 0; !feedAsked && waited < 2000; waited += 5)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        feedFirst = feedAsked;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+      return bundle(ref);
+    };
+    return { feedFirst: () => feedFirst };
+  }
+
   it("given a feed that serves two events in each other's places, then it names the first one served and its leaf", async () => {
     const { log, archive } = await archiveOf(events(3, 4));
     // Index 5 is incident-2 version 2 (its chain goes on from version 1 at index 2), served at 3.
@@ -254,22 +279,8 @@ describe("the verifier's log checks, over an archive in memory", () => {
     // incident-1 version 128, and incident-0's version 128 was served at 254.
     const { log, archive } = await archiveOf(events(2, 200));
     swapped(archive, 255, 256);
-    const bundle = archive.entries.bind(archive);
-    const feed = archive.feed.bind(archive);
-    let feedAsked = false;
-    archive.feed = async (after, limit) => {
-      feedAsked = true;
-      return feed(after, limit);
-    };
     // The second bundle comes once the feed's first page has been checked as far as it can be.
-    archive.entries = async (ref) => {
-      if (ref.index === 1) {
-        for (let waited = 0; !feedAsked && waited < 2000; waited += 5)
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return bundle(ref);
-    };
+    holdBundle(archive, 1, 50);
     expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
       /^incident incident-0 version 129: served at log index 255, but leaf 255 holds another event and none before it holds this one/,
     );
@@ -277,25 +288,10 @@ describe("the verifier's log checks, over an archive in memory", () => {
 
   it("reads the feed while the entry bundles are still being read, and reports leaves that do not recompute the root before an edited event", async () => {
     const { log, archive } = await archiveOf(events(20, 30));
-    const bundle = archive.entries.bind(archive);
-    let feedAsked = false;
-    let feedBeforeLastBundle = false;
-    const honestFeed = archive.feed.bind(archive);
-    archive.feed = async (after, limit) => {
-      feedAsked = true;
-      return honestFeed(after, limit);
-    };
     // The last of the 3 bundles answers once the feed has been asked for (or after 2 s).
-    archive.entries = async (ref) => {
-      if (ref.index === 2) {
-        for (let waited = 0; !feedAsked && waited < 2000; waited += 10)
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        feedBeforeLastBundle = feedAsked;
-      }
-      return bundle(ref);
-    };
+    const held = holdBundle(archive, 2, 0);
     await verifyLog({ source: archive, logKey: log.key });
-    expect(feedBeforeLastBundle).toBe(true);
+    expect(held.feedFirst()).toBe(true);
 
     // An edited event and a checkpoint signed over another root: the root is what is reported.
     const served = archive.served.get("incident-0") as StoredEvent[];
