@@ -176,6 +176,11 @@ describe("an incident that went on for days, in a date range", () => {
         expect(days, `${from}..${to}`).toContain(day);
         expect(day >= monthStart(from) && day <= to, `${from}..${to}: ${day}`).toBe(true);
       }
+    // Lasting past the months indexed: the last of them stands for every later one.
+    const decades = { ...siege, occurred: "2000-01-15", until: "2025-06-30" };
+    expect(monthsGoingOn(decades).at(-1)).toBe("2020-01-01");
+    expect(listedDay(decades, "2021-12-31")).toBe("2020-01-01");
+    expect(listedDay(decades, "2019-12-31")).toBe("2019-12-01");
     expect(listedDay(siege, "2022-04-15")).toBe("2022-04-01");
     expect(listedDay(siege, "2022-12-31")).toBe("2022-05-01");
     expect(listedDay(siege, "2022-03-25")).toBe("2022-03-20");

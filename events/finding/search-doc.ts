@@ -307,15 +307,25 @@ export function monthStart(day: string): string {
 /**
  * The one day, of those an incident is indexed at (the day it began, and monthsGoingOn), that
  * stands for it in a range ending `to`: the newest not after `to` nor after the month of its
- * last day. An incident is taken from a date-ordered list only at that day, so it is listed
- * once, ordered by the latest month it went on in within the range.
+ * last day (nor after the last month indexed). An incident is taken from a date-ordered list
+ * only at that day, so it is listed once, ordered by the latest month it went on in within the
+ * range.
  */
 export function listedDay(facts: EntryFacts, to: string): string {
   const last = lastDay(facts);
-  const month = monthStart(last < to ? last : to);
+  let month = monthStart(last < to ? last : to);
   // Days as text (YYYY-MM-DD) compare as dates do; Math.max would make them numbers.
-  if (month > facts.occurred) return month;
-  return facts.occurred;
+  if (month <= facts.occurred) return facts.occurred;
+  // Past the months indexed (MONTHS_GOING_ON), the last of them stands for the rest.
+  const indexed = lastMonthIndexed(facts.occurred);
+  if (month > indexed) month = indexed;
+  return month;
+}
+
+/** The first day of the last month monthsGoingOn indexes an incident that began on `occurred` at, at most. */
+function lastMonthIndexed(occurred: string): string {
+  const months = Number(occurred.slice(0, 4)) * 12 + Number(occurred.slice(5, 7)) - 1 + MONTHS_GOING_ON;
+  return `${String(Math.floor(months / 12)).padStart(4, "0")}-${String((months % 12) + 1).padStart(2, "0")}-01`;
 }
 
 /** A box on the map: west, south, east, north, in degrees. */

@@ -49,7 +49,7 @@ import {
  *   t#<word>            sk  <99-weight>#<newest-first day>#<incidentId>   words, heaviest first
  *   s#<sourceKey>       sk  <newest-first day>#<incidentId>               speakers and publishers
  *   o#<year>            sk  <newest-first day>#<incidentId>               when it occurred
- *   c#<decade>          sk  <newest-first month's first day>#<incidentId> each later month it went on in
+ *   c#<century>         sk  <newest-first month's first day>#<incidentId> each later month it went on in
  *   g<level>#<lat:lon>  sk  <newest-first day>#<incidentId>               1°, 10° and 45° grid cells
  *   doc#<incidentId>    sk  "-"                                           the entries it has (for the next update)
  *
@@ -174,7 +174,7 @@ function entryKeys(doc: SearchDoc): [string, string][] {
   for (const key of doc.sources.keys()) keys.push([`s#${key}`, tail]);
   keys.push([`o#${doc.occurred.slice(0, 4) || "none"}`, tail]);
   for (const day of monthsGoingOn(doc))
-    keys.push([`c#${day.slice(0, 3)}`, `${newestFirst(day)}#${doc.incidentId}`]);
+    keys.push([`c#${day.slice(0, 2)}`, `${newestFirst(day)}#${doc.incidentId}`]);
   if (doc.lat !== null && doc.lon !== null) {
     for (const { level, cell } of cellsOf(doc.lat, doc.lon)) keys.push([`g${level}#${cell}`, tail]);
   }
@@ -522,7 +522,7 @@ export class SearchIndex {
         : undefined;
     const walked = terms.length > 1 ? null : this.lanesOf(terms, query);
     const { to, reach = "" } = walked ?? {};
-    const listed = (e: Entry, end: string) => {
+    const listed = (e: EntryFacts, end: string) => {
       const day = listedDay(e, end);
       return day >= reach ? day : e.occurred;
     };
@@ -543,7 +543,7 @@ export class SearchIndex {
     const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
     // A word's entry may name a quote the summary no longer shows (the index keeps the words of
     // every report not retracted), so the summary's text is not a test of a match.
-    // Entries a lost race between two projections left (update) carry an older date, end or place,
+    // Entries a lost race between two projections left (update) carry an older date or place,
     // and sit where the incident no longer is: only an entry with the summary's day and point is
     // taken, so an incident shows once, where it is now; its other facts are checked again too.
     const items: Summary[] = [];
@@ -553,14 +553,15 @@ export class SearchIndex {
       const summary = found.get(entry.incidentId);
       if (!summary || shown.has(entry.incidentId)) continue;
       const now = factsOf(summary);
+      if (entry.occurred !== now.occurred || entry.lat !== now.lat || entry.lon !== now.lon) continue;
+      if (!passes(now, filter)) continue;
+      // Taken at its listed day as the incident stands now. Entries written before the index
+      // kept an incident's last day carry none, and no later months: it is found by its first day.
       if (
-        entry.occurred !== now.occurred ||
-        entry.until !== now.until ||
-        entry.lat !== now.lat ||
-        entry.lon !== now.lon
+        to !== undefined &&
+        dayOfKey(entry.sk) !== listed(entry.until === "" ? { ...now, until: "" } : now, to)
       )
         continue;
-      if (!passes(now, filter)) continue;
       shown.add(entry.incidentId);
       items.push(summary);
       after.push(cursor);
@@ -618,7 +619,7 @@ export class SearchIndex {
    * range's years, each year's list within the range (so that a year's floor says where its
    * entries start, and older years are read only once the newer ones are used up). With a date
    * range, the lists are read from the first day of the range's first month (an incident that
-   * began then may go on into the range), beside the decades' lists of the later months
+   * began then may go on into the range), beside the centuries' lists of the later months
    * incidents went on in (`c#`, back to `reach`); an incident is then taken only at its
    * listedDay in the range ending `to` (at the day it began, when that is older than the `c#`
    * lists read: a source's or a box's without `from` reach back no further than a year walk), so once.
@@ -640,7 +641,7 @@ export class SearchIndex {
     // The later months incidents went on in: in a source's walk, each looked up in its lists.
     const going = periods(
       "c#",
-      3,
+      2,
       from,
       to,
       sources && ((entries: Entry[]) => this.namedIn(sources, entries)),
@@ -767,12 +768,12 @@ export class SearchIndex {
 }
 
 /**
- * The lists of a date range kept by period (`o#<year>`: 4 digits; `c#<decade>`: 3), newest
+ * The lists of a date range kept by period (`o#<year>`: 4 digits; `c#<century>`: 2), newest
  * first, each read within the range's days.
  */
 function periods(
   prefix: string,
-  digits: 3 | 4,
+  digits: 2 | 4,
   from: string,
   to: string,
   admit?: (entries: Entry[]) => Promise<Set<string>>,

@@ -329,6 +329,9 @@ async function checkEvents(
     if (Math.floor(last / 50_000) !== Math.floor((last - items.length) / 50_000))
       progress(`checked ${events} of ${size - from} events`);
   }
+  // Every leaf must be in before an incident is found short: a feed that ended early is seen
+  // against all of the log, not the part read so far.
+  if (!nothingNew && size > from) await leavesThrough(size - 1);
   for (const incidentId of leaves.byIncident.keys()) checkOf(incidentId)?.end();
   return events;
 }

@@ -584,6 +584,23 @@ describe("the walk past one request's reads, and entries a lost race left", () =
     expect(second.next).toBeNull();
   });
 
+  it("given an incident indexed before entries kept its last day, then a date range finds it by its first day", async () => {
+    const id = "bulk-0005";
+    const now = bulk.get(id) as Summary;
+    const day = now.occurredOn as string;
+    const later = new Date(Date.parse(`${day}T00:00:00Z`) + 40 * 86_400_000).toISOString().slice(0, 10);
+    // Its view gains an end its entries never heard of (indexed before they kept one).
+    bulk.set(id, { ...now, occurredUntil: later });
+    try {
+      const found = async (query: Omit<SearchQuery, "limit">) =>
+        (await bulkIndex.search({ ...query, limit: 50 }, bulkOf)).items.map((s) => s.incidentId);
+      expect(await found({ from: day, to: day })).toContain(id);
+      expect(await found({ sources: [sourceKey({ name: "Bulk Wire" })], from: day, to: day })).toContain(id);
+    } finally {
+      bulk.set(id, now);
+    }
+  });
+
   it("given entries an older version left (another cell, another date), then the incident once, only where it is now", async () => {
     const id = "bulk-0000";
     const now = bulk.get(id) as Summary;

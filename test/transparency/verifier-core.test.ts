@@ -286,6 +286,19 @@ describe("the verifier's log checks, over an archive in memory", () => {
     );
   });
 
+  it("given a feed that ends early while the last entry bundle is still on its way, then it names a logged event not served", async () => {
+    const { log, archive } = await archiveOf(events(16, 32));
+    const honest = archive.feed.bind(archive);
+    archive.feed = async (after, limit) => {
+      const page = await honest(after, limit);
+      return { items: page.items.filter((item) => item.index < 256), next: null };
+    };
+    holdBundle(archive, 1, 100);
+    expect(await failure(verifyLog({ source: archive, logKey: log.key }))).toMatch(
+      /^incident incident-\d+ version \d+: in the log \(leaf \d+\) but not served/,
+    );
+  });
+
   it("reads the feed while the entry bundles are still being read, and reports leaves that do not recompute the root before an edited event", async () => {
     const { log, archive } = await archiveOf(events(20, 30));
     // The last of the 3 bundles answers once the feed has been asked for (or after 2 s).
