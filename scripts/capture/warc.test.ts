@@ -17,10 +17,11 @@ async function warc(
   stored: string,
   declared: string,
   headers: Record<string, string> = {},
+  url = "https://news.example.org/kramatorsk",
 ): Promise<Uint8Array> {
   const record = await WARCRecord.create(
     {
-      url: "https://news.example.org/kramatorsk",
+      url,
       date: "2022-04-08T18:00:00Z",
       type: "response",
       warcVersion: "WARC/1.1",
@@ -58,6 +59,16 @@ describe("the main response of a WARC", () => {
     expect(thrown.message).toContain(
       `declares WARC-Payload-Digest ${wrong}, but its payload hashes to ${sha256(BODY)}`,
     );
+  });
+
+  it("checks only the record it records: another page's damaged digest is not this capture's", async () => {
+    const damaged = await warc(BODY, sha256("another page"), {}, "https://news.example.org/other");
+    const page = await warc(BODY, sha256(BODY));
+    const both = Buffer.concat([damaged, page]);
+    const facts = await mainResponse(once(both), "https://news.example.org/kramatorsk");
+    expect(facts?.payloadDigest).toBe(sha256(BODY));
+    // Without a page asked for, the first response is the capture's, and its digest is checked.
+    expect(await mainResponse(once(both)).catch((e) => e)).toBeInstanceOf(PayloadDigestMismatch);
   });
 
   it("given a digest it cannot check, records the payload's SHA-256 and says why", async () => {

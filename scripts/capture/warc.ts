@@ -54,7 +54,10 @@ export async function mainResponse(
     return checked.facts;
   };
   for await (const record of new WARCParser(source)) {
-    if (record.warcType !== "response" && record.warcType !== "resource") {
+    const response = record.warcType === "response" || record.warcType === "resource";
+    // Only the record chosen is hashed: the preferred one, or the first while none is found yet.
+    const candidate = !preferUri || record.warcTargetURI === preferUri || first === null;
+    if (!response || !candidate) {
       await record.skipFully();
       continue;
     }
