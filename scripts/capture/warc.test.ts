@@ -52,6 +52,15 @@ describe("the main response of a WARC", () => {
     );
   });
 
+  it("given a chunked payload with bytes after its last chunk, read in small pieces, hashes all of it as stored", async () => {
+    const stored = `${CHUNKED}bytes after the last chunk`;
+    const bytes = await warc(stored, sha256(stored), { "Transfer-Encoding": "chunked" });
+    async function* pieces() {
+      for (let i = 0; i < bytes.length; i += 7) yield bytes.subarray(i, i + 7);
+    }
+    expect((await mainResponse(pieces()))?.payloadDigest).toBe(sha256(stored));
+  });
+
   it("given a digest its payload does not hash to, throws naming both", async () => {
     const wrong = sha256("another page");
     const thrown = await mainResponse(once(await warc(BODY, wrong))).catch((e) => e);

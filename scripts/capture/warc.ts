@@ -93,7 +93,10 @@ async function checkedPayload(record: WARCRecord): Promise<Checked> {
         yield chunk;
       }
     };
-    for await (const chunk of new AsyncIterReader(tee(), null, true)) dechunked.update(chunk);
+    const stored = tee();
+    for await (const chunk of new AsyncIterReader(stored, null, true)) dechunked.update(chunk);
+    // The de-chunker stops at the last chunk: whatever the payload holds after it is hashed as stored.
+    for await (const _ of stored);
   } else {
     for await (const chunk of record.reader) raw.update(chunk);
   }
