@@ -145,6 +145,12 @@ describe("GET /incidents with from, to, source and bbox", () => {
     expect(await found("from=2021-04-10&to=2021-04-12&bbox=37,47,38,48")).toEqual([id]);
     expect(await found("from=2021-04-10&to=2021-04-12&source=Test%20Wire")).toEqual([id]);
     expect(await found("from=2021-04-10&q=siege")).toEqual([id]);
+    // The list and the incident page say when it went on, so a February start in an April list reads right.
+    const list = await (await fetch(`${archive.url}/?from=2021-04-10&to=2021-04-12`)).text();
+    expect(list).toContain("2021-03-20 – 2021-05-10");
+    expect(await (await fetch(`${archive.url}/view/${id}`)).text()).toContain(
+      "When: 2021-03-20 – 2021-05-10",
+    );
     const revised = await call(archive.url, "POST", `/incidents/${id}/events`, {
       type: "IncidentRevised",
       source: { publisher: "incident-ledger" },

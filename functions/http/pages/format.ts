@@ -62,6 +62,21 @@ export function formatInstant(iso: string | null | undefined): string {
   return `${new Date(time).toISOString().replace("T", " ").replace("Z", "")} UTC`;
 }
 
+/**
+ * When an incident occurred, as written, with the last day it went on where there is one
+ * ("2022-02-24 – 2022-05-20"): a list filtered by dates shows why an incident that began before
+ * the range is in it. Null when the incident states no time.
+ */
+export function occurredText(s: {
+  occurredAt?: string | null;
+  occurredOn?: string | null;
+  occurredUntil?: string | null;
+}): string | null {
+  const began = s.occurredAt ?? s.occurredOn;
+  if (!began) return null;
+  return s.occurredUntil ? `${began} – ${s.occurredUntil}` : began;
+}
+
 /** The value a `datetime-local` input with step 0.001 shows for an instant (read as UTC). */
 export function toDatetimeLocal(iso: string): string {
   return new Date(Date.parse(iso)).toISOString().slice(0, 23);

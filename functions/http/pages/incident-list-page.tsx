@@ -3,7 +3,7 @@ import { ownValue } from "../../../events/own-keys.js";
 import { GRADES, type Grade } from "../../../events/schemas.js";
 import type { Summary } from "../../../events/summarize.js";
 import { BboxField } from "./bbox-field.js";
-import { categoryLabel, formatInstant, headline, orderCategories, viewPath } from "./format.js";
+import { categoryLabel, formatInstant, headline, occurredText, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
 
 export interface ListFilters {
@@ -57,7 +57,7 @@ const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
         </h2>
         <p class="muted">
           {s.kind ?? "unknown kind"} · <bdi>{place || "unknown place"}</bdi>
-          {s.occurredOn || s.occurredAt ? ` · ${s.occurredOn ?? s.occurredAt}` : ""}
+          {occurredText(s) ? ` · ${occurredText(s)}` : ""}
         </p>
         {s.contested ? (
           <p>

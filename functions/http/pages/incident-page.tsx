@@ -9,7 +9,7 @@ import { DenialsSection, StatementsSection } from "./claims-sections.js";
 import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { EvidenceSection } from "./evidence-section.js";
-import { categoryLabel, formatInstant, headline, isolate, orderCategories } from "./format.js";
+import { categoryLabel, formatInstant, headline, isolate, occurredText, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
@@ -52,7 +52,7 @@ const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
         <span>
           Where: <bdi>{place || "unknown"}</bdi>
         </span>
-        <span>{`When: ${s.occurredAt ?? s.occurredOn ?? "not stated"}`}</span>
+        <span>{`When: ${occurredText(s) ?? "not stated"}`}</span>
         {s.contested ? <span class="tag tag-contested">contested</span> : null}
       </p>
       {s.description ? <p dir="auto">{s.description}</p> : null}
