@@ -129,16 +129,6 @@ export function newestFirst(day: string): string {
     .join("");
 }
 
-/** The day a date-ordered entry's sort key starts with (newestFirst read back). */
-function dayOfKey(sk: string): string {
-  const digits = sk
-    .slice(0, 8)
-    .split("")
-    .map((d) => String(9 - Number(d)))
-    .join("");
-  return `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6, 8)}`;
-}
-
 /**
  * Characters an incident's doc item may give its entries' keys, its counts and facts: well
  * under DynamoDB's 400 KB an item, whatever its names and words.
@@ -522,24 +512,25 @@ export class SearchIndex {
         : undefined;
     const walked = terms.length > 1 ? null : this.lanesOf(terms, query);
     const { to, reach = "" } = walked ?? {};
-    const listed = (e: EntryFacts, end: string) => {
-      const day = listedDay(e, end);
-      return day >= reach ? day : e.occurred;
+    /**
+     * Whether a date-ordered entry sits at the day its incident is listed at, by these facts (its
+     * key starts with that day; a day older than the `c#` lists read is the day it began).
+     */
+    const atListed = (e: Entry, facts: EntryFacts) => {
+      if (to === undefined) return true;
+      const day = listedDay(facts, to);
+      return e.sk.startsWith(`${newestFirst(day >= reach ? day : facts.occurred)}#`);
     };
     const picked =
       walked === null
         ? await this.rank(terms, keep, query, admit)
-        : await this.walk(
-            walked.lanes,
-            to === undefined ? keep : (e) => keep(e) && dayOfKey(e.sk) === listed(e, to),
-            {
-              limit: query.limit,
-              // Whether entries may be dropped (then reads go a page-full at a time).
-              filtering: Object.keys(filter).length > 0 || admit !== undefined,
-              ...(admit ? { admit } : {}),
-              ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
-            },
-          );
+        : await this.walk(walked.lanes, (e) => keep(e) && atListed(e, e), {
+            limit: query.limit,
+            // Whether entries may be dropped (then reads go a page-full at a time).
+            filtering: Object.keys(filter).length > 0 || admit !== undefined,
+            ...(admit ? { admit } : {}),
+            ...(query.cursor && "k" in query.cursor ? { after: query.cursor.k } : {}),
+          });
     const found = await summaries(picked.entries.map(({ entry }) => entry.incidentId));
     // A word's entry may name a quote the summary no longer shows (the index keeps the words of
     // every report not retracted), so the summary's text is not a test of a match.
@@ -557,11 +548,7 @@ export class SearchIndex {
       if (!passes(now, filter)) continue;
       // Taken at its listed day as the incident stands now. Entries written before the index
       // kept an incident's last day carry none, and no later months: it is found by its first day.
-      if (
-        to !== undefined &&
-        dayOfKey(entry.sk) !== listed(entry.until === "" ? { ...now, until: "" } : now, to)
-      )
-        continue;
+      if (!atListed(entry, entry.until === "" ? { ...now, until: "" } : now)) continue;
       shown.add(entry.incidentId);
       items.push(summary);
       after.push(cursor);
