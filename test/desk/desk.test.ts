@@ -470,7 +470,9 @@ describe("the desk in Chromium", () => {
     );
     const before = (await events()).length;
     await page.getByRole("button", { name: "Record a statement", exact: true }).dblclick();
-    await page.waitForURL(/\/view\//);
+    // The second click's submission aborts the first one's navigation, which waitForURL may
+    // report as a failure (ERR_ABORTED): wait for where the page lands instead.
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/view\//);
     const again = await rita.request.post(formUrl("statement"), {
       form: form as Record<string, string>,
       headers: { origin: archive.url },
