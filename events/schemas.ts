@@ -618,6 +618,15 @@ const attributed = { ...common, attributedTo: Attribution };
  */
 const editorial = { ...common, attributedTo: opt(Attribution) };
 
+/** One event type's envelope: the fields it shares, its type and its data, named by its type in the OpenAPI. */
+function envelopeOf<const Type extends string, Shape extends z.core.$ZodShape, Data extends z.core.SomeType>(
+  shared: Shape,
+  type: Type,
+  data: Data,
+) {
+  return z.strictObject({ ...shared, type: z.literal(type), data }).check(z.meta({ id: type }));
+}
+
 export const IncidentOpened = z
   .strictObject({
     ...common,
@@ -643,79 +652,19 @@ export const IncidentOpened = z
     ),
     z.meta({ id: "IncidentOpened" }),
   );
-export const CasualtiesReported = z
-  .strictObject({
-    ...attributed,
-    type: z.literal("CasualtiesReported"),
-    data: CasualtiesReportedData,
-  })
-  .check(z.meta({ id: "CasualtiesReported" }));
-export const StatementMade = z
-  .strictObject({
-    ...attributed,
-    type: z.literal("StatementMade"),
-    data: StatementMadeData,
-  })
-  .check(z.meta({ id: "StatementMade" }));
-export const DenialIssued = z
-  .strictObject({
-    ...attributed,
-    type: z.literal("DenialIssued"),
-    data: DenialIssuedData,
-  })
-  .check(z.meta({ id: "DenialIssued" }));
-export const ClaimAssessed = z
-  .strictObject({
-    ...attributed,
-    type: z.literal("ClaimAssessed"),
-    data: ClaimAssessedData,
-  })
-  .check(z.meta({ id: "ClaimAssessed" }));
-export const ReportRetracted = z
-  .strictObject({
-    ...attributed,
-    type: z.literal("ReportRetracted"),
-    data: ReportRetractedData,
-  })
-  .check(z.meta({ id: "ReportRetracted" }));
+export const CasualtiesReported = envelopeOf(attributed, "CasualtiesReported", CasualtiesReportedData);
+export const StatementMade = envelopeOf(attributed, "StatementMade", StatementMadeData);
+export const DenialIssued = envelopeOf(attributed, "DenialIssued", DenialIssuedData);
+export const ClaimAssessed = envelopeOf(attributed, "ClaimAssessed", ClaimAssessedData);
+export const ReportRetracted = envelopeOf(attributed, "ReportRetracted", ReportRetractedData);
 
-export const IncidentRevised = z
-  .strictObject({
-    ...editorial,
-    type: z.literal("IncidentRevised"),
-    data: IncidentRevisedData,
-  })
-  .check(z.meta({ id: "IncidentRevised" }));
-export const IncidentGraded = z
-  .strictObject({
-    ...editorial,
-    type: z.literal("IncidentGraded"),
-    data: IncidentGradedData,
-  })
-  .check(z.meta({ id: "IncidentGraded" }));
-export const AttributionAssessed = z
-  .strictObject({
-    ...editorial,
-    type: z.literal("AttributionAssessed"),
-    data: AttributionAssessedData,
-  })
-  .check(z.meta({ id: "AttributionAssessed" }));
-export const IncidentsLinked = z
-  .strictObject({
-    ...editorial,
-    type: z.literal("IncidentsLinked"),
-    data: IncidentsLinkedData,
-  })
-  .check(z.meta({ id: "IncidentsLinked" }));
-export const VictimsRecorded = z
-  .strictObject({ ...attributed, type: z.literal("VictimsRecorded"), data: VictimsRecordedData })
-  .check(z.meta({ id: "VictimsRecorded" }));
-export const VictimsLinked = z
-  .strictObject({ ...attributed, type: z.literal("VictimsLinked"), data: VictimsLinkedData })
-  .check(z.meta({ id: "VictimsLinked" }));
-export const RedactionApplied = z
-  .strictObject({ ...attributed, type: z.literal("RedactionApplied"), data: RedactionAppliedData })
-  .check(z.meta({ id: "RedactionApplied" }));
+export const IncidentRevised = envelopeOf(editorial, "IncidentRevised", IncidentRevisedData);
+export const IncidentGraded = envelopeOf(editorial, "IncidentGraded", IncidentGradedData);
+export const AttributionAssessed = envelopeOf(editorial, "AttributionAssessed", AttributionAssessedData);
+export const IncidentsLinked = envelopeOf(editorial, "IncidentsLinked", IncidentsLinkedData);
+export const VictimsRecorded = envelopeOf(attributed, "VictimsRecorded", VictimsRecordedData);
+export const VictimsLinked = envelopeOf(attributed, "VictimsLinked", VictimsLinkedData);
+export const RedactionApplied = envelopeOf(attributed, "RedactionApplied", RedactionAppliedData);
 export const EvidenceCaptured = z
   .strictObject({
     eventId: opt(EventId),
