@@ -29,6 +29,8 @@ export interface LedgerCoreOptions {
   salt?: () => string;
   /** The evidence blob store and its routes' settings (functions/evidence); none: no evidence routes. */
   evidence?: EvidenceOptions;
+  /** Makes the store's files forget what an erasure overwrote in a table (locally: LevelDB compacts it). */
+  forgetOverwritten?: (table: string) => Promise<void>;
 }
 
 /**
@@ -70,7 +72,7 @@ export function createLedgerCore(options: LedgerCoreOptions) {
   };
   // Sealed values beside the chain (functions/people): written before the event that commits to them.
   const people = peopleTables(tables);
-  const disclosures = new DisclosureStore(db, people.disclosures);
+  const disclosures = new DisclosureStore(db, people.disclosures, options.forgetOverwritten);
   // Every restricted read is recorded here: of disclosures, and of evidence bytes.
   const audit = new AuditLog(db, people.audit);
   const evidence = options.evidence

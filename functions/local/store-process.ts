@@ -5,6 +5,10 @@ import type { LocalStore, StoreOptions } from "./dynalite-store.js";
 /** What the store process says once, when it listens or cannot. */
 export type StoreMessage = { endpoint: string } | { error: string };
 
+/** What the archive asks of the store process after it listens, and its answer (by `id`). */
+export type StoreRequest = { id: number; compact: string };
+export type StoreAnswer = { id: number; done: true } | { id: number; failed: string };
+
 /**
  * dynalite in a process of its own, as DynamoDB is a service of its own in AWS. `npm start`
  * runs it so: the store's work (LevelDB, parsing every request) then has a core of its own, and
@@ -36,11 +40,33 @@ export async function startStoreProcess(
     throw new Error(`the local store could not start: ${first.error}`);
   }
   let closing = false;
+  const asked = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let next = 0;
+  child.on("message", (message: StoreAnswer) => {
+    const waiting = asked.get(message.id);
+    asked.delete(message.id);
+    if ("failed" in message) waiting?.reject(new Error(message.failed));
+    else waiting?.resolve();
+  });
   child.once("exit", (code, signal) => {
-    if (!closing) onLost(`the store process (pid ${child.pid}) stopped: ${signal ?? `exit ${code}`}`);
+    const why = `the store process (pid ${child.pid}) stopped: ${signal ?? `exit ${code}`}`;
+    for (const waiting of asked.values()) waiting.reject(new Error(why));
+    asked.clear();
+    if (!closing) onLost(why);
   });
   return {
     endpoint: first.endpoint,
+    compact(table) {
+      return new Promise<void>((resolve, reject) => {
+        const id = next++;
+        asked.set(id, { resolve, reject });
+        child.send({ id, compact: table } satisfies StoreRequest, (error) => {
+          if (!error) return;
+          asked.delete(id);
+          reject(error);
+        });
+      });
+    },
     async close() {
       closing = true;
       if (child.connected) child.disconnect();

@@ -76,9 +76,14 @@ type Entry = [pointer: string, digest: string, state: Visibility | "erased", tex
  * erased as it is; nothing writes it any more.
  */
 export class DisclosureStore {
+  /**
+   * `forgetOverwritten`: makes the store's files drop what was overwritten in the table, at once. LevelDB
+   * (`npm start`) keeps an old pack in its files until it compacts them; DynamoDB needs nothing.
+   */
   constructor(
     private readonly db: DynamoDBClient,
     readonly table: string,
+    private readonly forgetOverwritten?: (table: string) => Promise<void>,
   ) {}
 
   /** Every value of an event (held, erased, and any orphan of an attempt that was never stored). */
@@ -199,8 +204,9 @@ export class DisclosureStore {
    * it is refused once that one is stored, unless it is a retry of it; a tombstone among `items`
    * takes `erasedBy` as its eraser (functions/people/sealed-append.ts).
    */
-  erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
-    return this.redact(items, "erased", erasedBy);
+  async erase(items: readonly HeldDisclosure[], erasedBy: string): Promise<void> {
+    await this.redact(items, "erased", erasedBy);
+    await this.forgetOverwritten?.(this.table);
   }
 
   /**

@@ -1,0 +1,90 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
+import { silentLogger } from "../../functions/logger.js";
+import { AP, call, opened, post, TOKEN } from "../support/archive.js";
+
+/**
+ * An erasure on a local archive kept on disk (DATA_DIR) takes the value out of the store's files
+ * by the time it is answered: LevelDB would otherwise keep the rewritten pack's old version in its
+ * log and tables until it compacted them on its own, readable by whoever holds the laptop.
+ */
+const READER = "restricted-reader-token-0123";
+const ID = "erasure-on-disk";
+let dataDir: string;
+let archive: LocalServer;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "ledger-erasure-"));
+  archive = await startLocalServer({
+    port: 0,
+    dynamoPort: 0,
+    dataDir,
+    token: TOKEN,
+    log: silentLogger,
+    writer: "test-writer",
+    users: [{ name: "Rita Reader", token: READER, roles: ["restricted-reader"] }],
+  });
+  expect((await post(archive.url, ID, opened())).status).toBe(201);
+});
+afterAll(async () => {
+  await archive?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The files under DATA_DIR whose bytes hold `text`. */
+function filesHolding(text: string): string[] {
+  const needle = Buffer.from(text);
+  return readdirSync(dataDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => readFileSync(path).includes(needle));
+}
+
+const disclosures = async (eventId: string) =>
+  (
+    await call(archive.url, "GET", `/incidents/${ID}/events/${eventId}/disclosures`, undefined, {
+      authorization: `Bearer ${READER}`,
+    })
+  ).body.items as { pointer: string; disclosure: string }[];
+
+describe("erasing on a local archive kept on disk", () => {
+  it("leaves no copy of the erased value in DATA_DIR's files; the other values stay served", async () => {
+    const recorded = await post(archive.url, ID, {
+      eventId: "disk-victims",
+      type: "VictimsRecorded",
+      source: AP,
+      attributedTo: { name: "Regional registry" },
+      data: { victims: [{ name: "Oksana Erasable", age: 41 }, { name: "Taras Kept" }] },
+    });
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
+    const before = await disclosures("disk-victims");
+    const erased = before.find((d) => d.pointer === "/data/victims/0/name")?.disclosure ?? "";
+    // A disclosure opens with its random salt (base64url of `["<salt>",…`): these characters are
+    // this value's alone, and stay whole in LevelDB's files (nothing repeats them to compress).
+    const needle = erased.slice(0, 28);
+    expect(needle).toHaveLength(28);
+    expect(filesHolding(needle)).not.toEqual([]);
+
+    const redaction = await post(archive.url, ID, {
+      eventId: "disk-erasure",
+      type: "RedactionApplied",
+      source: { publisher: "incident-ledger" },
+      attributedTo: { name: "Archive editors" },
+      data: {
+        targetEventId: "disk-victims",
+        pointers: ["/data/victims/0/name"],
+        effect: "erased",
+        reason: "data-subject-request",
+      },
+    });
+    expect(redaction.status, JSON.stringify(redaction.body)).toBe(201);
+
+    expect(filesHolding(needle)).toEqual([]);
+    const after = await disclosures("disk-victims");
+    expect(after.map((d) => d.pointer).sort()).toEqual(["/data/victims/0/age", "/data/victims/1/name"]);
+    expect((await call(archive.url, "GET", `/incidents/${ID}/verify`)).body).toMatchObject({ ok: true });
+  });
+});
