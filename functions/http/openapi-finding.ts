@@ -3,6 +3,8 @@
  * listing's search parameters, the source routes and pages, and the map. Merged into the
  * document by functions/http/openapi.ts.
  */
+import { GRADES, KIND_SLUG_PATTERN } from "../../events/schemas.js";
+
 type Json = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -25,6 +27,7 @@ const read = { security: [] as unknown[] };
 const DAY = { type: "string", format: "date" };
 const LON = "-?(?:180(?:\\.0+)?|(?:1[0-7][0-9]|[0-9]?[0-9])(?:\\.[0-9]+)?)";
 const LAT = "-?(?:90(?:\\.0+)?|[0-8]?[0-9](?:\\.[0-9]+)?)";
+const BBOX = `${LON},${LAT},${LON},${LAT}`;
 
 /** q, from, to, source and bbox: on GET /incidents and on the pages that list incidents. */
 export const listingParameters: Json[] = [
@@ -50,9 +53,38 @@ export const listingParameters: Json[] = [
   ),
   query(
     "bbox",
-    { type: "string", pattern: `^${LON},${LAT},${LON},${LAT}$` },
+    { type: "string", pattern: `^${BBOX}$` },
     "minLon,minLat,maxLon,maxLat in degrees (longitudes -180..180, latitudes -90..90): only incidents with coordinates in the box. Each minimum must be at most its maximum (no box across the antimeridian), else 400.",
   ),
+];
+
+/** A field a form may leave empty ("any"), with blanks around it ignored; else it must match `inner`. */
+const blankOr = (inner: string) => ({ type: "string", pattern: `^\\s*(?:${inner})?\\s*$` });
+
+/** The search parameters as a page reads them: blank is "any", else as GET /incidents reads them. */
+const PAGE_SEARCH: Record<string, Json> = {
+  q: { type: "string", maxLength: 500 },
+  from: { anyOf: [DAY, blankOr("")] },
+  to: { anyOf: [DAY, blankOr("")] },
+  source: { type: "string", maxLength: 300 },
+  bbox: blankOr(BBOX),
+};
+
+/**
+ * The filters of the pages that list incidents (the dashboard, the map): a form's empty field
+ * means "any" and blanks around a value are ignored; a bad one is answered with a page that
+ * names it.
+ */
+export const pageFilters: Json[] = [
+  query("kind", blankOr(KIND_SLUG_PATTERN.source.slice(1, -1)), "Only this kind (empty: any)."),
+  query("country", blankOr("[A-Za-z]{2}"), "Only this ISO 3166-1 alpha-2 country (empty: any)."),
+  query("contested", { type: "string", enum: ["true", "false", ""] }, "`true`, `false` or empty (either)."),
+  query(
+    "grade",
+    blankOr(GRADES.join("|")),
+    "Only incidents with this grade, given or suggested (empty: any).",
+  ),
+  ...listingParameters.map((p) => ({ ...p, schema: PAGE_SEARCH[p.name as string] })),
 ];
 
 export const LISTING_NOTE =
@@ -225,12 +257,7 @@ export const paths: Record<string, Json> = {
       description:
         "Natural Earth boundaries (world-atlas) projected on the server; each point links to its incident. Takes the listing's filters; readable without JavaScript.",
       ...read,
-      parameters: [
-        query("kind", { type: "string" }, "Only this kind."),
-        query("country", { type: "string" }, "Only this country."),
-        query("contested", { type: "string" }, "`true`, `false` or empty (either)."),
-        ...listingParameters.map((p) => ({ ...p, schema: { type: "string" } })),
-      ],
+      parameters: [...pageFilters],
       responses: { "200": html("The page."), "400": html("A page that says which filter to fix.") },
     },
   },

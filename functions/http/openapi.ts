@@ -357,24 +357,8 @@ function corePaths(): Record<string, Json> {
           "For people: the same data as GET /incidents, with a filter form. Bad filters answer a page that says what to fix.",
         ...read,
         parameters: [
-          // The rules the page checks: a form's empty field means "any", surrounding blanks are ignored.
-          query(
-            "kind",
-            { type: "string", pattern: `^\\s*(?:${KIND_SLUG_PATTERN.source.slice(1, -1)})?\\s*$` },
-            "Only this kind (empty: any).",
-          ),
-          query(
-            "country",
-            { type: "string", pattern: "^\\s*(?:[A-Za-z]{2})?\\s*$" },
-            "Only this ISO 3166-1 alpha-2 country (empty: any).",
-          ),
-          query(
-            "contested",
-            { type: "string", enum: ["true", "false", ""] },
-            "`true`, `false` or empty (either).",
-          ),
+          ...findingApi.pageFilters,
           query("cursor", { type: "string" }, "The next page's cursor."),
-          ...findingApi.listingParameters.map((p) => ({ ...p, schema: { type: "string" } })),
         ],
         responses: {
           "200": text("text/html", "The page."),

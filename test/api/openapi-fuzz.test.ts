@@ -214,6 +214,12 @@ describe("requests drawn from the document", () => {
       ["/incidents/{incidentId}", `/incidents/${BASE}`],
       ["/incidents", "/incidents"],
       ["/incidents/{incidentId}/events", `/incidents/${BASE}/events`],
+      ["/incidents/{incidentId}/denials", `/incidents/${BASE}/denials`],
+      ["/feed", "/feed"],
+      ["/sources/{name}", "/sources/Fuzz%20Wire"],
+      // The pages that list incidents: a form's blank field is "any", a bad one a 400 page.
+      ["/", "/"],
+      ["/map", "/map"],
     ];
     for (const [template, path] of reads) {
       const op = (doc.paths as Record<string, { get: { parameters: Json[] } }>)[template]?.get;

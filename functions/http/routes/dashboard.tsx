@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { withIncoming } from "../../../events/links.js";
-import { IncidentId, KIND_SLUG_PATTERN } from "../../../events/schemas.js";
+import { IncidentId } from "../../../events/schemas.js";
 import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
 import { type Summary, utf8Length } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
@@ -17,12 +17,12 @@ import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { hasRole, type Principal } from "../auth.js";
 import { hasSessionCookie } from "../desk/session.js";
-import { FINDING_PARAMS, hasFinding } from "../finding-params.js";
+import { hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
 import { formatInstant, viewPath } from "../pages/format.js";
-import { IncidentListPage, type ListFilters } from "../pages/incident-list-page.js";
+import { IncidentListPage } from "../pages/incident-list-page.js";
 import { IncidentPage } from "../pages/incident-page.js";
 import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
@@ -31,9 +31,9 @@ import { OpenedValuesContext } from "../pages/opened-values.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import { renderPage } from "../pages/render-page.js";
 import type { VictimsView } from "../pages/victims-section.js";
-import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents } from "./finding.js";
-import { readFindingForm } from "./finding-pages.js";
+import { findingValues, readFindingForm } from "./finding-pages.js";
+import { pageParam, readPageFilters } from "./page-filters.js";
 
 export interface DashboardDeps {
   reader: IncidentReader;
@@ -92,10 +92,7 @@ export function dashboardRoutes({
     // Words, dates, a source or a box: the finding index answers, with its own cursor.
     const found = finding ? readFindingForm(c) : null;
     if (found) {
-      for (const name of FINDING_PARAMS) {
-        const raw = c.req.query(name)?.trim();
-        if (raw) values[name] = raw;
-      }
+      Object.assign(values, findingValues(c));
       Object.assign(errors, found.errors);
       if (errors.cursor && hasFinding(found.params)) delete errors.cursor;
     }
@@ -471,48 +468,15 @@ function momentQuery(moment: Moment): Record<string, string> {
 
 /** `before=N`: the timeline page of the events before version N. A string answer is an error. */
 function readBefore(c: Context): number | undefined | string {
-  const raw = param(c, "before");
+  const raw = pageParam(c, "before");
   if (raw === undefined) return undefined;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 2) return `“before” must be a version from 2, not “${raw}”.`;
   return Number(raw);
 }
 
-/** A form leaves empty fields in the query: those mean "no filter", not an error. */
-function param(c: Context, name: string): string | undefined {
-  const raw = c.req.query(name)?.trim();
-  return raw ? raw : undefined;
-}
-
 function readListQuery(c: Context) {
-  const values: Record<string, string> = {};
-  const errors: Record<string, string> = {};
-  const filters: ListFilters = {};
-  const kind = param(c, "kind");
-  const country = param(c, "country");
-  const contested = param(c, "contested");
-  if (kind !== undefined) {
-    values.kind = kind;
-    if (KIND_SLUG_PATTERN.test(kind)) filters.kind = kind;
-    else errors.kind = "Kind must be a lowercase slug such as missile-strike or mass-grave.";
-  }
-  if (country !== undefined) {
-    values.country = country;
-    if (/^[A-Za-z]{2}$/.test(country)) filters.country = country.toUpperCase();
-    else errors.country = "Country must be a two-letter ISO 3166 code such as UA.";
-  }
-  if (contested !== undefined) {
-    values.contested = contested;
-    if (contested === "true" || contested === "false") filters.contested = contested === "true";
-    else errors.contested = "Contested must be any, contested only, or not contested.";
-  }
-  const grade = param(c, "grade");
-  if (grade !== undefined) {
-    values.grade = grade;
-    const known = gradeOf(grade);
-    if (known) filters.grade = known;
-    else errors.grade = GRADE_HINT;
-  }
-  const rawCursor = param(c, "cursor");
+  const { filters, values, errors } = readPageFilters(c);
+  const rawCursor = pageParam(c, "cursor");
   if (rawCursor !== undefined) values.cursor = rawCursor;
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
   if (cursor === null)
@@ -525,8 +489,8 @@ function readListQuery(c: Context) {
  * as the label says) or from a hand-written URL with a zone. A string answer is an error.
  */
 function readMoment(c: Context): Moment | string {
-  const asOf = param(c, "asOf");
-  const version = param(c, "version");
+  const asOf = pageParam(c, "asOf");
+  const version = pageParam(c, "version");
   if (asOf !== undefined && version !== undefined) return "Give a moment or a version, not both.";
   if (version !== undefined) {
     if (!/^\d{1,15}$/.test(version) || Number(version) < 1)

@@ -1,5 +1,4 @@
 import { type Context, Hono } from "hono";
-import { KIND_SLUG_PATTERN } from "../../../events/schemas.js";
 import type { Summary } from "../../../events/summarize.js";
 import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader } from "../../incident-reader.js";
@@ -8,8 +7,8 @@ import { MapPageView, SourcePageView, sourcePath } from "../pages/finding-pages.
 import { MessagePage } from "../pages/layout.js";
 import { renderPage } from "../pages/render-page.js";
 import type { MapPoint } from "../pages/world-map.js";
-import { GRADE_HINT, gradeOf } from "../params.js";
 import { searchIncidents, sourcePage } from "./finding.js";
+import { readPageFilters } from "./page-filters.js";
 
 export interface FindingPageDeps {
   finding: SearchIndex;
@@ -18,9 +17,6 @@ export interface FindingPageDeps {
 
 /** Marks on one map at most: a page of the index, not the archive. */
 const MAP_POINTS = 100;
-
-/** The list's filters the map takes, as the list names them. */
-const MAP_FILTERS = [...FINDING_PARAMS, "kind", "country", "contested", "grade"] as const;
 
 /** The page's finding parameters, each bad one as a message for its field (a person is reading). */
 export function readFindingForm(c: Context): { params: FindingParams; errors: Record<string, string> } {
@@ -41,6 +37,16 @@ export function readFindingForm(c: Context): { params: FindingParams; errors: Re
   }
   if (params.from && params.to && params.from > params.to) errors.from = "from must not be after to";
   return { params, errors };
+}
+
+/** The finding parameters given, as given (trimmed), to put back in a form or a link. */
+export function findingValues(c: Context): Record<string, string> {
+  return Object.fromEntries(
+    FINDING_PARAMS.flatMap((name) => {
+      const value = c.req.query(name)?.trim();
+      return value ? [[name, value]] : [];
+    }),
+  );
 }
 
 export function findingPageRoutes(deps: FindingPageDeps): Hono {
@@ -78,24 +84,10 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
   });
 
   app.get("/map", async (c) => {
-    const { params, errors } = readFindingForm(c);
-    const kind = c.req.query("kind")?.trim() || undefined;
-    const country = c.req.query("country")?.trim() || undefined;
-    const contested = c.req.query("contested")?.trim() || undefined;
-    if (kind !== undefined && !KIND_SLUG_PATTERN.test(kind)) errors.kind = "Kind must be a lowercase slug.";
-    if (country !== undefined && !/^[A-Za-z]{2}$/.test(country))
-      errors.country = "Country must be a two-letter code.";
-    if (contested !== undefined && contested !== "true" && contested !== "false")
-      errors.contested = "Contested must be true or false.";
-    const rawGrade = c.req.query("grade")?.trim() || undefined;
-    const grade = rawGrade === undefined ? undefined : gradeOf(rawGrade);
-    if (rawGrade !== undefined && !grade) errors.grade = GRADE_HINT;
-    const values = Object.fromEntries(
-      MAP_FILTERS.flatMap((name) => {
-        const value = c.req.query(name)?.trim();
-        return value ? [[name, value]] : [];
-      }),
-    );
+    const { params, errors: findingErrors } = readFindingForm(c);
+    const { filters, values: listValues, errors } = readPageFilters(c);
+    Object.assign(errors, findingErrors);
+    const values = { ...findingValues(c), ...listValues };
     const listHref = `/?${new URLSearchParams(values)}`;
     if (Object.keys(errors).length > 0) {
       return renderPage(
@@ -110,10 +102,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       ...params,
       bbox,
       limit: MAP_POINTS,
-      ...(kind ? { kind } : {}),
-      ...(country ? { country: country.toUpperCase() } : {}),
-      ...(contested ? { contested: contested === "true" } : {}),
-      ...(grade ? { grade } : {}),
+      ...filters,
     });
     const points: MapPoint[] = page.items.flatMap((s: Summary) =>
       typeof s.location?.lat === "number" && typeof s.location?.lon === "number"
