@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { AP, call, opened, post, TOKEN } from "../support/archive.js";
+import { filesHolding } from "../support/files-holding.js";
 
 /**
  * An erasure on a local archive kept on disk (DATA_DIR) takes the value out of the store's files
@@ -34,15 +35,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The files under DATA_DIR whose bytes hold `text`. */
-function filesHolding(text: string): string[] {
-  const needle = Buffer.from(text);
-  return readdirSync(dataDir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((path) => readFileSync(path).includes(needle));
-}
-
 const disclosures = async (eventId: string) =>
   (
     await call(archive.url, "GET", `/incidents/${ID}/events/${eventId}/disclosures`, undefined, {
@@ -66,7 +58,7 @@ describe("erasing on a local archive kept on disk", () => {
     // this value's alone, and stay whole in LevelDB's files (nothing repeats them to compress).
     const needle = erased.slice(0, 28);
     expect(needle).toHaveLength(28);
-    expect(filesHolding(needle)).not.toEqual([]);
+    expect(filesHolding(dataDir, needle)).not.toEqual([]);
 
     const redaction = await post(archive.url, ID, {
       eventId: "disk-erasure",
@@ -82,7 +74,7 @@ describe("erasing on a local archive kept on disk", () => {
     });
     expect(redaction.status, JSON.stringify(redaction.body)).toBe(201);
 
-    expect(filesHolding(needle)).toEqual([]);
+    expect(filesHolding(dataDir, needle)).toEqual([]);
     const after = await disclosures("disk-victims");
     expect(after.map((d) => d.pointer).sort()).toEqual(["/data/victims/0/age", "/data/victims/1/name"]);
     expect((await call(archive.url, "GET", `/incidents/${ID}/verify`)).body).toMatchObject({ ok: true });

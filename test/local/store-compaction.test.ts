@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type LocalStore, listenDynalite } from "../../functions/local/dynalite-store.js";
 import { startStoreProcess } from "../../functions/local/store-process.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
+import { filesHolding } from "../support/files-holding.js";
 
 /**
  * A local store forgets an overwritten value when asked to compact its table: LevelDB otherwise
@@ -24,14 +25,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-function filesHold(dir: string, text: string): string[] {
-  const needle = Buffer.from(text);
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((path) => readFileSync(path).includes(needle));
-}
 
 async function overwriteThenCompact(start: (dataDir: string) => Promise<LocalStore>) {
   const dataDir = mkdtempSync(join(tmpdir(), "ledger-compaction-"));
@@ -63,11 +56,11 @@ async function overwriteThenCompact(start: (dataDir: string) => Promise<LocalSto
       }),
     );
     // Overwritten, and still in the store's files: the check below can fail.
-    expect(filesHold(dataDir, secret)).not.toEqual([]);
+    expect(filesHolding(dataDir, secret)).not.toEqual([]);
 
     await store.compact(table);
 
-    expect(filesHold(dataDir, secret)).toEqual([]);
+    expect(filesHolding(dataDir, secret)).toEqual([]);
     const read = await db.send(
       new GetItemCommand({ TableName: table, Key: { pk: { S: "a" } }, ConsistentRead: true }),
     );
