@@ -106,9 +106,11 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 declare const axe: any;
 
 /**
- * axe on a page as the person sees it: the same cookies, in a context that lets the injected
- * axe script run (the pages' own CSP forbids every script, as it should). `act` brings the
- * page into the state to check (e.g. a form sent with mistakes).
+ * axe on a page as the person sees it: the same cookies, in a context that lets axe run (the
+ * pages' own CSP forbids every script, as it should). `act` brings the page into the state to
+ * check (e.g. a form sent with mistakes). One page a browser serves every check: axe is put in
+ * each document it loads, and a renderer kept between checks compiles axe's script once rather
+ * than at every check.
  */
 export async function expectAccessible(
   browser: Browser,
@@ -116,24 +118,34 @@ export async function expectAccessible(
   url: string,
   act?: (page: Page) => Promise<void>,
 ): Promise<void> {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } });
-  try {
-    await context.addCookies(await person.cookies());
-    const page = await context.newPage();
-    await page.goto(url);
-    if (act) await act(page);
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate(async () => {
-      const r = await axe.run(document, { resultTypes: ["violations"] });
-      return r.violations.map(
-        (v: { id: string; help: string; nodes: { target: string[] }[] }) =>
-          `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-      );
-    });
-    expect(result, `axe on ${page.url()}`).toEqual([]);
-  } finally {
-    await context.close();
+  const page = await axePage(browser);
+  await page.context().clearCookies();
+  await page.context().addCookies(await person.cookies());
+  await page.goto(url);
+  if (act) await act(page);
+  const result = await page.evaluate(async () => {
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map(
+      (v: { id: string; help: string; nodes: { target: string[] }[] }) =>
+        `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    );
+  });
+  expect(result, `axe on ${page.url()}`).toEqual([]);
+}
+
+const axePages = new WeakMap<Browser, Promise<Page>>();
+
+function axePage(browser: Browser): Promise<Page> {
+  let page = axePages.get(browser);
+  if (!page) {
+    page = (async () => {
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 900 } });
+      await context.addInitScript({ content: AXE });
+      return context.newPage();
+    })();
+    axePages.set(browser, page);
   }
+  return page;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a browser global used inside page.evaluate.
