@@ -15,7 +15,7 @@ import { startArchive } from "../support/archive.js";
  * snapshot (one left open per read grew `npm start` by gigabytes over an import). Counted
  * with V8's own census of live objects, in memory and on disk (DATA_DIR, LevelDB).
  */
-const READS = 300;
+const READS = 60;
 
 function openIterators(): number {
   return levelIteratorClasses().reduce(
