@@ -488,9 +488,10 @@ describe("npm run import --format ndjson", () => {
 
 describe("an import killed halfway", () => {
   it("started again stores what was left, and nothing twice", async () => {
+    const INCIDENTS = 100;
     const file = join(dir, "many.csv");
     const rows = ["case,place,country,lat,lon,date,what,outlet,speaker,killed,quote"];
-    for (let i = 0; i < 300; i += 1) {
+    for (let i = 0; i < INCIDENTS; i += 1) {
       for (let j = 0; j < 5; j += 1) {
         rows.push(
           `m-${i},Place ${i},UA,48.${i},37.${j},2022-04-08,Strike ${i},Outlet ${j},Speaker ${j},${i + j},`,
@@ -517,9 +518,9 @@ describe("an import killed halfway", () => {
     const already = Number(/(\d+) already there/.exec(done.stdout)?.[1]);
     expect(already).toBeGreaterThan(0);
     expect(stored).toBeGreaterThan(0);
-    expect(stored + already).toBe(300 * 6);
+    expect(stored + already).toBe(INCIDENTS * 6);
     const ids = new Set<string>();
-    for (let i = 0; i < 300; i += 1) {
+    for (let i = 0; i < INCIDENTS; i += 1) {
       const events = (await storedEvents(archive.url, `recorder-m-${i}`)) ?? [];
       expect(events.map((e) => e.type)).toEqual([
         "IncidentOpened",
@@ -531,6 +532,6 @@ describe("an import killed halfway", () => {
       ]);
       for (const e of events) ids.add(e.eventId as string);
     }
-    expect(ids.size).toBe(300 * 6);
+    expect(ids.size).toBe(INCIDENTS * 6);
   }, 120_000);
 });
