@@ -35,6 +35,10 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Node 20 is what these machines run; the SDK's notice about its 2027 releases is noise here.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    // Test files in a worker share its loaded modules: each file re-importing the archive's
+    // modules and the SDKs cost more than many of its tests. No test file changes what another
+    // imports (no module mocks; the one that sets environment variables restores them).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
