@@ -101,6 +101,13 @@ export function createLedger(options: LedgerOptions) {
         (await logStore.incidentIndexes(incidentId, { after: version - 1, last: version })).get(version),
       ...(options.exportsUrl ? { streamedAt: options.exportsUrl } : {}),
     });
+  // What a proof bundle carries beside the log: the evidence bytes, a time-stamp, the audit of a
+  // restricted read. The API's bundles and the desk's (by session) are built alike.
+  const bundle = {
+    ...(core.blobs ? { blobs: core.blobs } : {}),
+    timestampCovering: options.timestampCovering ?? coveringTimestamp(logStore),
+    audit: core.audit,
+  };
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
     incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
@@ -119,6 +126,8 @@ export function createLedger(options: LedgerOptions) {
     writes: core.writes,
     // The desk's upload form posts its bytes through the API's own evidence routes.
     ...(options.evidence ? { evidence: { ...options.evidence, audit: core.audit } } : {}),
+    // A signed-in restricted-reader's proof bundle, by session, holds the restricted bytes too.
+    bundle: { ...transparency, ...bundle, log },
     ...(finding ? { finding } : {}),
   });
   // The JSON API: the groups asked for (default both), then the pages where passed in
@@ -141,12 +150,7 @@ export function createLedger(options: LedgerOptions) {
                 openApi: extras.openApi,
                 log,
                 publicUrl,
-                bundle: {
-                  ...(core.blobs ? { blobs: core.blobs } : {}),
-                  timestampCovering: options.timestampCovering ?? coveringTimestamp(logStore),
-                  readers: options.evidence?.readers ?? asAsync(authenticate),
-                  audit: core.audit,
-                },
+                bundle: { ...bundle, readers: options.evidence?.readers ?? asAsync(authenticate) },
               }),
               disclosureExport(),
             ]

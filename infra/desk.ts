@@ -24,6 +24,7 @@ export const DESK_GET_PATHS = [
   "/desk/incidents/{incidentId}/{form}",
   "/desk/release",
   "/desk/evidence/{sha256}",
+  "/desk/bundle/{incidentId}/{eventId}",
   "/sign-out",
   UPLOAD_SCRIPT_PATH,
 ] as const;

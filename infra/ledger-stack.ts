@@ -453,9 +453,9 @@ export class LedgerStack extends Stack {
       failureQueue: this.failureQueue,
       legacyCommitIndex,
     });
-    // The pages show each event's leaf and the latest checkpoint, and cite releases: log reads only.
-    this.pages.function.addEnvironment("LOG_TABLE", this.transparencyLog.table.tableName);
-    grantTableActions(this.pages.role, this.transparencyLog.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+    // The pages show each event's leaf and the latest checkpoint, cite releases, and build the
+    // desk's proof bundles (the log's public key in them): log reads only.
+    this.transparencyLog.grantRead(this.pages);
 
     // ── Exports: streamed by a function URL, past API Gateway's 6 MB / 30 s; the API redirects ──
     this.exportStreaming = new ExportStreaming(this, "ExportStreaming", {

@@ -211,12 +211,9 @@ export class TransparencyLog extends Construct {
       });
     }
 
-    // ── The data function reads the log, stores releases (pk `release`, `release#…` only), reads the public key ──
+    // ── The data function reads the log and its public key, and stores releases (pk `release`, `release#…` only) ──
     const reader = props.reader;
-    reader.function.addEnvironment("LOG_TABLE", this.table.tableName);
-    reader.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
-    reader.function.addEnvironment("LEDGER_LOG_ORIGIN", origin);
-    grantTableActions(reader.role, this.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+    this.grantRead(reader);
     reader.role.addToPolicy(
       new iam.PolicyStatement({
         actions: ["dynamodb:PutItem"],
@@ -226,7 +223,15 @@ export class TransparencyLog extends Construct {
         conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["release", "release#*"] } },
       }),
     );
-    reader.role.addToPolicy(
+  }
+
+  /** A function that reads the log (leaves, checkpoints, tiles) and its public key, never signs. */
+  grantRead(fn: LedgerFunction): void {
+    fn.function.addEnvironment("LOG_TABLE", this.table.tableName);
+    fn.function.addEnvironment("LOG_KEY_ID", this.signingKey.keyArn);
+    fn.function.addEnvironment("LEDGER_LOG_ORIGIN", this.origin);
+    grantTableActions(fn.role, this.table, ["dynamodb:GetItem", "dynamodb:Query"]);
+    fn.role.addToPolicy(
       new iam.PolicyStatement({ actions: ["kms:GetPublicKey"], resources: [this.signingKey.keyArn] }),
     );
   }

@@ -35,6 +35,9 @@ export interface ProofBundleDeps {
   audit?: Pick<AuditLog, "recordEvidence">;
 }
 
+/** What the pages' desk builds bundles with: the same parts, read as its signed-in person. */
+export type PagesBundle = Omit<ProofBundleDeps, "readers">;
+
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The note text of a checkpoint, the body an RFC 3161 token's imprint covers. */

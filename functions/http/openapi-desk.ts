@@ -320,6 +320,44 @@ export const paths: Record<string, Json> = {
       },
     },
   },
+  "/desk/bundle/{incidentId}/{eventId}": {
+    get: {
+      operationId: "getDeskProofBundle",
+      tags,
+      summary:
+        "An event's proof bundle for the signed-in person (restricted bytes in it for a restricted-reader)",
+      description:
+        "GET /incidents/{incidentId}/events/{eventId}/bundle as the session's user, where a browser sends its session and no bearer token: the same zip, with the restricted bytes the event names for a restricted-reader (each such read recorded), without them for anyone else. Without a session: a redirect to sign in. The incident page links a restricted capture's bundle here. Takes no query parameters.",
+      ...page,
+      parameters: [
+        {
+          name: "incidentId",
+          in: "path",
+          required: true,
+          schema: { $ref: "#/components/schemas/IncidentId" },
+        },
+        { name: "eventId", in: "path", required: true, schema: { type: "string" } },
+      ],
+      responses: {
+        "200": {
+          description: "The zip; or, where the 303 to sign in was followed, the sign-in page.",
+          content: {
+            "application/zip": { schema: { type: "string", format: "binary" } },
+            "text/html": { schema: { type: "string" } },
+          },
+        },
+        "202": {
+          description: "The event is not yet in a signed checkpoint: the API's answer, as for its proof.",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/EventProofPending" } } },
+        },
+        "303": redirect("Not signed in: to /sign-in, back here after."),
+        "400": badQuery,
+        "403": html("A page saying the download was asked for by another site: nothing read or recorded."),
+        "404": html("A page saying there is no such event in this incident."),
+        "500": html("A page saying the bytes held no longer match their SHA-256 (evidence-altered)."),
+      },
+    },
+  },
 };
 
 export const deskTags = [{ name: "desk", description: "Writing from a browser: sign-in, sessions, forms." }];

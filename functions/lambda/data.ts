@@ -4,11 +4,11 @@ import { ExportBucketLinks } from "../export/export-links.js";
 import { createS3Client } from "../export/s3-client.js";
 import { jwtAuthorizerClaims } from "../http/auth.js";
 import { createLedger } from "../ledger.js";
-import { DEFAULT_LOG_ORIGIN, kmsVerifierKey } from "../log/signer.js";
 import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { evidenceFromEnv } from "./evidence-wiring.js";
+import { logVerifierKeyFromEnv } from "./log-verifier-key.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
 // Wiring only: the data Lambda behind the HTTP API: the transparency log's routes, /feed,
@@ -37,15 +37,7 @@ const ledger = createLedger({
   ...(process.env.EXPORT_BUILDER
     ? { exportBuilds: new LambdaExportBuilds(createLambdaClient(), process.env.EXPORT_BUILDER) }
     : {}),
-  // The log's public key, read from KMS (this Lambda may read it, never sign with it).
-  ...(process.env.LOG_KEY_ID
-    ? {
-        logVerifierKey: kmsVerifierKey({
-          origin: process.env.LEDGER_LOG_ORIGIN ?? DEFAULT_LOG_ORIGIN,
-          keyId: process.env.LOG_KEY_ID,
-        }),
-      }
-    : {}),
+  ...logVerifierKeyFromEnv(process.env),
 });
 export const handler = handle(
   ledger.app(jwtAuthorizerClaims(process.env.GROUPS_CLAIM ?? "cognito:groups"), {

@@ -8,6 +8,7 @@ import { createLogger } from "../logger.js";
 import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { evidenceFromEnv } from "./evidence-wiring.js";
+import { logVerifierKeyFromEnv } from "./log-verifier-key.js";
 import { prebuiltOpenApi } from "./prebuilt-openapi.js";
 
 // Wiring only: the dashboard, /docs and the desk (sign-in and forms) behind the HTTP API's page routes.
@@ -21,6 +22,8 @@ const ledger = createLedger({
   // Citations: the stack's URL (infra/ledger-stack.ts), never a request's Host.
   ...(process.env.LEDGER_PUBLIC_URL ? { publicUrl: process.env.LEDGER_PUBLIC_URL } : {}),
   ...(evidence ? { evidence } : {}),
+  // The desk's proof bundles carry the log's public key, as the data Lambda's do.
+  ...logVerifierKeyFromEnv(process.env),
   // A release named at the desk starts its export builds, as POST /releases does.
   ...(process.env.EXPORT_BUILDER
     ? { exportBuilds: new LambdaExportBuilds(createLambdaClient(), process.env.EXPORT_BUILDER) }

@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -295,6 +298,107 @@ describe("restricted evidence from the incident page", () => {
       // The whole, the range, the range beyond the end and the browser's download, as the API
       // records them; not the download another site asked for.
       expect(reads.map((i) => i.who?.S)).toEqual(Array(4).fill("Rhea Reader"));
+    } finally {
+      db.destroy();
+    }
+  });
+  it("puts restricted bytes in a proof bundle by session for a restricted-reader, recorded; leaves them out for others", async () => {
+    const secret = "<html>a witness's photograph, restricted</html>";
+    const eventId = "reader-bundle-capture";
+    const kept = await fetch(`${archive.url}/evidence?access=restricted`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/html" },
+      body: secret,
+    });
+    expect(kept.status).toBe(201);
+    expect(
+      (await post(archive.url, INCIDENT, capture(secret, { access: "restricted" }, eventId))).status,
+    ).toBe(201);
+    const logged = await fetch(`${archive.url}/incidents/${INCIDENT}/events/${eventId}/proof?wait=true`);
+    expect(logged.status).toBe(200);
+    await archive.stream.idle();
+    const path = `/desk/bundle/${INCIDENT}/${eventId}`;
+    const entries = async (answer: Response) => {
+      expect([answer.status, answer.headers.get("content-type")]).toEqual([200, "application/zip"]);
+      const dir = mkdtempSync(join(tmpdir(), "ledger-desk-bundle-"));
+      try {
+        writeFileSync(join(dir, "bundle.zip"), Buffer.from(await answer.arrayBuffer()));
+        execFileSync("unzip", ["-q", "bundle.zip", "-d", "out"], { cwd: dir });
+        const held = join(dir, "out", "evidence", sha256Of(secret));
+        return {
+          readme: readFileSync(join(dir, "out", "README.txt"), "utf8"),
+          bytes: existsSync(held) ? readFileSync(held, "utf8") : null,
+        };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+
+    // The page links a restricted capture's bundle to the desk's, which a browser can follow.
+    expect(await (await fetch(view())).text()).toContain(`href="${path}"`);
+    const unsigned = await fetch(`${archive.url}${path}`, { redirect: "manual" });
+    expect([unsigned.status, unsigned.headers.get("location")]).toEqual([
+      303,
+      `/sign-in?next=${encodeURIComponent(path)}`,
+    ]);
+    // Signed in without the role: the bundle, its bytes left out as the API leaves them.
+    const rita = await signInOverHttp(archive.url, WRITER.token);
+    const without = await entries(await fetch(`${archive.url}${path}`, { headers: { cookie: rita } }));
+    expect(without.bytes).toBeNull();
+    expect(without.readme).toContain(
+      `Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`,
+    );
+    // A restricted-reader's holds them, and the log's key to check the rest with.
+    const rhea = await signInOverHttp(archive.url, READER.token);
+    const answer = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea } });
+    expect(answer.headers.get("content-disposition")).toMatch(/^attachment/);
+    const held = await entries(answer);
+    expect(held.bytes).toBe(secret);
+    expect(held.readme).toContain("SHA256SUMS");
+    const forced = await fetch(`${archive.url}${path}`, {
+      headers: { cookie: rhea, "sec-fetch-site": "cross-site" },
+    });
+    expect(forced.status).toBe(403);
+    const missing = await fetch(`${archive.url}/desk/bundle/${INCIDENT}/no-such-event`, {
+      headers: { cookie: rhea },
+    });
+    expect([missing.status, missing.headers.get("content-type")]).toEqual([
+      404,
+      expect.stringMatching(/^text\/html/),
+    ]);
+
+    // In a browser: the capture's "proof bundle" link, clicked, saves the bundle with the bytes.
+    const person = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false });
+    try {
+      const tab = await person.newPage();
+      await signIn(tab, archive.url, READER.token);
+      await tab.goto(view());
+      const [download] = await Promise.all([
+        tab.waitForEvent("download"),
+        tab
+          .locator(`#evidence-${sha256Of(secret)}`)
+          .getByRole("link", { name: "proof bundle" })
+          .click(),
+      ]);
+      const saved = await download.path();
+      const fromBrowser = await entries(
+        new Response(readFileSync(saved), { headers: { "content-type": "application/zip" } }),
+      );
+      expect(fromBrowser.bytes).toBe(secret);
+    } finally {
+      await person.close();
+    }
+
+    // Each bundle that held the bytes is recorded, as the API's are: not the one without the role,
+    // nor the one another site asked for.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    try {
+      const out = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+      const reads = (out.Items ?? []).filter((i) => i.incidentId?.S === `evidence#${sha256Of(secret)}`);
+      expect(reads.map((i) => [i.who?.S, i.via?.S, i.eventId?.S])).toEqual([
+        ["Rhea Reader", "bundle", eventId],
+        ["Rhea Reader", "bundle", eventId],
+      ]);
     } finally {
       db.destroy();
     }

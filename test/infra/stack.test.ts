@@ -166,6 +166,12 @@ describe("IAM: least privilege per role", () => {
       "dynamodb:Query",
     ]);
     expect(pages.get(`${id(stack.eventsTable)}.StreamArn`)).toBeUndefined();
+    // The desk's proof bundles carry the log's public key: it may read it, never sign.
+    expect(actionsOf(stack.pages.role).filter((a) => a.startsWith("kms:"))).toEqual(["kms:GetPublicKey"]);
+    const env =
+      template.findResources("AWS::Lambda::Function")[id(stack.pages.function)]?.Properties.Environment
+        .Variables;
+    expect(env.LOG_KEY_ID).toEqual({ "Fn::GetAtt": [id(stack.transparencyLog.signingKey), "Arn"] });
   });
 
   it("allows no deletes, batch writes or wildcard actions to anyone (scans and batch writes: the view repair only)", () => {

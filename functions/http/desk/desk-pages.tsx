@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { PagesEvidence } from "../../evidence/evidence-routes.js";
+import type { PagesBundle } from "../../evidence/proof-bundle.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
@@ -36,6 +37,8 @@ export function deskPages(deps: {
   writes: Omit<EventRoutesDeps, "authenticate">;
   /** The API's evidence store and limit: with them, the desk's upload form. */
   evidence?: PagesEvidence;
+  /** The API's proof bundles: a signed-in restricted-reader's by session. */
+  bundle?: PagesBundle;
 }) {
   const { desk } = deps;
   const forms = deskForms(desk.forms, deps.evidence !== undefined);
@@ -61,6 +64,7 @@ export function deskPages(deps: {
       ...(desk.releases ? { releases: desk.releases } : {}),
       forms,
       ...(deps.evidence ? { evidence: deps.evidence } : {}),
+      ...(deps.bundle ? { bundle: deps.bundle } : {}),
       ...(desk.publicOrigin ? { publicOrigin: desk.publicOrigin } : {}),
     }),
   );

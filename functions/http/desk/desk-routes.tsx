@@ -7,10 +7,12 @@ import { parseAppendBody } from "../../../events/validate.js";
 import { PayloadTooLargeError } from "../../errors.js";
 import type { StagedBlob } from "../../evidence/blob-store.js";
 import { DEFAULT_EVIDENCE_MAX, evidenceRoutes, type PagesEvidence } from "../../evidence/evidence-routes.js";
+import { type PagesBundle, proofBundleRoutes } from "../../evidence/proof-bundle.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
+import { API_DOWNLOADS, type DownloadLinks } from "../pages/evidence-section.js";
 import { viewPath } from "../pages/format.js";
 import { acceptQuery, incidentIdProblem } from "../params.js";
 import { createErrorHandler } from "../problem.js";
@@ -50,12 +52,20 @@ export interface DeskDeps {
   forms?: readonly DeskForm[];
   /** The API's evidence store and limit: the upload form stages and keeps its bytes as POST /evidence does. */
   evidence?: PagesEvidence;
+  /** The API's proof bundles: a signed-in restricted-reader's holds the restricted bytes. */
+  bundle?: PagesBundle;
   /** The configured public origin a form must be posted from (same-origin.ts). */
   publicOrigin?: string;
 }
 
-/** Where a signed-in person downloads evidence (`<path><sha256>`): restricted bytes by session. */
-export const DESK_EVIDENCE_PATH = "/desk/evidence/";
+const DESK_EVIDENCE = "/desk/evidence/";
+const DESK_BUNDLE = "/desk/bundle/";
+/** Where a signed-in person downloads restricted evidence and its proof bundles, by session. */
+export const DESK_DOWNLOADS: DownloadLinks = {
+  bytes: (sha256) => `${DESK_EVIDENCE}${sha256}`,
+  bundle: (incidentId, eventId) =>
+    `${DESK_BUNDLE}${encodeURIComponent(incidentId)}/${encodeURIComponent(eventId)}`,
+};
 
 /** The most events a form reads to pick a target from and to suggest names. */
 const CONTEXT_EVENTS = 200;
@@ -94,6 +104,7 @@ export function deskRoutes(deps: DeskDeps) {
       "/",
       evidenceRoutes({ ...deps.evidence, authenticate: asUser, readers: async (c) => asUser(c) }),
     );
+  if (deps.bundle) api.route("/", proofBundleRoutes({ ...deps.bundle, readers: async (c) => asUser(c) }));
   const send = async (who: Principal, path: string, body: unknown): Promise<Answer> => {
     const res = await api.request(
       path,
@@ -462,42 +473,48 @@ export function deskRoutes(deps: DeskDeps) {
     }),
   );
 
-  if (deps.evidence) {
-    app.get(`${DESK_EVIDENCE_PATH}:sha256`, acceptQuery(), async (c) => {
-      const s = await session(c);
-      if (s instanceof Response) return s;
-      // The session cookie goes with any top-level navigation (SameSite=Lax): a download another
-      // site starts would save restricted bytes and record a read the person never asked for.
-      const site = c.req.header("sec-fetch-site");
-      if (site !== undefined && site !== "same-origin" && site !== "none")
-        return messagePage(
-          c,
-          403,
-          "A download another site asked for",
-          <>
-            Evidence is downloaded from the archive's own pages only: nothing was read or recorded.{" "}
-            <a href={c.req.path}>Download it from here</a> if you meant to.
-          </>,
-          s,
-        );
-      const headers = new Headers();
-      for (const name of ["range", "if-range", "if-none-match"]) {
-        const value = c.req.header(name);
-        if (value !== undefined) headers.set(name, value);
-      }
-      const answer = await api.request(
-        `/evidence/${encodeURIComponent(c.req.param("sha256"))}`,
-        { method: c.req.method, headers },
-        { deskUser: s.who },
+  /**
+   * A download by session: the API's own read of `apiPath` as the signed-in person (the same
+   * role check, the same record of a restricted read); a refusal as a page.
+   */
+  const download = async (c: Context, apiPath: string) => {
+    const s = await session(c);
+    if (s instanceof Response) return s;
+    // The session cookie goes with any top-level navigation (SameSite=Lax): a download another
+    // site starts would save restricted bytes and record a read the person never asked for.
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin" && site !== "none")
+      return messagePage(
+        c,
+        403,
+        "A download another site asked for",
+        <>
+          Evidence is downloaded from the archive's own pages only: nothing was read or recorded.{" "}
+          <a href={c.req.path}>Download it from here</a> if you meant to.
+        </>,
+        s,
       );
-      // A refusal is a page; an answer without a body (HEAD, a 416) goes as it is.
-      const problemBody =
-        c.req.method === "GET" && answer.headers.get("content-type")?.startsWith("application/problem+json");
-      if (answer.status < 400 || !problemBody) return answer;
-      const problem = (await answer.json()) as { title: string; detail: string };
-      return messagePage(c, answer.status as ContentfulStatusCode, problem.title, problem.detail, s);
-    });
-  }
+    const headers = new Headers();
+    for (const name of ["range", "if-range", "if-none-match"]) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    const answer = await api.request(apiPath, { method: c.req.method, headers }, { deskUser: s.who });
+    // A refusal is a page; an answer without a body (HEAD, a 416) goes as it is.
+    const problemBody =
+      c.req.method === "GET" && answer.headers.get("content-type")?.startsWith("application/problem+json");
+    if (answer.status < 400 || !problemBody) return answer;
+    const problem = (await answer.json()) as { title: string; detail: string };
+    return messagePage(c, answer.status as ContentfulStatusCode, problem.title, problem.detail, s);
+  };
+  if (deps.evidence)
+    app.get(`${DESK_EVIDENCE}:sha256`, acceptQuery(), (c) =>
+      download(c, API_DOWNLOADS.bytes(encodeURIComponent(c.req.param("sha256")))),
+    );
+  if (deps.bundle)
+    app.get(`${DESK_BUNDLE}:incidentId/:eventId`, acceptQuery(), (c) =>
+      download(c, API_DOWNLOADS.bundle(c.req.param("incidentId"), c.req.param("eventId"))),
+    );
 
   app.get("/desk", acceptQuery(), async (c) => {
     const s = await session(c);

@@ -6,13 +6,26 @@ import { formatInstant, safeHref, typeLabel } from "./format.js";
 const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
 
-const Capture: FC<{ incidentId: string; row: EvidenceRow; restrictedPath: string }> = ({
+/** Where a capture's bytes and its proof bundle are downloaded from. */
+export interface DownloadLinks {
+  bytes: (sha256: string) => string;
+  bundle: (incidentId: string, eventId: string) => string;
+}
+
+/** The API's own downloads: a bearer token's user, or anyone for public bytes. */
+export const API_DOWNLOADS: DownloadLinks = {
+  bytes: (sha256) => `/evidence/${sha256}`,
+  bundle: (incidentId, eventId) =>
+    `/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(eventId)}/bundle`,
+};
+
+const Capture: FC<{ incidentId: string; row: EvidenceRow; restricted: DownloadLinks }> = ({
   incidentId,
   row,
-  restrictedPath,
+  restricted,
 }) => {
   const source = safeHref(row.sourceUrl);
-  const bundle = `/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(row.eventId)}/bundle`;
+  const links = row.access === "restricted" ? restricted : API_DOWNLOADS;
   return (
     <li class="capture" id={`evidence-${row.sha256}`} data-sha256={row.sha256}>
       <p>
@@ -63,16 +76,20 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow; restrictedPath: string
           {row.access === "restricted" ? (
             // No `download` attribute: the answer may be a sign-in page first (the bytes come
             // as an attachment anyway).
-            <a href={`${restrictedPath}${row.sha256}`}>download (restricted readers only)</a>
+            <a href={links.bytes(row.sha256)}>download (restricted readers only)</a>
           ) : (
-            <a href={`/evidence/${row.sha256}`} download="">
+            <a href={links.bytes(row.sha256)} download="">
               download
             </a>
           )}
           {" · "}
-          <a href={bundle} download="">
-            proof bundle
-          </a>
+          {row.access === "restricted" ? (
+            <a href={links.bundle(incidentId, row.eventId)}>proof bundle</a>
+          ) : (
+            <a href={links.bundle(incidentId, row.eventId)} download="">
+              proof bundle
+            </a>
+          )}
         </dd>
         <dt>Reports resting on it</dt>
         <dd>
@@ -101,9 +118,9 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow; restrictedPath: string
 export const EvidenceSection: FC<{
   incidentId: string;
   state: IncidentState;
-  /** Where restricted bytes are downloaded from (`<path><sha256>`): the desk's, by session, where there is one. */
-  restrictedPath?: string;
-}> = ({ incidentId, state, restrictedPath = "/evidence/" }) => {
+  /** Where restricted bytes and their bundles are downloaded from: the desk's, by session, where there is one. */
+  restricted?: DownloadLinks;
+}> = ({ incidentId, state, restricted = API_DOWNLOADS }) => {
   const evidence = state.evidence;
   const rows = [...(evidence?.latest ?? [])].reverse();
   return (
@@ -118,7 +135,7 @@ export const EvidenceSection: FC<{
           ) : null}
           <ul class="captures">
             {rows.map((row) => (
-              <Capture incidentId={incidentId} row={row} restrictedPath={restrictedPath} />
+              <Capture incidentId={incidentId} row={row} restricted={restricted} />
             ))}
           </ul>
         </>

@@ -8,7 +8,7 @@ import { casualtyCharts } from "./chart-model.js";
 import { DenialsSection, StatementsSection } from "./claims-sections.js";
 import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
-import { EvidenceSection } from "./evidence-section.js";
+import { type DownloadLinks, EvidenceSection } from "./evidence-section.js";
 import { categoryLabel, formatInstant, headline, isolate, occurredText, orderCategories } from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
@@ -37,8 +37,8 @@ export interface IncidentPageProps {
   victims?: VictimsView;
   /** Every retracted id (the summary lists only the latest): the charts and timeline mark them. */
   retracted?: ReadonlySet<string>;
-  /** Where restricted evidence is downloaded from (the desk's, where there is one). */
-  restrictedEvidencePath?: string;
+  /** Where restricted evidence and its bundles are downloaded from (the desk's, where there is one). */
+  restrictedDownloads?: DownloadLinks;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -107,7 +107,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   desk,
   victims,
   retracted = new Set(summary.retractedEventIds),
-  restrictedEvidencePath,
+  restrictedDownloads,
 }) => {
   const past = moment.at !== "current";
   const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -179,7 +179,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
       <EvidenceSection
         incidentId={summary.incidentId}
         state={state}
-        {...(restrictedEvidencePath ? { restrictedPath: restrictedEvidencePath } : {})}
+        {...(restrictedDownloads ? { restricted: restrictedDownloads } : {})}
       />
       <EventTimeline incidentId={summary.incidentId} page={timeline} retracted={retracted} log={log} />
     </Layout>

@@ -21,6 +21,7 @@ import { hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
+import type { DownloadLinks } from "../pages/evidence-section.js";
 import { formatInstant, viewPath } from "../pages/format.js";
 import { IncidentListPage } from "../pages/incident-list-page.js";
 import { IncidentPage } from "../pages/incident-page.js";
@@ -54,8 +55,8 @@ export interface DashboardDeps {
   readerAuth?: ReaderAuthenticator;
   /** The desk's signed-in person (functions/http/desk), a reader as a bearer token's user is; null: none. */
   deskReader?: (c: Context) => Promise<Principal | null>;
-  /** Where the desk serves restricted evidence to its signed-in person (`<path><sha256>`). */
-  deskEvidencePath?: string;
+  /** Where the desk serves restricted evidence and its bundles to its signed-in person. */
+  deskDownloads?: DownloadLinks;
   /** The finding index: the list's words, dates, source and box (functions/finding). */
   finding?: SearchIndex;
 }
@@ -80,7 +81,7 @@ export function dashboardRoutes({
   disclosures,
   readerAuth,
   deskReader,
-  deskEvidencePath,
+  deskDownloads,
   finding,
 }: DashboardDeps): Hono {
   const app = new Hono();
@@ -264,7 +265,7 @@ export function dashboardRoutes({
           desk={desk}
           victims={victims}
           retracted={new Set(retracted)}
-          {...(deskEvidencePath ? { restrictedEvidencePath: deskEvidencePath } : {})}
+          {...(deskDownloads ? { restrictedDownloads: deskDownloads } : {})}
         />
       </OpenedValuesContext.Provider>,
       // A signed-in person's page carries their form token: never in a shared cache. Anyone

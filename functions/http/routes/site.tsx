@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import type { PagesEvidence } from "../../evidence/evidence-routes.js";
+import type { PagesBundle } from "../../evidence/proof-bundle.js";
 import type { Logger } from "../../logger.js";
 import { answerHeaders } from "../answer-headers.js";
 import { type DeskConfig, deskPages } from "../desk/desk-pages.js";
-import { DESK_EVIDENCE_PATH } from "../desk/desk-routes.js";
+import { DESK_DOWNLOADS } from "../desk/desk-routes.js";
 import { DocsPage } from "../pages/docs-page.js";
+import { API_DOWNLOADS } from "../pages/evidence-section.js";
 import { problemPage } from "../pages/problem-page.js";
 import { acceptQuery } from "../params.js";
 import { createErrorHandler, notFoundHandler } from "../problem.js";
@@ -23,6 +25,8 @@ export interface PageRoutesDeps extends DashboardDeps {
   writes?: Omit<EventRoutesDeps, "authenticate">;
   /** The API's evidence store and limit (functions/evidence): the desk's upload form posts through them. */
   evidence?: PagesEvidence;
+  /** The API's proof bundles (functions/evidence): the desk's, by session, hold restricted bytes. */
+  bundle?: PagesBundle;
 }
 
 /**
@@ -40,7 +44,9 @@ export function pageRoutes(deps: PageRoutesDeps): Hono {
   const app = dashboardRoutes({
     ...deps,
     ...(desk ? { deskPanel: desk.panel, deskReader: desk.reader } : {}),
-    ...(desk && deps.evidence ? { deskEvidencePath: DESK_EVIDENCE_PATH } : {}),
+    ...(desk && deps.evidence
+      ? { deskDownloads: { ...DESK_DOWNLOADS, ...(deps.bundle ? {} : { bundle: API_DOWNLOADS.bundle }) } }
+      : {}),
   });
   if (desk) app.route("/", desk.routes);
   if (deps.finding) app.route("/", findingPageRoutes({ finding: deps.finding, reader: deps.reader }));
