@@ -214,10 +214,13 @@ export class DisclosureStore {
    * attempt its eventId was stored without: functions/people/sealed-append.ts): each entry leaves
    * its pack, rewritten as a redaction rewrites it (a pack left with nothing stays, empty).
    * Nothing is deleted: no writer may delete here (infra/people-tables.ts). A first-layout item
-   * (one value an item, as the first version wrote them) is left to the orphan sweep.
+   * (one value an item, as the first version wrote them) is left to the orphan sweep. As after an
+   * erasure, a local store's files drop the old packs at once: the refused values were never
+   * anyone's to keep.
    */
-  discard(items: readonly HeldDisclosure[]): Promise<void> {
-    return this.redact(items, "discarded", "");
+  async discard(items: readonly HeldDisclosure[]): Promise<void> {
+    await this.redact(items, "discarded", "");
+    await this.forgetOverwritten?.(this.table);
   }
 
   private async redact(items: readonly HeldDisclosure[], effect: Effect, by: string) {

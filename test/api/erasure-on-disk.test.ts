@@ -79,4 +79,47 @@ describe("erasing on a local archive kept on disk", () => {
     expect(after.map((d) => d.pointer).sort()).toEqual(["/data/victims/0/age", "/data/victims/1/name"]);
     expect((await call(archive.url, "GET", `/incidents/${ID}/verify`)).body).toMatchObject({ ok: true });
   });
+
+  it("leaves no copy of a refused append's values in DATA_DIR's files", async () => {
+    const kept = {
+      eventId: "disk-kept",
+      type: "VictimsRecorded",
+      source: AP,
+      attributedTo: { name: "Regional registry" },
+      data: { victims: [{ name: "Iryna Stored" }] },
+    };
+    const stored = await post(archive.url, ID, kept);
+    expect(stored.status).toBe(201);
+    // Sealed and written, then refused: the incident has moved past the version this writer read.
+    // Posted without an eventId, so no retry can rely on the values: they go at once (a client's
+    // eventId keeps them for its retry until the orphan sweep).
+    const refusedName = "Mykola Never-Recorded";
+    const { eventId: _, ...unnamed } = kept;
+    const stale = { "if-match": `"${stored.body.version - 1}"` };
+    const refused = await post(
+      archive.url,
+      ID,
+      { ...unnamed, data: { victims: [{ name: refusedName }] } },
+      stale,
+    );
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(JSON.stringify(refused.body)).not.toContain(refusedName);
+    // A value is kept as base64url of `["<salt>","<value>"]`: the name is found at any of the three
+    // alignments a base64 text can put it at.
+    expect(base64Alignments(refusedName).flatMap((needle) => filesHolding(dataDir, needle))).toEqual([]);
+    expect(base64Alignments("Iryna Stored").flatMap((needle) => filesHolding(dataDir, needle))).not.toEqual(
+      [],
+    );
+    expect((await disclosures("disk-kept")).map((d) => d.pointer)).toEqual(["/data/victims/0/name"]);
+  });
 });
+
+/** The base64url texts of `text` at each of the three byte offsets it can start at, edges cut. */
+function base64Alignments(text: string): string[] {
+  const bytes = Buffer.from(text);
+  return [0, 1, 2].map((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64url");
+    const whole = Math.floor((offset + bytes.length) / 3) * 4;
+    return encoded.slice(offset === 0 ? 0 : 4, whole);
+  });
+}
