@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
 import { createLogger } from "../../functions/logger.js";
@@ -223,6 +223,20 @@ describe("restricted evidence from the incident page", () => {
   const sha256 = sha256Of(BYTES);
   const DESK_EVIDENCE = "/desk/evidence/";
 
+  /** What the restricted-reader's browser saves from the incident page's `link` (no JavaScript). */
+  const downloadAsReader = async (link: (tab: Page) => Locator): Promise<Buffer> => {
+    const person = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false });
+    try {
+      const tab = await person.newPage();
+      await signIn(tab, archive.url, READER.token);
+      await tab.goto(view());
+      const [download] = await Promise.all([tab.waitForEvent("download"), link(tab).click()]);
+      return readFileSync(await download.path());
+    } finally {
+      await person.close();
+    }
+  };
+
   it("downloads for a signed-in restricted-reader by session, recorded; others are refused or sent to sign in", async () => {
     const kept = await fetch(`${archive.url}/evidence?access=restricted`, {
       method: "POST",
@@ -273,20 +287,10 @@ describe("restricted evidence from the incident page", () => {
     expect(await forced.text()).toContain("A download another site asked for");
 
     // In a browser: the page's link, clicked, downloads the bytes (a same-origin navigation).
-    const person = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false });
-    try {
-      const tab = await person.newPage();
-      await signIn(tab, archive.url, READER.token);
-      await tab.goto(view());
-      const [download] = await Promise.all([
-        tab.waitForEvent("download"),
-        tab.getByRole("link", { name: "download (restricted readers only)" }).click(),
-      ]);
-      const saved = await download.path();
-      expect(readFileSync(saved, "utf8")).toBe(BYTES);
-    } finally {
-      await person.close();
-    }
+    const saved = await downloadAsReader((tab) =>
+      tab.getByRole("link", { name: "download (restricted readers only)" }),
+    );
+    expect(saved.toString("utf8")).toBe(BYTES);
 
     // Each read is recorded as a bearer token's would be: who, and the bytes.
     const db = createDynamoClient(archive.dynamoEndpoint);
@@ -368,26 +372,13 @@ describe("restricted evidence from the incident page", () => {
     ]);
 
     // In a browser: the capture's "proof bundle" link, clicked, saves the bundle with the bytes.
-    const person = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: false });
-    try {
-      const tab = await person.newPage();
-      await signIn(tab, archive.url, READER.token);
-      await tab.goto(view());
-      const [download] = await Promise.all([
-        tab.waitForEvent("download"),
-        tab
-          .locator(`#evidence-${sha256Of(secret)}`)
-          .getByRole("link", { name: "proof bundle" })
-          .click(),
-      ]);
-      const saved = await download.path();
-      const fromBrowser = await entries(
-        new Response(readFileSync(saved), { headers: { "content-type": "application/zip" } }),
-      );
-      expect(fromBrowser.bytes).toBe(secret);
-    } finally {
-      await person.close();
-    }
+    const saved = await downloadAsReader((tab) =>
+      tab.locator(`#evidence-${sha256Of(secret)}`).getByRole("link", { name: "proof bundle" }),
+    );
+    const fromBrowser = await entries(
+      new Response(saved, { headers: { "content-type": "application/zip" } }),
+    );
+    expect(fromBrowser.bytes).toBe(secret);
 
     // Each bundle that held the bytes is recorded, as the API's are: not the one without the role,
     // nor the one another site asked for.
