@@ -332,14 +332,18 @@ describe("restricted evidence from the incident page", () => {
         return {
           readme: readFileSync(join(dir, "out", "README.txt"), "utf8"),
           bytes: existsSync(held) ? readFileSync(held, "utf8") : null,
+          vkey: existsSync(join(dir, "out", "vkey.txt")),
         };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     };
 
-    // The page links a restricted capture's bundle to the desk's, which a browser can follow.
-    expect(await (await fetch(view())).text()).toContain(`href="${path}"`);
+    // The page links a restricted capture's bundle to the desk's, which a browser can follow,
+    // beside anyone's bundle (its bytes left out).
+    const page = await (await fetch(view())).text();
+    expect(page).toContain(`href="${path}"`);
+    expect(page).toContain(`href="/incidents/${INCIDENT}/events/${eventId}/bundle"`);
     const unsigned = await fetch(`${archive.url}${path}`, { redirect: "manual" });
     expect([unsigned.status, unsigned.headers.get("location")]).toEqual([
       303,
@@ -359,6 +363,7 @@ describe("restricted evidence from the incident page", () => {
     const held = await entries(answer);
     expect(held.bytes).toBe(secret);
     expect(held.readme).toContain("SHA256SUMS");
+    expect(held.vkey).toBe(true);
     const forced = await fetch(`${archive.url}${path}`, {
       headers: { cookie: rhea, "sec-fetch-site": "cross-site" },
     });
@@ -373,7 +378,9 @@ describe("restricted evidence from the incident page", () => {
 
     // In a browser: the capture's "proof bundle" link, clicked, saves the bundle with the bytes.
     const saved = await downloadAsReader((tab) =>
-      tab.locator(`#evidence-${sha256Of(secret)}`).getByRole("link", { name: "proof bundle" }),
+      tab
+        .locator(`#evidence-${sha256Of(secret)}`)
+        .getByRole("link", { name: "proof bundle with the bytes (restricted readers only)" }),
     );
     const fromBrowser = await entries(
       new Response(saved, { headers: { "content-type": "application/zip" } }),

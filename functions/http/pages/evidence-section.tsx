@@ -25,7 +25,7 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow; restricted: DownloadLi
   restricted,
 }) => {
   const source = safeHref(row.sourceUrl);
-  const links = row.access === "restricted" ? restricted : API_DOWNLOADS;
+  const bytesAt = row.access === "restricted" ? restricted.bytes : API_DOWNLOADS.bytes;
   return (
     <li class="capture" id={`evidence-${row.sha256}`} data-sha256={row.sha256}>
       <p>
@@ -76,20 +76,25 @@ const Capture: FC<{ incidentId: string; row: EvidenceRow; restricted: DownloadLi
           {row.access === "restricted" ? (
             // No `download` attribute: the answer may be a sign-in page first (the bytes come
             // as an attachment anyway).
-            <a href={links.bytes(row.sha256)}>download (restricted readers only)</a>
+            <a href={bytesAt(row.sha256)}>download (restricted readers only)</a>
           ) : (
-            <a href={links.bytes(row.sha256)} download="">
+            <a href={bytesAt(row.sha256)} download="">
               download
             </a>
           )}
           {" · "}
-          {row.access === "restricted" ? (
-            <a href={links.bundle(incidentId, row.eventId)}>proof bundle</a>
-          ) : (
-            <a href={links.bundle(incidentId, row.eventId)} download="">
-              proof bundle
-            </a>
-          )}
+          <a href={API_DOWNLOADS.bundle(incidentId, row.eventId)} download="">
+            proof bundle
+          </a>
+          {/* Anyone's bundle leaves restricted bytes out; the desk's holds them for a restricted-reader. */}
+          {row.access === "restricted" && restricted.bundle !== API_DOWNLOADS.bundle ? (
+            <>
+              {" · "}
+              <a href={restricted.bundle(incidentId, row.eventId)}>
+                proof bundle with the bytes (restricted readers only)
+              </a>
+            </>
+          ) : null}
         </dd>
         <dt>Reports resting on it</dt>
         <dd>
