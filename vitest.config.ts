@@ -37,7 +37,8 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     // Test files in a worker share its loaded modules: each file re-importing the archive's
     // modules and the SDKs cost more than many of its tests. No test file changes what another
-    // imports (no module mocks; the one that sets environment variables restores them).
+    // imports (no module mocks; those that set environment variables restore them with
+    // test/support/saved-env.ts).
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,

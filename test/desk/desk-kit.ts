@@ -119,6 +119,9 @@ export async function expectAccessible(
   act?: (page: Page) => Promise<void>,
 ): Promise<void> {
   const page = await axePage(browser);
+  // A fresh document: a URL that differed from the last check's only by its fragment would
+  // otherwise leave that check's page, and what its `act` did, in place.
+  await page.goto("about:blank");
   await page.context().clearCookies();
   await page.context().addCookies(await person.cookies());
   await page.goto(url);

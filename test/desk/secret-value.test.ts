@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSecretString } from "../../functions/http/desk/secret-value.js";
+import { saveEnv } from "../support/saved-env.js";
 
 /**
  * The pages Lambda's one Secrets Manager call (the SDK's client), against a stand-in endpoint: the JSON 1.1
@@ -13,7 +14,7 @@ const ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:desk-session-k
 let seen: { headers: Record<string, string>; body: string }[] = [];
 let server: ReturnType<typeof serve>;
 let endpoint: string;
-const saved = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   const app = new Hono();
@@ -34,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = saved;
+  restoreEnv();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 

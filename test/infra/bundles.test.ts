@@ -18,6 +18,7 @@ import { createTables } from "../../functions/store/create-tables.js";
 import { peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { RELEASE_PATH, WRITE_PATH } from "../../infra/ledger-stack.js";
 import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
+import { saveEnv } from "../support/saved-env.js";
 import {
   type HttpRequest,
   httpApiEvent,
@@ -64,7 +65,7 @@ let coldImportMs: number;
 /** Each bundle as its Lambda loads it, its store reached through its role's policies. */
 let roles: ReturnType<typeof roleLoader>;
 let viewRepair: { fn: { node: { defaultChild?: unknown } }; role: { node: { defaultChild?: unknown } } };
-const savedEnv = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   // 1. Synthesize with bundling: the assets CDK stages are the deployable artifacts.
@@ -121,7 +122,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = savedEnv;
+  restoreEnv();
   await roles?.close();
   db?.destroy();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTables } from "../../functions/store/create-tables.js";
 import { startTestIssuer } from "../desk/test-issuer.js";
 import { lambdaEnvironment, roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
+import { saveEnv } from "../support/saved-env.js";
 import { type HttpRequest, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -36,7 +37,7 @@ let issuer: Awaited<ReturnType<typeof startTestIssuer>>;
 let db: DynamoDBClient;
 let secretReads = 0;
 let roles: ReturnType<typeof roleLoader>;
-const savedEnv = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-desk-bundle-");
@@ -76,7 +77,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  process.env = savedEnv;
+  restoreEnv();
   await roles?.close();
   db?.destroy();
   await issuer?.close();

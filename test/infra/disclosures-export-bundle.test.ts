@@ -5,6 +5,7 @@ import type { LocalServer } from "../../functions/local/server.js";
 import { AP, opened, post, startArchive } from "../support/archive.js";
 import { loadExportBundles, type roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { invokeStreaming } from "../support/lambda-streaming.js";
+import { saveEnv } from "../support/saved-env.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -22,7 +23,7 @@ let archive: LocalServer;
 let exportsHandler: unknown;
 let api: ApiHandler;
 let roles: ReturnType<typeof roleLoader>;
-const savedEnv = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-disclosures-bundle-");
@@ -54,7 +55,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  process.env = savedEnv;
+  restoreEnv();
   await roles?.close();
   delete (globalThis as { awslambda?: unknown }).awslambda;
   await archive?.close();

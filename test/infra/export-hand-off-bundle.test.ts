@@ -11,6 +11,7 @@ import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
 import { roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { type LambdaInvokeEndpoint, startLambdaInvokeEndpoint } from "../support/lambda-invoke-endpoint.js";
+import { saveEnv } from "../support/saved-env.js";
 import { httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -46,7 +47,7 @@ let size: number;
 let builder: BuildHandler;
 let data: HttpHandler;
 let roles: ReturnType<typeof roleLoader>;
-const savedEnv = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-hand-off-bundle-");
@@ -102,7 +103,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  process.env = savedEnv;
+  restoreEnv();
   await roles?.close();
   s3?.destroy();
   await s3server?.close();

@@ -6,6 +6,7 @@ import { seedArchive } from "../export/seed-archive.js";
 import { startArchive } from "../support/archive.js";
 import { loadExportBundles, type roleLoader, synthesizeBundles } from "../support/deployed-bundles.js";
 import { invokeStreaming } from "../support/lambda-streaming.js";
+import { saveEnv } from "../support/saved-env.js";
 import { functionUrlEvent, httpApiEvent, REGION } from "./lambda-events.js";
 
 /**
@@ -24,7 +25,7 @@ let size: number;
 let exportsHandler: unknown;
 let api: ApiHandler;
 let roles: ReturnType<typeof roleLoader>;
-const savedEnv = { ...process.env };
+const restoreEnv = saveEnv();
 
 beforeAll(async () => {
   const synthesized = synthesizeBundles("ledger-exports-bundle-");
@@ -43,7 +44,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  process.env = savedEnv;
+  restoreEnv();
   await roles?.close();
   delete (globalThis as { awslambda?: unknown }).awslambda;
   await archive?.close();
