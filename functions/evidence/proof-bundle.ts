@@ -149,6 +149,13 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
       const leaf = { incidentId, eventId, version: event.version, index };
       return notInLogYet(c, leaf, "retry, or wait for it with GET …/proof?wait=true");
     }
+    const headers = {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${incidentId}-v${event.version}-bundle.zip"`,
+      "Cache-Control": "no-store, no-transform",
+    };
+    // A HEAD reads no bytes, so it records no read of restricted ones.
+    if (c.req.method === "HEAD") return c.body(null, 200, headers);
     // The checkpoint a time-stamp covers, where one covers this leaf: the proof is given in that
     // tree, so `openssl ts -verify` checks the very checkpoint the bundle carries. Else the latest.
     const stamped = (await deps.timestampCovering?.(index + 1)) ?? null;
@@ -214,11 +221,7 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
       }
     }
     zip.end();
-    return c.body(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, 200, {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${incidentId}-v${event.version}-bundle.zip"`,
-      "Cache-Control": "no-store, no-transform",
-    });
+    return c.body(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, 200, headers);
   });
   return app;
 }

@@ -127,6 +127,12 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     expect(readme).toContain(`Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`);
     expect(readme).not.toContain("SHA256SUMS");
     expect((await call(base, "GET", "/incidents/bundle-one/events/nope-nope-nope/bundle")).status).toBe(404);
+    // A HEAD reads nothing, and records nothing.
+    const head = await fetch(`${base}/incidents/bundle-one/events/bundle-restricted/bundle`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect([head.status, head.headers.get("content-type")]).toEqual([200, "application/zip"]);
     // A restricted-reader's bundle holds them, and the read is recorded in the audit table.
     const held = await fetch(`${base}/incidents/bundle-one/events/bundle-restricted/bundle`, {
       headers: { authorization: `Bearer ${TOKEN}` },
