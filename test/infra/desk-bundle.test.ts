@@ -206,6 +206,18 @@ describe("the desk in the deployed pages bundle", () => {
     expect(signedIn.headers["cache-control"]).toBe("private, no-store");
     const audit = await db.send(new ScanCommand({ TableName: "desk-events-audit" }));
     expect((audit.Items ?? []).some((i) => i.who?.S === "rhea@example.org (rhea-sub)")).toBe(true);
+    // The desk's proof bundle, read as the pages role may: the event is found, and the log (no
+    // sequencer fills it here) answers that it is not in a signed checkpoint yet.
+    const bundle = await call({
+      method: "GET",
+      route: "/desk/bundle/{incidentId}/{eventId}",
+      path: `/desk/bundle/desk-bundle-incident/${field("eventId")}`,
+    });
+    expect(bundle.status, bundle.text.slice(0, 400)).toBe(202);
+    expect(JSON.parse(bundle.text)).toMatchObject({
+      incidentId: "desk-bundle-incident",
+      eventId: field("eventId"),
+    });
 
     const copied = jar.get("ledger_session") ?? "";
     const out = await call({
