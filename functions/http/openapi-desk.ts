@@ -347,8 +347,8 @@ export const paths: Record<string, Json> = {
           },
         },
         "202": {
-          description: "The event is not yet in a signed checkpoint: the API's answer, as for its proof.",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/EventProofPending" } } },
+          ...html("A page saying the event is not yet in a signed checkpoint, with a link to try again."),
+          headers: { "Retry-After": { required: true, schema: { type: "string", pattern: "^[0-9]+$" } } },
         },
         "303": redirect("Not signed in: to /sign-in, back here after."),
         "400": badQuery,

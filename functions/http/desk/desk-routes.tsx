@@ -500,6 +500,21 @@ export function deskRoutes(deps: DeskDeps) {
       if (value !== undefined) headers.set(name, value);
     }
     const answer = await api.request(apiPath, { method: c.req.method, headers }, { deskUser: s.who });
+    // A bundle of an event the log does not hold yet: a page to come back from, not the API's JSON.
+    if (answer.status === 202 && c.req.method === "GET") {
+      const page = await messagePage(
+        c,
+        202,
+        "Not in the log yet",
+        <>
+          This event is stored, and will be in a signed checkpoint within seconds: its proof bundle can be
+          made then. <a href={c.req.path}>Try again</a>.
+        </>,
+        s,
+      );
+      page.headers.set("Retry-After", answer.headers.get("retry-after") ?? "1");
+      return page;
+    }
     // A refusal is a page; an answer without a body (HEAD, a 416) goes as it is.
     const problemBody =
       c.req.method === "GET" && answer.headers.get("content-type")?.startsWith("application/problem+json");
