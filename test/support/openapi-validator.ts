@@ -156,7 +156,10 @@ export class ResponseValidator {
 
 const validators = new Map<string, Promise<ResponseValidator>>();
 
-/** The validator for the document a running server serves, fetched once per server. */
+/**
+ * The validator for the document a running server serves, fetched once per address (the
+ * document is the code's, the same from every server of it).
+ */
 export function validatorFor(base: string): Promise<ResponseValidator> {
   let validator = validators.get(base);
   if (!validator) {
@@ -164,6 +167,8 @@ export function validatorFor(base: string): Promise<ResponseValidator> {
       if (r.status !== 200) throw new Error(`GET ${base}/openapi.json answered ${r.status}`);
       return new ResponseValidator((await r.json()) as Json);
     });
+    // A failure is not kept: a later server on the same port (files share a worker) asks again.
+    validator.catch(() => validators.delete(base));
     validators.set(base, validator);
   }
   return validator;
