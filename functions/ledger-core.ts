@@ -29,7 +29,7 @@ export interface LedgerCoreOptions {
   salt?: () => string;
   /** The evidence blob store and its routes' settings (functions/evidence); none: no evidence routes. */
   evidence?: EvidenceOptions;
-  /** Makes the store's files forget what an erasure overwrote in a table (locally: LevelDB compacts it). */
+  /** Makes the store's files forget what an erasure or a discard overwrote in a table (locally: LevelDB compacts it). */
   forgetOverwritten?: (table: string) => Promise<void>;
 }
 
