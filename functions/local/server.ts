@@ -128,8 +128,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       sequencing?.notify(item.incidentId?.S ?? "", item);
     },
     logVerifierKey: async () => logSigner.vkey,
-    // An erased person's value leaves DATA_DIR's files when the erasure is answered, not at
-    // LevelDB's next compaction (docs/explanation/people.md).
+    // An erased person's value, or one a refused append discarded, leaves DATA_DIR's files
+    // before the answer, not at LevelDB's next compaction (docs/explanation/people.md).
     forgetOverwritten: (table) => store.compact(table),
     evidence: {
       store: blobs,
