@@ -9,14 +9,12 @@ import {
   retractedIds,
   type Summary,
   summarize,
-  utf8Length,
 } from "../events/summarize.js";
 import type { IncidentState } from "../events/summary.js";
 import { BoundedLru } from "./bounded-lru.js";
 import { type EditorialIndex, incomingOfItem, linksInKey } from "./editorial/editorial-index.js";
 import { foldWithStore } from "./history-fold.js";
 import type { EventStore } from "./store/event-store.js";
-import { listKeyAfter } from "./store/list-cursor.js";
 import {
   type ListPage,
   type ListQuery,
@@ -57,25 +55,6 @@ const NOTHING_TO_WAIT_FOR: PendingProjections = { of: async () => {}, all: async
 
 /** Characters of assembled summaries an IncidentReader keeps (see `assembled`). */
 const ASSEMBLED_CHARS = 16_000_000;
-
-/** A listing page's summaries total at most this many bytes of JSON (at least one summary). */
-export const LISTING_PAGE_BYTES = 480 * 1024;
-
-/** What a summary adds to a listing page (its JSON and a comma). */
-export const pageBytes = (summary: Summary): number => utf8Length(JSON.stringify(summary)) + 1;
-
-/** The first summaries whose JSON fits `budget`; the rest start the next page. */
-function pageWithin(items: Summary[], next: ListPage["next"], budget: number) {
-  let used = 0;
-  for (const [i, item] of items.entries()) {
-    used += pageBytes(item);
-    if (used > budget && i > 0) {
-      const last = items[i - 1] as Summary;
-      return { items: items.slice(0, i), next: listKeyAfter(last.incidentId, last.lastRecordedAt) };
-    }
-  }
-  return { items, next };
-}
 
 export class IncidentReader {
   /**
@@ -125,8 +104,7 @@ export class IncidentReader {
       next = page.next;
       if (!next || items.length >= query.limit) break;
     }
-    // Each round's page fits the budget; together they may not.
-    return pageWithin(items, next, LISTING_PAGE_BYTES);
+    return { items, next };
   }
 
   private async listPage(query: ListQuery): Promise<{ items: Summary[]; next: ListPage["next"] }> {
@@ -144,13 +122,12 @@ export class IncidentReader {
       ),
       this.editorial?.incomingMany(ids) ?? new Map<string, IncomingLink[]>(),
     ]);
-    return pageWithin(
-      items
+    return {
+      items: items
         .filter((s): s is Summary => s !== null)
         .map((s) => withIncoming(s, incoming.get(s.incidentId) ?? [])),
-      page.next,
-      LISTING_PAGE_BYTES,
-    );
+      next: page.next,
+    };
   }
 
   /** Resolves once the projections of the writes before this call are done (locally; at once in AWS). */

@@ -24,3 +24,18 @@ export function byteBudget(max = EVENT_PAGE_BYTES) {
     },
   };
 }
+
+/**
+ * A listing's answer (summaries, or what a source page makes of them) is at most this many
+ * bytes of JSON, whatever its `limit`: a long incident's summary alone may be hundreds of KB.
+ * Pages that draw a line an incident (the dashboard, the map) are not cut by it.
+ */
+export const LISTING_PAGE_BYTES = 480 * 1024;
+
+/** How many of `items`, from the first, fit `max` bytes as JSON (always the first). */
+export function countWithin(items: readonly unknown[], max: number): number {
+  const budget = byteBudget(max);
+  let kept = 0;
+  while (kept < items.length && budget.add(JSON.stringify(items[kept]))) kept++;
+  return kept;
+}

@@ -18,6 +18,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "ledger-bounds-"));
 const KB = 1024;
 /** Three, so that their summaries together pass a listing page's 512 KB. */
 const INCIDENTS = ["worst-case-a", "worst-case-b", "worst-case-c"];
+const QUIET_SPEAKER = "Olena Quiet";
 
 /**
  * Text of at most `n` UTF-16 units (the API's measure), part of it outside the Basic
@@ -66,7 +67,13 @@ async function worstIncident(id: string): Promise<void> {
         data: {
           title: long(500, "Title"),
           kind: "missile-strike",
-          location: { name: long(300, "Place"), region: long(300, "Region"), country: "UA" },
+          location: {
+            name: long(300, "Place"),
+            region: long(300, "Region"),
+            country: "UA",
+            lat: 48.7,
+            lon: 37.5,
+          },
           description: long(20_000, "Description"),
         },
       })
@@ -128,6 +135,15 @@ async function worstIncident(id: string): Promise<void> {
         };
       }),
     );
+  // One short statement by a speaker who says nothing else: a source page's row of this incident is small.
+  await postBatch(id, [
+    {
+      type: "StatementMade",
+      source: AP,
+      attributedTo: { name: QUIET_SPEAKER },
+      data: { quote: "Short.", stance: "neutral" },
+    },
+  ]);
   for (let batch = 0; batch < 5; batch++)
     await postBatch(
       id,
@@ -198,7 +214,8 @@ describe("the worst a writer can post", () => {
     for (const d of summary.denials) expect(d.assessments.length).toBeLessThanOrEqual(100);
     expect(summary.retractedEventIds.length).toBeLessThanOrEqual(100);
     expect(summary.retractedCount).toBe(105);
-    expect(summary.statements.count).toBe(20);
+    // 125 long statements, 105 of them retracted, and the quiet speaker's one.
+    expect(summary.statements.count).toBe(21);
   });
 
   it("pages every list whole at the incident's sub-resources", async () => {
@@ -226,7 +243,7 @@ describe("the worst a writer can post", () => {
     expect(denials.slice(denials.length - shown.length).map((d) => d.eventId)).toEqual(shown);
     expect(await collect(`/incidents/${id}/retractions`)).toHaveLength(105);
     const statements = (await collect(`/incidents/${id}/statements`)) as { eventId: string }[];
-    expect(statements).toHaveLength(20);
+    expect(statements).toHaveLength(21);
     expect((await call(archive.url, "GET", `/incidents/${id}/casualties/nothing/sources`)).status).toBe(404);
   });
 
@@ -277,6 +294,28 @@ describe("the worst a writer can post", () => {
     const dashboard = await size("/");
     expect(dashboard.status).toBe(200);
     expect(dashboard.bytes).toBeLessThanOrEqual(1024 * KB);
+  });
+
+  it("cuts a page by what it shows, not by the summaries it read: the dashboard, the map and a source's page hold all three", async () => {
+    const shown = (html: string, pattern: RegExp) =>
+      [...new Set([...html.matchAll(pattern)].map((m) => m[1]))].sort();
+    for (const path of ["/", "/?q=title"]) {
+      const dashboard = await size(path);
+      expect(dashboard.status, path).toBe(200);
+      expect(shown(dashboard.text, /data-incident="([^"]+)"/g), path).toEqual([...INCIDENTS].sort());
+      expect(dashboard.text, path).not.toContain("cursor=");
+    }
+    const map = await size("/map");
+    expect(map.status).toBe(200);
+    expect(shown(map.text, /href="\/view\/(worst-case-[a-c])"/g)).toEqual([...INCIDENTS].sort());
+    expect(map.bytes).toBeLessThanOrEqual(1024 * KB);
+    // The quiet speaker's rows are a line each: one answer holds all three, well within the listing's bytes.
+    const source = await size(`/sources/${encodeURIComponent(QUIET_SPEAKER)}?limit=3`);
+    expect(source.status).toBe(200);
+    const body = JSON.parse(source.text);
+    expect(body.items.map((r: { incidentId: string }) => r.incidentId).sort()).toEqual([...INCIDENTS].sort());
+    expect(body.nextCursor).toBeNull();
+    expect(source.bytes).toBeLessThan(64 * KB);
   });
 
   it("keeps the events' pages and the feed within 1 MB", async () => {

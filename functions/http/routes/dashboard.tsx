@@ -17,7 +17,7 @@ import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
 import type { ViewStore } from "../../store/view-store.js";
 import { hasRole, type Principal } from "../auth.js";
 import { hasSessionCookie } from "../desk/session.js";
-import { hasFinding } from "../finding-params.js";
+import { encodeSearchCursor, hasFinding } from "../finding-params.js";
 import { parseInstant } from "../instant.js";
 import { type Moment, versionHref } from "../pages/as-known-at.js";
 import { TIMELINE_PAGE } from "../pages/event-timeline.js";
@@ -32,7 +32,7 @@ import { OpenedValuesContext } from "../pages/opened-values.js";
 import { TIMELINE_BYTES } from "../pages/page-budget.js";
 import { renderPage } from "../pages/render-page.js";
 import type { VictimsView } from "../pages/victims-section.js";
-import { searchIncidents } from "./finding.js";
+import { findIncidents } from "./finding.js";
 import { findingValues, readFindingForm } from "./finding-pages.js";
 import { pageParam, readPageFilters } from "./page-filters.js";
 
@@ -98,7 +98,8 @@ export function dashboardRoutes({
       if (errors.cursor && hasFinding(found.params)) delete errors.cursor;
     }
     if (finding && found && hasFinding(found.params) && Object.keys(errors).length === 0) {
-      const page = await searchIncidents(
+      // A whole page: a card is a few lines, whatever the size of the summary it was read from.
+      const page = await findIncidents(
         { finding, reader },
         {
           ...found.params,
@@ -108,8 +109,8 @@ export function dashboardRoutes({
         },
       );
       const { cursor: _c, ...rest } = values;
-      const nextHref = page.nextCursor
-        ? `/?${new URLSearchParams({ ...rest, cursor: page.nextCursor })}`
+      const nextHref = page.next
+        ? `/?${new URLSearchParams({ ...rest, cursor: encodeSearchCursor(page.next) })}`
         : null;
       return renderPage(
         c,

@@ -7,7 +7,7 @@ import { MapPageView, SourcePageView, sourcePath } from "../pages/finding-pages.
 import { MessagePage } from "../pages/layout.js";
 import { renderPage } from "../pages/render-page.js";
 import type { MapPoint } from "../pages/world-map.js";
-import { searchIncidents, sourcePage } from "./finding.js";
+import { findIncidents, sourcePage } from "./finding.js";
 import { readPageFilters } from "./page-filters.js";
 
 export interface FindingPageDeps {
@@ -98,7 +98,8 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
     }
     // The whole world when no box is given: the grid cells are the index the map reads.
     const bbox = params.bbox ?? { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 };
-    const page = await searchIncidents(deps, {
+    // Every point asked for: a point is a line of the page, not the summary it was read from.
+    const page = await findIncidents(deps, {
       ...params,
       bbox,
       limit: MAP_POINTS,

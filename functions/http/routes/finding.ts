@@ -5,7 +5,8 @@ import { sourceKeysOf } from "../../../events/source-key.js";
 import { effectiveGrade, type Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchCursor, SearchIndex, SearchPage, SearchQuery } from "../../finding/search-index.js";
-import { GRADE_PAGES, type IncidentReader, LISTING_PAGE_BYTES, pageBytes } from "../../incident-reader.js";
+import { GRADE_PAGES, type IncidentReader } from "../../incident-reader.js";
+import { countWithin, LISTING_PAGE_BYTES } from "../answer-budget.js";
 import { decodeSearchCursor, encodeSearchCursor, type FindingParams } from "../finding-params.js";
 import { acceptQuery, intQuery } from "../params.js";
 
@@ -34,8 +35,15 @@ function cursorOf(text: string | undefined) {
   throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
 }
 
-/** `GET /incidents` with q, from, to, source or bbox: one bounded page of the finding index. */
-export async function searchIncidents(
+/** A page of the finding index's matches, whole: each with where a page cut after it goes on from. */
+export interface FoundIncidents {
+  items: Summary[];
+  after: SearchCursor[];
+  next: SearchCursor | null;
+}
+
+/** q, from, to, source or bbox: one bounded page of the finding index, at most `limit` matches. */
+export async function findIncidents(
   deps: FindingDeps,
   params: FindingParams & {
     kind?: string;
@@ -46,7 +54,7 @@ export async function searchIncidents(
     limit: number;
     cursor?: string;
   },
-): Promise<{ items: Summary[]; nextCursor: string | null }> {
+): Promise<FoundIncidents> {
   // The index is written as each view is: a search waits, as a listing does, for the
   // projections of the writes before it (none to wait for in AWS), so a writer finds what it wrote.
   await deps.reader.projected();
@@ -55,27 +63,41 @@ export async function searchIncidents(
   const { grade } = params;
   // The grade is a fact of the summary, not of the index entries: with it, pages of matches are
   // read and filtered here, at most GRADE_PAGES of them (a bounded cost per request, as the
-  // listing's grade filter), so a page may come back short with a cursor to go on from. Either
-  // way the page is cut to the listing's bytes, going on after the last summary it keeps.
-  const items: Summary[] = [];
-  let room = LISTING_PAGE_BYTES;
-  let next: SearchCursor | null = cursorOf(params.cursor) ?? null;
-  reading: for (let round = 0; round < (grade === undefined ? 1 : GRADE_PAGES); round++) {
-    const page: SearchPage = await ask(params.limit - items.length, next ?? undefined);
-    for (const [i, summary] of page.items.entries()) {
-      if (grade !== undefined && effectiveGrade(summary) !== grade) continue;
-      const bytes = pageBytes(summary);
-      if (bytes > room && items.length > 0) {
-        next = i > 0 ? (page.after[i - 1] as SearchCursor) : next;
-        break reading;
-      }
-      items.push(summary);
-      room -= bytes;
-    }
-    next = page.next;
-    if (!next || items.length >= params.limit) break;
+  // listing's grade filter), so a page may come back short with a cursor to go on from.
+  const found: FoundIncidents = { items: [], after: [], next: cursorOf(params.cursor) ?? null };
+  for (let round = 0; round < (grade === undefined ? 1 : GRADE_PAGES); round++) {
+    const page: SearchPage = await ask(params.limit - found.items.length, found.next ?? undefined);
+    page.items.forEach((summary, i) => {
+      if (grade !== undefined && effectiveGrade(summary) !== grade) return;
+      found.items.push(summary);
+      found.after.push(page.after[i] as SearchCursor);
+    });
+    found.next = page.next;
+    if (!found.next || found.items.length >= params.limit) break;
   }
-  return { items, nextCursor: next ? encodeSearchCursor(next) : null };
+  return found;
+}
+
+/**
+ * What an answer made of a page of matches (`answers[i]` of `found.items[i]`) holds: the first
+ * of them within LISTING_PAGE_BYTES of JSON, and the cursor that goes on after the last kept.
+ */
+export function answerWithin<T>(
+  found: FoundIncidents,
+  answers: T[],
+): { items: T[]; nextCursor: string | null } {
+  const kept = countWithin(answers, LISTING_PAGE_BYTES);
+  const next = kept < answers.length ? (found.after[kept - 1] as SearchCursor) : found.next;
+  return { items: answers.slice(0, kept), nextCursor: next ? encodeSearchCursor(next) : null };
+}
+
+/** `GET /incidents` with q, from, to, source or bbox: a page of matches, cut to the listing's bytes. */
+export async function searchIncidents(
+  deps: FindingDeps,
+  params: Parameters<typeof findIncidents>[1],
+): Promise<{ items: Summary[]; nextCursor: string | null }> {
+  const found = await findIncidents(deps, params);
+  return answerWithin(found, found.items);
 }
 
 function searchQuery(
@@ -111,25 +133,26 @@ export async function sourcePage(
   cursor?: string,
 ): Promise<SourcePage> {
   const keys = new Set(sourceKeysOf(name));
-  const page = await searchIncidents(deps, {
+  const found = await findIncidents(deps, {
     source: name,
     limit,
     ...(cursor !== undefined ? { cursor } : {}),
   });
-  if (page.items.length === 0 && cursor === undefined) {
+  if (found.items.length === 0 && cursor === undefined) {
     throw new NotFoundError(`no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))}`);
   }
   // The assessments of figures are in the fold state, not the summary: the view of an incident
   // with figures is read once more (the state its summary was made from), for the verdicts on
   // this source's figures and those it gave of others'.
-  const items = await Promise.all(
-    page.items.map(async (summary) => {
+  const records = await Promise.all(
+    found.items.map(async (summary) => {
       if (Object.keys(summary.casualties ?? {}).length === 0) return sourceRecord(summary, keys);
       const state = await deps.reader.projectedState(summary.incidentId);
       return sourceRecord(summary, keys, state ? figureAssessments(state) : undefined);
     }),
   );
-  return { name, items, nextCursor: page.nextCursor };
+  // Cut by what the answer holds (this source's rows), not by the summaries they were read from.
+  return { name, ...answerWithin(found, records) };
 }
 
 export function findingRoutes(deps: FindingDeps): Hono {

@@ -1,12 +1,15 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type Context, Hono } from "hono";
 import { GRADES, type Grade, KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
+import type { Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchIndex } from "../../finding/search-index.js";
 import type { IncidentReader, SummaryQuery } from "../../incident-reader.js";
 import type { EventStore } from "../../store/event-store.js";
-import { decodeCursor, encodeCursor } from "../../store/list-cursor.js";
+import { decodeCursor, encodeCursor, listKeyAfter } from "../../store/list-cursor.js";
+import type { ListPage } from "../../store/view-listing.js";
 import type { ViewStore } from "../../store/view-store.js";
+import { countWithin, LISTING_PAGE_BYTES } from "../answer-budget.js";
 import { FINDING_PARAMS, findingParams, hasFinding } from "../finding-params.js";
 import {
   acceptQuery,
@@ -79,7 +82,8 @@ export function incidentRoutes(deps: IncidentRoutesDeps) {
         },
         grade === undefined ? {} : { grade },
       );
-      return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(page.next) : null });
+      const answer = listingWithin(page, LISTING_PAGE_BYTES);
+      return c.json({ items: answer.items, nextCursor: answer.next ? encodeCursor(answer.next) : null });
     },
   );
 
@@ -167,4 +171,12 @@ function cursorQuery(cursor: string): Record<string, AttributeValue> {
   if (key) return key;
   const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
   throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
+}
+
+/** A listing page as one answer holds it: the first summaries within `max` bytes of JSON, going on after the last kept. */
+function listingWithin(page: { items: Summary[]; next: ListPage["next"] }, max: number) {
+  const kept = countWithin(page.items, max);
+  if (kept === page.items.length) return page;
+  const last = page.items[kept - 1] as Summary;
+  return { items: page.items.slice(0, kept), next: listKeyAfter(last.incidentId, last.lastRecordedAt) };
 }
