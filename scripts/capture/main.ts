@@ -94,6 +94,43 @@ async function answerOf(response: Response | { status: number; text: string }) {
   }
 }
 
+// Everything that can be checked before the bytes leave: the event's own fields, and the
+// incident it goes to. Bytes uploaded for a capture that is then refused would stay held (and,
+// unless restricted, readable by anyone) with no event naming them.
+let envelope: ReturnType<typeof captureEnvelope>;
+try {
+  envelope = captureEnvelope({
+    incidentId: values.incident as string,
+    sha256,
+    size,
+    mediaType,
+    tool: { tool: "incident-ledger capture" },
+    warc,
+    archiver,
+    ...(values["source-url"] ? { sourceUrl: values["source-url"] } : {}),
+    ...(values.kind ? { kind: values.kind } : {}),
+    ...(values.title ? { title: values.title } : {}),
+    ...(access ? { access } : {}),
+    ...(values.publisher ? { publisher: values.publisher } : {}),
+    ...(values["captured-at"] ? { capturedAt: values["captured-at"] } : {}),
+  });
+} catch (error) {
+  fail((error as Error).message);
+}
+const incidentPath = `${base}/incidents/${encodeURIComponent(values.incident as string)}`;
+// Its events, not its summary: the events are there at once, where a view may lag (in AWS).
+const incident = await fetch(`${incidentPath}/events?limit=1`, { headers: auth }).catch((error: Error) =>
+  fail(`cannot reach ${base}: ${error.message}. Is \`npm start\` running?`, 1),
+);
+if (incident.status === 404)
+  fail(
+    `no incident ${JSON.stringify(values.incident)} in the archive at ${base}: open it first (IncidentOpened); nothing was uploaded`,
+    1,
+  );
+if (!incident.ok)
+  fail(`GET /incidents/${values.incident} answered ${incident.status}; nothing was uploaded`, 1);
+await incident.body?.cancel();
+
 // The bytes: in one POST, or by the direct upload the archive hands out.
 const bar = progress(`uploading ${basename(file)}`, size);
 let uploaded: { status: number; body: Record<string, unknown> };
@@ -143,28 +180,8 @@ if (uploaded.status !== 200 && uploaded.status !== 201)
   );
 process.stderr.write(`${uploaded.status === 201 ? "uploaded" : "already held"}: ${sha256} (${size} bytes)\n`);
 
-let envelope: ReturnType<typeof captureEnvelope>;
-try {
-  envelope = captureEnvelope({
-    incidentId: values.incident as string,
-    sha256,
-    size,
-    mediaType,
-    tool: { tool: "incident-ledger capture" },
-    warc,
-    archiver,
-    ...(values["source-url"] ? { sourceUrl: values["source-url"] } : {}),
-    ...(values.kind ? { kind: values.kind } : {}),
-    ...(values.title ? { title: values.title } : {}),
-    ...(access ? { access } : {}),
-    ...(values.publisher ? { publisher: values.publisher } : {}),
-    ...(values["captured-at"] ? { capturedAt: values["captured-at"] } : {}),
-  });
-} catch (error) {
-  fail((error as Error).message);
-}
 const appended = await answerOf(
-  await fetch(`${base}/incidents/${encodeURIComponent(values.incident as string)}/events`, {
+  await fetch(`${incidentPath}/events`, {
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify(envelope),

@@ -136,6 +136,29 @@ describe("npm run capture", () => {
     expect(event.data.container).toEqual({ format: "warc", payloadDigest: declared });
   });
 
+  it("checks its arguments and the incident before the bytes leave: a refused capture uploads nothing", async () => {
+    const held = async (bytes: string) =>
+      (await fetch(`${archive.server.url}/evidence/${sha256Of(Buffer.from(bytes))}`, { method: "HEAD" }))
+        .status;
+    const unnamed = join(work, "unnamed.txt");
+    writeFileSync(unnamed, "a note with no publisher");
+    const noPublisher = await capture(unnamed, "--incident", "capture-cli").catch((e) => e);
+    expect(noPublisher.code).toBe(2);
+    expect(noPublisher.stderr).toContain("--publisher");
+    expect(noPublisher.stderr).not.toContain("uploaded");
+    expect(await held("a note with no publisher")).toBe(404);
+
+    const misspelt = join(work, "misspelt.txt");
+    writeFileSync(misspelt, "a note for an incident that is not there");
+    const unknown = await capture(misspelt, "--incident", "capture-cil", "--publisher", "A channel").catch(
+      (e) => e,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no incident "capture-cil"');
+    expect(unknown.stderr).toContain("nothing was uploaded");
+    expect(await held("a note for an incident that is not there")).toBe(404);
+  });
+
   it("refuses a WARC whose payload does not hash to the digest it declares, uploading nothing", async () => {
     const declared = await sha1Base32();
     // The same page with one letter changed after the crawler wrote its digest.
