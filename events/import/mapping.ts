@@ -38,6 +38,13 @@ export interface MappedEvent {
 
 export type FieldRule = string | { column: string; as?: "string" | "number" | "integer" };
 
+/** Which of a mapping's events made an event of a row: its place in the mapping, its type and rules. */
+interface MadeBy {
+  spec: number;
+  type: string;
+  fields: Record<string, FieldRule>;
+}
+
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
 function columnsOf(rule: FieldRule): string[] {
@@ -166,9 +173,12 @@ export function mappedRow(
   );
   const errors: FieldError[] = [];
   const events: Record<string, unknown>[] = [];
+  /** The mapping's event behind each of `events`. */
+  const made: MadeBy[] = [];
   mapping.events.forEach((spec, i) => {
     if (spec.once && !first) return;
     if (spec.when !== undefined && (ownValue(cells, spec.when) ?? "").trim() === "") return;
+    made.push({ spec: i, type: spec.type, fields: spec.fields });
     const event: Record<string, unknown> = { type: spec.type };
     for (const [field, rule] of Object.entries(spec.fields)) {
       if (typeof rule === "string") {
@@ -200,5 +210,33 @@ export function mappedRow(
   if (events.length === 0)
     return { ok: false, errors: [{ path: "(row)", message: "the mapping makes no event of this row" }] };
   seen.add(incidentId);
-  return { ok: true, incidentId, events };
+  return {
+    ok: true,
+    incidentId,
+    events,
+    explain: (errors) => errors.map((error) => inColumns(error, made, events.length > 1)),
+  };
+}
+
+/**
+ * A field error of a row's events told by the columns it came from: a recorder knows their
+ * sheet, not the event's shape. `made[i]` is the mapping's event that made `events[i]`; an error
+ * in a field no column fills (a constant, or a field the mapping leaves out) names its place in
+ * the mapping instead. The event's field stays in the message.
+ */
+export function inColumns(error: FieldError, made: readonly MadeBy[], batched: boolean): FieldError {
+  const at = batched ? /^events\[(\d+)\]\.?(.*)$/.exec(error.path) : ["", "0", error.path];
+  const origin = at ? made[Number(at[1])] : undefined;
+  if (!at || !origin) return error;
+  const field = at[2] as string;
+  const key = Object.keys(origin.fields)
+    .filter((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`))
+    .sort((a, b) => b.length - a.length)[0];
+  const what = `${field || "the event"} of the ${origin.type}`;
+  const columns = key === undefined ? [] : columnsOf(origin.fields[key] as FieldRule);
+  if (columns.length === 0) {
+    const place = key === undefined ? "" : `.fields.${key}`;
+    return { path: `(mapping) events[${origin.spec}]${place}`, message: `${what} ${error.message}` };
+  }
+  return { path: [...new Set(columns)].join(", "), message: `${error.message} (it fills ${what})` };
 }

@@ -14,7 +14,13 @@ export interface SourceRow {
 
 /** What a row becomes: the incident and the envelopes (not yet validated) to append there. */
 export type MappedRow =
-  | { ok: true; incidentId: string; events: Record<string, unknown>[] }
+  | {
+      ok: true;
+      incidentId: string;
+      events: Record<string, unknown>[];
+      /** How an error in one of its events' fields is told in the file's own terms (a mapping's columns). */
+      explain?: (errors: FieldError[]) => FieldError[];
+    }
   | { ok: false; errors: FieldError[] };
 
 export function fail(path: string, message: string): MappedRow {

@@ -141,7 +141,7 @@ async function main(): Promise<number> {
       const parsed = parseEnvelope(event, mapped.events.length > 1 ? ["events", i] : []);
       if (!parsed.ok) errors.push(...parsed.errors);
     });
-    if (errors.length > 0) return fail(source, errors);
+    if (errors.length > 0) return fail(source, mapped.explain?.(errors) ?? errors);
     if (!sender) {
       counts.events += mapped.events.length;
       return;
