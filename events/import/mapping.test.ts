@@ -67,7 +67,8 @@ describe("a mapped row's refusals, told in the file's columns", () => {
 
   it("given a constant of the mapping the rules refuse, then its place in the mapping", () => {
     const mapping = structuredClone(MAPPING);
-    mapping.events[1]!.fields["data.figures.killed.qualifier"] = "roughly";
+    const [, figure] = mapping.events;
+    if (figure) figure.fields["data.figures.killed.qualifier"] = "roughly";
     const errors = refusalsOf(GOOD, mapping);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.path).toBe("(mapping) events[1].fields.data.figures.killed.qualifier");
@@ -76,7 +77,8 @@ describe("a mapped row's refusals, told in the file's columns", () => {
 
   it("given a field the mapping does not fill, then the mapping's event, naming the field", () => {
     const mapping = structuredClone(MAPPING);
-    delete (mapping.events[0]!.fields as Record<string, string>)["data.location.country"];
+    const [opening] = mapping.events;
+    if (opening) delete (opening.fields as Record<string, unknown>)["data.location.country"];
     const errors = refusalsOf({ ...GOOD, killed: "" }, mapping);
     expect(errors.map((e) => e.path)).toEqual(["(mapping) events[0]"]);
     expect(errors[0]?.message).toContain("data.location.country of the IncidentOpened");
