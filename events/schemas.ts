@@ -38,7 +38,8 @@ export const INCIDENT_ID_PATTERN = /^[a-z0-9-]{3,96}$/;
 export const INCIDENT_ID_RULE = "must be 3–96 characters of a-z, 0-9 and -";
 /** The kind-slug rule of `IncidentOpened.data.kind`, also what the listing's `kind` filter accepts. */
 export const KIND_SLUG_PATTERN = /^[a-z][a-z0-9-]{1,63}$/;
-export const KIND_SLUG_RULE = "must be a lowercase slug, e.g. missile-strike";
+export const KIND_SLUG_RULE =
+  "must be a lowercase slug of 2–64 characters: a letter, then letters, digits or hyphens, e.g. missile-strike";
 
 export const IncidentId = z
   .string()

@@ -164,7 +164,9 @@ describe("the dashboard in Chromium", () => {
     await killed.getByText("Reports of killed as a table").click();
     expect(await killed.locator("tbody tr").count()).toBe(2);
     // The chart is an image with a name for assistive technology.
-    await expect(page.getByRole("img", { name: /People killed/ }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole("img", { name: /^Killed: each source's figure over time/ }).count(),
+    ).resolves.toBe(1);
 
     const verify = await api(`/incidents/${KRAMATORSK}/verify`);
     await expect(page.locator("[data-head-hash]").textContent()).resolves.toBe(verify.headHash);

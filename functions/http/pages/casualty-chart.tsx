@@ -2,7 +2,7 @@ import type { FC } from "hono/jsx";
 import { describeFigure } from "../../../events/figures.js";
 import type { CategoryChart, ChartPoint } from "./chart-model.js";
 import { yAxis } from "./chart-model.js";
-import { categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
+import { categoryHeading, categoryLabel, describeRange, formatInstant, headline, isolate } from "./format.js";
 import { Speaker } from "./speaker.js";
 
 /**
@@ -163,7 +163,6 @@ export const CasualtyChart: FC<{ chart: CategoryChart; lastVersion: number; id: 
 }) => {
   const s = scales(chart, lastVersion);
   const index = (source: string) => chart.sources.indexOf(source);
-  const label = categoryLabel(chart.category);
   const band = chart.band.map((step, i) => ({ ...step, to: chart.band[i + 1]?.version }));
   const desc = `${chart.points.length} report(s) from ${chart.sources.length} source(s), by version. ${chart.points
     .map((p) => `v${p.version} ${isolate(p.source)}: ${isolate(p.words)}${p.retracted ? " (retracted)" : ""}`)
@@ -176,7 +175,7 @@ export const CasualtyChart: FC<{ chart: CategoryChart; lastVersion: number; id: 
       aria-labelledby={`${id}-title ${id}-desc`}
       data-category={chart.category}
     >
-      <title id={`${id}-title`}>{`People ${label}, as each source reported it over time`}</title>
+      <title id={`${id}-title`}>{`${categoryHeading(chart.category)}: each source's figure over time`}</title>
       <desc id={`${id}-desc`}>{desc}</desc>
       <g class="band" data-band="" data-low={chart.summary.low ?? ""} data-high={chart.summary.high ?? ""}>
         {band.map((b) =>
@@ -322,7 +321,7 @@ export const CasualtyCategory: FC<{
   return (
     <section class="category" aria-labelledby={`${id}-h`} data-category={chart.category}>
       <h3 id={`${id}-h`}>
-        {`${label.charAt(0).toUpperCase()}${label.slice(1)}: `}
+        {`${categoryHeading(chart.category)}: `}
         <span class="range">{headline(chart.summary)}</span>
       </h3>
       <p class="range-note">

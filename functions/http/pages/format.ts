@@ -27,6 +27,12 @@ export function categoryLabel(category: string): string {
   return ownLabel(CATEGORY_LABELS, category, (c) => c.replace(/([A-Z])/g, " $1").toLowerCase());
 }
 
+/** The label as a heading begins: "Children killed". */
+export function categoryHeading(category: string): string {
+  const label = categoryLabel(category);
+  return `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+}
+
 /** Well-known categories in the contract's order first (killed leads), then the rest by name. */
 export function orderCategories(categories: Iterable<string>): string[] {
   const known: readonly string[] = WELL_KNOWN_CATEGORIES;

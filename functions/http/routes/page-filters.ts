@@ -26,7 +26,9 @@ export function readPageFilters(c: Context): {
   if (kind !== undefined) {
     values.kind = kind;
     if (KIND_SLUG_PATTERN.test(kind)) filters.kind = kind;
-    else errors.kind = "Kind must be a lowercase slug such as missile-strike or mass-grave.";
+    else
+      errors.kind =
+        "Kind must be a lowercase slug of 2–64 characters (a letter, then letters, digits or hyphens) such as missile-strike or mass-grave.";
   }
   const country = pageParam(c, "country");
   if (country !== undefined) {
