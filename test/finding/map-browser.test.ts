@@ -140,3 +140,39 @@ describe("the search box and the source page", () => {
     await close();
   });
 });
+
+describe("a map of more incidents than it draws", () => {
+  it("draws the 100 most recent and says that more match, with a way to the rest", async () => {
+    const before = await open("/map");
+    expect(await before.page.locator("figcaption").textContent()).toMatch(/^\d+ incident\(s\) shown\./);
+    await before.close();
+    // Villages west of Lviv, one a day: with the others, more than a map draws.
+    const events = Array.from({ length: 101 }, (_, i) => {
+      const id = `map-village-${String(i).padStart(3, "0")}`;
+      const day = new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
+      return call(
+        archive.url,
+        "POST",
+        `/incidents/${id}/events`,
+        opened(id, `Shelling of village ${i}`, {
+          occurredOn: day,
+          location: { name: `Village ${i}`, country: "UA", lat: 49.5 + i / 1000, lon: 23.5 },
+        }),
+      );
+    });
+    for (const answer of await Promise.all(events)) expect(answer.status).toBe(201);
+    await archive.stream.idle();
+    const { page, close } = await open("/map");
+    const ids = await page
+      .locator("svg.world-map a[data-incident]")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("data-incident")));
+    expect(ids).toHaveLength(100);
+    // The newest first: the last village drawn, the oldest incidents left to the list.
+    expect(ids).toContain("map-village-100");
+    expect(ids).not.toContain("map-kharkiv-2022");
+    const caption = await page.locator("figcaption").textContent();
+    expect(caption).toMatch(/^The 100 most recent of the incidents that match; more match/);
+    expect(await page.locator("figcaption a").getAttribute("href")).toBe("/?");
+    await close();
+  });
+});

@@ -137,11 +137,12 @@ export const MapPageView: FC<{
   points: MapPoint[];
   bbox?: Bbox;
   listHref: string;
-  unplaced: number;
+  /** More incidents match than the map draws. */
+  more: boolean;
   errors: Record<string, string>;
   /** The filters as asked (trimmed, non-empty): words and box in the form, the rest kept with it. */
   values: Record<string, string>;
-}> = ({ points, bbox, listHref, unplaced, errors, values }) => (
+}> = ({ points, bbox, listHref, more, errors, values }) => (
   <Layout title="Map · Incident ledger">
     <h1>Map of incidents</h1>
     <p>
@@ -180,9 +181,11 @@ export const MapPageView: FC<{
     <figure>
       <WorldMap points={points} {...(bbox ? { bbox } : {})} />
       <figcaption class="muted">
-        {`${points.length} incident(s) shown`}
-        {unplaced > 0 ? `; ${unplaced} without coordinates are in the list only` : ""}. Red marks are
-        contested.
+        {more
+          ? `The ${points.length} most recent of the incidents that match; more match (narrow the box or the filters, or see them all in the `
+          : `${points.length} incident(s) shown`}
+        {more ? <a href={listHref}>list</a> : null}
+        {more ? ")" : ""}. Incidents without coordinates are in the list only. Red marks are contested.
       </figcaption>
     </figure>
     <h2>The incidents on this map</h2>

@@ -93,7 +93,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       return renderPage(
         c,
         400,
-        <MapPageView points={[]} listHref={listHref} unplaced={0} errors={errors} values={values} />,
+        <MapPageView points={[]} listHref={listHref} more={false} errors={errors} values={values} />,
       );
     }
     // The whole world when no box is given: the grid cells are the index the map reads.
@@ -125,7 +125,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
         points={points}
         {...(params.bbox ? { bbox: params.bbox } : {})}
         listHref={listHref}
-        unplaced={0}
+        more={page.next !== null}
         errors={{}}
         values={values}
       />,
