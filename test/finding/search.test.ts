@@ -504,6 +504,9 @@ describe("GET /sources/{name}", () => {
     expect(answer.status).toBe(404);
     // Its instance is the path as sent: a URI reference, not the decoded name.
     expect(answer.body.instance).toBe("/sources/Nobody%20At%20All");
+    // A name in other capitals is not the source: the answer says so, and where words are found in any case.
+    expect(answer.body.detail).toContain("capitals included");
+    expect(answer.body.detail).toContain("GET /incidents?q=");
   });
 
   it("refuses a blank name or one over 300 characters with 400 naming it", async () => {

@@ -68,10 +68,19 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
         status,
         <MessagePage title={status === 404 ? "No such source" : "That page link is not valid"}>
           {status === 404 ? (
-            <p>
-              {"No incident names the source or speaker "}
-              <bdi>{name}</bdi>.
-            </p>
+            <>
+              <p>
+                {"No incident names the source or speaker "}
+                <bdi>{name}</bdi>
+                {" as written here: a name is matched exactly, capitals included."}
+              </p>
+              <p>
+                <a href={`/?${new URLSearchParams({ q: name.slice(0, 500) })}`}>
+                  Search for the words of that name
+                </a>
+                {" (in any case, in names, titles and quotes)."}
+              </p>
+            </>
           ) : (
             <p>{(error as Error).message}</p>
           )}
