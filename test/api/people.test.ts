@@ -495,7 +495,7 @@ describe("private sources", () => {
     expect(JSON.stringify(summary.body)).not.toContain("Kovalenko");
     const page = await (await fetch(`${archive.url}/view/${id}`)).text();
     expect(page).not.toContain("Kovalenko");
-    expect(page).toContain("private source <bdi>witness-7</bdi> denies");
+    expect(page).toContain("private source <a href="/source/witness-7" class="source-link"><bdi>witness-7</bdi></a> denies");
     expect(page).not.toContain("[object Object]");
     // Asked for by the sealed name, a source finds nothing, and the logs keep the route, not
     // the name asked for (the afterAll reads every log line).
@@ -523,14 +523,16 @@ describe("private sources", () => {
     // The denial's card, the casualty row and the timeline each name the person their event does.
     // The denial's heading names them; its attribution line gives the role too.
     expect(restricted).toContain(
-      "private source <bdi>witness-7</bdi>: <bdi>Ivan Kovalenko</bdi> (restricted) denies",
+      "private source <a href="/source/witness-7" class="source-link"><bdi>witness-7</bdi></a>: <bdi>Ivan Kovalenko</bdi> (restricted) denies",
     );
     expect(restricted).toContain(
-      "private source <bdi>witness-7</bdi>: <bdi>Ivan Kovalenko</bdi>, <bdi>shift lead</bdi> (restricted)",
+      "private source <a href="/source/witness-7" class="source-link"><bdi>witness-7</bdi></a>: <bdi>Ivan Kovalenko</bdi>, <bdi>shift lead</bdi> (restricted)",
     );
     expect(restricted).toContain(
-      "private source <bdi>witness-7</bdi>: <bdi>I. Kovalenko</bdi>, <bdi>station worker</bdi> (restricted)",
+      "private source <a href="/source/witness-7" class="source-link"><bdi>witness-7</bdi></a>: <bdi>I. Kovalenko</bdi>, <bdi>station worker</bdi> (restricted)",
     );
+    // The pseudonym leads to the source page; the opened name is never in a link (nor in any URL a log keeps).
+    expect([...restricted.matchAll(/href="([^"]*)"/g)].map((m) => m[1]).join(" ")).not.toContain("Kovalenko");
     const reads = (await audited()).slice(before);
     expect(reads.map((i) => i.eventId?.S).sort()).toEqual([
       "private-denial",

@@ -204,9 +204,12 @@ describe("the incident page", () => {
   it("says how many were killed according to whom, and who denied what with the experts' verdict", async () => {
     const { html } = await page(`/view/${KRAMATORSK}`);
     expect(html).toMatch(/Killed: <span class="range">at least 50<\/span>/);
-    expect(html).toMatch(/<strong>at least 50<\/strong> according to <bdi>Ukrainian authorities/);
+    // Each speaker's name leads to their source page.
     expect(html).toMatch(
-      /<strong>50<\/strong> according to <bdi>Pavlo Kyrylenko<\/bdi>, <bdi>Governor of Donetsk region/,
+      /<strong>at least 50<\/strong> according to <a href="\/source\/Ukrainian%20authorities" class="source-link"><bdi>Ukrainian authorities/,
+    );
+    expect(html).toMatch(
+      /<strong>50<\/strong> according to <a href="\/source\/Pavlo%20Kyrylenko" class="source-link"><bdi>Pavlo Kyrylenko<\/bdi><\/a>, <bdi>Governor of Donetsk region/,
     );
     expect(html).toMatch(/data-denial="kramatorsk-peskov-missile-denial" data-status="false"/);
     expect(html).toContain("Experts said that in fact Russian forces have used that type of missile");

@@ -8,8 +8,6 @@ import { categoryLabel, isolate, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
 import { type MapPoint, WorldMap } from "./world-map.js";
 
-export const sourcePath = (name: string): string => `/source/${encodeURIComponent(name)}`;
-
 /** Who said it, and where it was published (a publisher's page lists what others said in it). */
 const SaidBy: FC<{ speaker: string; publisher?: string | undefined }> = ({ speaker, publisher }) => (
   <>

@@ -93,6 +93,9 @@ export function sourceName(who: Attribution): string {
   return who.kind === "private" ? attributionParts(who, (text) => text).join("") : who.name;
 }
 
+/** Which part of an attribution a piece is: only a public name and a pseudonym name a source page. */
+export type AttributionPart = "name" | "role" | "side" | "pseudonym" | "sealed";
+
 /**
  * An attribution's wording with each part the client sent (name, role, side, pseudonym) passed
  * through `piece`, so that a caller can isolate each on its own (a page wraps each in a <bdi>).
@@ -102,11 +105,11 @@ export function sourceName(who: Attribution): string {
  */
 export function attributionParts<T>(
   who: Attribution,
-  piece: (text: string) => T,
+  piece: (text: string, part: AttributionPart) => T,
   opened: OpenedValues = NOTHING_OPENED,
 ): (string | T)[] {
   if (who.kind === "private") {
-    const pseudonym = who.ref ? ["private source ", piece(who.ref)] : ["private source"];
+    const pseudonym = who.ref ? ["private source ", piece(who.ref, "pseudonym")] : ["private source"];
     const sealed = (value: unknown) => (isCommitment(value) ? opened.get(value.$sealed) : undefined);
     const name = sealed(who.name);
     if (typeof name !== "string") return pseudonym;
@@ -114,15 +117,15 @@ export function attributionParts<T>(
     return [
       ...pseudonym,
       ": ",
-      piece(name),
-      ...(typeof role === "string" ? [", ", piece(role)] : []),
+      piece(name, "sealed"),
+      ...(typeof role === "string" ? [", ", piece(role, "sealed")] : []),
       " (restricted)",
     ];
   }
   return [
-    piece(who.name),
-    ...(who.role ? [", ", piece(who.role)] : []),
-    ...(who.side ? [" (", piece(who.side), ")"] : []),
+    piece(who.name, "name"),
+    ...(who.role ? [", ", piece(who.role, "role")] : []),
+    ...(who.side ? [" (", piece(who.side, "side"), ")"] : []),
   ];
 }
 
@@ -157,3 +160,5 @@ export function safeHref(url: string | undefined): string | undefined {
 export const isolate = (text: string): string => `\u2068${text}\u2069`;
 
 export const viewPath = (incidentId: string): string => `/view/${encodeURIComponent(incidentId)}`;
+/** A source's or speaker's page. */
+export const sourcePath = (name: string): string => `/source/${encodeURIComponent(name)}`;

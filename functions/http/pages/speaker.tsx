@@ -1,6 +1,6 @@
 import type { FC } from "hono/jsx";
 import type { Attribution } from "../../../events/schemas.js";
-import { attributionParts } from "./format.js";
+import { attributionParts, sourcePath } from "./format.js";
 import { useOpenedValues } from "./opened-values.js";
 
 /**
@@ -18,9 +18,15 @@ export const Speaker: FC<{ who: Attribution | undefined; nameOnly?: boolean }> =
     <>
       {attributionParts(
         shown,
-        (text) => (
-          <bdi>{text}</bdi>
-        ),
+        (text, part) =>
+          // A name and a pseudonym lead to their source page; a sealed value never goes into a link.
+          part === "name" || part === "pseudonym" ? (
+            <a href={sourcePath(text)} class="source-link">
+              <bdi>{text}</bdi>
+            </a>
+          ) : (
+            <bdi>{text}</bdi>
+          ),
         opened,
       )}
     </>
