@@ -124,7 +124,8 @@ export function disclosureExportRoutes({
     if (size !== undefined) c.header("X-Tree-Size", String(size));
     return c.body(textStream(lines()), 200, {
       "Content-Type": "application/x-ndjson; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="disclosures.ndjson"',
+      // Cut at a tree size, the file is named by it as the other exports are; uncut, it is what is public now.
+      "Content-Disposition": `attachment; filename="${size === undefined ? "disclosures.ndjson" : `disclosures-${size}.ndjson`}"`,
       "Cache-Control": "no-store",
     });
   });

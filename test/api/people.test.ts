@@ -240,6 +240,12 @@ describe("the disclosures export at a tree size (a release's link)", () => {
     expect(await at(proof.index)).toBe(false);
     expect(await at(proof.index + 1)).toBe(true);
     expect((await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=999999999`)).status).toBe(400);
+    // Saved beside the other exports at that size, its file name says the size too.
+    const cut = await fetch(`${archive.url}/export/disclosures.ndjson?treeSize=${proof.index + 1}`);
+    expect(cut.headers.get("content-disposition")).toBe(
+      `attachment; filename="disclosures-${proof.index + 1}.ndjson"`,
+    );
+    await cut.body?.cancel();
   });
 });
 
