@@ -81,6 +81,12 @@ const warc = await readWarcFacts(file, values["source-url"] ?? archiver?.url).ca
     : fail(`${file} looks like a web archive but could not be read: ${error.message}`, 1),
 );
 if (warc?.note) process.stderr.write(`note: ${warc.note}\n`);
+// Another record damaged is said, not refused: the file is kept as the bytes captured, and the
+// capture's own record checks. Whoever relies on the rest of the archive should know.
+for (const damaged of warc?.others?.damaged ?? [])
+  process.stderr.write(
+    `warning: ${damaged.message}: that record was damaged or altered after the crawler wrote it (the capture's own record checks)\n`,
+  );
 
 async function answerOf(response: Response | { status: number; text: string }) {
   const text =
@@ -195,5 +201,16 @@ if (appended.status !== 200 && appended.status !== 201) {
   );
 }
 process.stdout.write(
-  `${JSON.stringify({ status: appended.status === 201 ? "recorded" : "already recorded", eventId: envelope.eventId, sha256, size, mediaType, incidentId: values.incident, version: appended.body.version })}\n`,
+  `${JSON.stringify({
+    status: appended.status === 201 ? "recorded" : "already recorded",
+    eventId: envelope.eventId,
+    sha256,
+    size,
+    mediaType,
+    incidentId: values.incident,
+    version: appended.body.version,
+    ...(warc?.others
+      ? { otherRecords: { checked: warc.others.checked, damaged: warc.others.damaged.length } }
+      : {}),
+  })}\n`,
 );

@@ -44,7 +44,7 @@ describe("the main response of a WARC", () => {
 
   it("given a chunked payload, accepts a digest of it as stored or with the chunking removed", async () => {
     const chunked = { "Transfer-Encoding": "chunked" };
-    expect((await mainResponse(once(await warc(CHUNKED, sha256(CHUNKED), chunked))))?.payloadDigest).toBe(
+    expect((await mainResponse(once(await warc(CHUNKED, sha256(CHUNKED), chunked)))).payloadDigest).toBe(
       sha256(CHUNKED),
     );
     expect((await mainResponse(once(await warc(CHUNKED, sha256(BODY), chunked))))?.payloadDigest).toBe(
@@ -70,14 +70,46 @@ describe("the main response of a WARC", () => {
     );
   });
 
-  it("checks only the record it records: another page's damaged digest is not this capture's", async () => {
+  it("checks every other record's digest too, listing a damaged one without refusing the capture's own", async () => {
     const damaged = await warc(BODY, sha256("another page"), {}, "https://news.example.org/other");
     const page = await warc(BODY, sha256(BODY));
     const both = Buffer.concat([damaged, page]);
     const facts = await mainResponse(once(both), "https://news.example.org/kramatorsk");
-    expect(facts?.payloadDigest).toBe(sha256(BODY));
+    expect(facts.payloadDigest).toBe(sha256(BODY));
+    expect(facts.others?.checked).toBe(1);
+    expect(facts.others?.damaged.map((d) => d.message)).toEqual([
+      `the record of https://news.example.org/other declares WARC-Payload-Digest ${sha256("another page")}, but its payload hashes to ${sha256(BODY)}`,
+    ]);
     // Without a page asked for, the first response is the capture's, and its digest is checked.
     expect(await mainResponse(once(both)).catch((e) => e)).toBeInstanceOf(PayloadDigestMismatch);
+  });
+
+  it("given the page asked for after another, the first becomes one of the others, checked", async () => {
+    const first = await warc(BODY, sha256(BODY), {}, "https://news.example.org/first");
+    const page = await warc("<html>the page</html>", sha256("<html>the page</html>"));
+    const facts = await mainResponse(
+      once(Buffer.concat([first, page])),
+      "https://news.example.org/kramatorsk",
+    );
+    expect(facts.targetUri).toBe("https://news.example.org/kramatorsk");
+    expect(facts.others).toEqual({ checked: 1, damaged: [] });
+  });
+
+  it("does not check a revisit record's digest: it names the payload revisited, not its own", async () => {
+    const revisit = await WARCSerializer.serialize(
+      await WARCRecord.create(
+        {
+          url: "https://news.example.org/kramatorsk",
+          date: "2022-04-09T18:00:00Z",
+          type: "revisit",
+          warcVersion: "WARC/1.1",
+          warcHeaders: { "WARC-Payload-Digest": sha256(BODY) },
+        },
+        once(new Uint8Array()),
+      ),
+    );
+    const facts = await mainResponse(once(Buffer.concat([await warc(BODY, sha256(BODY)), revisit])));
+    expect(facts.others).toEqual({ checked: 0, damaged: [] });
   });
 
   it("given a digest it cannot check, records the payload's SHA-256 and says why", async () => {

@@ -13,6 +13,8 @@ export interface WarcFacts {
   date?: string;
   /** Why the payload digest could not be read or checked (a WACZ without an unzip tool, an algorithm not known here). */
   note?: string;
+  /** The other records' payload digests: how many were checked, and those their payloads do not hash to. */
+  others?: { checked: number; damaged: PayloadDigestMismatch[] };
 }
 
 /**
@@ -26,7 +28,7 @@ export class PayloadDigestMismatch extends Error {
     readonly computed: string,
   ) {
     super(
-      `the record of ${targetUri ?? "its main response"} declares WARC-Payload-Digest ${declared}, but its payload hashes to ${computed}`,
+      `the record of ${targetUri ?? "no WARC-Target-URI"} declares WARC-Payload-Digest ${declared}, but its payload hashes to ${computed}`,
     );
     this.name = "PayloadDigestMismatch";
   }
@@ -39,37 +41,52 @@ export function containerFormat(file: string): "warc" | "wacz" | null {
 }
 
 /**
- * The main response of a WARC stream: the first `response` (or `resource`) record whose target
- * is `preferUri` when given, else the first one at all. warcio reads plain and gzip'd WARCs alike.
- * Its payload is checked against the digest it declares: a mismatch throws PayloadDigestMismatch
- * (only the record chosen counts; the others' digests are not what the capture records).
+ * The main response of a WARC stream, and every other record's payload digest checked: the main
+ * one is the first `response` (or `resource`) record whose target is `preferUri` when given,
+ * else the first one at all. warcio reads plain and gzip'd WARCs alike. A main payload that does
+ * not hash to the digest it declares throws PayloadDigestMismatch (what the capture records
+ * would be false); another record's is listed in `others.damaged` (the file is still the bytes
+ * captured, and the caller says which part of it was damaged). A `revisit` record's digest names
+ * the payload it revisits, not its own, so it is not checked.
  */
 export async function mainResponse(
   source: AsyncIterable<Uint8Array>,
   preferUri?: string,
-): Promise<Omit<WarcFacts, "format"> | null> {
-  let first: Checked | null = null;
-  const chosen = (checked: Checked) => {
-    if (checked.mismatch) throw checked.mismatch;
-    return checked.facts;
+): Promise<Omit<WarcFacts, "format">> {
+  let main: Checked | null = null;
+  // Without a page asked for, the first response is the capture's; with one, until it is met.
+  let settled = false;
+  const others = { checked: 0, damaged: [] as PayloadDigestMismatch[] };
+  const other = (checked: Checked) => {
+    if (checked.verified) others.checked += 1;
+    if (checked.mismatch) others.damaged.push(checked.mismatch);
   };
   for await (const record of new WARCParser(source)) {
     const response = record.warcType === "response" || record.warcType === "resource";
-    // Only the record chosen is hashed: the preferred one, or the first while none is found yet.
-    const candidate = !preferUri || record.warcTargetURI === preferUri || first === null;
-    if (!response || !candidate) {
+    const declares = Boolean(record.warcPayloadDigest) && record.warcType !== "revisit";
+    if (!response && !declares) {
       await record.skipFully();
       continue;
     }
     const checked = await checkedPayload(record);
-    if (!preferUri || checked.facts.targetUri === preferUri) return chosen(checked);
-    first ??= checked;
+    if (!response || settled) {
+      other(checked);
+      continue;
+    }
+    if (main === null || checked.facts.targetUri === preferUri) {
+      if (main) other(main);
+      main = checked;
+      settled = !preferUri || checked.facts.targetUri === preferUri;
+    } else other(checked);
   }
-  return first && chosen(first);
+  if (main?.mismatch) throw main.mismatch;
+  return { ...(main?.facts ?? {}), others };
 }
 
 interface Checked {
-  facts: Omit<WarcFacts, "format">;
+  facts: Omit<WarcFacts, "format" | "others">;
+  /** Its declared digest was read and compared. */
+  verified: boolean;
   mismatch?: PayloadDigestMismatch;
 }
 
@@ -105,18 +122,21 @@ async function checkedPayload(record: WARCRecord): Promise<Checked> {
     ...(record.warcTargetURI ? { targetUri: record.warcTargetURI } : {}),
     ...(record.warcDate ? { date: record.warcDate } : {}),
   };
-  if (written === null) return { facts: { payloadDigest: asStored.sha256, ...where } };
+  if (written === null) return { facts: { payloadDigest: asStored.sha256, ...where }, verified: false };
   if (readable === null)
     return {
+      verified: false,
       facts: {
         payloadDigest: asStored.sha256,
         ...where,
         note: `the record's WARC-Payload-Digest ${written} was not checked: ${(declared as { unreadable: string }).unreadable}; its payload's SHA-256 is recorded instead`,
       },
     };
-  if (asStored.matches || dechunked?.finish().matches) return { facts: { payloadDigest: written, ...where } };
+  if (asStored.matches || dechunked?.finish().matches)
+    return { facts: { payloadDigest: written, ...where }, verified: true };
   return {
     facts: where,
+    verified: true,
     mismatch: new PayloadDigestMismatch(where.targetUri, written, asStored.computed as string),
   };
 }
@@ -143,12 +163,10 @@ export async function readWarcFacts(file: string, preferUri?: string): Promise<W
   const format = containerFormat(file);
   if (!format) return null;
   if (format === "warc") {
-    const main = await mainResponse(createReadStream(file), preferUri);
-    return { format, ...(main ?? {}) };
+    return { format, ...(await mainResponse(createReadStream(file), preferUri)) };
   }
   try {
-    const main = await mainResponse(waczWarcs(file), preferUri);
-    return { format, ...(main ?? {}) };
+    return { format, ...(await mainResponse(waczWarcs(file), preferUri)) };
   } catch (error) {
     if (error instanceof PayloadDigestMismatch) throw error;
     return { format, note: `the WARCs inside were not read: ${(error as Error).message}` };

@@ -136,6 +136,41 @@ describe("npm run capture", () => {
     expect(event.data.container).toEqual({ format: "warc", payloadDigest: declared });
   });
 
+  it("checks every record's digest: another page damaged is a warning, and the capture's own is recorded", async () => {
+    const damaged = await WARCSerializer.serialize(
+      await WARCRecord.create(
+        {
+          url: "https://news.example.org/style.css",
+          date: "2022-04-08T18:00:01Z",
+          type: "response",
+          warcVersion: "WARC/1.1",
+          httpHeaders: { "Content-Type": "text/css" },
+          warcHeaders: { "WARC-Payload-Digest": `sha256:${"0".repeat(64)}` },
+        },
+        (async function* () {
+          yield new TextEncoder().encode("body { color: red }");
+        })(),
+      ),
+    );
+    const file = join(work, "damaged-part.warc");
+    writeFileSync(file, Buffer.concat([await warcOf(false), damaged]));
+    const run = await capture(
+      file,
+      "--incident",
+      "capture-cli",
+      "--source-url",
+      "https://news.example.org/kramatorsk",
+    );
+    const line = JSON.parse(run.stdout);
+    expect(line).toMatchObject({ status: "recorded", otherRecords: { checked: 1, damaged: 1 } });
+    expect(run.stderr).toContain(
+      `warning: the record of https://news.example.org/style.css declares WARC-Payload-Digest sha256:${"0".repeat(64)}`,
+    );
+    const events = (await call(archive.server.url, "GET", "/incidents/capture-cli/events")).body.items;
+    const event = events.find((e: { eventId: string }) => e.eventId === line.eventId);
+    expect(event.data.container).toEqual({ format: "warc", payloadDigest });
+  });
+
   it("checks its arguments and the incident before the bytes leave: a refused capture uploads nothing", async () => {
     const held = async (bytes: string) =>
       (await fetch(`${archive.server.url}/evidence/${sha256Of(Buffer.from(bytes))}`, { method: "HEAD" }))
