@@ -2,6 +2,7 @@ import "../where-typed.js";
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
+import { parseEnvelope } from "../../events/validate.js";
 import { archiverFacts } from "./auto-archiver.js";
 import { captureEnvelope, mediaTypeOf } from "./event.js";
 import { hashFile, progress, sendFile } from "./upload.js";
@@ -100,8 +101,8 @@ async function answerOf(response: Response | { status: number; text: string }) {
   }
 }
 
-// Everything that can be checked before the bytes leave: the event's own fields, and the
-// incident it goes to. Bytes uploaded for a capture that is then refused would stay held (and,
+// Everything that can be checked before the bytes leave: the event's fields by the API's rules,
+// and the incident it goes to. Bytes uploaded for a capture that is then refused would stay held (and,
 // unless restricted, readable by anyone) with no event naming them.
 let envelope: ReturnType<typeof captureEnvelope>;
 try {
@@ -123,6 +124,12 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
+// The API's own field rules, as the server will apply them: a refusal names the option to fix.
+const fields = parseEnvelope(envelope);
+if (!fields.ok)
+  fail(
+    `the capture would be refused, so nothing was uploaded:${fields.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("")}`,
+  );
 const incidentPath = `${base}/incidents/${encodeURIComponent(values.incident as string)}`;
 // Its events, not its summary: the events are there at once, where a view may lag (in AWS).
 const incident = await fetch(`${incidentPath}/events?limit=1`, { headers: auth }).catch((error: Error) =>
@@ -133,8 +140,10 @@ if (incident.status === 404)
     `no incident ${JSON.stringify(values.incident)} in the archive at ${base}: open it first (IncidentOpened); nothing was uploaded`,
     1,
   );
-if (!incident.ok)
-  fail(`GET /incidents/${values.incident} answered ${incident.status}; nothing was uploaded`, 1);
+if (!incident.ok) {
+  const { status, body } = await answerOf(incident);
+  fail(`the incident could not be read (${status}): ${body.detail ?? ""}; nothing was uploaded`, 1);
+}
 await incident.body?.cancel();
 
 // The bytes: in one POST, or by the direct upload the archive hands out.

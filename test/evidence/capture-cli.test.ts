@@ -183,6 +183,26 @@ describe("npm run capture", () => {
     expect(noPublisher.stderr).not.toContain("uploaded");
     expect(await held("a note with no publisher")).toBe(404);
 
+    // A value the API's rules refuse (a kind it does not know, a time that is not one): refused here, by the same rules.
+    const unkind = join(work, "unkind.txt");
+    writeFileSync(unkind, "a note with a kind the archive does not know");
+    const badKind = await capture(
+      unkind,
+      "--incident",
+      "capture-cli",
+      "--publisher",
+      "A channel",
+      "--kind",
+      "photo",
+      "--captured-at",
+      "yesterday",
+    ).catch((e) => e);
+    expect(badKind.code).toBe(2);
+    expect(badKind.stderr).toContain("nothing was uploaded");
+    expect(badKind.stderr).toContain("data.kind:");
+    expect(badKind.stderr).toContain("data.capturedAt:");
+    expect(await held("a note with a kind the archive does not know")).toBe(404);
+
     const misspelt = join(work, "misspelt.txt");
     writeFileSync(misspelt, "a note for an incident that is not there");
     const unknown = await capture(misspelt, "--incident", "capture-cil", "--publisher", "A channel").catch(
