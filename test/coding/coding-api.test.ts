@@ -243,6 +243,13 @@ describe("grades, attributions and links", () => {
       count: 1,
       latest: [{ perpetrator: { name: "Armed forces of X" }, certainty: "medium" }],
     });
+    // The editors' desk is named, not linked: a judgement names no source, so there is no page for it,
+    // while the reporters beside it lead to theirs.
+    const view = await (await fetch(`${archive.url}/view/${a}`)).text();
+    expect(view).toContain("<bdi>Editors&#39; desk</bdi>");
+    expect(view).not.toContain('href="/source/Editors');
+    expect(view).toContain('href="/source/Governor"');
+    expect((await call(archive.url, "GET", "/sources/Editors'%20desk")).status).toBe(404);
     const graded = await call(archive.url, "GET", "/incidents?grade=confirmed&limit=100");
     expect(graded.body.items.map((i: { incidentId: string }) => i.incidentId)).toContain(a);
     const single = await call(archive.url, "GET", "/incidents?grade=single-source&limit=100");

@@ -216,6 +216,17 @@ describe("the incident page", () => {
     expect(html).not.toContain('class="past-banner"');
   });
 
+  it("names a speaker of dots alone without a link: a browser would read /source/.. as the way up", async () => {
+    const id = "dots-speaker";
+    expect((await post(archive.url, id, opened())).status).toBe(201);
+    const said = { type: "StatementMade", source: AP, data: { quote: "Nothing to add.", stance: "neutral" } };
+    expect((await post(archive.url, id, { ...said, attributedTo: { name: ".." } })).status).toBe(201);
+    await archive.stream.idle();
+    const { html } = await page(`/view/${id}`);
+    expect(html).toContain("<bdi>..</bdi>");
+    expect(html).not.toContain('href="/source/.."');
+  });
+
   it("draws one chart point per reported figure, matching the stored events, and the summary's band", async () => {
     const { html } = await page(`/view/${KRAMATORSK}`);
     const { items } = await api(`/incidents/${KRAMATORSK}/events`);

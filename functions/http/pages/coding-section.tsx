@@ -81,7 +81,7 @@ export const CodingSection: FC<{ summary: Summary; state: IncidentState }> = ({ 
           {s.grade.given ? (
             <>
               {`${s.grade.given.grade}, given by `}
-              <Speaker who={s.grade.given.attributedTo} />
+              <Speaker who={s.grade.given.attributedTo} link={false} />
               {s.grade.given.reasoning ? (
                 <>
                   {": "}

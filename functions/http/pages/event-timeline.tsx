@@ -1,7 +1,7 @@
 import type { FC } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { describeFigure } from "../../../events/figures.js";
-import type { Figure } from "../../../events/schemas.js";
+import { EDITOR_TYPES, type Figure } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
@@ -250,7 +250,13 @@ const TimelineEvent: FC<{
         <Source event={e} />
       </dd>
       <dt>Attributed to</dt>
-      <dd>{e.attributedTo ? <Speaker who={e.attributedTo} /> : "— (the source itself)"}</dd>
+      <dd>
+        {e.attributedTo ? (
+          <Speaker who={e.attributedTo} link={!EDITOR_TYPES.includes(e.type)} />
+        ) : (
+          "— (the source itself)"
+        )}
+      </dd>
       <dt>Occurred</dt>
       <dd>{e.occurredAt ? <time datetime={e.occurredAt}>{e.occurredAt}</time> : "not stated"}</dd>
       <dt>Recorded</dt>
