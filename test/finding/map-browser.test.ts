@@ -178,5 +178,17 @@ describe("a map of more incidents than it draws", () => {
     expect(caption).toMatch(/^The 100 most recent of the incidents that match; more match/);
     expect(await page.locator("figcaption a").getAttribute("href")).toBe("/?");
     await close();
+    // With words, the map draws the best matches, and says so.
+    const words = await open("/map?q=village");
+    expect(await words.page.locator("svg.world-map a[data-incident]").count()).toBe(100);
+    expect(await words.page.locator("figcaption").textContent()).toMatch(
+      /^The 100 best matches of the incidents that match; more match/,
+    );
+    await words.close();
+    // Exactly as many as it draws (the villages from the second day on): nothing more is said to match.
+    const exact = await open("/map?from=2024-01-02");
+    expect(await exact.page.locator("svg.world-map a[data-incident]").count()).toBe(100);
+    expect(await exact.page.locator("figcaption").textContent()).toMatch(/^100 incident\(s\) shown\./);
+    await exact.close();
   });
 });

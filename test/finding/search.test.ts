@@ -505,7 +505,7 @@ describe("GET /sources/{name}", () => {
     // Its instance is the path as sent: a URI reference, not the decoded name.
     expect(answer.body.instance).toBe("/sources/Nobody%20At%20All");
     // A name in other capitals is not the source: the answer says so, and where words are found in any case.
-    expect(answer.body.detail).toContain("capitals included");
+    expect(answer.body.detail).toContain("with its capitals as written");
     expect(answer.body.detail).toContain("GET /incidents?q=");
   });
 

@@ -275,6 +275,23 @@ describe("npm run import --format csv --map", () => {
     expect(summary.casualties.killed.low).toBe(57);
   });
 
+  it("names a refused field by the column it came from, the event's field in the message", async () => {
+    // A new case on a day written as words, in a country written out: the row fails, whole.
+    const file = copy(
+      "named-recorder.csv",
+      (t) =>
+        `${t.split("\n")[0]}\nk-9,Sloviansk,Ukraine,48.85,37.6,8 April 2022,Shelling of the square,AP,Governor,3,\n`,
+    );
+    const run = await runImport(archive.url, [file, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(run.code).toBe(1);
+    const [row] = errorsOf(file);
+    expect(row?.messages.map((m) => m.path).sort()).toEqual(["country", "date"]);
+    expect(row?.messages.find((m) => m.path === "date")?.message).toMatch(
+      /\(it fills data\.occurredOn of the IncidentOpened\)$/,
+    );
+    expect(await storedEvents(archive.url, "recorder-k-9")).toBeNull();
+  });
+
   it("refuses a mapping that names a column the file does not have, before storing anything", async () => {
     const map = join(dir, "bad.map.json");
     const mapping = JSON.parse(readFileSync(join(FIXTURES, "recorder.map.json"), "utf8"));

@@ -135,8 +135,8 @@ export const MapPageView: FC<{
   points: MapPoint[];
   bbox?: Bbox;
   listHref: string;
-  /** More incidents match than the map draws. */
-  more: boolean;
+  /** More incidents match than the map draws: it draws the newest, or with words the best matches. */
+  more: "newest" | "best" | null;
   errors: Record<string, string>;
   /** The filters as asked (trimmed, non-empty): words and box in the form, the rest kept with it. */
   values: Record<string, string>;
@@ -180,7 +180,7 @@ export const MapPageView: FC<{
       <WorldMap points={points} {...(bbox ? { bbox } : {})} />
       <figcaption class="muted">
         {more
-          ? `The ${points.length} most recent of the incidents that match; more match (narrow the box or the filters, or see them all in the `
+          ? `The ${points.length} ${more === "best" ? "best matches" : "most recent"} of the incidents that match; more match (narrow the box or the filters, or see them all in the `
           : `${points.length} incident(s) shown`}
         {more ? <a href={listHref}>list</a> : null}
         {more ? ")" : ""}. Incidents without coordinates are in the list only. Red marks are contested.

@@ -73,7 +73,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
               <p>
                 {"No incident names the source or speaker "}
                 <bdi>{name}</bdi>
-                {" as written here: a name is matched exactly, capitals included."}
+                {" as written here: a name is matched with its capitals as written."}
               </p>
               <p>
                 <a href={`/?${new URLSearchParams({ q: name.slice(0, 500) })}`}>
@@ -103,19 +103,20 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
       return renderPage(
         c,
         400,
-        <MapPageView points={[]} listHref={listHref} more={false} errors={errors} values={values} />,
+        <MapPageView points={[]} listHref={listHref} more={null} errors={errors} values={values} />,
       );
     }
     // The whole world when no box is given: the grid cells are the index the map reads.
     const bbox = params.bbox ?? { minLon: -180, minLat: -90, maxLon: 180, maxLat: 90 };
     // Every point asked for: a point is a line of the page, not the summary it was read from.
+    // One more than it draws: whether more match is then known, not guessed from a cursor.
     const page = await findIncidents(deps, {
       ...params,
       bbox,
-      limit: MAP_POINTS,
+      limit: MAP_POINTS + 1,
       ...filters,
     });
-    const points: MapPoint[] = page.items.flatMap((s: Summary) =>
+    const points: MapPoint[] = page.items.slice(0, MAP_POINTS).flatMap((s: Summary) =>
       typeof s.location?.lat === "number" && typeof s.location?.lon === "number"
         ? [
             {
@@ -135,7 +136,7 @@ export function findingPageRoutes(deps: FindingPageDeps): Hono {
         points={points}
         {...(params.bbox ? { bbox: params.bbox } : {})}
         listHref={listHref}
-        more={page.next !== null}
+        more={page.items.length > MAP_POINTS ? (params.q === undefined ? "newest" : "best") : null}
         errors={{}}
         values={values}
       />,

@@ -140,7 +140,7 @@ export async function sourcePage(
   });
   if (found.items.length === 0 && cursor === undefined) {
     throw new NotFoundError(
-      `no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))} (a name is matched exactly, capitals included; GET /incidents?q= finds the words of a name in any case)`,
+      `no incident names the source or speaker ${JSON.stringify(name.slice(0, 300))} (a name is matched with its capitals as written; GET /incidents?q= finds the words of a name in any case)`,
     );
   }
   // The assessments of figures are in the fold state, not the summary: the view of an incident

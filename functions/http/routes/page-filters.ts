@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { KIND_SLUG_PATTERN } from "../../../events/schemas.js";
+import { KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
 import type { ListFilters } from "../pages/incident-list-page.js";
 import { GRADE_HINT, gradeOf } from "../params.js";
 
@@ -26,9 +26,7 @@ export function readPageFilters(c: Context): {
   if (kind !== undefined) {
     values.kind = kind;
     if (KIND_SLUG_PATTERN.test(kind)) filters.kind = kind;
-    else
-      errors.kind =
-        "Kind must be a lowercase slug of 2–64 characters (a letter, then letters, digits or hyphens) such as missile-strike or mass-grave.";
+    else errors.kind = `Kind ${KIND_SLUG_RULE}.`;
   }
   const country = pageParam(c, "country");
   if (country !== undefined) {
