@@ -32,24 +32,28 @@ const capture = (...args: string[]) =>
 
 const PAGE = "<html><body>The station, 8 April 2022</body></html>";
 
-/** A WARC of one page; `declared` writes the response's WARC-Payload-Digest as given (else warcio computes it). */
+/** A response record of `body` at `url`; `declared` is its WARC-Payload-Digest as given (else warcio computes it). */
+async function responseRecord(url: string, body: string, contentType: string, declared?: string) {
+  return WARCRecord.create(
+    {
+      url,
+      date: "2022-04-08T18:00:00Z",
+      type: "response",
+      warcVersion: "WARC/1.1",
+      httpHeaders: { "Content-Type": contentType },
+      ...(declared ? { warcHeaders: { "WARC-Payload-Digest": declared } } : {}),
+    },
+    (async function* () {
+      yield new TextEncoder().encode(body);
+    })(),
+  );
+}
+
+/** A WARC of one page, its digest as `responseRecord` writes it. */
 async function warcOf(gzip: boolean, declared?: string): Promise<Uint8Array> {
-  const content = async function* () {
-    yield new TextEncoder().encode(PAGE);
-  };
   const records = [
     await WARCRecord.createWARCInfo({ filename: "page.warc", warcVersion: "WARC/1.1" }, { software: "test" }),
-    await WARCRecord.create(
-      {
-        url: "https://news.example.org/kramatorsk",
-        date: "2022-04-08T18:00:00Z",
-        type: "response",
-        warcVersion: "WARC/1.1",
-        httpHeaders: { "Content-Type": "text/html" },
-        ...(declared ? { warcHeaders: { "WARC-Payload-Digest": declared } } : {}),
-      },
-      content(),
-    ),
+    await responseRecord("https://news.example.org/kramatorsk", PAGE, "text/html", declared),
   ];
   const parts = await Promise.all(records.map((r) => WARCSerializer.serialize(r, { gzip })));
   return Buffer.concat(parts);
@@ -138,18 +142,11 @@ describe("npm run capture", () => {
 
   it("checks every record's digest: another page damaged is a warning, and the capture's own is recorded", async () => {
     const damaged = await WARCSerializer.serialize(
-      await WARCRecord.create(
-        {
-          url: "https://news.example.org/style.css",
-          date: "2022-04-08T18:00:01Z",
-          type: "response",
-          warcVersion: "WARC/1.1",
-          httpHeaders: { "Content-Type": "text/css" },
-          warcHeaders: { "WARC-Payload-Digest": `sha256:${"0".repeat(64)}` },
-        },
-        (async function* () {
-          yield new TextEncoder().encode("body { color: red }");
-        })(),
+      await responseRecord(
+        "https://news.example.org/style.css",
+        "body { color: red }",
+        "text/css",
+        `sha256:${"0".repeat(64)}`,
       ),
     );
     const file = join(work, "damaged-part.warc");
