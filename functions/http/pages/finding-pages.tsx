@@ -183,7 +183,8 @@ export const MapPageView: FC<{
           ? `The ${points.length} ${more === "best" ? "best matches" : "most recent"} of the incidents that match; more match (narrow the box or the filters, or see them all in the `
           : `${points.length} incident(s) shown`}
         {more ? <a href={listHref}>list</a> : null}
-        {more ? ")" : ""}. Incidents without coordinates are in the list only. Red marks are contested.
+        {more ? ")" : ""}. Incidents without coordinates are in the list only. Red marks are contested; marks
+        that share a place are set around it.
       </figcaption>
     </figure>
     <h2>The incidents on this map</h2>

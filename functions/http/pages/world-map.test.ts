@@ -15,4 +15,19 @@ describe("the world map", () => {
     const order = [...svg.matchAll(/data-incident="([^"]+)"/g)].map((m) => m[1]);
     expect(order).toEqual(["plain-second", "contested-first"]);
   });
+
+  it("given three incidents at one place, then three marks around it, each its own", async () => {
+    const at = { lat: 48.7305, lon: 37.5867 };
+    const svg = String(
+      await WorldMap({
+        points: ["a", "b", "c"].map((id) => ({ incidentId: id, title: id, contested: false, ...at })),
+      }),
+    );
+    const marks = [...svg.matchAll(/<circle cx="([^"]+)" cy="([^"]+)"/g)].map((m) => `${m[1]},${m[2]}`);
+    expect(marks).toHaveLength(3);
+    expect(new Set(marks).size).toBe(3);
+    // Around the place, not far from it: within a mark's width of each other.
+    const xs = marks.map((m) => Number(m.split(",")[0]));
+    expect(Math.max(...xs) - Math.min(...xs)).toBeLessThan(12);
+  });
 });

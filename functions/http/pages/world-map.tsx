@@ -41,6 +41,34 @@ function extent(points: readonly MapPoint[], bbox?: Bbox): Bbox {
  * title as the mark's accessible name. Presentation attributes only (the pages' CSP allows no
  * inline style), no script.
  */
+/** How far from their place marks that share it are drawn, in the drawing's units (a mark's radius is 5). */
+const SPREAD = 6;
+
+/**
+ * Each point where it is drawn, in order; points that fall on one spot (to a unit) are set
+ * around it on a small ring, so each mark can be seen and followed, none hidden under another.
+ */
+function spread<P>(
+  points: readonly P[],
+  project: (point: P) => [number, number] | null,
+): { point: P; xy: [number, number] }[] {
+  const placed = points.flatMap((point) => {
+    const xy = project(point);
+    return xy ? [{ point, xy, spot: `${Math.round(xy[0])},${Math.round(xy[1])}` }] : [];
+  });
+  const together = new Map<string, number>();
+  for (const { spot } of placed) together.set(spot, (together.get(spot) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return placed.map(({ point, xy, spot }) => {
+    const count = together.get(spot) ?? 1;
+    if (count === 1) return { point, xy };
+    const k = seen.get(spot) ?? 0;
+    seen.set(spot, k + 1);
+    const angle = (2 * Math.PI * k) / count - Math.PI / 2;
+    return { point, xy: [xy[0] + SPREAD * Math.cos(angle), xy[1] + SPREAD * Math.sin(angle)] };
+  });
+}
+
 export const WorldMap: FC<{ points: readonly MapPoint[]; bbox?: Bbox }> = ({ points, bbox }) => {
   const area = extent(points, bbox);
   const frame = {
@@ -83,9 +111,9 @@ export const WorldMap: FC<{ points: readonly MapPoint[]; bbox?: Bbox }> = ({ poi
       </g>
       <g>
         {/* Contested incidents drawn last, over any uncontested one at the same place. */}
-        {[...points.filter((p) => !p.contested), ...points.filter((p) => p.contested)].map((p) => {
-          const xy = projection([p.lon, p.lat]);
-          if (!xy) return null;
+        {spread([...points.filter((p) => !p.contested), ...points.filter((p) => p.contested)], (p) =>
+          projection([p.lon, p.lat]),
+        ).map(({ point: p, xy }) => {
           return (
             <a href={viewPath(p.incidentId)} data-incident={p.incidentId}>
               <title>{isolate(p.title)}</title>
