@@ -277,7 +277,30 @@ export const paths: Record<string, Json> = {
   },
   "/desk/release": {
     get: formPage("getDeskRelease", "The form that names a release (editors)"),
-    post: formPost("postDeskRelease", "Name a release (POST /releases, editors)"),
+    post: (() => {
+      const { responses, ...rest } = formPost("postDeskRelease", "Name a release (POST /releases, editors)");
+      const {
+        "204": _upload,
+        "303": _redirect,
+        "404": _incident,
+        "413": _big,
+        "415": _type,
+        ...kept
+      } = responses;
+      return {
+        ...rest,
+        description:
+          "Needs the session cookie, the same origin and the session's `formToken`; then the editor role; then POST /releases' own validation. The answer is a page: the release, its citation line and its exports.",
+        responses: {
+          ...kept,
+          "200": html(
+            "The same release sent again (this person, this name and note): the release's page, saying that nothing new was stored.",
+          ),
+          "201": html("Named: the release's page, its citation line and its exports at its tree size."),
+          "409": html("The form again: the name is another release's."),
+        },
+      };
+    })(),
   },
   "/desk/evidence/{sha256}": {
     get: {

@@ -621,8 +621,41 @@ describe("the desk in Chromium", () => {
       await archive.logWriter.pass();
       await fill(editorPage, { name: "desk-release-1", note: "Named from the desk" });
       await submit(editorPage, "Name a release");
-      expect(new URL(editorPage.url()).pathname).toBe("/releases/desk-release-1");
-      expect((await json("/releases/desk-release-1")).createdBy).toBe("test-writer");
+      // A page that says so, how to cite it and where its exports are: not the API's JSON.
+      expect(new URL(editorPage.url()).pathname).toBe("/desk/release");
+      await expect(editorPage.getByRole("status").textContent()).resolves.toContain("Release named");
+      await expect(editorPage.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+        "Release desk-release-1",
+      );
+      const release = await json("/releases/desk-release-1");
+      expect(release.createdBy).toBe("test-writer");
+      await expect(
+        editorPage.locator("code", { hasText: "incident-ledger release" }).textContent(),
+      ).resolves.toBe(release.citation);
+      const exportLink = editorPage.getByRole("link", { name: "incidents.csv" });
+      expect(await exportLink.getAttribute("href")).toBe(release.links.incidentsCsv);
+      await editorPage.screenshot({ path: join(SHOTS, "release-named.png"), fullPage: true });
+      // The page a release answers with passes axe too (named in the checking page: another name).
+      await expectAccessible(browser, editor, `${archive.url}/desk/release`, async (p) => {
+        await fill(p, { name: "desk-release-axe", note: "" });
+        await submit(p, "Name a release");
+      });
+      // The same form sent again: the same release, said so, nothing new stored.
+      await editorPage.goto(`${archive.url}/desk/release`);
+      await fill(editorPage, { name: "desk-release-1", note: "Named from the desk" });
+      await submit(editorPage, "Name a release");
+      await expect(editorPage.getByRole("status").textContent()).resolves.toContain(
+        "This release was already named",
+      );
+      expect(((await json("/releases")) as { items: { name: string }[] }).items.map((r) => r.name)).toEqual([
+        "desk-release-1",
+        "desk-release-axe",
+      ]);
+      // Another note under that name is another release: the name is taken, said beside it.
+      await editorPage.goto(`${archive.url}/desk/release`);
+      await fill(editorPage, { name: "desk-release-1", note: "Something else" });
+      await submit(editorPage, "Name a release");
+      await expect(editorPage.locator(".error-summary").textContent()).resolves.toContain("already taken");
     } finally {
       await editor.close();
     }

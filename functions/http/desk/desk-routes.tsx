@@ -33,7 +33,7 @@ import { fieldMessages, formValues, nearestField, type ReadForm, setPath } from 
 import { ADD_ROW } from "./forms/casualties-reported.js";
 import type { DeskForm, FormContext } from "./forms/desk-form.js";
 import { DESK_FORMS } from "./forms/registry.js";
-import { ReleaseFields, releaseFieldFor, releaseLabel } from "./release-form.js";
+import { ReleaseFields, ReleaseNamed, releaseFieldFor, releaseLabel } from "./release-form.js";
 import { sameOrigin } from "./same-origin.js";
 import { formTokenMatches, type Session, type Sessions } from "./session.js";
 import { suggestionsFrom } from "./suggestions.js";
@@ -614,7 +614,22 @@ export function deskRoutes(deps: DeskDeps) {
         name: values.get("name") ?? "",
         note: values.get("note") ?? "",
       });
-      if (answer.status === 201) return c.redirect(`/releases/${encodeURIComponent(answer.body.name)}`, 303);
+      const named = (release: Answer["body"], again: boolean) =>
+        renderDesk(
+          c,
+          again ? 200 : 201,
+          <DeskLayout title={`Release ${release.name}`} session={s}>
+            <ReleaseNamed release={release as Parameters<typeof ReleaseNamed>[0]["release"]} again={again} />
+          </DeskLayout>,
+        );
+      if (answer.status === 201) return named(answer.body, false);
+      // The same form sent again (Back, a reload): the release this person named with this note.
+      if (answer.status === 409) {
+        const held = await api.request(`/releases/${encodeURIComponent(values.get("name") ?? "")}`);
+        const release: Answer["body"] = held.ok ? await held.json() : null;
+        if (release && release.createdBy === s.who.name && release.note === (values.get("note") ?? ""))
+          return named(release, true);
+      }
       const problems: FieldError[] = answer.body.errors ?? [];
       const { fields, general } = fieldMessages(problems, new Map(), releaseFieldFor, releaseLabel);
       return releasePage(
