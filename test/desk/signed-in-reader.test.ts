@@ -262,7 +262,11 @@ describe("restricted evidence from the incident page", () => {
     const refused = await fetch(`${archive.url}${path}`, { headers: { cookie: rita } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(await refused.text()).toContain("restricted-reader");
+    const refusal = await refused.text();
+    expect(refusal).toContain("restricted-reader");
+    // In the desk's words, not the API's title.
+    expect(refusal).toContain("<h1>Not allowed</h1>");
+    expect(refusal).not.toContain("The caller lacks");
 
     const rhea = await signInOverHttp(archive.url, READER.token);
     const whole = await fetch(`${archive.url}${path}`, { headers: { cookie: rhea } });

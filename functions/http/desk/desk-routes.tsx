@@ -520,7 +520,9 @@ export function deskRoutes(deps: DeskDeps) {
       c.req.method === "GET" && answer.headers.get("content-type")?.startsWith("application/problem+json");
     if (answer.status < 400 || !problemBody) return answer;
     const problem = (await answer.json()) as { title: string; detail: string };
-    return messagePage(c, answer.status as ContentfulStatusCode, problem.title, problem.detail, s);
+    // The desk's own words for a role not held, as on its other pages; the API's detail says which.
+    const title = answer.status === 403 ? "Not allowed" : problem.title;
+    return messagePage(c, answer.status as ContentfulStatusCode, title, problem.detail, s);
   };
   if (deps.evidence)
     app.get(`${DESK_EVIDENCE}:sha256`, acceptQuery(), (c) =>
