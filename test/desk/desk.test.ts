@@ -252,7 +252,7 @@ describe("the desk in Chromium", () => {
       page.locator('[name="data.occurredUntil"]').press("Enter"),
     ]);
     await page.waitForLoadState("load");
-    const ended = "When it ended must not be before the start (occurredAt or occurredOn)";
+    const ended = "When it ended must not be before the start (“Time it happened” or “Day it happened”)";
     await expect(page.locator(".error-summary li").allTextContents()).resolves.toEqual([ended]);
     await expect(page.locator("#f-data-occurredUntil-error").textContent()).resolves.toContain(ended);
     await expect(page.locator("#f-data-occurredUntil").getAttribute("aria-invalid")).resolves.toBe("true");
@@ -393,7 +393,7 @@ describe("the desk in Chromium", () => {
     const summary = page.locator(".error-summary");
     await expect(summary.locator("li").allTextContents()).resolves.toEqual([
       "Figure 1: number must be a whole number in digits, e.g. 50",
-      "Figure 2: from must not be more than the higher end (max)",
+      "Figure 2: from must not be more than the higher end (“Figure 2: to”)",
       "Publisher is required",
     ]);
     await expect(page.title()).resolves.toMatch(/^Error: /);

@@ -101,11 +101,39 @@ export function nearestField(path: string, fields: ReadonlySet<string>): string 
   return null;
 }
 
-/** "Publisher" + "is required" → "Publisher is required"; "Invalid URL" → "Web address: invalid URL". */
+/** A message that goes on from the field's name ("is required", "must be …"). */
+const PREDICATE = /^(?:is|are|must|has|have|names|would|was|were|cannot|can|does|may|needs|should)\b/;
+
+/**
+ * "Publisher" + "is required" → "Publisher is required"; "Invalid URL" → "Web address: invalid
+ * URL"; "Day it happened" + "give … not both" → "Day it happened: give … not both".
+ */
 export function sentence(label: string, message: string): string {
-  return /^[a-z]/.test(message)
+  return PREDICATE.test(message)
     ? `${label} ${message}`
     : `${label}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+}
+
+/**
+ * The API's field names in a message (`occurredOn`, `timePrecision`, `title`) as the labels of
+ * the form's fields they are, quoted; a name the form has no field for stays as it is.
+ */
+export function inFormWords(
+  message: string,
+  path: string,
+  fieldFor: (path: string) => string | null,
+  label: (field: string) => string,
+): string {
+  const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
+  return message.replace(/\b[a-z][A-Za-z]*\b/g, (word) => {
+    for (const candidate of [parent ? `${parent}.${word}` : "", `data.${word}`]) {
+      const field = candidate ? fieldFor(candidate) : null;
+      // Only the field itself: a nearest field (the first of `source` for "source") is not it.
+      if (field !== null && (field === candidate || field.endsWith(`.${word}`) || field === word))
+        return `“${label(field)}”`;
+    }
+    return word;
+  });
 }
 
 /** Problems from the API, as field messages: the form's own reading errors win for their field. */
@@ -123,8 +151,9 @@ export function fieldMessages(
     if (problems.some((other) => other.path.startsWith(`${problem.path}.`))) continue;
     const path = eventPath(problem.path);
     const field = fieldFor(path);
-    if (field === null) general.push(`${path}: ${problem.message}`);
-    else if (!fields.has(field)) fields.set(field, sentence(label(field), problem.message));
+    if (field === null) general.push(`${path}: ${inFormWords(problem.message, path, fieldFor, label)}`);
+    else if (!fields.has(field))
+      fields.set(field, sentence(label(field), inFormWords(problem.message, path, fieldFor, label)));
   }
   return { fields, general };
 }
