@@ -398,6 +398,11 @@ function corePaths(): Record<string, Json> {
             { type: "string", pattern: "^\\s*(?:[2-9]|[1-9][0-9]{1,14})?\\s*$" },
             "The timeline page of the events before this version.",
           ),
+          query(
+            "recorded",
+            { type: "string" },
+            "The eventId a desk form just stored (where the desk leads after it): the page says so at its top when its timeline shows that event; otherwise nothing.",
+          ),
         ],
         responses: {
           "200": text("text/html", "The page."),

@@ -76,6 +76,13 @@ async function expectAtNewEvent(): Promise<Record<string, unknown>> {
   const stored = (await events()).find((e) => e.eventId === eventId);
   expect(stored, `event ${eventId} stored`).toBeDefined();
   await expect(page.locator(`#ev-${eventId}`).count()).resolves.toBe(1);
+  // Said at the top of the page too, in words, with the way to it.
+  expect(url.searchParams.get("recorded")).toBe(eventId);
+  await expect(page.locator(`[data-recorded="${eventId}"]`).textContent()).resolves.toMatch(
+    new RegExp(
+      `^Recorded: .+, as version ${(stored as { version: number }).version}\\. See it in the timeline\\.$`,
+    ),
+  );
   return stored as Record<string, unknown>;
 }
 
@@ -479,7 +486,7 @@ describe("the desk in Chromium", () => {
       maxRedirects: 0,
     });
     expect(again.status()).toBe(303);
-    expect(again.headers().location).toBe(`/view/${INCIDENT}#ev-${form.eventId}`);
+    expect(again.headers().location).toBe(`/view/${INCIDENT}?recorded=${form.eventId}#ev-${form.eventId}`);
     const stored = (await events()).filter(
       (e) => (e.data as { quote?: string }).quote === "Sent twice, stored once.",
     );

@@ -125,7 +125,7 @@ describe("the desk's OpenID Connect sign-in", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", origin: pages.url },
       body: body.toString(),
     });
-    expect(stored.url).toBe(`${pages.url}/view/oidc-incident#ev-${eventId}`);
+    expect(stored.url).toBe(`${pages.url}/view/oidc-incident?recorded=${eventId}#ev-${eventId}`);
     const events = (await (await fetch(`${archive.url}/incidents/oidc-incident/events`)).json()) as {
       items: { eventId: string; recordedBy: string }[];
     };

@@ -437,7 +437,7 @@ export function deskRoutes(deps: DeskDeps) {
     const answer = await send(s.who, `/incidents/${encodeURIComponent(incidentId)}/events`, read.body);
     if (answer.status === 201 || answer.status === 200) {
       const event = answer.body.events[0] as { eventId: string };
-      return stored(c, `${viewPath(incidentId)}#ev-${event.eventId}`);
+      return stored(c, recordedPath(incidentId, event.eventId));
     }
     const problems: FieldError[] = answer.body.errors ?? [];
     // The id is checked before the body: the body's own problems are listed too, by the same parser.
@@ -663,6 +663,10 @@ function withFile(read: ReadForm, field: string, file: ChosenFile | null, max: n
     setPath(read.body, ["data", "mediaType"], file.mediaType);
   }
 }
+
+/** Where a stored form leads: the incident's page, saying what was recorded, at that event. */
+export const recordedPath = (incidentId: string, eventId: string) =>
+  `${viewPath(incidentId)}?${new URLSearchParams({ recorded: eventId })}#ev-${eventId}`;
 
 /** 262144 → "256 KiB": a limit as a person reads it. */
 export function sizeText(bytes: number): string {

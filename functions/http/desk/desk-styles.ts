@@ -29,7 +29,6 @@ export const DESK_CSS = `
 .error-summary h2{border:0;margin:0 0 .5rem;padding:0}
 .error-summary ul{margin:0;padding-left:1.2rem}
 .error-summary a{color:#b3261e;font-weight:700}
-.notice{border-left:.4rem solid #1d6b36;background:#e6f4ea;padding:.5rem 1rem;margin:1rem 0}
 .desk-bar{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.75rem 0}
 .desk-bar form{margin:0}
 .desk-bar button{background:#fff;color:#14304f}

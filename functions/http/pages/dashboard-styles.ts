@@ -30,6 +30,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em;ove
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .tag{display:inline-block;font-size:.8rem;font-weight:600;padding:0 .45rem;border-radius:.75rem;border:1px solid currentColor;white-space:nowrap;vertical-align:.1em}
 .tag-contested{color:#8f1d14;background:#fdecea}
+.notice{border-left:.4rem solid #1d6b36;background:#e6f4ea;padding:.5rem 1rem;margin:1rem 0}
 .tag-retracted{color:#5a2d82;background:#f1eafa}
 .verdict-false{color:#8f1d14;background:#fdecea}
 .verdict-disputed{color:#7a4a00;background:#fff3df}

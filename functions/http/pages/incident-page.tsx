@@ -1,5 +1,6 @@
 import type { Child, FC } from "hono/jsx";
 import { ownValue } from "../../../events/own-keys.js";
+import type { StoredEvent } from "../../../events/stored-event.js";
 import { SUMMARY_LIST_MAX, type Summary } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import { KnownAtPanel, type Moment, PastBanner } from "./as-known-at.js";
@@ -9,7 +10,15 @@ import { DenialsSection, StatementsSection } from "./claims-sections.js";
 import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { type DownloadLinks, EvidenceSection } from "./evidence-section.js";
-import { categoryLabel, formatInstant, headline, isolate, occurredText, orderCategories } from "./format.js";
+import {
+  categoryLabel,
+  formatInstant,
+  headline,
+  isolate,
+  occurredText,
+  orderCategories,
+  typeLabel,
+} from "./format.js";
 import { IntegrityBadge, type IntegrityReport } from "./integrity-badge.js";
 import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
@@ -39,6 +48,8 @@ export interface IncidentPageProps {
   retracted?: ReadonlySet<string>;
   /** Where restricted evidence and its bundles are downloaded from (the desk's, where there is one). */
   restrictedDownloads?: DownloadLinks;
+  /** The event a desk form just stored, said at the top. */
+  recorded?: StoredEvent;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
@@ -108,6 +119,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   victims,
   retracted = new Set(summary.retractedEventIds),
   restrictedDownloads,
+  recorded,
 }) => {
   const past = moment.at !== "current";
   const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -129,6 +141,15 @@ export const IncidentPage: FC<IncidentPageProps> = ({
           shownAt={summary.lastRecordedAt}
           latest={latest}
         />
+      ) : null}
+      {recorded ? (
+        <div class="notice" role="status" data-recorded={recorded.eventId}>
+          <p>
+            <strong>Recorded</strong>
+            {`: ${typeLabel(recorded.type)}, as version ${recorded.version}. `}
+            <a href={`#ev-${recorded.eventId}`}>See it in the timeline</a>.
+          </p>
+        </div>
       ) : null}
       <IncidentHeader summary={summary} />
       {restricted && reader ? <RestrictedNotice reader={reader} /> : null}

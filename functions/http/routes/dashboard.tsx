@@ -228,6 +228,9 @@ export function dashboardRoutes({
     ]);
     // The newest events of the stretch, as many as fit the page's budget (at least one).
     const pageEvents = withinBytes(read, TIMELINE_BYTES);
+    // Where a stored desk form leads (`?recorded=<eventId>`): said at the top, if the page shows it.
+    const recordedId = moment.at === "current" ? pageParam(c, "recorded") : undefined;
+    const recorded = recordedId === undefined ? undefined : pageEvents.find((e) => e.eventId === recordedId);
     const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
     const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
     const opened = await openPrivateSpeakers(
@@ -266,6 +269,7 @@ export function dashboardRoutes({
           desk={desk}
           victims={victims}
           retracted={new Set(retracted)}
+          {...(recorded ? { recorded } : {})}
           {...(deskDownloads ? { restrictedDownloads: deskDownloads } : {})}
         />
       </OpenedValuesContext.Provider>,
