@@ -507,7 +507,9 @@ describe("the desk in Chromium", () => {
     const first = await expectAtNewEvent();
     const before = (await events()).length;
     await page.goBack();
-    await expect(page.locator(".notice").textContent()).resolves.toMatch(/already recorded/);
+    await expect(page.locator(".notice").textContent()).resolves.toMatch(
+      new RegExp(`already recorded, as Statement made \\(version ${first.version}\\) in ${INCIDENT}`),
+    );
     await expect(page.locator('input[name="eventId"]').inputValue()).resolves.toBe(first.eventId);
     // Sent as Back may leave it, fields emptied: not a refusal to put right, the same notice.
     const emptied = await rita.request.post(formUrl("statement"), {

@@ -13,7 +13,7 @@ import type { Logger } from "../../logger.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { API_DOWNLOADS, type DownloadLinks } from "../pages/evidence-section.js";
-import { viewPath } from "../pages/format.js";
+import { typeLabel, viewPath } from "../pages/format.js";
 import { acceptQuery, incidentIdProblem } from "../params.js";
 import { createErrorHandler } from "../problem.js";
 import { readBodyText } from "../read-body.js";
@@ -687,7 +687,7 @@ function RecordedNotice({ event, fresh }: { event: StoredEvent; fresh: string })
         <strong>This form was already recorded</strong>, as{" "}
         <a
           href={`${viewPath(event.incidentId)}#ev-${event.eventId}`}
-        >{`${event.type} in ${event.incidentId}`}</a>
+        >{`${typeLabel(event.type)} (version ${event.version}) in ${event.incidentId}`}</a>
         . Sending this form again stores nothing new: the same values are that event, and other values come
         back in a new form, to be sent as another report if that is what they are.
       </p>
