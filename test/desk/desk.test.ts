@@ -63,8 +63,11 @@ const formUrl = (slug: string) => `${archive.url}/desk/incidents/${INCIDENT}/${s
 /** Follows the incident page's link to a form, as a person would. */
 async function openForm(title: string): Promise<void> {
   await page.goto(`${archive.url}/view/${INCIDENT}`);
+  const incidentTitle = await page.getByRole("heading", { level: 1 }).textContent();
   await follow(page, title);
   await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(title);
+  // The way back names the incident as a person knows it: its title, not its id.
+  await expect(page.locator(".crumbs a").textContent()).resolves.toBe(`← Back to ${incidentTitle}`);
 }
 
 /** After a post: the incident page, at the new event, which it already shows. */

@@ -254,7 +254,10 @@ export function deskRoutes(deps: DeskDeps) {
         {recorded ? <RecordedNotice event={recorded} fresh={formAddress(c.req.url)} /> : null}
         {context.incidentId ? (
           <p class="crumbs">
-            <a href={viewPath(context.incidentId)}>{`← Back to ${context.incidentId}`}</a>
+            <a href={viewPath(context.incidentId)}>
+              {"← Back to "}
+              <bdi>{context.summary?.title ?? context.incidentId}</bdi>
+            </a>
           </p>
         ) : null}
         <h1>{form.title}</h1>
