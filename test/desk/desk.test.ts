@@ -293,6 +293,11 @@ describe("the desk in Chromium", () => {
       const revision = `${archive.url}/desk/incidents/${coded}/revision`;
       await editorPage.goto(revision);
       await expect(editorPage.locator('[name="data.location.precision"]').inputValue()).resolves.toBe("near");
+      // The place as it stands, to change what is wrong in it.
+      await expect(editorPage.locator('[name="data.location.name"]').inputValue()).resolves.toBe(
+        "Central market",
+      );
+      await expect(editorPage.locator('[name="data.location.lat"]').inputValue()).resolves.toBe("48.7305");
       await expectAccessible(browser, editor, revision);
       await fill(editorPage, {
         "data.location.name": "Market square",
@@ -305,8 +310,41 @@ describe("the desk in Chromium", () => {
       await submit(editorPage, "Revise the incident's details");
       expect(new URL(editorPage.url()).pathname).toBe(`/view/${coded}`);
       const summary = await json(`/incidents/${coded}`);
-      expect(summary.location).toEqual({ name: "Market square", country: "UA", precision: "near" });
+      expect(summary.location).toEqual({
+        name: "Market square",
+        country: "UA",
+        lat: 48.7305,
+        lon: 37.5867,
+        precision: "near",
+      });
       expect(summary.revisedInVersion).toBe(2);
+      // Only the coordinates corrected: the place keeps its name and country, nothing retyped.
+      await editorPage.goto(revision);
+      await fill(editorPage, {
+        "data.location.lat": "48.7312",
+        "attributedTo.name": "Desk editors",
+        "source.publisher": "incident-ledger",
+      });
+      await submit(editorPage, "Revise the incident's details");
+      expect((await json(`/incidents/${coded}`)).location).toEqual({
+        name: "Market square",
+        country: "UA",
+        lat: 48.7312,
+        lon: 37.5867,
+        precision: "near",
+      });
+      // A title alone: the place, shown unchanged, is not in the revision.
+      await editorPage.goto(revision);
+      await fill(editorPage, {
+        "data.title": "Shelling of the market square",
+        "attributedTo.name": "Desk editors",
+        "source.publisher": "incident-ledger",
+      });
+      await submit(editorPage, "Revise the incident's details");
+      const titled = (await json(`/incidents/${coded}/events`)).items.at(-1) as {
+        data: Record<string, unknown>;
+      };
+      expect(titled.data).toEqual({ title: "Shelling of the market square" });
     } finally {
       await editor.close();
     }

@@ -160,20 +160,27 @@ describe("the revision form's place", () => {
     return parsed.ok ? parsed.value[0]?.data : parsed.errors;
   };
 
-  it("given a place known near a town, then the form opens with that precision chosen", () => {
-    expect(form.initial?.(on("near"))).toEqual({ "data.location.precision": "near" });
-    expect(form.initial?.(on())).toEqual({});
+  const shownPlace = {
+    "data.location.name": "Kramatorsk railway station",
+    "data.location.country": "UA",
+    "data.location.lat": "48.7305",
+    "data.location.lon": "37.5867",
+  };
+
+  it("given a place known near a town, then the form opens with the place and that precision", () => {
+    expect(form.initial?.(on("near"))).toEqual({ ...shownPlace, "data.location.precision": "near" });
+    expect(form.initial?.(on())).toEqual(shownPlace);
   });
 
-  it("given a new place and the precision as shown, then the new place keeps it", () => {
+  it("given a part of the place changed and the rest as shown, then the place as the fields read, with its precision", () => {
     const at = on("near");
     const shown = form.initial?.(at) ?? {};
-    expect(
-      revised({ ...shown, "data.location.name": "Station forecourt", "data.location.country": "UA" }, at),
-    ).toEqual({ location: { name: "Station forecourt", country: "UA", precision: "near" } });
+    expect(revised({ ...shown, "data.location.name": "Station forecourt" }, at)).toEqual({
+      location: { ...place, name: "Station forecourt", precision: "near" },
+    });
   });
 
-  it("given the precision as shown and no new place, then the place is not revised", () => {
+  it("given the place and its precision as shown, then the place is not revised", () => {
     const at = on("near");
     expect(revised({ ...form.initial?.(at), "data.timePrecision": "day" }, at)).toEqual({
       timePrecision: "day",
@@ -181,13 +188,23 @@ describe("the revision form's place", () => {
   });
 
   it("given only another precision, then the current place is revised with it, and with 'not given' without one", () => {
-    expect(revised({ "data.location.precision": "exact" }, on("near"))).toEqual({
+    const at = on("near");
+    const shown = form.initial?.(at) ?? {};
+    expect(revised({ ...shown, "data.location.precision": "exact" }, at)).toEqual({
       location: { ...place, precision: "exact" },
     });
-    expect(revised({ "data.location.precision": "" }, on("near"))).toEqual({ location: place });
-    expect(revised({ "data.location.precision": "adm2" }, on())).toEqual({
+    expect(revised({ ...shown, "data.location.precision": "" }, at)).toEqual({ location: place });
+    expect(revised({ ...form.initial?.(on()), "data.location.precision": "adm2" }, on())).toEqual({
       location: { ...place, precision: "adm2" },
     });
+  });
+
+  it("given the place's name emptied, then a place is revised, and its missing name is named", () => {
+    const at = on("near");
+    const refused = revised({ ...form.initial?.(at), "data.location.name": "" }, at);
+    expect(refused).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "data.location.name" })]),
+    );
   });
 });
 

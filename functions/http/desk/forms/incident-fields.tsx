@@ -95,7 +95,7 @@ export const PlaceFields: FC<{ form: FormState; revising?: boolean }> = ({ form,
       label="How exactly the place is known"
       hint={
         revising
-          ? "Shown as it is now. A new place above takes this precision; changed on its own, it re-codes the place as it is."
+          ? "Shown as it is now. A place changed above takes this precision; changed on its own, it re-codes the place as it is."
           : "How closely the reports place it: the spot itself, near a named place, only a district or region, or only the country."
       }
       choices={PLACE_PRECISION_CHOICES}

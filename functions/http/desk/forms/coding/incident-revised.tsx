@@ -27,20 +27,27 @@ const PRECISION = "data.location.precision";
 /** The incident's place as it stands (its summary's), where the desk read it. */
 const currentPlace = (context: FormContext): Location | null => context.summary?.location ?? null;
 
+/** A place's part as the form shows it ("" where the place has none). */
+function partOf(place: Location | null, field: string): string {
+  const value = place ? (place as Record<string, unknown>)[field.slice("data.location.".length)] : undefined;
+  return value === undefined || value === null ? "" : String(value);
+}
+
 /**
- * A revised `location` replaces the whole place, so the place's precision is shown as it stands
- * and goes with a new place unless changed. With no new place, an unchanged precision revises
- * nothing, and a changed one revises the current place with it: an editor need not type the
- * place again to code how exactly it is known.
+ * A revised `location` replaces the whole place, so the form shows the place as it stands (its
+ * precision too) and an editor changes what is wrong: the place goes into the revision only when
+ * a part of it changed, whole, as the fields then hold it. With the place unchanged, an unchanged
+ * precision revises nothing, and a changed one revises the current place with it.
  */
 function readRevision(values: ReadonlyMap<string, string>, context: FormContext): ReadForm {
   const current = currentPlace(context);
-  const newPlace = PLACE_PARTS.some((f) => (values.get(f) ?? "").trim() !== "");
+  const given = (field: string) => (values.get(field) ?? "").trim();
+  const newPlace = PLACE_PARTS.some((f) => given(f) !== partOf(current, f));
   const read = readEnvelope("IncidentRevised", values, {
     decimals: COORDINATES,
-    skip: (name) => name === PRECISION && !newPlace && current !== null,
+    skip: (name) => (name === PRECISION || PLACE_PARTS.includes(name)) && !newPlace && current !== null,
   });
-  const chosen = (values.get(PRECISION) ?? "").trim();
+  const chosen = given(PRECISION);
   if (!newPlace && current && chosen !== (current.precision ?? "")) {
     const { precision: _was, ...place } = current;
     setPath(read.body, ["data", "location"], chosen ? { ...place, precision: chosen } : place);
@@ -59,13 +66,17 @@ export const incidentRevisedForm: DeskForm = {
   fields: () => [...INCIDENT_FIELDS, ...ATTRIBUTION_FIELDS, ...SOURCE_FIELDS],
   label: labelFrom(LABELS),
   initial: (context): Record<string, string> => {
-    const precision = currentPlace(context)?.precision;
-    return precision ? { [PRECISION]: precision } : {};
+    const current = currentPlace(context);
+    const shown = [...PLACE_PARTS, PRECISION].map((f) => [f, partOf(current, f)] as const);
+    return Object.fromEntries(shown.filter(([, value]) => value !== ""));
   },
   read: readRevision,
   Fields: ({ form }) => (
     <>
-      <p class="field-hint">Fill in only what changes. A new place replaces the old one whole.</p>
+      <p class="field-hint">
+        Fill in only what changes. The place is shown as it stands: change what is wrong, and the place is
+        revised whole, as its fields then read.
+      </p>
       <fieldset>
         <legend>The incident</legend>
         <TextField form={form} name="data.title" label="Title" optional />
