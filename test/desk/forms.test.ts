@@ -145,6 +145,18 @@ describe("the opening form's coding fields", () => {
   });
 });
 
+describe("the casualties form's categories", () => {
+  it("names each well-known category as a heading does, and the other category's rule in words", async () => {
+    const form = DESK_FORMS.find((f) => f.type === "CasualtiesReported") as DeskForm;
+    const html = await render(form);
+    const select = /<select[^>]*name="figures\[0\]\.category"[^>]*>(.*?)<\/select>/s.exec(html)?.[1] ?? "";
+    const labels = [...select.matchAll(/<option value="([^"]+)"[^>]*>([^<]*)</g)].map((m) => [m[1], m[2]]);
+    expect(labels).toContainEqual(["killed", "Killed"]);
+    expect(labels).toContainEqual(["childrenKilled", "Children killed"]);
+    expect(html).not.toContain("camelCase");
+  });
+});
+
 describe("the revision form's place", () => {
   const form = DESK_FORMS.find((f) => f.type === "IncidentRevised") as DeskForm;
   const place = { name: "Kramatorsk railway station", country: "UA", lat: 48.7305, lon: 37.5867 };

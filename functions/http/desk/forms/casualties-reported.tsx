@@ -1,5 +1,5 @@
 import { WELL_KNOWN_CATEGORIES } from "../../../../events/schemas.js";
-import { categoryLabel } from "../../pages/format.js";
+import { categoryHeading } from "../../pages/format.js";
 import { AttributionFields, OccurredAtField, SelectField, SourceFields, TextField } from "../form-kit.js";
 import { readEnvelope, readWhole, setPath } from "../form-read.js";
 import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "./desk-form.js";
@@ -17,7 +17,7 @@ export const FIGURE_FORMS = [
 ] as const;
 
 const CATEGORY_CHOICES = [
-  ...WELL_KNOWN_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) })),
+  ...WELL_KNOWN_CATEGORIES.map((c) => ({ value: c, label: categoryHeading(c) })),
   { value: "other", label: "Another category (name it below)" },
 ];
 
@@ -128,7 +128,7 @@ export const casualtiesReportedForm: DeskForm = {
                 form={form}
                 name={row(i, "other")}
                 label="Other category"
-                hint="One camelCase word, e.g. hospitalised"
+                hint="One word, or words run together each after the first with a capital: hospitalised, peopleDisplaced"
                 optional
               />
             </div>
