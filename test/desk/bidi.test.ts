@@ -232,9 +232,10 @@ describe("client text on the desk is bidi-isolated, each piece on its own", () =
   it("the desk's own page: the incidents to add to, and who is signed in", async () => {
     const recent = [{ incidentId: "bidi-incident", title: hostile("ListedTitle") }];
     const html = String(
-      await DeskHome({ session, offered: DESK_FORMS, release: true, readOnly: false, recent }),
+      await DeskHome({ session, offered: DESK_FORMS, release: true, readOnly: false, mayAdd: true, recent }),
     );
     expect(html).toContain(recent[0]?.title);
+    expect(html).toContain("<h2>Add to an incident</h2>");
     expect(unisolated(html)).toEqual([]);
   });
 

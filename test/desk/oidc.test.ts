@@ -200,6 +200,9 @@ describe("the desk's OpenID Connect sign-in", () => {
     const browser = new Browser();
     const landed = await browser.go(`${pages.url}/sign-in?next=/desk`);
     expect(landed.text).toContain("bob@example.org (bob-sub)");
+    // The desk lists the incidents to read, not to add to: there is nothing bob may add.
+    expect(landed.text).toContain("<h2>Recent incidents</h2>");
+    expect(landed.text).not.toContain("Add to an incident");
     expect((await browser.go(`${pages.url}/desk/new`)).status).toBe(403);
     const page = await browser.go(`${pages.url}/view/oidc-incident`);
     expect(page.text).toContain("Your roles let you read only.");

@@ -82,8 +82,10 @@ export const DeskHome: FC<{
   /** Whether to offer naming a release (an editor, where releases are kept). */
   release: boolean;
   readOnly: boolean;
+  /** Whether this person may add to an incident (else the list is only the way to read them). */
+  mayAdd: boolean;
   recent: readonly { incidentId: string; title?: string | null }[];
-}> = ({ session, offered, release, readOnly, recent }) => (
+}> = ({ session, offered, release, readOnly, mayAdd, recent }) => (
   <DeskLayout title="Desk" session={session}>
     <h1>The desk</h1>
     {readOnly ? (
@@ -101,7 +103,7 @@ export const DeskHome: FC<{
         </li>
       ) : null}
     </ul>
-    <h2>Add to an incident</h2>
+    <h2>{mayAdd ? "Add to an incident" : "Recent incidents"}</h2>
     <ul>
       {recent.map((i) => (
         <li>

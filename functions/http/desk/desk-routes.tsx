@@ -549,6 +549,7 @@ export function deskRoutes(deps: DeskDeps) {
         offered={offered}
         release={deps.releases !== undefined && hasRole(s.who, "editor")}
         readOnly={offered.length === 0 && !hasRole(s.who, "editor")}
+        mayAdd={forms.some((f) => f.where === "incident" && hasRole(s.who, f.role))}
         recent={recent.items}
       />,
     );
