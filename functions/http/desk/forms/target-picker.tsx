@@ -38,9 +38,22 @@ export function eventGist(event: StoredEvent): Child {
       return `${String(d.verdict)}: ${String(d.targetEventId)}`;
     case "ReportRetracted":
       return `retracts ${String(d.targetEventId)}`;
+    case "VictimsRecorded":
+      return Array.isArray(d.victims) ? `${d.victims.length} person(s)` : "";
     default:
       return typeof d.title === "string" ? <bdi>{cut(d.title)}</bdi> : "";
   }
+}
+
+/** ": " and the gist, where the event has one to show. */
+function gistOf(event: StoredEvent): Child {
+  const gist = eventGist(event);
+  return gist === "" ? null : (
+    <>
+      {": "}
+      {gist}
+    </>
+  );
 }
 
 /**
@@ -51,8 +64,7 @@ export const targetLabel = (event: StoredEvent): Child => (
   <>
     {`v${event.version} · ${typeLabel(event.type)} · `}
     {event.attributedTo ? attributionParts(event.attributedTo, (text) => <bdi>{text}</bdi>) : "the archive"}
-    {": "}
-    {eventGist(event)}
+    {gistOf(event)}
     {" ("}
     <bdi>{event.source.publisher}</bdi>
     {")"}
