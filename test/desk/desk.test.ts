@@ -318,14 +318,18 @@ describe("the desk in Chromium", () => {
         precision: "near",
       });
       expect(summary.revisedInVersion).toBe(2);
+      /** The revision form opened afresh, these fields changed, by the desk's editors, sent. */
+      const revise = async (fields: Record<string, string>) => {
+        await editorPage.goto(revision);
+        await fill(editorPage, {
+          ...fields,
+          "attributedTo.name": "Desk editors",
+          "source.publisher": "incident-ledger",
+        });
+        await submit(editorPage, "Revise the incident's details");
+      };
       // Only the coordinates corrected: the place keeps its name and country, nothing retyped.
-      await editorPage.goto(revision);
-      await fill(editorPage, {
-        "data.location.lat": "48.7312",
-        "attributedTo.name": "Desk editors",
-        "source.publisher": "incident-ledger",
-      });
-      await submit(editorPage, "Revise the incident's details");
+      await revise({ "data.location.lat": "48.7312" });
       expect((await json(`/incidents/${coded}`)).location).toEqual({
         name: "Market square",
         country: "UA",
@@ -334,13 +338,7 @@ describe("the desk in Chromium", () => {
         precision: "near",
       });
       // A title alone: the place, shown unchanged, is not in the revision.
-      await editorPage.goto(revision);
-      await fill(editorPage, {
-        "data.title": "Shelling of the market square",
-        "attributedTo.name": "Desk editors",
-        "source.publisher": "incident-ledger",
-      });
-      await submit(editorPage, "Revise the incident's details");
+      await revise({ "data.title": "Shelling of the market square" });
       const titled = (await json(`/incidents/${coded}/events`)).items.at(-1) as {
         data: Record<string, unknown>;
       };
