@@ -157,13 +157,17 @@ describe("the desk in the deployed pages bundle", () => {
       },
     });
     expect(opened.status, opened.text.slice(0, 400)).toBe(303);
-    expect(opened.headers.location).toBe(`/view/desk-bundle-incident#ev-${field("eventId")}`);
+    expect(opened.headers.location).toBe(
+      `/view/desk-bundle-incident?recorded=${field("eventId")}#ev-${field("eventId")}`,
+    );
     const page = await call({
       method: "GET",
       route: "/view/{incidentId}",
       path: "/view/desk-bundle-incident",
+      query: { recorded: field("eventId") },
     });
     expect(page.text).toContain("Opened from the deployed desk");
+    expect(page.text).toContain(`data-recorded="${field("eventId")}"`);
     expect(page.text).toContain("alice@example.org (alice-sub)");
   });
 
