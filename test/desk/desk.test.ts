@@ -372,6 +372,34 @@ describe("the desk in Chromium", () => {
     expect(everything).not.toContain("Ivan Desk-Hrytsenko");
     // Editors' forms are not offered to a writer.
     await expect(page.getByRole("link", { name: "Redact personal data" }).count()).resolves.toBe(0);
+
+    // An editor withholds the second person's name by ticking it: no pointer typed.
+    const editor = await newPerson(browser);
+    try {
+      const editorPage = await editor.newPage();
+      await signIn(editorPage, archive.url, TOKEN);
+      const redaction = `${archive.url}/desk/incidents/${INCIDENT}/redaction?target=${stored.eventId}`;
+      await editorPage.goto(redaction);
+      await expectAccessible(browser, editor, redaction);
+      const tick = editorPage.getByRole("checkbox", { name: "Person 2: name" });
+      await expect(tick.count()).resolves.toBe(1);
+      await tick.check();
+      await fill(editorPage, {
+        "data.effect": "withheld",
+        "data.reason": "safety-risk",
+        "attributedTo.name": "Desk editors",
+        "source.publisher": "incident-ledger",
+      });
+      await submit(editorPage, "Redact personal data");
+      const redacted = (await events()).at(-1) as { type: string; data: Record<string, unknown> };
+      expect(redacted.type).toBe("RedactionApplied");
+      expect(redacted.data).toMatchObject({
+        targetEventId: stored.eventId,
+        pointers: ["/data/victims/1/name"],
+      });
+    } finally {
+      await editor.close();
+    }
   });
 
   it("records a statement by a private witness, their name and role sealed and shown by pseudonym", async () => {

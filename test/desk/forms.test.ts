@@ -297,4 +297,38 @@ describe("the redaction form's targets", () => {
     expect(html).not.toContain('value="public-said"');
     expect(form.offered?.(withEvents)).toBe(true);
   });
+
+  describe("its fields, ticked rather than typed", () => {
+    const versioned: FormContext = {
+      incidentId: "an-incident",
+      events: withEvents.events.map((e, i) => ({ ...e, version: i + 2 })),
+    };
+    const read = (values: Record<string, string>) => form.read(new Map(Object.entries(values)), versioned);
+
+    it("given events with sealed values, then each one's fields to tick, named as a person reads them", async () => {
+      const html = String(await form.Fields({ form: state(), context: versioned }));
+      expect(html).toContain('name="pointer.2.0" id="f-pointers-v2-0" value="/attributedTo/name"');
+      expect(html).toContain(">the private person&#39;s name</label>");
+      expect(html).toContain('name="pointer.4.0" id="f-pointers-v4-0" value="/data/victims/0/name"');
+      expect(html).toContain(">Person 1: name</label>");
+    });
+
+    it("given fields ticked under the chosen event and one typed, then all of them, each once", () => {
+      const { body, errors } = read({
+        "data.targetEventId": "victims-list",
+        "pointer.4.0": "/data/victims/0/name",
+        "data.pointers": "/data/victims/0/name\n/data/victims/0/age",
+      });
+      expect((body.data as { pointers: string[] }).pointers).toEqual([
+        "/data/victims/0/name",
+        "/data/victims/0/age",
+      ]);
+      expect(errors.size).toBe(0);
+    });
+
+    it("given a field ticked under another event than the chosen one, then that is the field's error", () => {
+      const { errors } = read({ "data.targetEventId": "victims-list", "pointer.2.0": "/attributedTo/name" });
+      expect(errors.get("data.pointers")).toMatch(/another event than the one chosen/);
+    });
+  });
 });

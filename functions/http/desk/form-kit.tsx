@@ -211,6 +211,35 @@ export const FieldGroup: FC<{ form: FormState; name: string; children?: Child }>
   );
 };
 
+/**
+ * Checkboxes in a fieldset, each under a name of its own (a form's values hold one value a name):
+ * ticked when the form holds its value under its name.
+ */
+export const Checkboxes: FC<{
+  form: FormState;
+  id: string;
+  legend: Child;
+  choices: readonly { name: string; value: string; label: string }[];
+}> = ({ form, id, legend, choices }) => (
+  <fieldset class="field" id={id}>
+    <legend>{legend}</legend>
+    <ul class="choices">
+      {choices.map((choice, i) => (
+        <li>
+          <input
+            type="checkbox"
+            name={choice.name}
+            id={`${id}-${i}`}
+            value={choice.value}
+            checked={form.values.get(choice.name) === choice.value}
+          />
+          <label for={`${id}-${i}`}>{choice.label}</label>
+        </li>
+      ))}
+    </ul>
+  </fieldset>
+);
+
 /** Radios in a fieldset whose legend is the question: the message is the fieldset's. */
 export const Radios: FC<FieldProps & { choices: readonly RadioChoice[] }> = (props) => {
   const { form, name, label, hint } = props;

@@ -1,9 +1,24 @@
 import { commitmentsIn } from "../../../../../events/sealing.js";
 import type { StoredEvent } from "../../../../../events/stored-event.js";
-import { AttributionFields, Radios, SelectField, SourceFields, TextArea, TextField } from "../../form-kit.js";
+import { typeLabel } from "../../../pages/format.js";
+import {
+  AttributionFields,
+  Checkboxes,
+  Radios,
+  SelectField,
+  SourceFields,
+  TextArea,
+  TextField,
+} from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
-import { ATTRIBUTION_FIELDS, type DeskForm, labelFrom, SOURCE_FIELDS } from "../desk-form.js";
-import { TargetPicker, targeting } from "../target-picker.js";
+import {
+  ATTRIBUTION_FIELDS,
+  type DeskForm,
+  type FormContext,
+  labelFrom,
+  SOURCE_FIELDS,
+} from "../desk-form.js";
+import { TargetPicker, targeting, targetsOf } from "../target-picker.js";
 
 const REASONS = [
   { value: "safety-risk", label: "A risk to someone's safety" },
@@ -16,6 +31,42 @@ const REASONS = [
 
 /** An event a redaction can name: one with a sealed value (a victims list, a private person's report). */
 const holdsSealedValues = (event: StoredEvent) => commitmentsIn(event).length > 0;
+
+/** Sealed fields offered to tick, an event at most: past them, their pointers are typed. */
+const TICKABLE = 60;
+
+/** A ticked field's name: the event's version and the field's place among its sealed values. */
+const TICK = /^pointer\.(\d+)\.\d+$/;
+
+/** A sealed value's place in words: "Person 2: name", "the private person's role". */
+export function pointerLabel(pointer: string): string {
+  const victim = /^\/data\/victims\/(\d+)\/(.+)$/.exec(pointer);
+  if (victim) return `Person ${Number(victim[1]) + 1}: ${victim[2]}`;
+  const speaker = /^\/attributedTo\/(.+)$/.exec(pointer);
+  if (speaker) return `the private person's ${speaker[1]}`;
+  return pointer;
+}
+
+/**
+ * The pointers to redact: the fields ticked under the chosen event, and those typed one a line.
+ * A field ticked under another event is a mistake to name, not to drop.
+ */
+function chosenPointers(values: ReadonlyMap<string, string>, context: FormContext) {
+  const target = context.events.find((e) => e.eventId === values.get("data.targetEventId"));
+  const ticked: string[] = [];
+  let elsewhere = false;
+  for (const [name, pointer] of values) {
+    const tick = TICK.exec(name);
+    if (!tick) continue;
+    if (target && Number(tick[1]) === target.version) ticked.push(pointer);
+    else elsewhere = true;
+  }
+  const typed = (values.get("data.pointers") ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return { pointers: [...new Set([...ticked, ...typed])], elsewhere };
+}
 
 /** `RedactionApplied` (people issue): an editor withholds or erases sealed values of an event. */
 export const redactionAppliedForm: DeskForm = {
@@ -37,7 +88,7 @@ export const redactionAppliedForm: DeskForm = {
   ],
   label: labelFrom({
     "data.targetEventId": "What is redacted",
-    "data.pointers": "Fields",
+    "data.pointers": "Fields to redact",
     "data.effect": "Effect",
     "data.reason": "Reason",
     "data.legalBasis": "Legal basis",
@@ -45,13 +96,15 @@ export const redactionAppliedForm: DeskForm = {
     "attributedTo.name": "Name of who decided it",
   }),
   ...targeting(holdsSealedValues),
-  read: (values) => {
+  read: (values, context) => {
     const read = readEnvelope("RedactionApplied", values, { skip: (name) => name === "data.pointers" });
-    const pointers = (values.get("data.pointers") ?? "")
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line !== "");
+    const { pointers, elsewhere } = chosenPointers(values, context);
     setPath(read.body, ["data", "pointers"], pointers);
+    if (elsewhere)
+      read.errors.set(
+        "data.pointers",
+        "include fields ticked under another event than the one chosen: choose that event, or untick them",
+      );
     return read;
   },
   fieldFor: (path) => (path.startsWith("data.pointers") ? "data.pointers" : null),
@@ -64,12 +117,27 @@ export const redactionAppliedForm: DeskForm = {
         hint="The incident's events holding sealed values (victim records, private persons), newest first."
         types={holdsSealedValues}
       />
+      {targetsOf(context, holdsSealedValues).map((event) => (
+        <Checkboxes
+          form={form}
+          id={`f-pointers-v${event.version}`}
+          legend={`Fields of v${event.version} (${typeLabel(event.type)}) to redact, if it is the one chosen`}
+          choices={commitmentsIn(event)
+            .slice(0, TICKABLE)
+            .map((m, i) => ({
+              name: `pointer.${event.version}.${i}`,
+              value: m.pointer,
+              label: pointerLabel(m.pointer),
+            }))}
+        />
+      ))}
       <TextArea
         form={form}
         name="data.pointers"
-        label="Fields"
-        hint="One JSON Pointer a line, e.g. /data/victims/0/name, or /attributedTo/name for a private person"
-        rows={3}
+        label="Other fields"
+        hint={`One JSON Pointer a line for a field not ticked above (past the first ${TICKABLE} of an event), e.g. /data/victims/60/name`}
+        rows={2}
+        optional
       />
       <Radios
         form={form}
