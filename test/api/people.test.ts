@@ -195,6 +195,8 @@ describe("recording victims", () => {
     expect(page).toContain("Olena Ivanenko");
     expect(page).not.toContain("Bondar");
     expect(page).toContain("name: withheld");
+    // People numbered from 1, as the desk's forms name them ("Person 1").
+    expect(page).toMatch(/<th scope="col">Person<\/th>[\s\S]*?<tbody><tr><td>1<\/td>/);
     expect(page).not.toContain("data-restricted");
     expect(open.headers.get("cache-control")).not.toContain("private");
     const signedIn = await fetch(`${archive.url}/view/${id}`, { headers: as(READER) });

@@ -57,7 +57,7 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
             <caption>{`Listed in event ${event.eventId} (v${event.version})`}</caption>
             <thead>
               <tr>
-                <th scope="col">#</th>
+                <th scope="col">Person</th>
                 <th scope="col">Sealed fields</th>
                 <th scope="col">Sex</th>
                 <th scope="col">Age group</th>
@@ -74,7 +74,8 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
                 });
                 return (
                   <tr>
-                    <td>{String(i)}</td>
+                    {/* Numbered from 1, as the victims and redaction forms name them ("Person 2"). */}
+                    <td>{String(i + 1)}</td>
                     <td dir="auto">{sealed.join(" · ") || "—"}</td>
                     <td>{String(v.sex ?? "—")}</td>
                     <td>{String(v.ageGroup ?? "—")}</td>
