@@ -10,6 +10,7 @@ import type { Authenticator } from "./http/auth.js";
 import { dataRoutes } from "./http/data-routes.js";
 import { DynamoSessionRevocations } from "./http/desk/session-revocations.js";
 import type { PageRoutesDeps } from "./http/routes/site.js";
+import type { SiteDocuments } from "./http/site-documents.js";
 import { createLedgerCore, type LedgerCoreOptions } from "./ledger-core.js";
 import { LogStore } from "./log/log-store.js";
 import { LogTiles } from "./log/log-tiles.js";
@@ -112,14 +113,14 @@ export function createLedger(options: LedgerOptions) {
   const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
     incidentCitation({ releases: exportParts.releases, log: logStore }, incident, publicUrl());
   /** `readerAuth`: who reads a page (restricted victims' values for a restricted-reader). */
-  const pageDeps = (openApi: Record<string, unknown>, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
+  const pageDeps = (documents: SiteDocuments, readerAuth?: ReaderAuthenticator): PageRoutesDeps => ({
     log,
     reader,
     events,
     views,
     citation,
     logStore,
-    openApi,
+    documents,
     disclosures: core.disclosureReader,
     ...(readerAuth ? { readerAuth } : {}),
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { type BundlingOptions, OutputFormat, SourceMapMode } from "aws-cdk-lib/aws-lambda-nodejs";
-import { openApiDocument } from "../functions/http/openapi.js";
+import { siteDocuments } from "../functions/http/site-documents.js";
 
 /**
  * How every Lambda of the stack is bundled: one place, so the deployed artifact and the one
@@ -18,6 +18,11 @@ import { openApiDocument } from "../functions/http/openapi.js";
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);";
 
+/** A text as an esbuild `define` value: a string literal of its gzip, in base64. */
+const gzippedDefine = (text: string) => JSON.stringify(gzipSync(text, { level: 9 }).toString("base64"));
+
+const documents = siteDocuments();
+
 export const LAMBDA_BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
   // node20 is what the machines here run; the code it emits runs unchanged on nodejs24.x.
@@ -26,16 +31,15 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
   mainFields: ["module", "main"],
   banner: ESM_REQUIRE_BANNER,
   minify: true,
-  // The OpenAPI document, built here from `openApiDocument()` and inlined where
-  // functions/lambda/prebuilt-openapi.ts reads it: the data and pages Lambdas then carry the
-  // JSON, not the builder and zod's JSON-Schema code, which every cold start would load.
-  // esbuild runs without a shell when bundling locally, so the text needs no quoting. It goes
-  // gzipped (base64): a `--define` is one command-line argument, and Linux refuses one over
-  // 128 KiB (E2BIG), which the document outgrew.
+  // The site's documents, inlined where functions/lambda/prebuilt-documents.ts reads them: the
+  // OpenAPI document built here from `openApiDocument()` (so the data and pages Lambdas carry
+  // the JSON, not the builder and zod's JSON-Schema code, which every cold start would load) and
+  // docs/reference/codebook.md (no file travels beside a bundle). esbuild runs without a shell
+  // when bundling locally, so the text needs no quoting. Each goes gzipped (base64): a `--define`
+  // is one command-line argument, and Linux refuses one over 128 KiB (E2BIG).
   define: {
-    LEDGER_OPENAPI_DOCUMENT_GZIP: JSON.stringify(
-      gzipSync(JSON.stringify(openApiDocument()), { level: 9 }).toString("base64"),
-    ),
+    LEDGER_OPENAPI_DOCUMENT_GZIP: gzippedDefine(JSON.stringify(documents.openApi)),
+    LEDGER_CODEBOOK_GZIP: gzippedDefine(documents.codebook),
   },
   sourceMap: true,
   sourceMapMode: SourceMapMode.EXTERNAL,

@@ -71,7 +71,14 @@ export const DATA_GET_PATHS = [
   "/releases/{name}",
 ] as const;
 /** The pages people read, public too, served by a Lambda of their own (functions/lambda/pages.ts). */
-export const PAGE_PATHS = ["/", "/docs", "/view/{incidentId}", "/map", "/source/{name}"] as const;
+export const PAGE_PATHS = [
+  "/",
+  "/docs",
+  "/codebook",
+  "/view/{incidentId}",
+  "/map",
+  "/source/{name}",
+] as const;
 /** The one write route; it needs a writer's JWT. */
 export const WRITE_PATH = "/incidents/{incidentId}/events";
 /** Naming the current checkpoint as a release is a write too: a writer's JWT, like an append. */

@@ -3,8 +3,8 @@ import { type DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } fro
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bearerToken } from "../../functions/http/auth.js";
-import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
+import { siteDocuments } from "../../functions/http/site-documents.js";
 import { createLedger, type Ledger } from "../../functions/ledger.js";
 import { silentLogger } from "../../functions/logger.js";
 import { createTables } from "../../functions/store/create-tables.js";
@@ -45,9 +45,12 @@ export async function startStack(): Promise<Stack> {
   await createTable(db, rawEventsTable(RAW_TABLE));
   const ledger = createLedger({ db, tables, log: silentLogger });
   // The API with the pages beside it, as `npm start` serves them (the long-incident suite reads /view).
-  const openApi = openApiDocument();
+  const documents = siteDocuments();
   const archive = await listen(
-    ledger.app(bearerToken(TOKEN, "bench-writer"), { openApi, pages: pageRoutes(ledger.pageDeps(openApi)) }),
+    ledger.app(bearerToken(TOKEN, "bench-writer"), {
+      openApi: documents.openApi,
+      pages: pageRoutes(ledger.pageDeps(documents)),
+    }),
   );
   const raw = await listen(bareApp(dynamo.client(), tables));
   return {

@@ -74,7 +74,7 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
     recordedBy: { type: "string", description: "The writer's identity." },
     schemaVersion: integer(
       1,
-      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (docs/reference/codebook.md, “Schema versions”).",
+      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (the codebook, /codebook#schema-versions).",
     ),
     prevHash: { ...HASH, description: "The previous event's hash; 64 zeros for version 1." },
     hash: {
@@ -225,7 +225,7 @@ const answerSchemas: Record<string, Json> = {
       best: {
         ...nullable({ type: "integer", minimum: 0 }),
         description:
-          "The lower median of the eligible sources' best values (docs/reference/codebook.md “Best estimates”): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
+          "The lower median of the eligible sources' best values (the codebook, /codebook#best-estimates): each source's latest live report whose latest assessment is not `false`; exact/about/at-least its value, at-most 0, a range its min, dozens 24, hundreds 200. null: no eligible source.",
       },
       acled: {
         ...nullable({ type: "integer", minimum: 0 }),
@@ -381,7 +381,7 @@ const answerSchemas: Record<string, Json> = {
           type: "string",
           enum: [...GRADES],
           description:
-            "What the ledger suggests from its events (docs/reference/codebook.md “Suggested grade”): contested while a denial is live, else corroborated with eligible casualty figures from two sources of different publishers, else single-source.",
+            "What the ledger suggests from its events (the codebook, /codebook#suggested-grade): contested while a denial is live, else corroborated with eligible casualty figures from two sources of different publishers, else single-source.",
         },
         count: integer(0, "How many IncidentGraded events there are."),
       }),

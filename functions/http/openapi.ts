@@ -322,6 +322,20 @@ function corePaths(): Record<string, Json> {
         },
       },
     },
+    "/codebook": {
+      get: {
+        operationId: "getCodebookPage",
+        tags: ["meta"],
+        summary: "The codebook, as a page",
+        description:
+          "Server-rendered HTML, no script: the codebook of the exports (every column of incidents.csv, ucdp-ged.csv and acled.csv, events.ndjson) and the coding rules behind them, as this archive applies them. Its sections keep their anchors (`/codebook#grades`).",
+        ...read,
+        responses: {
+          "200": text("text/html", "The codebook, rendered."),
+          "400": badRequest("A query parameter was given."),
+        },
+      },
+    },
     "/robots.txt": {
       get: {
         operationId: "getRobotsTxt",

@@ -9,7 +9,7 @@ import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { evidenceFromEnv } from "./evidence-wiring.js";
 import { logVerifierKeyFromEnv } from "./log-verifier-key.js";
-import { prebuiltOpenApi } from "./prebuilt-openapi.js";
+import { prebuiltDocuments } from "./prebuilt-documents.js";
 
 // Wiring only: the data Lambda behind the HTTP API: the transparency log's routes, /feed,
 // /export/... (redirected to the built object or the streaming function), /releases and /openapi.json. POST
@@ -41,7 +41,7 @@ const ledger = createLedger({
 });
 export const handler = handle(
   ledger.app(jwtAuthorizerClaims(process.env.GROUPS_CLAIM ?? "cognito:groups"), {
-    openApi: prebuiltOpenApi(),
+    openApi: prebuiltDocuments().openApi,
     groups: ["data"],
   }),
 );

@@ -9,9 +9,9 @@ import { createDynamoClient } from "../store/dynamo-client.js";
 import { tableNamesFromEnv } from "../store/table-design.js";
 import { evidenceFromEnv } from "./evidence-wiring.js";
 import { logVerifierKeyFromEnv } from "./log-verifier-key.js";
-import { prebuiltOpenApi } from "./prebuilt-openapi.js";
+import { prebuiltDocuments } from "./prebuilt-documents.js";
 
-// Wiring only: the dashboard, /docs and the desk (sign-in and forms) behind the HTTP API's page routes.
+// Wiring only: the dashboard, /docs, /codebook and the desk (sign-in and forms) behind the HTTP API's page routes.
 const log = createLogger();
 // The desk's evidence form (EVIDENCE_BUCKET where the stack has a desk): bytes put as the API puts them.
 const evidence = evidenceFromEnv(process.env, log);
@@ -42,5 +42,5 @@ const desk = deskFromEnv(process.env, log, {
   releases: { ...ledger.exports, publicUrl: ledger.publicUrl },
 });
 export const handler = handle(
-  pagesApp({ ...ledger.pageDeps(prebuiltOpenApi(), readers), log, ...(desk ? { desk } : {}) }),
+  pagesApp({ ...ledger.pageDeps(prebuiltDocuments(), readers), log, ...(desk ? { desk } : {}) }),
 );

@@ -8,8 +8,8 @@ import { LocalBlobStore } from "../evidence/local-blob-store.js";
 import { type LocalUser, ROLES, tokenUsers } from "../http/auth.js";
 import { answerClientError, missingHostAnswer } from "../http/client-error.js";
 import { localDesk } from "../http/desk/local-desk.js";
-import { openApiDocument } from "../http/openapi.js";
 import { pageRoutes } from "../http/routes/site.js";
+import { siteDocuments } from "../http/site-documents.js";
 import { createLedger, type Ledger } from "../ledger.js";
 import { createLogWriter, type LogWriter } from "../log/log-service.js";
 import { DEFAULT_LOG_ORIGIN, type LogSigner, localSigner } from "../log/signer.js";
@@ -167,8 +167,8 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
   const token = options.token ?? randomBytes(24).toString("base64url");
   const users = [{ name: options.writer ?? "local-writer", token, roles: ROLES }, ...(options.users ?? [])];
   const authenticate = tokenUsers(users);
-  // One process serves everything here: the API and the pages, the document built once at start.
-  const openApi = openApiDocument();
+  // One process serves everything here: the API and the pages, the documents built once at start.
+  const documents = siteDocuments();
   // The desk signs people in with the same tokens (functions/http/desk/local-desk.ts).
   const desk = localDesk({
     ...options,
@@ -178,9 +178,9 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     log: options.log,
   });
   const app = ledger.app(authenticate, {
-    openApi,
+    openApi: documents.openApi,
     // Pages know a signed-in reader by the same tokens (restricted victims' values).
-    pages: pageRoutes({ ...ledger.pageDeps(openApi, async (c) => authenticate(c)), desk }),
+    pages: pageRoutes({ ...ledger.pageDeps(documents, async (c) => authenticate(c)), desk }),
   });
   const server = serve({
     fetch: (request, env) => missingHostAnswer(env.incoming) ?? app.fetch(request, env),

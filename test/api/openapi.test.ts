@@ -252,6 +252,7 @@ describe("compression", () => {
       `/incidents/${KRAMATORSK}/events`,
       "/openapi.json",
       "/docs",
+      "/codebook",
     ]) {
       const plain = await raw(path);
       const gzipped = await raw(path, "gzip, deflate, br");
@@ -279,7 +280,7 @@ describe("what browsers and crawlers ask for", () => {
     const icon = await call(archive.url, "GET", "/favicon.ico");
     expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
     expect(icon.body).toMatch(/^<svg /);
-    for (const page of ["/", `/view/${KRAMATORSK}`, "/docs"]) {
+    for (const page of ["/", `/view/${KRAMATORSK}`, "/docs", "/codebook"]) {
       const html = (await call(archive.url, "GET", page)).body as string;
       expect(html, page).toMatch(/<meta name="description" content="[^"]{50,}"/);
     }

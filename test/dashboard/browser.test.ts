@@ -277,6 +277,32 @@ describe("the dashboard in Chromium", () => {
     await Promise.all([page.close(), list.close()]);
   });
 
+  it("leads from the list's exports to the codebook, whose sections each have a link that lands", async () => {
+    const page = await open("/");
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.getByRole("link", { name: "codebook", exact: true }).click();
+    await page.waitForURL(/\/codebook$/);
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Codebook/);
+    // The stylesheet applies (the page's CSP allows it): the tables scroll inside their own box.
+    expect(
+      await page
+        .locator(".codebook table")
+        .first()
+        .evaluate((t) => getComputedStyle(t).overflowX),
+    ).toBe("auto");
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    await sections.getByRole("link", { name: "Grades", exact: true }).click();
+    await page.waitForURL(/\/codebook#grades$/);
+    const top = await page.locator("#grades").evaluate((h) => h.getBoundingClientRect().top);
+    expect(Math.abs(top)).toBeLessThan(5);
+    expect(await page.locator("#grades").innerText()).toBe("Grades");
+    expect(refused).toEqual([]);
+    await page.close();
+  });
+
   it("fits a phone screen without sideways scrolling", async () => {
     const phone = await browser.newContext({
       viewport: { width: 375, height: 740 },
@@ -284,14 +310,14 @@ describe("the dashboard in Chromium", () => {
       isMobile: true,
     });
     try {
-      for (const path of ["/", `/view/${KRAMATORSK}`]) {
+      for (const path of ["/", `/view/${KRAMATORSK}`, "/codebook"]) {
         const page = await phone.newPage();
         await page.goto(`${archive.url}${path}`);
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow, path).toBeLessThanOrEqual(0);
-        await shot(page, path === "/" ? "dashboard-phone-list" : "dashboard-phone-incident");
+        await shot(page, `dashboard-phone-${path === "/" ? "list" : path.split("/")[1]}`);
       }
     } finally {
       await phone.close();

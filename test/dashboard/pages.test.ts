@@ -4,8 +4,8 @@ import { figureBounds } from "../../events/figures.js";
 import type { Figure } from "../../events/schemas.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { bearerToken } from "../../functions/http/auth.js";
-import { openApiDocument } from "../../functions/http/openapi.js";
 import { pageRoutes } from "../../functions/http/routes/site.js";
+import { siteDocuments } from "../../functions/http/site-documents.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import {
   AP,
@@ -40,10 +40,10 @@ const BUDGET = 200 * 1024;
 
 beforeAll(async () => {
   archive = await startArchive();
-  const openApi = openApiDocument();
+  const documents = siteDocuments();
   app = archive.ledger.app(bearerToken(TOKEN, "test-writer"), {
-    openApi,
-    pages: pageRoutes(archive.ledger.pageDeps(openApi)),
+    openApi: documents.openApi,
+    pages: pageRoutes(archive.ledger.pageDeps(documents)),
   });
   await loadSample(archive.url, 2);
   await loadHostile(archive.url);
@@ -359,5 +359,33 @@ describe("escaping", () => {
     // The source URL is a real http(s) link, its query escaped inside the attribute.
     expect(html).toMatch(/href="https:\/\/example\.org\/a\?b=(%3C|&lt;)c(%3E|&gt;)&amp;d=/);
     expect(decode(html)).toContain(`${SCRIPT_QUOTE} ${IMG_QUOTE}`);
+  });
+});
+
+describe("the codebook", () => {
+  it("serves the codebook it was given, each section anchored as GitHub anchors it and listed", async () => {
+    const { status, html, headers } = await page("/codebook");
+    expect(status).toBe(200);
+    expect(headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    const markdown = siteDocuments().codebook;
+    const sections = [...markdown.matchAll(/^## (.+)$/gm)].map((m) => m[1] as string);
+    expect(sections).toContain("Coding for research");
+    for (const section of sections) {
+      const id = section
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, "")
+        .replace(/ /g, "-");
+      expect(html, section).toContain(`<h2 id="${id}">`);
+      expect(html, section).toContain(`<li class="toc-2"><a href="#${id}">`);
+    }
+    // The tables are tables, with the columns the exports write.
+    expect(html).toMatch(/<table>[\s\S]*<code>incident_id<\/code>/);
+    // Another text, another page: it renders what the wiring gives it, not a file of its own.
+    const other = pageRoutes({
+      ...archive.ledger.pageDeps({ ...siteDocuments(), codebook: "# Codebook\n\n## Only this\n" }),
+    });
+    const alone = await (await other.request("/codebook")).text();
+    expect(alone).toContain('<h2 id="only-this">Only this</h2>');
+    expect(alone).not.toContain("Coding for research");
   });
 });

@@ -4,8 +4,8 @@ import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OidcClient } from "../../functions/http/desk/oidc.js";
 import { Sessions } from "../../functions/http/desk/session.js";
-import { openApiDocument } from "../../functions/http/openapi.js";
 import { pagesApp } from "../../functions/http/routes/site.js";
+import { siteDocuments } from "../../functions/http/site-documents.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { silentLogger } from "../../functions/logger.js";
 import { opened, post, startArchive } from "../support/archive.js";
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await post(archive.url, "oidc-incident", opened("oidc-opened-1"));
   const key = new Uint8Array(randomBytes(32));
   const app = pagesApp({
-    ...archive.ledger.pageDeps(openApiDocument()),
+    ...archive.ledger.pageDeps(siteDocuments()),
     log: silentLogger,
     desk: {
       signIn: {

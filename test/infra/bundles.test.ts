@@ -243,13 +243,17 @@ describe("the bundled Lambdas, end to end", () => {
     expect(named.body.type).toMatch(/no-checkpoint/);
   });
 
-  it("serves the dashboard and /docs from the pages bundle", async () => {
+  it("serves the dashboard, /docs and /codebook from the pages bundle", async () => {
     const list = await call({ method: "GET", route: "/", path: "/" }, pages);
     expect(list.status).toBe(200);
     expect(list.headers["content-type"]).toMatch(/^text\/html/);
     const docs = await call({ method: "GET", route: "/docs", path: "/docs" }, pages);
     expect(docs.status).toBe(200);
     expect(docs.body).toContain("/incidents/{incidentId}/events");
+    // The codebook travels inside the bundle (no file beside it in a Lambda), rendered there.
+    const codebook = await call({ method: "GET", route: "/codebook", path: "/codebook" }, pages);
+    expect(codebook.status).toBe(200);
+    expect(codebook.body).toContain('<h3 id="grades">Grades</h3>');
     const missing = await call(
       { method: "GET", route: "/view/{incidentId}", path: "/view/no-such-incident-here" },
       pages,

@@ -397,6 +397,7 @@ describe("HTTP API", () => {
         "POST /incidents/{incidentId}/events",
         "POST /releases",
         "GET /",
+        "GET /codebook",
         "GET /docs",
         "GET /openapi.json",
         "GET /health",
@@ -438,6 +439,7 @@ describe("HTTP API", () => {
     expect(byFunction.get(id(stack.pages.function))).toEqual(
       [
         "GET /",
+        "GET /codebook",
         "GET /docs",
         "GET /map",
         "GET /source/{name}",

@@ -105,6 +105,10 @@ details>summary{cursor:pointer;color:var(--link);margin:.25rem 0}
 .ev-meta{display:grid;grid-template-columns:max-content 1fr;gap:0 .75rem;margin:.25rem 0;font-size:.9rem}
 .ev-meta dt{color:var(--muted)}
 .ev-meta dd{margin:0;overflow-wrap:anywhere}
+.codebook table{display:block;overflow-x:auto;max-width:100%}
+.codebook pre{background:var(--panel);padding:.75rem;overflow-x:auto}
+.codebook .toc ul{columns:18rem;padding-left:1.2rem}
+.codebook .toc-3{margin-left:1rem;font-size:.9rem}
 .foot{color:var(--muted);font-size:.85rem;margin-top:3rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 @media (max-width:40rem){
   h1{font-size:1.35rem}

@@ -227,7 +227,9 @@ export const IncidentListPage: FC<ListPageProps> = (props) => {
         <a href="/releases">releases</a>
         {" · "}
         <a href="/feed">change feed</a>
-        {". Columns are described in the codebook (docs/reference/codebook.md)."}
+        {". Columns are described in the "}
+        <a href="/codebook">codebook</a>
+        {"."}
       </p>
       <FilterForm values={props.values} errors={props.errors} kinds={props.kinds} />
       {Object.keys(props.errors).length ? null : (

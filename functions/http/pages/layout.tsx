@@ -46,6 +46,9 @@ export const Layout: FC<{
                 <a href="/map">Map</a>
               </li>
               <li>
+                <a href="/codebook">Codebook</a>
+              </li>
+              <li>
                 <a href="/docs">API</a>
               </li>
             </ul>

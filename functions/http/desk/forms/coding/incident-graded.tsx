@@ -36,7 +36,7 @@ export const incidentGradedForm: DeskForm = {
         form={form}
         name="data.grade"
         label="Grade"
-        hint="On the ledger's scale (docs/codebook.md)."
+        hint="On the archive's own scale (the codebook's “Grades”, /codebook#grades)."
         choices={GRADES}
       />
       <TextArea form={form} name="data.reasoning" label="Reasoning" optional />
