@@ -19,7 +19,14 @@ import {
 } from "../../events/stored-event.js";
 import { StoreBusyError, VersionConflictError } from "../errors.js";
 import type { CategoryCount } from "../incident-categories.js";
-import { type AppendResult, breachError, type Replay, replayOf } from "./append-answers.js";
+import {
+  type AppendResult,
+  breachError,
+  type IdOutcome,
+  type Replay,
+  replayOf,
+  throwConflicts,
+} from "./append-answers.js";
 import { AppendQueue, type Pending } from "./append-queue.js";
 import { ClaimProtocol } from "./claim-protocol.js";
 import { type ClaimTable, WRITER_DEADLINE_MS } from "./claims.js";
@@ -136,7 +143,9 @@ export class AppendPath {
     const breach =
       checkAppend(head.version, envelopes, request.batched, known) ??
       (await this.categoryBreach(incidentId, head.version, envelopes, request.batched));
-    if (breach) return { done: await this.replayOrThrow(request, fingerprints, breachError(breach)) };
+    if (breach) {
+      return { done: await this.replayOrThrow(request, fingerprints, breachError(breach), { idsFirst: true }) };
+    }
 
     const slot = head.version + 1;
     // Counted before any claim is written: the deadline runs from no later than each claim's time.
@@ -238,10 +247,25 @@ export class AppendPath {
     request: AppendRequest,
     fingerprints: Map<string, string>,
     error: Error,
+    { idsFirst = false } = {},
   ): Promise<AppendResult> {
-    const replay = await this.replayFound(request, fingerprints);
-    if (!replay) throw error;
-    return this.replayed(replay);
+    if (fingerprints.size === 0) throw error;
+    const { incidentId, envelopes } = request;
+    const { ids, outcomes } = await this.idOutcomes(request, fingerprints);
+    const replay = replayOf(incidentId, envelopes, ids, outcomes);
+    if (replay) return this.replayed(replay);
+    if (idsFirst) {
+      // An id stored with other content says more than the rule its event breaks: it is not the
+      // event stored under that id (an import rerun with other options, an id reused by mistake).
+      const differing = outcomes.flatMap((o, i) => (o.kind === "stored" && !o.same ? [i] : []));
+      throwConflicts(
+        incidentId,
+        envelopes,
+        differing.map((i) => ids[i] as string),
+        differing.map((i) => outcomes[i] as IdOutcome),
+      );
+    }
+    throw error;
   }
 
   /**
@@ -259,12 +283,21 @@ export class AppendPath {
     fingerprints: Map<string, string>,
   ): Promise<Replay | null> {
     if (fingerprints.size === 0) return null;
-    const { incidentId, envelopes } = request;
+    const { ids, outcomes } = await this.idOutcomes(request, fingerprints);
+    return replayOf(request.incidentId, request.envelopes, ids, outcomes);
+  }
+
+  /** What each client id of the request names in the archive now. */
+  private async idOutcomes(
+    request: AppendRequest,
+    fingerprints: Map<string, string>,
+  ): Promise<{ ids: string[]; outcomes: IdOutcome[] }> {
     const ids = [...fingerprints.keys()];
     const memo: CommitMemo = new Map();
-    const outcomes = await Promise.all(ids.map((id) => this.ids.lookup(id, incidentId, fingerprints, memo)));
-    return replayOf(incidentId, envelopes, ids, outcomes);
+    const outcomes = await Promise.all(ids.map((id) => this.ids.lookup(id, request.incidentId, fingerprints, memo)));
+    return { ids, outcomes };
   }
+
 
   /** A replay answers 200; its commits go to the projector too, in case their own notice was lost. */
   private replayed(replay: Replay): AppendResult {

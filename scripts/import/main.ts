@@ -104,6 +104,8 @@ async function main(): Promise<number> {
   await checkUtf8(opts.file);
   const report = new ErrorReport(`${opts.file}.import-errors.ndjson`);
   const counts = { rows: 0, events: 0, created: 0, existing: 0, failed: 0, bytes: 0, size, sent: 0 };
+  /** ndjson: the origin this run records on every event, once the file's first line is read. */
+  let ndjsonOrigin: string | null = null;
   const started = Date.now();
   const progress = startProgress(`import ${basename(opts.file)}`, process.stderr.isTTY === true, started);
   const fail = (
@@ -126,9 +128,20 @@ async function main(): Promise<number> {
           counts.events += stored.created + stored.existing;
           void rows;
         },
-        onFailed: ({ row, messages }) => {
+        onFailed: ({ row, messages, type }) => {
           counts.sent -= row.events.length;
-          fail(row, messages);
+          // An export's event ids are the same on every run; only what this run adds to each
+          // event (its origin) can differ from what an earlier run stored under them.
+          const rerun =
+            ndjsonOrigin !== null && type?.endsWith("#problem-event-id-conflict")
+              ? [
+                  {
+                    path: "(import)",
+                    message: `this export's events are stored here already, with another importedFrom.origin: a rerun stores nothing new only with the first run's --origin (this run's is ${ndjsonOrigin})`,
+                  },
+                ]
+              : [];
+          fail(row, [...messages, ...rerun]);
         },
       });
 
@@ -156,10 +169,10 @@ async function main(): Promise<number> {
       const { lines, bytesRead: read } = ndjsonLines(opts.file);
       bytesRead = read;
       let exportId: string | null = null;
-      let origin = opts.origin ?? null;
       for await (const { row, line, text } of lines) {
         exportId ??= createHash("sha256").update(text).digest("hex");
-        origin ??= `export:${exportId.slice(0, 16)}`;
+        ndjsonOrigin ??= opts.origin ?? `export:${exportId.slice(0, 16)}`;
+        const origin = ndjsonOrigin;
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);

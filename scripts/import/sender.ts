@@ -13,6 +13,8 @@ export interface RowEvents {
 export interface RowFailure {
   row: RowEvents;
   messages: FieldError[];
+  /** The problem type the archive answered, when it answered one. */
+  type?: string;
 }
 
 /** The server refused the credentials, or stayed unreachable: nothing more can be stored. */
@@ -198,7 +200,7 @@ export class Sender {
     const opens = row.events.some((e) => e.type === "IncidentOpened");
     if (this.options.wholeIncidents && opens && answer.type?.endsWith("#problem-incident-exists"))
       this.refused.set(row.incidentId, row.row);
-    this.options.onFailed({ row, messages: answer.messages });
+    this.options.onFailed({ row, messages: answer.messages, ...(answer.type ? { type: answer.type } : {}) });
   }
 
   /** Fails rows of an incident whose opening was refused (wholeIncidents), unsent; true if it did. */

@@ -73,6 +73,29 @@ describe("idempotency by eventId", () => {
     expect(await versions(id)).toHaveLength(2);
   });
 
+  it("an opening resent with other content is named by its id, not as a second opening", async () => {
+    const id = "idem-opening-changed";
+    const first = opened("idem-opening-changed-open");
+    expect((await post(archive.url, id, first)).status).toBe(201);
+    const changed = await post(archive.url, id, {
+      ...first,
+      data: { ...first.data, title: "Another title" },
+    });
+    expect(changed.status).toBe(409);
+    expect(changed.body.type).toMatch(/#problem-event-id-conflict$/);
+    expect(changed.body.errors).toEqual([
+      {
+        path: "eventId",
+        message: "idem-opening-changed-open is already stored (version 1) with different content",
+      },
+    ]);
+    // Without an id it is what it says: a second opening of an incident that exists.
+    const { eventId: _, ...anonymous } = first;
+    const second = await post(archive.url, id, anonymous);
+    expect(second.body.type).toMatch(/#problem-incident-exists$/);
+    expect(await versions(id)).toEqual(["idem-opening-changed-open"]);
+  });
+
   it("an eventId is unique across the archive: reuse on another incident is a 409", async () => {
     await post(archive.url, "idem-first-home", opened("idem-shared-id"));
     const elsewhere = await post(archive.url, "idem-second-home", opened("idem-shared-id"));

@@ -464,6 +464,18 @@ describe("npm run import --format ndjson", () => {
       expect(summary.denials[0].status).toBe("false");
       const again = await runImport(archive.url, [file, "--origin", "source.example/log"]);
       expect(again.stdout).toContain("0 events stored, 3 already there");
+      // A rerun without the first run's --origin would record other events under the same ids:
+      // it stores nothing, and says so by the option, not as a clash of incidents.
+      const otherOrigin = await runImport(archive.url, [file]);
+      expect(otherOrigin.code).toBe(1);
+      const reruns = errorsOf(file).filter((e) => e.row <= 3);
+      expect(reruns.map((e) => e.row)).toEqual([1, 2, 3]);
+      for (const rerun of reruns) {
+        expect(rerun.messages.at(-1)?.message).toMatch(
+          /stored here already, with another importedFrom.origin: a rerun stores nothing new only with the first run's --origin \(this run's is export:[0-9a-f]{16}\)$/,
+        );
+      }
+      expect(await storedEvents(archive.url, "mirror-kyiv-2024")).toHaveLength(3);
 
       // An incident of the export whose id this archive already gives another incident: none
       // of its events is added to the one held here.
