@@ -137,7 +137,7 @@ describe("targetEventId must name a fitting event of this incident", () => {
       kramatorsk.whenAppending([envelope]).then((breach) =>
         expect(breach).toEqual({
           kind: "bad-target",
-          detail: expect.any(String),
+          detail: "a targetEventId does not name an event of this incident",
           errors: [
             { path: "data.targetEventId", message: "not-an-event-here is not an event of this incident" },
           ],
@@ -150,7 +150,8 @@ describe("targetEventId must name a fitting event of this incident", () => {
     kramatorsk.whenAppending([retraction("retract-opening", "kramatorsk-opened")]).then((breach) =>
       expect(breach).toMatchObject({
         kind: "bad-target",
-        errors: [{ path: "data.targetEventId", message: "a IncidentOpened event cannot be retracted" }],
+        detail: "a targetEventId names an event that cannot be retracted",
+        errors: [{ path: "data.targetEventId", message: "an IncidentOpened event cannot be retracted" }],
       }),
     );
   });
@@ -186,7 +187,7 @@ describe("targetEventId must name a fitting event of this incident", () => {
           errors: [
             {
               path: "events[0].data.targetEventId",
-              message: "a IncidentGraded event cannot be retracted: an editor supersedes it with a newer one",
+              message: "an IncidentGraded event cannot be retracted: an editor supersedes it with a newer one",
             },
             {
               path: "events[1].data.targetEventId",

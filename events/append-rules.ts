@@ -73,6 +73,9 @@ const UNRETRACTABLE: Partial<Record<EventType, string>> = {
     "what it withheld or erased stays so; to withhold or erase more, an editor records a further RedactionApplied",
 };
 
+/** The indefinite article of an event type's name, as it is read aloud ("an IncidentOpened"). */
+const article = (name: string) => (/^[AEIOU]/.test(name) ? "an" : "a");
+
 export function fieldPath(batched: boolean, index: number, field: string): string {
   return batched ? `events[${index}].${field}` : field;
 }
@@ -115,16 +118,23 @@ export function checkAppend(
   }
   const types: Record<string, EventType> = { ...knownTypes };
   const errors: FieldError[] = [];
+  let unknown = false;
   envelopes.forEach((e, i) => {
     const target = targetOf(e);
     if (target !== undefined) {
       const targetType = ownValue(types, target);
       const path = fieldPath(batched, i, "data.targetEventId");
-      if (!targetType) errors.push({ path, message: `${target} is not an event of this incident` });
+      if (!targetType) {
+        unknown = true;
+        errors.push({ path, message: `${target} is not an event of this incident` });
+      }
       else if (e.type === "ReportRetracted") {
         const why = ownValue(UNRETRACTABLE, targetType);
         if (why !== undefined)
-          errors.push({ path, message: `a ${targetType} event cannot be retracted${why ? `: ${why}` : ""}` });
+          errors.push({
+            path,
+            message: `${article(targetType)} ${targetType} event cannot be retracted${why ? `: ${why}` : ""}`,
+          });
       }
     }
     if (e.eventId) setOwn(types, e.eventId, e.type);
@@ -132,7 +142,9 @@ export function checkAppend(
   if (errors.length > 0) {
     return {
       kind: "bad-target",
-      detail: "a targetEventId does not name a fitting event of this incident",
+      detail: unknown
+        ? "a targetEventId does not name an event of this incident"
+        : "a targetEventId names an event that cannot be retracted",
       errors,
     };
   }
