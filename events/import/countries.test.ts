@@ -37,7 +37,27 @@ describe("countryCode: a dataset's country name as ISO 3166-1 alpha-2", () => {
     ).toEqual(["ST", "AG", "VC", "KN", "TC", "VI", "SZ", "XK", "BQ"]);
   });
 
+  it("given Gleditsch and Ward's names, as UCDP GED writes them, then their codes", () => {
+    expect(
+      [
+        "United States of America",
+        "Rumania",
+        "Surinam",
+        "Belarus (Byelorussia)",
+        "Sri Lanka (Ceylon)",
+        "Burkina Faso (Upper Volta)",
+        "Yemen (North Yemen)",
+      ].map(countryCode),
+    ).toEqual(["US", "RO", "SR", "BY", "LK", "BF", "YE"]);
+  });
+
   it("given a code no country holds, or a name not known, then null", () => {
-    expect(["XX", "FX", "YU", "Atlantis"].map(countryCode)).toEqual([null, null, null, null]);
+    expect(["XX", "FX", "YU", "Atlantis", "Atlantis (Lemuria)"].map(countryCode)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });

@@ -34,6 +34,10 @@ const ALIASES: Record<string, string> = {
   "south korea": "KR",
   "north korea": "KP",
   "united states": "US",
+  // Gleditsch and Ward's state names, which UCDP's datasets keep.
+  "united states of america": "US",
+  rumania: "RO",
+  surinam: "SR",
   "united kingdom": "GB",
   turkey: "TR",
   "czech republic": "CZ",
@@ -92,5 +96,11 @@ export function countryCode(name: string): string | null {
   const trimmed = name.trim();
   if (/^[A-Z]{2}$/.test(trimmed)) return isCountryCode(trimmed) ? trimmed : null;
   const key = normalise(trimmed);
-  return ownValue(ALIASES, key) ?? names().get(key) ?? null;
+  const known = ownValue(ALIASES, key) ?? names().get(key);
+  if (known) return known;
+  // UCDP writes a state's earlier name after its current one: "Belarus (Byelorussia)".
+  const earlier = /^(.+?) \([^()]+\)$/.exec(key);
+  return earlier
+    ? (ownValue(ALIASES, earlier[1] as string) ?? names().get(earlier[1] as string) ?? null)
+    : null;
 }
