@@ -187,7 +187,8 @@ describe("targetEventId must name a fitting event of this incident", () => {
           errors: [
             {
               path: "events[0].data.targetEventId",
-              message: "an IncidentGraded event cannot be retracted: an editor supersedes it with a newer one",
+              message:
+                "an IncidentGraded event cannot be retracted: an editor supersedes it with a newer one",
             },
             {
               path: "events[1].data.targetEventId",

@@ -127,8 +127,7 @@ export function checkAppend(
       if (!targetType) {
         unknown = true;
         errors.push({ path, message: `${target} is not an event of this incident` });
-      }
-      else if (e.type === "ReportRetracted") {
+      } else if (e.type === "ReportRetracted") {
         const why = ownValue(UNRETRACTABLE, targetType);
         if (why !== undefined)
           errors.push({

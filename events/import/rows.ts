@@ -20,6 +20,8 @@ export type MappedRow =
       events: Record<string, unknown>[];
       /** How an error in one of its events' fields is told in the file's own terms (a mapping's columns). */
       explain?: (errors: FieldError[]) => FieldError[];
+      /** What the archive cannot hold of the row as the dataset gave it, told once a run with its count of rows. */
+      notes?: readonly string[];
     }
   | { ok: false; errors: FieldError[] };
 

@@ -143,6 +143,7 @@ export function ucdpRow(row: SourceRow): MappedRow {
   const description = [cell("where_description"), `Dates: ${dates}.`, cell("source_headline")]
     .filter((s) => s !== "")
     .join(" ");
+  // The archive's Figure has no "best within a range": the range is kept, whose best is its low.
   const figure =
     low === high
       ? { value: best, qualifier: "exact", text: `UCDP best estimate ${best}` }
@@ -195,5 +196,10 @@ export function ucdpRow(row: SourceRow): MappedRow {
       eventId: datasetEventId("ucdp", incidentId, event),
       ...event,
     })),
+    ...(best > low ? { notes: [BEST_ABOVE_LOW] } : {}),
   };
 }
+
+/** Said once a run, with the count of such rows (the codebook, "ucdp-ged.csv", says the same). */
+export const BEST_ABOVE_LOW =
+  "GED's best is above its low: the archive keeps the low–high range, so the summary's best and ucdp-ged.csv's best are the low; GED's own best stays in the figure's words";

@@ -104,6 +104,8 @@ async function main(): Promise<number> {
   await checkUtf8(opts.file);
   const report = new ErrorReport(`${opts.file}.import-errors.ndjson`);
   const counts = { rows: 0, events: 0, created: 0, existing: 0, failed: 0, bytes: 0, size, sent: 0 };
+  /** What the archive cannot hold of rows as the dataset gave them: each said once, with its count. */
+  const notes = new Map<string, number>();
   /** ndjson: the origin this run records on every event, once the file's first line is read. */
   let ndjsonOrigin: string | null = null;
   const started = Date.now();
@@ -155,6 +157,7 @@ async function main(): Promise<number> {
       if (!parsed.ok) errors.push(...parsed.errors);
     });
     if (errors.length > 0) return fail(source, mapped.explain?.(errors) ?? errors);
+    for (const note of mapped.notes ?? []) notes.set(note, (notes.get(note) ?? 0) + 1);
     if (!sender) {
       counts.events += mapped.events.length;
       return;
@@ -221,9 +224,13 @@ async function main(): Promise<number> {
         const required = opts.format === "acled" ? ACLED_REQUIRED : UCDP_REQUIRED;
         const missing = missingColumns(header, required);
         if (missing.length > 0) {
+          // An archive's own acled.csv or ucdp-ged.csv holds one summary row per incident, not
+          // the dataset's events: what moves an archive is its events.ndjson.
+          const ownExport = header.includes("ledger_version")
+            ? "; it is an archive's own export (its ledger_* columns say so), a row per incident's summary that cannot be read back as events: import that archive's events.ndjson (--format ndjson) instead"
+            : ` (it has: ${header.join(", ")})`;
           throw new ImportFileError(
-            `the file lacks the ${opts.format.toUpperCase()} column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} ` +
-              `(it has: ${header.join(", ")})`,
+            `the file lacks the ${opts.format.toUpperCase()} column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${ownExport}`,
           );
         }
         const lower = header.map((h) => h.toLowerCase());
@@ -277,6 +284,7 @@ async function main(): Promise<number> {
       : `${counted(counts.rows, "row")}: ${counted(counts.created, "event")} stored, ${counts.existing} already there, ` +
           `${counted(counts.failed, "row")} failed, in ${seconds.toFixed(1)} s (${rate} events/s).\n`,
   );
+  for (const [note, rows] of notes) process.stdout.write(`note, ${counted(rows, "row")}: ${note}.\n`);
   if (counts.failed > 0) process.stdout.write(`failed rows: ${report.path}\n`);
   return counts.failed > 0 ? 1 : 0;
 }

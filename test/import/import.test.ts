@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BEST_ABOVE_LOW } from "../../events/import/ucdp.js";
 import { verifyChain } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive } from "../support/archive.js";
@@ -229,6 +230,8 @@ describe("npm run import --format ucdp", () => {
     const file = copy("ucdp.csv");
     const run = await runImport(archive.url, [file, "--format", "ucdp"]);
     expect(run.code).toBe(0);
+    // Both rows' best is above their low (Mariupol's 16 above 12): what the summary's best cannot carry, said.
+    expect(run.stdout).toContain(`note, 2 rows: ${BEST_ABOVE_LOW}.\n`);
     const mariupol = (await call(archive.url, "GET", "/incidents/ucdp-ged-500002")).body;
     expect(mariupol.kind).toBe("state-based-violence");
     expect(mariupol.occurredOn).toBe("2022-04-11");
@@ -249,6 +252,14 @@ describe("npm run import --format ucdp", () => {
       ["ucdp-ged-500001", "1", "1", "2022-04-08", "2022-04-08"],
       ["ucdp-ged-500002", "2", "2", "2022-04-11", "2022-04-13"],
     ]);
+    // The archive's own ucdp-ged.csv is a row per incident's summary: refused as such, by name.
+    const own = join(dir, "own-ucdp-ged.csv");
+    writeFileSync(own, await (await fetch(`${archive.url}/export/ucdp-ged.csv`)).text());
+    const back = await runImport(archive.url, [own, "--format", "ucdp", "--dry-run"]);
+    expect(back.code).toBe(2);
+    expect(back.stderr).toMatch(
+      /lacks the UCDP columns .*; it is an archive's own export \(its ledger_\* columns say so\), .* import that archive's events\.ndjson \(--format ndjson\) instead/,
+    );
   });
 });
 
