@@ -186,7 +186,17 @@ export async function csvRows(file: string): Promise<CsvRows> {
         Object.defineProperty(fields, name, { value: record[i] ?? "", enumerable: true, writable: true });
       });
       if (record.length !== header.length) {
-        yield { row, line, fields, error: `has ${record.length} fields; the header has ${header.length}` };
+        // A quote left open in a field runs on to the next quote: the rows between become text.
+        const spread =
+          info.lines > line
+            ? `; it runs from line ${line} to line ${info.lines}: if a quote (") opened in one of its fields was meant to close on line ${line}, the rows after it up to line ${info.lines} were read into this row and not imported either`
+            : "";
+        yield {
+          row,
+          line,
+          fields,
+          error: `has ${record.length} fields; the header has ${header.length}${spread}`,
+        };
       } else yield { row, line, fields };
     }
   }
