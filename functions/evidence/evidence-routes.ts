@@ -52,8 +52,12 @@ export interface EvidenceRouteDeps {
   maxBytes?: number;
   /** Signs this server's own upload URLs (locally); random per process when not given. */
   uploadSecret?: Uint8Array;
-  /** The public origin absolute upload URLs start with; else this request's origin. */
-  publicUrl?: string;
+  /**
+   * The public origin this server's own upload URLs start with (LEDGER_PUBLIC_URL, else the
+   * server's own address), never a request's Host. Not needed where the store makes its own
+   * (S3's presigned PUTs).
+   */
+  publicUrl?: () => string;
   /** Where each restricted read is recorded before the bytes go out (functions/people/audit-log.ts). */
   audit: Pick<AuditLog, "recordEvidence">;
 }
@@ -314,10 +318,11 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       expires: String(expires),
       ...(access === "restricted" ? { access } : {}),
     });
+    if (!deps.publicUrl) throw new Error("this server's own upload URLs need its public origin (publicUrl)");
     return c.json(
       {
         // A whole URL, as a presigned S3 PUT is: the client PUTs to it as given.
-        uploadUrl: `${deps.publicUrl ?? new URL(c.req.url).origin}/evidence/uploads/${sha256}?${query}`,
+        uploadUrl: `${deps.publicUrl()}/evidence/uploads/${sha256}?${query}`,
         // A bearer token good for this one upload: the client PUTs with these headers alone.
         headers: { "content-type": mediaType, authorization: `Bearer ${UPLOAD_TOKEN_PREFIX}${sig}` },
         expiresAt: new Date(expires * 1000).toISOString(),

@@ -136,7 +136,7 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       log: options.log,
       ...(options.evidenceMax ? { maxBytes: options.evidenceMax } : {}),
       // Upload URLs carry a one-upload token: they name the configured origin, not a request's Host.
-      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      publicUrl: () => options.publicUrl ?? publicDefault,
     },
     publicUrl: () => options.publicUrl ?? publicDefault,
     // Reads wait for the projection of the writes before them: a write is read back at once.

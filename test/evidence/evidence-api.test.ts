@@ -272,7 +272,31 @@ describe("direct uploads (POST /evidence/uploads)", () => {
     });
     expect(asked.status).toBe(201);
     const { uploadUrl, headers } = asked.body;
-    expect(uploadUrl.startsWith(`${base}/evidence/uploads/`)).toBe(true);
+    // The public origin (LEDGER_PUBLIC_URL's default: localhost at the server's port), as a
+    // release link names it, whatever Host the request gave.
+    const origin = `http://localhost:${new URL(base).port}`;
+    expect(uploadUrl.startsWith(`${origin}/evidence/uploads/`)).toBe(true);
+    const hostForged = await new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ sha256: sha256Of(bytes), size: bytes.length, mediaType: "video/mp4" });
+      const req = request(`${base}/evidence/uploads`, {
+        method: "POST",
+        headers: {
+          host: "evil.example",
+          authorization: `Bearer ${TOKEN}`,
+          "content-type": "application/json",
+        },
+      });
+      req.on("response", (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve(text));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(JSON.parse(hostForged).uploadUrl.startsWith(`${origin}/evidence/uploads/`)).toBe(true);
     expect(headers.authorization).toMatch(/^Bearer upload\./);
     const wrong = await fetch(uploadUrl, {
       method: "PUT",
