@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
-import { AP, call, casualties, opened, post, startArchive } from "../support/archive.js";
+import { AP, call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 
 let archive: LocalServer;
 const get = (path: string, headers?: Record<string, string>) =>
@@ -198,6 +198,34 @@ describe("keys that meet Object.prototype", () => {
     expect((await post(archive.url, id, retraction("contract-proto-retract-open", "__proto__"))).status).toBe(
       422,
     );
+  });
+
+  it("a member named __proto__ in a record (a category, a disclose mark) is refused by its path, not dropped", async () => {
+    const id = "contract-proto-members";
+    await post(archive.url, id, opened());
+    // As a client's JSON carries it: a member of that name, which a JS object literal cannot write.
+    const send = (body: string) =>
+      fetch(`${archive.url}/incidents/${id}/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body,
+      });
+    const source = '"source":{"publisher":"AP"},"attributedTo":{"name":"A"}';
+    const figures = await send(
+      `{"type":"CasualtiesReported",${source},"data":{"figures":{"killed":{"value":1,"qualifier":"exact"},"__proto__":{"value":5,"qualifier":"exact"}}}}`,
+    );
+    expect(figures.status).toBe(422);
+    expect((await figures.json()).errors).toEqual([
+      { path: "data.figures.__proto__", message: "is not a name this archive takes" },
+    ]);
+    const disclose = await send(
+      `{"type":"VictimsRecorded",${source},"data":{"victims":[{"name":"A B"}],"disclose":{"/data/victims/0/name":"public","__proto__":"public"}}}`,
+    );
+    expect(disclose.status).toBe(422);
+    expect((await disclose.json()).errors).toEqual([
+      { path: "data.disclose.__proto__", message: "is not a name this archive takes" },
+    ]);
+    expect((await get(`/incidents/${id}`)).body.version).toBe(1);
   });
 });
 
