@@ -215,14 +215,14 @@ describe("keys that meet Object.prototype", () => {
       `{"type":"CasualtiesReported",${source},"data":{"figures":{"killed":{"value":1,"qualifier":"exact"},"__proto__":{"value":5,"qualifier":"exact"}}}}`,
     );
     expect(figures.status).toBe(422);
-    expect((await figures.json()).errors).toEqual([
+    expect(((await figures.json()) as { errors: unknown }).errors).toEqual([
       { path: "data.figures.__proto__", message: "is not a name this archive takes" },
     ]);
     const disclose = await send(
       `{"type":"VictimsRecorded",${source},"data":{"victims":[{"name":"A B"}],"disclose":{"/data/victims/0/name":"public","__proto__":"public"}}}`,
     );
     expect(disclose.status).toBe(422);
-    expect((await disclose.json()).errors).toEqual([
+    expect(((await disclose.json()) as { errors: unknown }).errors).toEqual([
       { path: "data.disclose.__proto__", message: "is not a name this archive takes" },
     ]);
     expect((await get(`/incidents/${id}`)).body.version).toBe(1);
