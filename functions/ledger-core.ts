@@ -18,6 +18,9 @@ import { EventStore } from "./store/event-store.js";
 import { peopleTables, type TableNames } from "./store/table-design.js";
 import { ViewStore } from "./store/view-store.js";
 
+/** How long /health waits for the store before it answers 503. */
+const HEALTH_TIMEOUT_MS = 3_000;
+
 export interface LedgerCoreOptions {
   db: DynamoDBClient;
   tables: TableNames;
@@ -63,12 +66,21 @@ export function createLedgerCore(options: LedgerCoreOptions) {
     : undefined;
   const checkStore = async () => {
     // A read of a key that never exists: needs no permission beyond what the API already has.
-    await db.send(
-      new GetItemCommand({
-        TableName: tables.events,
-        Key: { incidentId: { S: "-health-" }, version: { N: "0" } },
-      }),
-    );
+    // A store that takes the connection and never answers is as down as one that refuses it.
+    try {
+      await db.send(
+        new GetItemCommand({
+          TableName: tables.events,
+          Key: { incidentId: { S: "-health-" }, version: { N: "0" } },
+        }),
+        { abortSignal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) },
+      );
+    } catch (error) {
+      if ((error as Error).name === "AbortError" || (error as Error).name === "TimeoutError") {
+        throw new Error(`no answer within ${HEALTH_TIMEOUT_MS / 1000} s`);
+      }
+      throw error;
+    }
   };
   // Sealed values beside the chain (functions/people): written before the event that commits to them.
   const people = peopleTables(tables);
