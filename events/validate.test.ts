@@ -331,6 +331,26 @@ describe("every failing field at once", () => {
     ]);
   });
 
+  it("given an IncidentRevised that changes part of a place, then its name and country are named with the whole-place rule", () => {
+    const rule =
+      "is required: a revised location replaces the whole place, so give its name and country again with what changes";
+    expect(
+      errorsOf({
+        type: "IncidentRevised",
+        source: { publisher: "Editors" },
+        data: { location: { precision: "adm1" } },
+      }),
+    ).toEqual([
+      { path: "data.location.name", message: rule },
+      { path: "data.location.country", message: rule },
+    ]);
+    // An opening needs them too, but has no earlier place to replace: plainly required.
+    expect(errorsOf(edit(copy("IncidentOpened"), "data.location", { precision: "adm1" }))).toEqual([
+      { path: "data.location.name", message: "is required" },
+      { path: "data.location.country", message: "is required" },
+    ]);
+  });
+
   it("given an object of the wrong type where one is required, then that object is named itself", () => {
     const body = edit(copy("IncidentOpened"), "data.location", "Kramatorsk");
     expect(pathsOf(body)).toEqual(["data.location"]);

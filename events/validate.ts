@@ -117,7 +117,23 @@ export function parseEnvelope(input: unknown, prefix: readonly PropertyKey[] = [
     const marks = discloseErrors(result.data, prefix.length > 0 ? `${formatPath(prefix)}.` : "");
     return marks.length > 0 ? { ok: false, errors: marks } : { ok: true, value: result.data };
   }
-  return { ok: false, errors: everyFailingField(input, result.error, prefix) };
+  const errors = everyFailingField(input, result.error, prefix);
+  const revised = (input as { type?: unknown } | null)?.type === "IncidentRevised";
+  return { ok: false, errors: revised ? errors.map(wholePlace) : errors };
+}
+
+/**
+ * A revision that changes part of a place (its precision, its point) is refused for the name and
+ * country it left out: said with the rule that makes them required there.
+ */
+function wholePlace(error: FieldError): FieldError {
+  return /(^|\.)data\.location\.(name|country)$/.test(error.path) && error.message === "is required"
+    ? {
+        ...error,
+        message:
+          "is required: a revised location replaces the whole place, so give its name and country again with what changes",
+      }
+    : error;
 }
 
 /** More levels than any envelope nests required objects (`data.location` is two): the loop ends whatever is sent. */
