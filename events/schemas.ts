@@ -91,6 +91,27 @@ const text = (max: number) =>
 const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(100_000_000));
 const opt = z.optional;
 
+/**
+ * A refinement's `when`: it runs whenever the fields it reads (paths within the object it checks)
+ * are valid, whatever else fails. zod's default skips it after any other field's type error, and
+ * a sender, a desk form above all, would learn of it only after fixing those: every fixable error
+ * is named in one answer. A member the object does not know (`unrecognized_keys`) stops nothing;
+ * an issue of the object itself stops all.
+ */
+function whenValid(...paths: readonly (readonly PropertyKey[])[]) {
+  const overlaps = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
+    a.every((key, i) => i >= b.length || b[i] === key);
+  return {
+    when: (payload: { issues: readonly { code?: string; path?: readonly PropertyKey[] }[] }) =>
+      !payload.issues.some(
+        (issue) =>
+          issue.code !== "unrecognized_keys" &&
+          // An issue of the object itself (not one at all, say) stops every refinement of it.
+          ((issue.path ?? []).length === 0 || paths.some((path) => overlaps(issue.path ?? [], path))),
+      ),
+  };
+}
+
 export const Source = z
   .strictObject({
     publisher: text(300),
@@ -129,6 +150,7 @@ export const Attribution = z
     z.refine((a) => a.kind !== "private" || a.ref !== undefined, {
       message: "is required for a private person (a pseudonym that keys the source)",
       path: ["ref"],
+      ...whenValid(["kind"], ["ref"]),
     }),
     z.meta({
       id: "Attribution",
@@ -150,6 +172,7 @@ export const Figure = z
       z.refine((f) => f.min <= f.max, {
         message: "must not be more than the higher end (max)",
         path: ["min"],
+        ...whenValid(["min"], ["max"]),
       }),
       z.meta({ description: "Between min and max; min must not exceed max." }),
     ),
@@ -216,10 +239,12 @@ export const Location = z
     z.refine((l) => l.lat === undefined || l.lon !== undefined, {
       message: "is required with lat: a point needs both",
       path: ["lon"],
+      ...whenValid(["lat"], ["lon"]),
     }),
     z.refine((l) => l.lon === undefined || l.lat !== undefined, {
       message: "is required with lon: a point needs both",
       path: ["lat"],
+      ...whenValid(["lat"], ["lon"]),
     }),
     z.meta({ id: "Location", dependentRequired: { lat: ["lon"], lon: ["lat"] } }),
   );
@@ -255,10 +280,12 @@ const WHEN_RULES = [
   z.refine<When>((d) => !(d.occurredAt && d.occurredOn), {
     message: "give occurredAt or occurredOn, not both",
     path: ["occurredOn"],
+    ...whenValid(["occurredAt"], ["occurredOn"]),
   }),
   z.refine<When>((d) => !endsBeforeStart(d.occurredAt ?? d.occurredOn, d.occurredUntil), {
     message: UNTIL_BEFORE_START,
     path: ["occurredUntil"],
+    ...whenValid(["occurredAt"], ["occurredOn"], ["occurredUntil"]),
   }),
 ] as const;
 /** The same first rule, for the JSON Schema. */
@@ -368,6 +395,7 @@ export const IncidentRevisedData = z
   .check(
     z.refine((d) => REVISABLE_FIELDS.some((f) => d[f] !== undefined), {
       message: `give at least one of ${REVISABLE_FIELDS.join(", ")}`,
+      ...whenValid(...REVISABLE_FIELDS.map((field) => [field])),
     }),
     ...WHEN_RULES,
     z.meta({
@@ -442,6 +470,7 @@ export const Victim = z
         z.refine((r) => r.min <= r.max, {
           message: "must not be more than the higher end (max)",
           path: ["min"],
+          ...whenValid(["min"], ["max"]),
         }),
       ),
     ),
@@ -453,10 +482,14 @@ export const Victim = z
     notes: opt(text(5000)),
   })
   .check(
-    z.refine((v) => Object.keys(v).length > 0, "a victim needs at least one field"),
+    z.refine((v) => Object.keys(v).length > 0, {
+      message: "a victim needs at least one field",
+      ...whenValid(),
+    }),
     z.refine((v) => !(v.age !== undefined && v.ageRange !== undefined), {
       message: "give age or ageRange, not both",
       path: ["ageRange"],
+      ...whenValid(["age"], ["ageRange"]),
     }),
     z.meta({
       id: "Victim",
@@ -506,6 +539,7 @@ export const VictimsLinkedData = z
     z.refine((d) => !(d.a.eventId === d.b.eventId && d.a.index === d.b.index), {
       message: "links an entry to itself",
       path: ["b"],
+      ...whenValid(["a"], ["b"]),
     }),
     z.meta({ id: "VictimsLinkedData" }),
   );
@@ -642,14 +676,32 @@ export const IncidentOpened = z
         e.data.occurredAt !== undefined ||
         e.data.occurredOn !== undefined ||
         !endsBeforeStart(e.occurredAt, e.data.occurredUntil),
-      { message: UNTIL_BEFORE_START, path: ["data", "occurredUntil"] },
+      {
+        message: UNTIL_BEFORE_START,
+        path: ["data", "occurredUntil"],
+        ...whenValid(
+          ["occurredAt"],
+          ["data", "occurredAt"],
+          ["data", "occurredOn"],
+          ["data", "occurredUntil"],
+        ),
+      },
     ),
     // An end needs a start: a span with no beginning codes as no date at all.
     z.refine(
       (e) =>
         e.data.occurredUntil === undefined ||
         (e.data.occurredAt ?? e.data.occurredOn ?? e.occurredAt) !== undefined,
-      { message: UNTIL_WITHOUT_START, path: ["data", "occurredUntil"] },
+      {
+        message: UNTIL_WITHOUT_START,
+        path: ["data", "occurredUntil"],
+        ...whenValid(
+          ["occurredAt"],
+          ["data", "occurredAt"],
+          ["data", "occurredOn"],
+          ["data", "occurredUntil"],
+        ),
+      },
     ),
     z.meta({ id: "IncidentOpened" }),
   );

@@ -351,6 +351,36 @@ describe("every failing field at once", () => {
     ]);
   });
 
+  it("given a field of the wrong type beside a rule other fields break, then both are named in one answer", () => {
+    const body = edit(
+      edit(edit(copy("IncidentOpened"), "data.description", 5), "data.occurredOn", "2022-04-08"),
+      "data.occurredUntil",
+      "2022-04-01",
+    );
+    expect(errorsOf(body)).toEqual([
+      { path: "data.description", message: expect.stringContaining("expected string") },
+      { path: "data.occurredUntil", message: "must not be before the start (occurredAt or occurredOn)" },
+    ]);
+    const witness = {
+      type: "StatementMade",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Hanna", kind: "private", role: 5 },
+      data: { quote: "We ran", stance: "neutral" },
+    };
+    expect(pathsOf(witness)).toEqual(["attributedTo.role", "attributedTo.ref"]);
+    // A rule is never run on an object that is not one: an entry of the wrong type is named alone.
+    const victims = {
+      type: "VictimsRecorded",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Recorder" },
+      data: { victims: [null, {}] },
+    };
+    expect(errorsOf(victims)).toEqual([
+      { path: "data.victims[0]", message: expect.stringContaining("expected object") },
+      { path: "data.victims[1]", message: "a victim needs at least one field" },
+    ]);
+  });
+
   it("given an object of the wrong type where one is required, then that object is named itself", () => {
     const body = edit(copy("IncidentOpened"), "data.location", "Kramatorsk");
     expect(pathsOf(body)).toEqual(["data.location"]);
