@@ -37,6 +37,12 @@ export class MissingCommitError extends Error {
 
 const keyOf = (incidentId: string, commit: number) => `${incidentId}@${commit}`;
 
+/** A chunk whose read is under way: the commits it names (keyOf), and the read. */
+interface ReadChunk {
+  keys: ReadonlySet<string>;
+  read: Promise<ResolvedChunk>;
+}
+
 /** A chunk of leaves and the commit items they name, by keyOf. */
 interface ResolvedChunk {
   leaves: LeafRecord[];
@@ -100,13 +106,12 @@ export class FeedReader {
   private async *chunks(from: number, to: number): AsyncGenerator<ResolvedChunk> {
     let chunk: LeafRecord[] = [];
     let ahead: Promise<ResolvedChunk> | undefined;
-    let previous: Promise<ResolvedChunk> | undefined;
+    let previous: ReadChunk | undefined;
     const start = (leaves: LeafRecord[]) => {
-      const known = previous;
-      const next = this.commitsFor(leaves, known).then((commits) => ({ leaves, commits }));
+      const next = this.commitsFor(leaves, previous).then((commits) => ({ leaves, commits }));
       // Awaited in turn below; this only keeps a failure ahead of the reader from going unhandled.
       next.catch(() => {});
-      previous = next;
+      previous = { keys: new Set(leaves.map((leaf) => keyOf(leaf.incidentId, leaf.commit))), read: next };
       return next;
     };
     let commits = new Set<string>();
@@ -129,17 +134,17 @@ export class FeedReader {
 
   private async commitsFor(
     leaves: LeafRecord[],
-    before: Promise<ResolvedChunk> | undefined,
+    before: ReadChunk | undefined,
   ): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const wanted = new Map<string, Item>();
-    // A commit that spans the boundary was read for the chunk before: it is taken from there.
-    const known = before ? (await before).commits : new Map<string, Item>();
+    // A commit that spans the boundary is read for the chunk before and taken from there: its
+    // keys are known before its read ends, so this chunk's read starts at once, beside it.
+    const spanning: string[] = [];
     for (const leaf of leaves) {
       const key = keyOf(leaf.incidentId, leaf.commit);
-      const had = known.get(key);
-      if (had) found.set(key, had);
-      else if (!found.has(key))
+      if (before?.keys.has(key)) spanning.push(key);
+      else if (!wanted.has(key))
         wanted.set(key, {
           [EVENTS_KEYS.partitionKey]: { S: leaf.incidentId },
           [EVENTS_KEYS.sortKey]: { N: String(leaf.commit) },
@@ -149,6 +154,14 @@ export class FeedReader {
     // consistent replica's copy: read them consistently.
     const items = await batchGetItems(this.db, this.eventsTable, [...wanted.values()], { consistent: true });
     for (const item of items) found.set(keyOf(item.incidentId?.S ?? "", Number(item.version?.N)), item);
+    if (before && spanning.length > 0) {
+      const known = (await before.read).commits;
+      for (const key of spanning) {
+        const had = known.get(key);
+        if (had) found.set(key, had);
+      }
+    }
     return found;
   }
+
 }
