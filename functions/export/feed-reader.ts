@@ -132,10 +132,7 @@ export class FeedReader {
     if (last) yield await last;
   }
 
-  private async commitsFor(
-    leaves: LeafRecord[],
-    before: ReadChunk | undefined,
-  ): Promise<Map<string, Item>> {
+  private async commitsFor(leaves: LeafRecord[], before: ReadChunk | undefined): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const wanted = new Map<string, Item>();
     // A commit that spans the boundary is read for the chunk before and taken from there: its
@@ -163,5 +160,4 @@ export class FeedReader {
     }
     return found;
   }
-
 }

@@ -144,7 +144,9 @@ export class AppendPath {
       checkAppend(head.version, envelopes, request.batched, known) ??
       (await this.categoryBreach(incidentId, head.version, envelopes, request.batched));
     if (breach) {
-      return { done: await this.replayOrThrow(request, fingerprints, breachError(breach), { idsFirst: true }) };
+      return {
+        done: await this.replayOrThrow(request, fingerprints, breachError(breach), { idsFirst: true }),
+      };
     }
 
     const slot = head.version + 1;
@@ -294,10 +296,11 @@ export class AppendPath {
   ): Promise<{ ids: string[]; outcomes: IdOutcome[] }> {
     const ids = [...fingerprints.keys()];
     const memo: CommitMemo = new Map();
-    const outcomes = await Promise.all(ids.map((id) => this.ids.lookup(id, request.incidentId, fingerprints, memo)));
+    const outcomes = await Promise.all(
+      ids.map((id) => this.ids.lookup(id, request.incidentId, fingerprints, memo)),
+    );
     return { ids, outcomes };
   }
-
 
   /** A replay answers 200; its commits go to the projector too, in case their own notice was lost. */
   private replayed(replay: Replay): AppendResult {
