@@ -187,9 +187,12 @@ export async function csvRows(file: string): Promise<CsvRows> {
       });
       if (record.length !== header.length) {
         // A quote left open in a field runs on to the next quote: the rows between become text.
+        // Counted in its fields, not from the parser's line count, which CRLF files end a line later.
+        const breaks = record.reduce((n, field) => n + (field.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+        const last = line + breaks;
         const spread =
-          info.lines > line
-            ? `; it runs from line ${line} to line ${info.lines}: if a quote (") opened in one of its fields was meant to close on line ${line}, the rows after it up to line ${info.lines} were read into this row and not imported either`
+          breaks > 0
+            ? `; it runs from line ${line} to line ${last}: if a quote (") opened in one of its fields was meant to close on line ${line}, the rows after it up to line ${last} were read into this row and not imported either`
             : "";
         yield {
           row,

@@ -285,7 +285,7 @@ describe("the dashboard in Chromium", () => {
     });
     await page.getByRole("link", { name: "codebook", exact: true }).click();
     await page.waitForURL(/\/codebook$/);
-    expect(await page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Codebook/);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toMatch(/^Codebook/);
     // The stylesheet applies (the page's CSP allows it): the tables scroll inside their own box.
     expect(
       await page
@@ -298,7 +298,7 @@ describe("the dashboard in Chromium", () => {
     await page.waitForURL(/\/codebook#grades$/);
     const top = await page.locator("#grades").evaluate((h) => h.getBoundingClientRect().top);
     expect(Math.abs(top)).toBeLessThan(5);
-    expect(await page.locator("#grades").innerText()).toBe("Grades");
+    expect(await page.locator("#grades").textContent()).toBe("Grades");
     expect(refused).toEqual([]);
     await page.close();
   });

@@ -379,23 +379,29 @@ describe("npm run import --format csv --map", () => {
     expect(await storedEvents(archive.url, "recorder-uq-1")).toHaveLength(3);
     expect(await storedEvents(archive.url, "recorder-uq-3")).toBeNull();
 
-    // A quote closed only by a later row's quote swallows the rows between: the row says so.
-    const swallowed = join(dir, "swallowed-row.csv");
+    // A quote closed only by a later row's quote swallows the rows between: the row says so,
+    // with the same lines whatever ends them.
     // Opened in the "what" column of row 1, closed in the "outlet" column of row 2: 10 fields.
     const opened = row("sw-1", "meant").replace(",Shelling,", ',"Shelling, heavy,');
     const closing = row("sw-2", "x").replace(",BBC,", ',BBC",');
-    writeFileSync(swallowed, [header, opened, closing, row("sw-3", "fine"), ""].join("\n"));
-    const ran = await runImport(archive.url, [swallowed, "--map", join(FIXTURES, "recorder.map.json")]);
-    expect(ran.code, ran.stderr).toBe(1);
-    expect(errorsOf(swallowed).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
-      [
-        1,
-        2,
-        expect.stringMatching(
-          /^has \d+ fields; the header has 11; it runs from line 2 to line 3: if a quote \(".*\) opened in one of its fields was meant to close on line 2, the rows after it up to line 3 were read into this row/,
-        ),
-      ],
-    ]);
+    for (const [name, eol] of [
+      ["lf", "\n"],
+      ["crlf", "\r\n"],
+    ] as const) {
+      const swallowed = join(dir, `swallowed-row-${name}.csv`);
+      writeFileSync(swallowed, [header, opened, closing, row("sw-3", "fine"), ""].join(eol));
+      const ran = await runImport(archive.url, [swallowed, "--map", join(FIXTURES, "recorder.map.json")]);
+      expect(ran.code, ran.stderr).toBe(1);
+      expect(errorsOf(swallowed).map((e) => [e.row, e.line, e.messages[0]?.message])).toEqual([
+        [
+          1,
+          2,
+          expect.stringMatching(
+            /^has \d+ fields; the header has 11; it runs from line 2 to line 3: if a quote \(".*\) opened in one of its fields was meant to close on line 2, the rows after it up to line 3 were read into this row/,
+          ),
+        ],
+      ]);
+    }
     expect(await storedEvents(archive.url, "recorder-sw-3")).toHaveLength(3);
   });
 
