@@ -662,6 +662,14 @@ function envelopeOf<const Type extends string, Shape extends z.core.$ZodShape, D
   return z.strictObject({ ...shared, type: z.literal(type), data }).check(z.meta({ id: type }));
 }
 
+/** What the opening's rules on when read: its own occurredAt and its data's start and end. */
+const OPENING_WHEN_VALID = whenValid(
+  ["occurredAt"],
+  ["data", "occurredAt"],
+  ["data", "occurredOn"],
+  ["data", "occurredUntil"],
+);
+
 export const IncidentOpened = z
   .strictObject({
     ...common,
@@ -679,12 +687,7 @@ export const IncidentOpened = z
       {
         message: UNTIL_BEFORE_START,
         path: ["data", "occurredUntil"],
-        ...whenValid(
-          ["occurredAt"],
-          ["data", "occurredAt"],
-          ["data", "occurredOn"],
-          ["data", "occurredUntil"],
-        ),
+        ...OPENING_WHEN_VALID,
       },
     ),
     // An end needs a start: a span with no beginning codes as no date at all.
@@ -695,12 +698,7 @@ export const IncidentOpened = z
       {
         message: UNTIL_WITHOUT_START,
         path: ["data", "occurredUntil"],
-        ...whenValid(
-          ["occurredAt"],
-          ["data", "occurredAt"],
-          ["data", "occurredOn"],
-          ["data", "occurredUntil"],
-        ),
+        ...OPENING_WHEN_VALID,
       },
     ),
     z.meta({ id: "IncidentOpened" }),
