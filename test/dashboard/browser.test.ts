@@ -293,7 +293,7 @@ describe("the dashboard in Chromium", () => {
         .first()
         .evaluate((t) => getComputedStyle(t).overflowX),
     ).toBe("auto");
-    const sections = page.getByRole("navigation", { name: "Sections" });
+    const sections = page.getByRole("navigation", { name: "Contents" });
     await sections.getByRole("link", { name: "Grades", exact: true }).click();
     await page.waitForURL(/\/codebook#grades$/);
     const top = await page.locator("#grades").evaluate((h) => h.getBoundingClientRect().top);

@@ -376,8 +376,11 @@ describe("the codebook", () => {
         .replace(/[^\w\- ]/g, "")
         .replace(/ /g, "-");
       expect(html, section).toContain(`<h2 id="${id}">`);
-      expect(html, section).toContain(`<li class="toc-2"><a href="#${id}">`);
+      expect(html, section).toContain(`<li><a href="#${id}">`);
     }
+    // The contents come after the title, before the text.
+    expect(html.indexOf('<nav aria-label="Contents"')).toBeGreaterThan(html.indexOf("</h1>"));
+    expect(html.indexOf('<nav aria-label="Contents"')).toBeLessThan(html.indexOf("<h2 id="));
     // The tables are tables, with the columns the exports write.
     expect(html).toMatch(/<table>[\s\S]*<code>incident_id<\/code>/);
     // Another text, another page: it renders what the wiring gives it, not a file of its own.

@@ -13,12 +13,21 @@ import { Layout } from "./layout.js";
 export function codebookHtml(markdown: string): string {
   const marked = new Marked(gfmHeadingId());
   const body = marked.parse(markdown, { async: false });
-  // The sections, for a long document read in a browser: its second and third levels.
-  const contents = getHeadingList()
-    .filter((heading) => heading.level === 2 || heading.level === 3)
-    .map((heading) => `<li class="toc-${heading.level}"><a href="#${heading.id}">${heading.text}</a></li>`)
-    .join("");
-  return `<nav aria-label="Sections" class="toc"><h2>Sections</h2><ul>${contents}</ul></nav>${body}`;
+  // The contents, for a long document read in a browser: its sections and theirs, nested.
+  let contents = "";
+  let open = false;
+  for (const heading of getHeadingList()) {
+    const link = `<a href="#${heading.id}">${heading.text}</a>`;
+    if (heading.level === 2) {
+      contents += `${open ? "</ul></li>" : ""}<li>${link}<ul>`;
+      open = true;
+    } else if (heading.level === 3 && open) contents += `<li>${link}</li>`;
+  }
+  if (open) contents += "</ul></li>";
+  const toc = `<nav aria-label="Contents" class="toc"><h2>Contents</h2><ul>${contents}</ul></nav>`;
+  // After the title, before the text: where a reader of a long page looks for its contents.
+  const title = body.indexOf("</h1>");
+  return title < 0 ? toc + body : body.slice(0, title + 5) + toc + body.slice(title + 5);
 }
 
 /** The page around the rendered codebook. Its HTML comes from the project's own file, never from users. */

@@ -107,8 +107,10 @@ details>summary{cursor:pointer;color:var(--link);margin:.25rem 0}
 .ev-meta dd{margin:0;overflow-wrap:anywhere}
 .codebook table{display:block;overflow-x:auto;max-width:100%}
 .codebook pre{background:var(--panel);padding:.75rem;overflow-x:auto}
-.codebook .toc ul{columns:18rem;padding-left:1.2rem}
-.codebook .toc-3{margin-left:1rem;font-size:.9rem}
+.codebook .toc{border-left:4px solid var(--line);padding-left:1rem;margin:1rem 0 2rem}
+.codebook .toc ul{display:block;list-style:disc;padding-left:1.2rem;margin:.2rem 0}
+.codebook .toc ul ul{font-size:.9rem}
+.codebook .toc h2{border-top:0;margin-top:0;padding-top:0}
 .foot{color:var(--muted);font-size:.85rem;margin-top:3rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 @media (max-width:40rem){
   h1{font-size:1.35rem}
