@@ -60,7 +60,9 @@ export const DEFAULT_PUBLIC_URL = "http://localhost:3000";
 export function createLedger(options: LedgerOptions) {
   const { db, tables, log } = options;
   const publicUrl = publicOrigin(options.publicUrl);
-  const core = createLedgerCore(options);
+  // This server's own upload URLs (a local blob store) start at the origin every other link does.
+  const evidenceOptions = options.evidence ? { publicUrl, ...options.evidence } : undefined;
+  const core = createLedgerCore({ ...options, ...(evidenceOptions ? { evidence: evidenceOptions } : {}) });
   const { events, views, reader, editorial, finding } = core;
   const projector = new Projector(events, views, {
     editorial,
@@ -126,7 +128,7 @@ export function createLedger(options: LedgerOptions) {
     // The desk's posts take the API's own write path (sealing personal data first, the same checks).
     writes: core.writes,
     // The desk's upload form posts its bytes through the API's own evidence routes.
-    ...(options.evidence ? { evidence: { ...options.evidence, audit: core.audit } } : {}),
+    ...(evidenceOptions ? { evidence: { ...evidenceOptions, audit: core.audit } } : {}),
     // A signed-in restricted-reader's proof bundle, by session, holds the restricted bytes too.
     bundle: { ...transparency, ...bundle, log },
     ...(finding ? { finding } : {}),

@@ -53,9 +53,9 @@ export interface EvidenceRouteDeps {
   /** Signs this server's own upload URLs (locally); random per process when not given. */
   uploadSecret?: Uint8Array;
   /**
-   * The public origin this server's own upload URLs start with (LEDGER_PUBLIC_URL, else the
-   * server's own address), never a request's Host. Not needed where the store makes its own
-   * (S3's presigned PUTs).
+   * The public origin this server's own upload URLs start with (the ledger's, functions/ledger.ts:
+   * LEDGER_PUBLIC_URL's origin, else the server's own address), never a request's Host. Not
+   * needed where the store makes its own (S3's presigned PUTs).
    */
   publicUrl?: () => string;
   /** Where each restricted read is recorded before the bytes go out (functions/people/audit-log.ts). */

@@ -18,8 +18,9 @@ export const FEED_CHUNK = 500;
 
 /**
  * Distinct commits a chunk names, at most (one BatchGetItem's worth). It bounds memory: at
- * most twice this many commit items, each under 400 KB, are held (the chunk handed out and the
- * one read ahead), however the leaves interleave.
+ * most three times this many commit items, each under 400 KB, are held (the chunk handed out,
+ * the next one read, and the one after it, whose read has begun beside it), however the leaves
+ * interleave.
  */
 export const FEED_COMMITS = 100;
 

@@ -135,8 +135,6 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
       store: blobs,
       log: options.log,
       ...(options.evidenceMax ? { maxBytes: options.evidenceMax } : {}),
-      // Upload URLs carry a one-upload token: they name the configured origin, not a request's Host.
-      publicUrl: () => options.publicUrl ?? publicDefault,
     },
     publicUrl: () => options.publicUrl ?? publicDefault,
     // Reads wait for the projection of the writes before them: a write is read back at once.

@@ -133,9 +133,12 @@ async function main(): Promise<number> {
         onFailed: ({ row, messages, type }) => {
           counts.sent -= row.events.length;
           // An export's event ids are the same on every run; only what this run adds to each
-          // event (its origin) can differ from what an earlier run stored under them.
+          // event (its origin) can differ from what an earlier run stored under them. (An id
+          // another append still holds, or a batch part-stored, is a conflict of another kind.)
           const rerun =
-            ndjsonOrigin !== null && type?.endsWith("#problem-event-id-conflict")
+            ndjsonOrigin !== null &&
+            type?.endsWith("#problem-event-id-conflict") &&
+            messages.some((m) => m.message.endsWith("with different content"))
               ? [
                   {
                     path: "(import)",

@@ -12,7 +12,8 @@ import { startDeskArchive, WRITER } from "./desk-kit.js";
 const PUBLIC = "https://ledger.example.org";
 let archive: LocalServer;
 beforeAll(async () => {
-  archive = await startDeskArchive({ publicUrl: PUBLIC });
+  // Configured as people write it, with a trailing slash: every link is built on its origin.
+  archive = await startDeskArchive({ publicUrl: `${PUBLIC}/` });
 });
 afterAll(() => archive?.close());
 
@@ -51,6 +52,17 @@ describe("the desk behind a configured public origin", () => {
   it("takes a form posted from the public origin, whatever Host the request names", async () => {
     expect((await signInPost({ origin: PUBLIC })).status).toBe(303);
     expect((await signInPost({ host: "ledger.example.org", origin: PUBLIC })).status).toBe(303);
+  });
+
+  it("gives upload URLs on the public origin, as every other link", async () => {
+    const asked = await fetch(`${archive.url}/evidence/uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${WRITER.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ sha256: "c".repeat(64), size: 10, mediaType: "text/plain" }),
+    });
+    expect(asked.status).toBe(201);
+    const { uploadUrl } = (await asked.json()) as { uploadUrl: string };
+    expect(uploadUrl.startsWith(`${PUBLIC}/evidence/uploads/${"c".repeat(64)}?`)).toBe(true);
   });
 
   it("refuses a form from another origin, even one that names itself in a forged Host (403)", async () => {
