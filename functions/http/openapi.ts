@@ -286,7 +286,8 @@ function corePaths(): Record<string, Json> {
         operationId: "getHealth",
         tags: ["meta"],
         summary: "Whether the store answers",
-        description: "One read of the store; 503 when it does not answer. For load balancers and monitors.",
+        description:
+          "One read of the store; 503 when it does not answer within 3 s (refused, failing or hung). For load balancers and monitors.",
         ...read,
         responses: {
           "200": json(ref("Health"), "The store answers."),
