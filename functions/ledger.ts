@@ -110,6 +110,7 @@ export function createLedger(options: LedgerOptions) {
     ...(core.blobs ? { blobs: core.blobs } : {}),
     timestampCovering: options.timestampCovering ?? coveringTimestamp(logStore),
     audit: core.audit,
+    publicUrl,
   };
   // Each incident page cites the incident by the latest release that holds it.
   const citation = (incident: { incidentId: string; title: string | null; version: number }) =>
@@ -195,6 +196,6 @@ function coveringTimestamp(logStore: LogStore): NonNullable<ProofBundleDeps["tim
   const timestamps = timestampsOf(logStore);
   return async (leaves) => {
     const found = await timestamps.covering(leaves);
-    return found ? { treeSize: found.treeSize, token: found.token } : null;
+    return found ? { treeSize: found.treeSize, token: found.token, tsa: found.tsa } : null;
   };
 }

@@ -14,7 +14,7 @@ import type { LogStore } from "../log/log-store.js";
 import type { LogTiles } from "../log/log-tiles.js";
 import type { Logger } from "../logger.js";
 import type { AuditLog } from "../people/audit-log.js";
-import { type BlobStore, KeptBytesCheck } from "./blob-store.js";
+import { type BlobInfo, type BlobStore, KeptBytesCheck } from "./blob-store.js";
 
 export interface ProofBundleDeps {
   logStore: LogStore;
@@ -27,7 +27,11 @@ export interface ProofBundleDeps {
    * The smallest time-stamped checkpoint whose tree holds `leaves` leaves, with its DER RFC 3161
    * response, or null when none does yet (functions/log/timestamp-store.ts `covering`).
    */
-  timestampCovering?: (leaves: number) => Promise<{ treeSize: number; token: Uint8Array } | null>;
+  timestampCovering?: (
+    leaves: number,
+  ) => Promise<{ treeSize: number; token: Uint8Array; tsa: string } | null>;
+  /** The archive's public origin, which the README names for its published key. */
+  publicUrl?: () => string;
   /** Who may have restricted evidence put in a bundle (restricted readers); else it is left out. */
   readers?: AsyncAuthenticator;
   log?: Logger;
@@ -54,14 +58,24 @@ export const HASH_CHECK =
   'import json,hashlib;e=json.load(open("event.json",encoding="utf-8"));h=e.pop("hash");' +
   'print(hashlib.sha256(json.dumps(e,sort_keys=True,separators=(",",":"),ensure_ascii=False).encode()).hexdigest()==h)';
 
+/** What became of each evidence file an event names: in the bundle, left out for its reader, or lost. */
+type BundledEvidence = {
+  sha256: string;
+  held: "included" | "restricted" | "not-held";
+  info: BlobInfo | null;
+};
+
 function readme(o: {
   event: StoredEvent;
   index: number;
   size: number;
-  token: boolean;
-  evidence: { sha256: string; included: boolean }[];
+  /** The TSA whose token the bundle carries, if it carries one. */
+  tsa: string | null;
+  origin: string | null;
+  evidence: BundledEvidence[];
 }): string {
-  const withBytes = o.evidence.some((e) => e.included);
+  const withBytes = o.evidence.some((e) => e.held === "included");
+  const vkeyAt = o.origin ? `${o.origin}/log/vkey` : "GET /log/vkey";
   const lines = [
     `Proof bundle for event ${o.event.eventId}: version ${o.event.version} of incident ${o.event.incidentId}.`,
     `It is leaf ${o.index} of the archive's transparency log, in the tree of size ${o.size}.`,
@@ -72,7 +86,9 @@ function readme(o: {
     "  checkpoint.txt        the signed checkpoint of that tree, with any witness cosignatures",
     "  checkpoint-body.txt   the checkpoint's note text (origin, size, root): what a time-stamp covers",
     "  vkey.txt              the log's verifier key",
-    ...(o.token ? ["  checkpoint.tsr        an RFC 3161 time-stamp response over checkpoint-body.txt"] : []),
+    ...(o.tsa !== null
+      ? ["  checkpoint.tsr        an RFC 3161 time-stamp response over checkpoint-body.txt"]
+      : []),
     ...(withBytes
       ? [
           "  evidence/<sha256>     the evidence bytes, each file named by its SHA-256",
@@ -98,7 +114,7 @@ function readme(o: {
     '     npm --prefix <project> run verify -- --proof event.tlog-proof --event event.json --vkey "$(cat vkey.txt)"',
     "   The verifier recomputes the event's hash from event.json, its leaf, the inclusion proof",
     "   and the checkpoint's signature. Compare vkey.txt with the key the archive publishes",
-    "   (GET /log/vkey) or a witness holds: the bundle alone cannot vouch for its own key.",
+    `   (${vkeyAt}) or a witness holds: the bundle alone cannot vouch for its own key.`,
   ]);
   steps.push([
     "Without the project, with standard tools (python3 here; any RFC 8785 library will do):",
@@ -114,11 +130,16 @@ function readme(o: {
     "   golang.org/x/mod/sumdb/note does.",
   ]);
   steps.push(
-    o.token
+    o.tsa !== null
       ? [
-          "The checkpoint existed at the time the authority states:",
+          "The checkpoint existed at the time the authority states. First, checkpoint-body.txt is",
+          "   the very checkpoint the proof is in (checkpoint.txt up to its blank line); no output",
+          "   means the same:",
+          "     awk '/^$/{exit} {print}' checkpoint.txt | cmp - checkpoint-body.txt",
+          `   Then the time-stamp over it, from ${o.tsa || "the archive's time-stamping authority"}:`,
           "     openssl ts -reply -in checkpoint.tsr -text",
           "     openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt -CAfile <the TSA's CA certificate>",
+          "   The CA certificate comes from the authority's operator, not from the archive.",
         ]
       : [
           "No RFC 3161 time-stamp over this checkpoint was held when the bundle was made: a later",
@@ -127,9 +148,22 @@ function readme(o: {
         ],
   );
   for (const [i, [first, ...rest]] of steps.entries()) lines.push(`${i + 1}. ${first}`, ...rest, "");
-  const left = o.evidence.filter((e) => !e.included);
-  if (left.length > 0) {
-    lines.push("Left out (restricted, or not held): the bytes of", ...left.map((e) => `  ${e.sha256}`), "");
+  const restricted = o.evidence.filter((e) => e.held === "restricted");
+  if (restricted.length > 0) {
+    lines.push(
+      "Left out, restricted (a bundle made by a restricted reader holds them): the bytes of",
+      ...restricted.map((e) => `  ${e.sha256}`),
+      "",
+    );
+  }
+  const lost = o.evidence.filter((e) => e.held === "not-held");
+  if (lost.length > 0) {
+    lines.push(
+      "NOT HELD: the archive did not hold these bytes when it made this bundle, though the event",
+      "names them (lost where they were kept); ask the archive to restore them from a copy:",
+      ...lost.map((e) => `  ${e.sha256}`),
+      "",
+    );
   }
   return lines.join("\n");
 }
@@ -171,9 +205,18 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
     const reader = deps.readers ? await deps.readers(c) : null;
     const evidence = await Promise.all(
       evidenceOfEvent(event).map(async (sha256) => {
-        const info = await deps.blobs?.head(sha256);
-        const allowed = info && (info.access !== "restricted" || hasRole(reader, "restricted-reader"));
-        if (info && allowed && info.access === "restricted") {
+        const info = (await deps.blobs?.head(sha256)) ?? null;
+        if (!info) {
+          // Bytes an appended event names were held when it was appended: these are lost.
+          deps.log?.error("Evidence named by an event is not held", {
+            incidentId,
+            eventId: event.eventId,
+            sha256,
+          });
+          return { sha256, held: "not-held", info } satisfies BundledEvidence;
+        }
+        const allowed = info.access !== "restricted" || hasRole(reader, "restricted-reader");
+        if (allowed && info.access === "restricted") {
           const at = new Date().toISOString();
           const who = reader?.name ?? "";
           await deps.audit?.recordEvidence({
@@ -192,19 +235,32 @@ export function proofBundleRoutes(deps: ProofBundleDeps) {
             at,
           });
         }
-        return { sha256, included: Boolean(allowed), info };
+        return { sha256, held: allowed ? "included" : "restricted", info } satisfies BundledEvidence;
       }),
     );
 
-    const included = evidence.filter((e) => e.included);
-    // Before the first byte of the bundle: a bundle never carries altered evidence, nor breaks off.
-    for (const e of included) if (e.info) await kept?.check(e.info);
+    const included = evidence.filter((e) => e.held === "included");
+    // Before the first byte of the bundle: a bundle never carries altered evidence, nor breaks
+    // off. It goes to a court: its bytes are hashed again each time, whatever an earlier read
+    // found (an alteration that kept the file's size and time is seen too).
+    for (const e of included) if (e.info) await kept?.check(e.info, { again: true });
 
     const zip = new yazl.ZipFile();
     const mtime = new Date(event.recordedAt);
     const add = (name: string, text: string | Uint8Array) =>
       zip.addBuffer(Buffer.from(text), name, { mtime, mode: 0o100644 });
-    add("README.txt", readme({ event, index, size: checkpoint.size, token: token !== null, evidence }));
+    const origin = deps.publicUrl?.() ?? null;
+    add(
+      "README.txt",
+      readme({
+        event,
+        index,
+        size: checkpoint.size,
+        tsa: token ? (stamped?.tsa ?? "") : null,
+        origin,
+        evidence,
+      }),
+    );
     add("event.json", JSON.stringify(event));
     add("event.tlog-proof", proof);
     add("checkpoint.txt", checkpoint.text);

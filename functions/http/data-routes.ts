@@ -23,7 +23,7 @@ export interface DataRoutesDeps {
   /** The archive's public origin, for release links and citations. */
   publicUrl: () => string;
   /** The proof bundle's evidence, time-stamps and readers (functions/evidence/proof-bundle.ts). */
-  bundle?: Pick<ProofBundleDeps, "blobs" | "timestampCovering" | "readers" | "audit">;
+  bundle?: Pick<ProofBundleDeps, "blobs" | "timestampCovering" | "readers" | "audit" | "publicUrl">;
 }
 
 /**

@@ -8,6 +8,11 @@ describe("loggedPath", () => {
     expect(loggedPath("/sources/")).toBe("/sources/{name}");
     expect(loggedPath("/Sources/Petro Ivanenko")).toBe("/Sources/{name}");
     expect(loggedPath("/sources/Anna/Maria")).toBe("/sources/{name}");
+    // Mistyped ways to the same route are 404s, logged without the name too.
+    expect(loggedPath("//sources/Anna Maria")).toBe("//sources/{name}");
+    expect(loggedPath("/sources%2FAnna Maria")).toBe("/sources/{name}");
+    expect(loggedPath("/%2Fsources/Anna Maria")).toBe("/%2Fsources/{name}");
+    expect(loggedPath("/en/source/Anna Maria")).toBe("/en/source/{name}");
     expect(loggedPath("/incidents/kramatorsk-station-2022-04-08/events")).toBe(
       "/incidents/kramatorsk-station-2022-04-08/events",
     );

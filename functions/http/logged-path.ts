@@ -4,6 +4,7 @@
  * the logs keep the route, never the name (as API Gateway's access log keeps its route key).
  */
 export function loggedPath(path: string): string {
-  // Case and slashes as sent: a name may hold a slash, and /Sources/… is a 404 that still logs.
-  return path.replace(/^\/(sources?)\/.*$/i, "/$1/{name}");
+  // Case and slashes as sent: a name may hold a slash, and /Sources/…, //sources/… or
+  // /sources%2F… are 404s that still log, with the name a reader typed in them.
+  return path.replace(/^(.*?)((?:\/|%2F)sources?)(?:\/|%2F).*$/i, "$1$2/{name}");
 }

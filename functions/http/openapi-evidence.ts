@@ -11,7 +11,7 @@ const problem = (description: string) => ({
 });
 const tags = ["evidence"];
 const ALTERED =
-  "`evidence-altered`: the bytes held under this SHA-256 no longer have it (changed where they are kept); nothing of them is served, and the archive logs it. Bytes are checked before an answer carries them (whole, a range, a bundle), once while they stay as written.";
+  "`evidence-altered`: the bytes held under this SHA-256 no longer have it (changed where they are kept); nothing of them is served, and the archive logs it. Bytes are checked before an answer carries them (whole, a range, a bundle): for a download once while they stay as written (size and time), for a bundle each time.";
 const header = (description: string, schema: Json = { type: "string" }, required = false) => ({
   description,
   required,

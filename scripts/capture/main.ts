@@ -82,6 +82,21 @@ const warc = await readWarcFacts(file, values["source-url"] ?? archiver?.url).ca
     : fail(`${file} looks like a web archive but could not be read: ${error.message}`, 1),
 );
 if (warc?.note) process.stderr.write(`note: ${warc.note}\n`);
+if (warc?.unmatched) {
+  // The digest and date recorded would be another page's, under the URL given: never recorded so.
+  const { uri, targets, responses } = warc.unmatched;
+  const more = responses > targets.length ? `, and ${responses - targets.length} more` : "";
+  const held =
+    responses === 0
+      ? "it holds no response record"
+      : `its response records are of ${targets.join(", ")}${more}`;
+  const given = values["source-url"]
+    ? "--source-url; give the page's URL as the WARC writes it (WARC-Target-URI), or leave --source-url out to record its first response"
+    : `the url in ${values.metadata}; give --source-url with the page's URL as the WARC writes it (WARC-Target-URI)`;
+  fail(
+    `${file}: no response record in it is of ${uri}: ${held}. It came from ${given}. Nothing was uploaded or recorded.`,
+  );
+}
 // Another record damaged is said, not refused: the file is kept as the bytes captured, and the
 // capture's own record checks. Whoever relies on the rest of the archive should know.
 for (const damaged of warc?.others?.damaged ?? [])

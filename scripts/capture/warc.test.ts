@@ -95,6 +95,22 @@ describe("the main response of a WARC", () => {
     expect(facts.others).toEqual({ checked: 1, damaged: [] });
   });
 
+  it("given a page no response is of, says so and which pages they are of", async () => {
+    const first = await warc(BODY, sha256(BODY), {}, "https://news.example.org/first");
+    const page = await warc("<html>the page</html>", sha256("<html>the page</html>"));
+    const facts = await mainResponse(
+      once(Buffer.concat([first, page])),
+      "https://news.example.org/elsewhere",
+    );
+    expect(facts.unmatched).toEqual({
+      uri: "https://news.example.org/elsewhere",
+      targets: ["https://news.example.org/first", "https://news.example.org/kramatorsk"],
+      responses: 2,
+    });
+    expect((await mainResponse(once(page), "https://news.example.org/kramatorsk")).unmatched).toBeUndefined();
+    expect((await mainResponse(once(page))).unmatched).toBeUndefined();
+  });
+
   it("does not check a revisit record's digest: it names the payload revisited, not its own", async () => {
     const revisit = await WARCSerializer.serialize(
       await WARCRecord.create(

@@ -15,7 +15,15 @@ export interface WarcFacts {
   note?: string;
   /** The other records' payload digests: how many were checked, and those their payloads do not hash to. */
   others?: { checked: number; damaged: PayloadDigestMismatch[] };
+  /**
+   * The page asked for, when no response record is of it: then the facts above are the first
+   * response's, not its. `targets`: the first responses' target URIs, of `responses` in all.
+   */
+  unmatched?: { uri: string; targets: string[]; responses: number };
 }
+
+/** How many of a WARC's response targets an unmatched page's message lists. */
+const TARGETS_LISTED = 5;
 
 /**
  * A record whose payload does not hash to the digest it declares: the file was damaged or
@@ -43,7 +51,7 @@ export function containerFormat(file: string): "warc" | "wacz" | null {
 /**
  * The main response of a WARC stream, and every other record's payload digest checked: the main
  * one is the first `response` (or `resource`) record whose target is `preferUri` when given,
- * else the first one at all. warcio reads plain and gzip'd WARCs alike. A main payload that does
+ * else the first one at all (and `unmatched` says the page asked for was not met). warcio reads plain and gzip'd WARCs alike. A main payload that does
  * not hash to the digest it declares throws PayloadDigestMismatch (what the capture records
  * would be false); another record's is listed in `others.damaged` (the file is still the bytes
  * captured, and the caller says which part of it was damaged). A `revisit` record's digest names
@@ -57,6 +65,7 @@ export async function mainResponse(
   // Without a page asked for, the first response is the capture's; with one, until it is met.
   let settled = false;
   const others = { checked: 0, damaged: [] as PayloadDigestMismatch[] };
+  const seen = { targets: [] as string[], responses: 0 };
   const other = (checked: Checked) => {
     if (checked.verified) others.checked += 1;
     if (checked.mismatch) others.damaged.push(checked.mismatch);
@@ -69,6 +78,11 @@ export async function mainResponse(
       continue;
     }
     const checked = await checkedPayload(record);
+    if (response) {
+      seen.responses += 1;
+      const target = checked.facts.targetUri;
+      if (target && seen.targets.length < TARGETS_LISTED) seen.targets.push(target);
+    }
     if (!response || settled) {
       other(checked);
       continue;
@@ -80,7 +94,8 @@ export async function mainResponse(
     } else other(checked);
   }
   if (main?.mismatch) throw main.mismatch;
-  return { ...(main?.facts ?? {}), others };
+  const unmatched = preferUri !== undefined && !settled ? { unmatched: { uri: preferUri, ...seen } } : {};
+  return { ...(main?.facts ?? {}), others, ...unmatched };
 }
 
 interface Checked {

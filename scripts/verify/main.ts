@@ -43,6 +43,15 @@ function readKey(value: string): VerifierKey {
   }
 }
 
+/** The TSA's CA certificate(s), PEM: a usage error when the file is missing or holds none. */
+function readCa(path: string): string {
+  if (!existsSync(path)) throw new UsageError(`--tsa-ca ${path}: no such file`);
+  const pem = readFileSync(path, "utf8");
+  if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+    throw new UsageError(`--tsa-ca ${path}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return pem;
+}
+
 /** The base URL, without a trailing slash: an absolute http(s) URL, or a usage error. */
 function baseUrl(value: string): string {
   let url: URL;
@@ -102,6 +111,18 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const policy = values.policy ? parsePolicy(readFileSync(values.policy, "utf8")) : undefined;
+  // The tokens are checked against checkpoints the log's key verified: only beside that check,
+  // and the CA read before it, so a wrong path is said at once, not after the whole log.
+  const tsaCa = values["tsa-ca"];
+  if (tsaCa !== undefined && (values.proof !== undefined || values.release !== undefined))
+    throw new UsageError(
+      "--tsa-ca checks the tokens of a whole log (--url with --vkey), not of --proof or --release",
+    );
+  if (tsaCa !== undefined && !values.vkey && !policy)
+    throw new UsageError(
+      "--tsa-ca needs --vkey (or a policy): the tokens are checked against the checkpoints the log's key verifies",
+    );
+  const tsaCaPem = tsaCa === undefined ? undefined : readCa(tsaCa);
   const progress = values.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
 
   if (values.release !== undefined) {
@@ -132,6 +153,13 @@ async function main(argv: string[]): Promise<number> {
   if (values.evidence) {
     // Every public blob an EvidenceCaptured event names, fetched and hashed; then the log, if a key is given.
     const report = await verifyEvidence(url, progress);
+    for (const failure of report.failures) console.error(`FAIL: ${failure}`);
+    if (report.failures.length > 0) {
+      console.error(
+        `FAIL: ${report.failures.length} of ${report.captures - report.restricted} public captures do not match the bytes served; ${report.checked} do`,
+      );
+      return 1;
+    }
     console.log(
       `OK evidence: ${report.checked} captures match their bytes (${report.bytes} bytes fetched), ${report.restricted} restricted not fetched`,
     );
@@ -168,13 +196,12 @@ async function main(argv: string[]): Promise<number> {
     state,
     ...(progress ? { progress } : {}),
   });
-  // Trusted time (issue 21): every RFC 3161 token, against its checkpoint and the TSA's CA.
-  const tsaCa = values["tsa-ca"];
-  const stamped = tsaCa
+  // Trusted time: every RFC 3161 token, against its checkpoint and the TSA's CA.
+  const stamped = tsaCaPem
     ? await verifyTimestamps({
         source,
         checkpoint: result.checkpoint,
-        caPem: readFileSync(tsaCa, "utf8"),
+        caPem: tsaCaPem,
         ...(progress ? { progress } : {}),
       })
     : null;

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { VerificationError } from "./checks.js";
 import { SourceError } from "./source.js";
 
 /** What `--evidence` reads of a capture: only the fields it checks. */
@@ -21,6 +20,8 @@ export interface EvidenceReport {
    */
   restricted: number;
   bytes: number;
+  /** Each capture whose bytes are not served as it recorded them, said in a line. */
+  failures: string[];
 }
 
 const FEED_PAGE = 1000;
@@ -68,8 +69,8 @@ async function servedDigest(root: string, sha256: string, get: typeof fetch) {
 
 /**
  * `npm run verify -- --url <base> --evidence`: fetches every public blob an EvidenceCaptured
- * event names and checks its SHA-256 and size against the event. Throws a VerificationError
- * naming the first capture whose bytes are missing or differ.
+ * event names and checks its SHA-256 and size against the event. Every capture whose bytes are
+ * missing or differ is named, not just the first: one check tells all that must be restored.
  */
 export async function verifyEvidence(
   base: string,
@@ -77,8 +78,9 @@ export async function verifyEvidence(
   get: typeof fetch = fetch,
 ): Promise<EvidenceReport> {
   const root = base.replace(/\/+$/, "");
-  const report: EvidenceReport = { captures: 0, checked: 0, restricted: 0, bytes: 0 };
-  const seen = new Map<string, number>();
+  const report: EvidenceReport = { captures: 0, checked: 0, restricted: 0, bytes: 0, failures: [] };
+  // Each blob's size as served, or its failure: bytes named by several captures are fetched once.
+  const seen = new Map<string, number | { failed: string }>();
   for await (const event of capturesOf(root, get)) {
     report.captures += 1;
     const { sha256, size } = event.data;
@@ -87,29 +89,32 @@ export async function verifyEvidence(
       report.restricted += 1;
       continue;
     }
-    let servedSize = seen.get(sha256);
-    if (servedSize === undefined) {
-      const served = await servedDigest(root, sha256, get);
-      if (served.sha256 === null && (served.status === 401 || served.status === 403)) {
+    let served = seen.get(sha256);
+    if (served === undefined) {
+      const answer = await servedDigest(root, sha256, get);
+      if (answer.sha256 === null && (answer.status === 401 || answer.status === 403)) {
         report.restricted += 1;
         continue;
       }
-      if (served.sha256 === null) {
-        throw new VerificationError(
-          `${where}: its evidence ${sha256} is not served (GET answered ${served.status}${served.why})`,
-        );
+      if (answer.sha256 === null) {
+        served = {
+          failed: `its evidence ${sha256} is not served (GET answered ${answer.status}${answer.why})`,
+        };
+      } else if (answer.sha256 !== sha256) {
+        served = { failed: `the bytes served for ${sha256} have SHA-256 ${answer.sha256}` };
+      } else {
+        served = answer.size;
+        report.bytes += answer.size;
       }
-      if (served.sha256 !== sha256) {
-        throw new VerificationError(`${where}: the bytes served for ${sha256} have SHA-256 ${served.sha256}`);
-      }
-      servedSize = served.size;
-      seen.set(sha256, servedSize);
-      report.bytes += servedSize;
+      seen.set(sha256, served);
     }
-    if (servedSize !== size) {
-      throw new VerificationError(
-        `${where}: its evidence ${sha256} is ${servedSize} bytes, the event says ${size}`,
-      );
+    if (typeof served !== "number") {
+      report.failures.push(`${where}: ${served.failed}`);
+      continue;
+    }
+    if (served !== size) {
+      report.failures.push(`${where}: its evidence ${sha256} is ${served} bytes, the event says ${size}`);
+      continue;
     }
     report.checked += 1;
     if (report.checked % 100 === 0) progress?.(`${report.checked} captures checked`);

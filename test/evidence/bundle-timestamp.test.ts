@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -135,7 +135,8 @@ describe("a proof bundle with an RFC 3161 response", () => {
       log: silentLogger,
       logVerifierKey: async () => archive.server.logSigner.vkey,
       evidence: { store: await LocalBlobStore.open(archive.dir), log: silentLogger },
-      timestampCovering: async (leaves) => (leaves <= size ? { treeSize: size, token: der } : null),
+      timestampCovering: async (leaves) =>
+        leaves <= size ? { treeSize: size, token: der, tsa: "http://tsa.test/tsr" } : null,
     });
     const app = ledger.app(bearerToken(TOKEN, "w"), { openApi: openApiDocument(), groups: ["data"] });
     const answer = await app.request("/incidents/bundle-tsa/events/tsa-capture/bundle");
@@ -146,9 +147,24 @@ describe("a proof bundle with an RFC 3161 response", () => {
     expect(readFileSync(join(dir, "checkpoint.tsr"))).toEqual(Buffer.from(der));
     expect(readFileSync(join(dir, "checkpoint.txt"), "utf8").split("\n")[1]).toBe(String(size));
     expect(readFileSync(join(dir, "checkpoint-body.txt"), "utf8")).toBe(checkpointBody(checkpoint));
-    expect(readFileSync(join(dir, "README.txt"), "utf8")).toContain(
-      "openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt",
+    const readme = readFileSync(join(dir, "README.txt"), "utf8");
+    expect(readme).toContain("openssl ts -verify -in checkpoint.tsr -data checkpoint-body.txt");
+    expect(readme).toContain("from http://tsa.test/tsr:");
+    // The README's own check that the token's body is the checkpoint the proof is in, typed as
+    // it says: silent on this bundle, and failing on one whose body was swapped for another tree's.
+    const same = /^\s*(awk .* \| cmp - checkpoint-body\.txt)$/m.exec(readme)?.[1] as string;
+    expect(same, readme).toBeDefined();
+    expect(spawnSync("sh", ["-c", same], { cwd: dir, encoding: "utf8" })).toMatchObject({
+      status: 0,
+      stdout: "",
+    });
+    const swapped = join(work, "swapped");
+    cpSync(dir, swapped, { recursive: true });
+    writeFileSync(
+      join(swapped, "checkpoint-body.txt"),
+      checkpointBody(checkpoint).replace(`\n${size}\n`, "\n1\n"),
     );
+    expect(spawnSync("sh", ["-c", same], { cwd: swapped, encoding: "utf8" }).status).toBe(1);
     const verified = execFileSync(
       "openssl",
       [

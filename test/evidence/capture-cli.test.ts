@@ -168,6 +168,26 @@ describe("npm run capture", () => {
     expect(event.data.container).toEqual({ format: "warc", payloadDigest });
   });
 
+  it("refuses a --source-url no record of the WARC is of: its digest and date would be another page's", async () => {
+    const file = join(work, "other-page.warc");
+    const bytes = await warcOf(false);
+    writeFileSync(file, bytes);
+    const run = await capture(
+      file,
+      "--incident",
+      "capture-cli",
+      "--source-url",
+      "https://news.example.org/not-in-this-warc",
+    ).catch((e) => e);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${file}: no response record in it is of https://news.example.org/not-in-this-warc: its response records are of https://news.example.org/kramatorsk.`,
+    );
+    expect(run.stderr).toContain("Nothing was uploaded or recorded.");
+    const held = await fetch(`${archive.server.url}/evidence/${sha256Of(bytes)}`, { method: "HEAD" });
+    expect(held.status).toBe(404);
+  });
+
   it("checks its arguments and the incident before the bytes leave: a refused capture uploads nothing", async () => {
     const held = async (bytes: string) =>
       (await fetch(`${archive.server.url}/evidence/${sha256Of(Buffer.from(bytes))}`, { method: "HEAD" }))

@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { EventStore } from "../../functions/store/event-store.js";
 import { peopleTables } from "../../functions/store/table-design.js";
@@ -16,8 +17,11 @@ const work = mkdtempSync(join(tmpdir(), "ledger-bundle-"));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let archive: Awaited<ReturnType<typeof startEvidenceArchive>>;
 let base: string;
+const errors: { message: string; fields: Record<string, unknown> }[] = [];
 beforeAll(async () => {
-  archive = await startEvidenceArchive();
+  archive = await startEvidenceArchive({
+    log: { ...silentLogger, error: (message, fields = {}) => errors.push({ message, fields }) },
+  });
   base = archive.server.url;
 });
 afterAll(async () => {
@@ -115,6 +119,40 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     expect(() => execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir, stdio: "pipe" })).toThrow();
   });
 
+  it("hashes the bytes again for each bundle, and says which bytes the archive no longer holds", async () => {
+    const [kept, lost] = ["<html>kept as captured</html>", "<html>lost from the disk</html>"];
+    expect((await post(base, "bundle-kept", opened("bundle-kept-opened"))).status).toBe(201);
+    for (const [bytes, eventId] of [
+      [kept, "bundle-kept"],
+      [lost, "bundle-lost"],
+    ] as const) {
+      expect((await upload(base, bytes)).status).toBe(201);
+      expect((await post(base, "bundle-kept", capture(bytes, {}, eventId))).status).toBe(201);
+    }
+    await bundle("bundle-kept", "bundle-kept", "kept-before");
+    expect((await fetch(`${base}/evidence/${sha256Of(kept)}`)).status).toBe(200);
+
+    // Changed in place, as a restore or a failing disk can, with the same size and time.
+    const file = join(archive.dir, sha256Of(kept));
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, kept.replace("kept", "KEPT"));
+    utimesSync(file, atime, mtime);
+    const altered = await call(base, "GET", "/incidents/bundle-kept/events/bundle-kept/bundle");
+    expect([altered.status, altered.body.type]).toEqual([500, "/docs#problem-evidence-altered"]);
+
+    rmSync(join(archive.dir, sha256Of(lost)));
+    const dir = await bundle("bundle-kept", "bundle-lost", "lost");
+    expect(readdirSync(dir)).not.toContain("evidence");
+    const readme = readFileSync(join(dir, "README.txt"), "utf8");
+    expect(readme).toContain(`NOT HELD: the archive did not hold these bytes when it made this bundle`);
+    expect(readme).toContain(`\n  ${sha256Of(lost)}\n`);
+    expect(readme).not.toContain("Left out, restricted");
+    expect(errors.at(-1)).toEqual({
+      message: "Evidence named by an event is not held",
+      fields: { incidentId: "bundle-kept", eventId: "bundle-lost", sha256: sha256Of(lost) },
+    });
+  });
+
   it("leaves restricted bytes out for a reader without the role, and says so", async () => {
     const secret = "<html>a face</html>";
     await upload(base, secret);
@@ -124,7 +162,10 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     const dir = await bundle("bundle-one", "bundle-restricted", "restricted");
     expect(readdirSync(dir)).not.toContain("evidence");
     const readme = readFileSync(join(dir, "README.txt"), "utf8");
-    expect(readme).toContain(`Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`);
+    expect(readme).toContain(
+      `Left out, restricted (a bundle made by a restricted reader holds them): the bytes of\n  ${sha256Of(secret)}`,
+    );
+    expect(readme).not.toContain("NOT HELD");
     expect(readme).not.toContain("SHA256SUMS");
     expect((await call(base, "GET", "/incidents/bundle-one/events/nope-nope-nope/bundle")).status).toBe(404);
     // A HEAD reads nothing, and records nothing.

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../functions/logger.js";
@@ -16,17 +16,22 @@ beforeAll(async () => {
 afterAll(() => archive.close());
 
 describe("npm run verify -- --url … --evidence", () => {
-  it("passes when every public capture's bytes are served as recorded, and names the first that is not", async () => {
+  it("passes when every public capture's bytes are served as recorded, and names each that is not", async () => {
     const base = archive.server.url;
     expect((await post(base, "verify-evidence", opened())).status).toBe(201);
-    for (const bytes of ["<html>one</html>", "<html>two</html>", "<html>secret</html>"]) {
+    for (const bytes of [
+      "<html>one</html>",
+      "<html>two</html>",
+      "<html>three</html>",
+      "<html>secret</html>",
+    ]) {
       expect((await upload(base, bytes)).status).toBe(201);
       const access = bytes.includes("secret") ? { access: "restricted" } : {};
       expect((await post(base, "verify-evidence", capture(bytes, access))).status).toBe(201);
     }
     const ok = await runVerify(["--url", base, "--evidence", "--quiet"]);
     expect(ok.stderr).toBe("");
-    expect(ok.stdout).toContain("OK evidence: 2 captures match their bytes");
+    expect(ok.stdout).toContain("OK evidence: 3 captures match their bytes");
     expect(ok.stdout).toContain("1 restricted not fetched");
     expect(ok.code).toBe(0);
 
@@ -37,23 +42,30 @@ describe("npm run verify -- --url … --evidence", () => {
     expect((await post(base, later, capture("<html>one</html>", { access: "restricted" }))).status).toBe(201);
     const narrowed = await runVerify(["--url", base, "--evidence", "--quiet"]);
     expect(narrowed.stderr).toBe("");
-    expect(narrowed.stdout).toContain("OK evidence: 1 captures match their bytes");
+    expect(narrowed.stdout).toContain("OK evidence: 2 captures match their bytes");
     expect(narrowed.stdout).toContain("3 restricted not fetched");
     expect((await post(base, later, capture("<html>one</html>"))).status).toBe(201);
     const after = await runVerify(["--url", base, "--evidence", "--quiet"]);
     expect(after.stdout).toContain("4 restricted not fetched");
     expect(after.code).toBe(0);
 
-    // Someone with access to the disk changes the bytes of one capture: the archive refuses to
-    // serve them as the evidence (whole, in part, or in a bundle), logs it, and the verifier
-    // names the capture and why.
+    // Someone with access to the disk changes the bytes of one capture and deletes another's: the
+    // archive refuses to serve the changed ones as the evidence (whole, in part, or in a bundle)
+    // and logs it, and the verifier names each capture and why, not only the first.
     const two = sha256Of("<html>two</html>");
+    const three = sha256Of("<html>three</html>");
     writeFileSync(join(archive.dir, two), "<html>TWO</html>");
+    rmSync(join(archive.dir, three));
     const bad = await runVerify(["--url", base, "--evidence", "--quiet"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`FAIL: incident verify-evidence version 3`);
     const detail = `the bytes kept as ${two} now have SHA-256 ${sha256Of("<html>TWO</html>")}: they are not served`;
-    expect(bad.stderr).toContain(`its evidence ${two} is not served (GET answered 500: ${detail}`);
+    const failures = bad.stderr.trim().split("\n");
+    expect(failures[0]).toMatch(`FAIL: incident verify-evidence version 3 `);
+    expect(failures[0]).toContain(`its evidence ${two} is not served (GET answered 500: ${detail}`);
+    expect(failures[1]).toMatch(`FAIL: incident verify-evidence version 4 `);
+    expect(failures[1]).toContain(`its evidence ${three} is not served (GET answered 404`);
+    expect(failures[2]).toBe("FAIL: 2 of 2 public captures do not match the bytes served; 0 do");
+    expect(failures).toHaveLength(3);
     for (const headers of [{}, { range: "bytes=0-3" }] as Record<string, string>[]) {
       const refused = await call(base, "GET", `/evidence/${two}`, undefined, headers);
       expect([refused.status, refused.body.type], JSON.stringify(headers)).toEqual([

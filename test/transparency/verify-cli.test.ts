@@ -140,7 +140,12 @@ describe("npm run verify (the CLI)", () => {
       [["--url", url, "--vkey", join(dir, "missing.vkey")], "no such file, and not a verifier key"],
       [["--url", url, "--vkey", "name+garbage"], "--vkey "],
       [["--url", url, "--url", "http://elsewhere.example", "--vkey", log.vkey], "--url is given twice"],
+      // Tokens are checked against the checkpoints the key verifies: never silently skipped.
+      [["--url", url, "--evidence", "--tsa-ca", join(dir, "ca.pem")], "--tsa-ca needs --vkey"],
+      [["--url", url, "--vkey", log.vkey, "--tsa-ca", join(dir, "missing.pem")], "missing.pem: no such file"],
+      [["--url", url, "--vkey", log.vkey, "--tsa-ca", join(dir, "not-a-ca.pem")], "holds no PEM certificate"],
     ] as const;
+    writeFileSync(join(dir, "not-a-ca.pem"), "not a certificate\n");
     for (const [args, message] of usage) {
       const r = await runVerify([...args]);
       expect(r.code, args.join(" ")).toBe(2);
