@@ -122,6 +122,15 @@ describe("5. bounded error lists", () => {
     expect(answer.status).toBe(422);
     expect(answer.body.errors).toHaveLength(100);
     expect(answer.body.errorsOmitted).toBeGreaterThan(1000);
+    // The detail names the first three and counts the others, so its count adds up.
+    const [, all, more] =
+      /^(\d+) fields failed: [^;]+; [^;]+; [^;]+; and (\d+) more \(see errors\); nothing was stored$/.exec(
+        answer.body.detail,
+      ) ?? [];
+    expect([Number(all), Number(more)], answer.body.detail).toEqual([
+      100 + answer.body.errorsOmitted,
+      97 + answer.body.errorsOmitted,
+    ]);
     // A report with thousands of figures is refused whole, not figure by figure.
     const crowded = casualties(
       Object.fromEntries(

@@ -737,6 +737,62 @@ describe("the desk in Chromium", () => {
     }
   });
 
+  it("keeps what was typed: Back to a form puts it back, and a form sent after the session ended comes back filled in", async () => {
+    const typed = {
+      "attributedTo.name": "Pavlo Kyrylenko",
+      "attributedTo.role": "Governor of Donetsk Oblast",
+      "data.quote": "Typed while the session ended.",
+      "source.publisher": "Associated Press",
+      "source.url": "https://apnews.example/kramatorsk",
+    };
+    const values = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          Object.keys(typed).map(async (name) => [name, await page.locator(`[name="${name}"]`).inputValue()]),
+        ),
+      );
+    const stance = page.locator('[name="data.stance"][value="condemns"]');
+    await openForm("Record a statement");
+    await fill(page, { ...typed, "data.stance": "condemns" });
+    // Away and back: the browser puts back what was typed (the page is fetched again, no-store).
+    await page.goto(`${archive.url}/`);
+    await page.goBack();
+    await page.waitForLoadState("load");
+    // A private person's name and role are not remembered by the browser for other forms.
+    const unremembered = page.locator("input[autocomplete=off]");
+    await expect(unremembered.evaluateAll((inputs) => inputs.map((i) => i.name))).resolves.toEqual([
+      "attributedTo.name",
+      "attributedTo.role",
+    ]);
+    expect(await values()).toEqual({ ...typed, "attributedTo.name": "", "attributedTo.role": "" });
+    await expect(stance.isChecked()).resolves.toBe(true);
+    await fill(page, typed);
+
+    // Signed out in another tab, the form is sent: nothing stored, what was typed held in the answer.
+    const before = (await events()).length;
+    const other = await rita.newPage();
+    await other.goto(`${archive.url}/desk`);
+    await submit(other, "Sign out");
+    await submit(page, "Record a statement");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Not signed in");
+    expect((await events()).length).toBe(before);
+    // Signed in again there, sent again from here: the form, filled in, for the new session.
+    await signIn(other, archive.url, WRITER.token);
+    await other.close();
+    await submit(page, "Send it again");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Record a statement");
+    await expect(page.locator(".error-summary").textContent()).resolves.toContain(
+      "made for an earlier session",
+    );
+    expect(await values()).toEqual(typed);
+    await expect(stance.isChecked()).resolves.toBe(true);
+    expect((await events()).length).toBe(before);
+    await submit(page, "Record a statement");
+    expect(await expectAtNewEvent()).toMatchObject({
+      data: { quote: typed["data.quote"], stance: "condemns" },
+    });
+  });
+
   it("ends the session on sign-out", async () => {
     // The address typed: a page whose button signs out (a GET changes nothing).
     await page.goto(`${archive.url}/sign-out`);

@@ -40,10 +40,15 @@ describe("a form made for an earlier session", () => {
       });
     const before = await events();
 
-    // Signed out: nothing stored, and the page says how to keep what was typed.
+    // Signed out: nothing stored, and what was typed held in the page, to be sent again.
     const signedOut = await send("", staleToken);
     expect(signedOut.status).toBe(403);
-    expect(await signedOut.text()).toContain("the browser keeps what you typed");
+    expect(signedOut.headers.get("cache-control")).toBe("no-store");
+    const held = await signedOut.text();
+    expect(held).toContain("What you typed is kept in this page");
+    expect(held).toContain(`<form method="post" action="${formPath}">`);
+    for (const [name, value] of Object.entries({ ...typed, formToken: staleToken }))
+      expect(held).toContain(`<input type="hidden" name="${name}" value="${value}"/>`);
 
     // Signed in again: the old form comes back whole, with this session's token.
     const now = await signInOverHttp(archive.url, WRITER.token);

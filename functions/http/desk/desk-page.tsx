@@ -60,6 +60,7 @@ export function messagePage(
   title: string,
   text: Child,
   session?: Session | null,
+  after?: Child,
 ): Promise<Response> {
   return renderDesk(
     c,
@@ -67,6 +68,7 @@ export function messagePage(
     <DeskLayout title={title} session={session ?? null}>
       <h1>{title}</h1>
       <p>{text}</p>
+      {after}
       <p>
         <a href="/">Back to all incidents</a>
       </p>
@@ -148,3 +150,19 @@ export const DeskPanel: FC<{
 export function localPath(next: string | undefined, fallback = "/desk"): string {
   return next && /^\/(?![/\\])[^\s\\]*$/.test(next) ? next : fallback;
 }
+
+/**
+ * A form's values held in a page that could not take them (its session had ended), to be sent
+ * again as they were once signed in: the desk then shows the form filled in, for this session.
+ */
+export const ResendForm: FC<{ action: string; values: ReadonlyMap<string, string> }> = ({
+  action,
+  values,
+}) => (
+  <form method="post" action={action}>
+    {[...values].map(([name, value]) => (
+      <input type="hidden" name={name} value={value} />
+    ))}
+    <button type="submit">Send it again</button>
+  </form>
+);

@@ -20,7 +20,7 @@ import { readBodyText } from "../read-body.js";
 import { type EventRoutesDeps, eventRoutes, MAX_BODY_BYTES } from "../routes/events.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
 import { releaseRoutes } from "../routes/releases.js";
-import { DeskHome, DeskLayout, messagePage, renderDesk } from "./desk-page.js";
+import { DeskHome, DeskLayout, messagePage, ResendForm, renderDesk } from "./desk-page.js";
 import { formAddress, newEventId } from "./form-address.js";
 import {
   ErrorSummary,
@@ -137,20 +137,44 @@ export function deskRoutes(deps: DeskDeps) {
   const session = async (c: Context): Promise<Session | Response> => {
     const found = await deps.sessions.read(c);
     if (found) return found;
-    if (c.req.method !== "GET")
-      return messagePage(
-        c,
-        403,
-        "Not signed in",
-        <>
-          Your session has ended, so nothing was stored. Go back (the browser keeps what you typed),{" "}
-          <a href="/sign-in" target="_blank" rel="noopener">
-            sign in in another tab
-          </a>
-          , then send the form again: it comes back once, with what you typed, to be sent.
-        </>,
-      );
+    if (c.req.method !== "GET") return signedOut(c);
     return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
+  };
+
+  /**
+   * A post whose session has ended: nothing is stored, and what it holds is kept in the answer,
+   * to be sent again once signed in (Back would reload the form signed out, empty). A file
+   * cannot be held so: an upload form is chosen again.
+   */
+  const signedOut = async (c: Context) => {
+    const form = /^application\/x-www-form-urlencoded\b/i.test(c.req.header("content-type") ?? "");
+    const values = form ? await readBodyText(c, MAX_FORM_BYTES).then(formValues, () => null) : null;
+    const signIn = (
+      <a href="/sign-in" target="_blank" rel="noopener">
+        sign in in another tab
+      </a>
+    );
+    return values
+      ? messagePage(
+          c,
+          403,
+          "Not signed in",
+          <>
+            Your session has ended, so nothing was stored. What you typed is kept in this page: {signIn}, then
+            come back here and send it again. The form comes back filled in, to check and send.
+          </>,
+          null,
+          <ResendForm action={c.req.path} values={values} />,
+        )
+      : messagePage(
+          c,
+          403,
+          "Not signed in",
+          <>
+            Your session has ended, so nothing was stored. {signIn}, then go back to the form (the browser
+            keeps what you typed, not a chosen file) and send it again.
+          </>,
+        );
   };
 
   /**

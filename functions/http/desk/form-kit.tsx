@@ -109,6 +109,12 @@ export const TextField: FC<
     inputmode?: "numeric" | "decimal";
     narrow?: boolean;
     autocomplete?: string;
+    /**
+     * It may hold a value the archive seals (a victim's name, a private person's): the browser is
+     * told not to remember it for other forms. Other fields are left to the browser, which then
+     * also puts back what was typed when the person comes back to the form.
+     */
+    sealed?: boolean;
   }
 > = (props) => (
   <FieldFrame {...props}>
@@ -122,7 +128,11 @@ export const TextField: FC<
       {...(props.narrow ? { class: "narrow" } : {})}
       {...(props.optional ? {} : { "aria-required": "true" })}
       {...(props.type === "url" || props.inputmode ? { spellcheck: false } : {})}
-      autocomplete={props.autocomplete ?? "off"}
+      {...(props.sealed
+        ? { autocomplete: "off" }
+        : props.autocomplete
+          ? { autocomplete: props.autocomplete }
+          : {})}
     />
   </FieldFrame>
 );
@@ -339,9 +349,10 @@ export const AttributionFields: FC<{ form: FormState; legend?: string; optional?
       label="Name"
       hint="A person or a body. Pick a name already used where it is the same speaker."
       list="speakers"
+      sealed
       {...(optional ? { optional: true } : {})}
     />
-    <TextField form={form} name="attributedTo.role" label="Role or title" optional />
+    <TextField form={form} name="attributedTo.role" label="Role or title" optional sealed />
     <TextField form={form} name="attributedTo.side" label="Side" hint="e.g. Ukraine, Russia" optional />
     <SelectField
       form={form}

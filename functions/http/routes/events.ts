@@ -26,6 +26,9 @@ export interface EventRoutesDeps {
   pending?: PendingProjections;
 }
 
+/** How many failing fields a refusal's detail names. */
+const DETAIL_NAMES = 3;
+
 /** POST and GET /incidents/{incidentId}/events: the only write, and the raw record. */
 export function eventRoutes({ events, authenticate, append, evidence, reader, pending }: EventRoutesDeps) {
   const app = new Hono();
@@ -48,11 +51,12 @@ export function eventRoutes({ events, authenticate, append, evidence, reader, pe
         requireRole(authenticate, c, "editor", `${/^[AEIOU]/.test(judgement) ? "an" : "a"} ${judgement}`);
       const parsed = parseAppendBody(body);
       if (!parsed.ok) {
+        const count = parsed.errors.length;
+        // The detail names the first few; `errors` lists them all.
+        const named = parsed.errors.slice(0, DETAIL_NAMES).map((e) => `${e.path} ${e.message}`);
+        const more = count > DETAIL_NAMES ? `; and ${count - DETAIL_NAMES} more (see errors)` : "";
         throw new ValidationError(
-          `${parsed.errors.length} field${parsed.errors.length === 1 ? "" : "s"} failed: ${parsed.errors
-            .slice(0, 3)
-            .map((e) => `${e.path} ${e.message}`)
-            .join("; ")}; nothing was stored`,
+          `${count} field${count === 1 ? "" : "s"} failed: ${named.join("; ")}${more}; nothing was stored`,
           parsed.errors,
         );
       }

@@ -120,6 +120,7 @@ export const victimsRecordedForm: DeskForm = {
                 label="Name"
                 hint="Sealed: shown only to restricted readers."
                 optional
+                sealed
               />
               <SelectField
                 form={form}
@@ -132,7 +133,7 @@ export const victimsRecordedForm: DeskForm = {
                 optional
               />
               <div class="row">
-                <TextField form={form} name={row(i, "age")} label="Age" inputmode="numeric" optional />
+                <TextField form={form} name={row(i, "age")} label="Age" inputmode="numeric" optional sealed />
                 <SelectField
                   form={form}
                   name={row(i, "ageGroup")}
@@ -168,7 +169,7 @@ export const victimsRecordedForm: DeskForm = {
                 narrow
                 optional
               />
-              <TextField form={form} name={row(i, "place")} label="Place" optional />
+              <TextField form={form} name={row(i, "place")} label="Place" optional sealed />
               <TextArea form={form} name={row(i, "notes")} label="Notes" rows={2} optional />
             </fieldset>
           ))}
