@@ -73,6 +73,9 @@ const UNRETRACTABLE: Partial<Record<EventType, string>> = {
     "what it withheld or erased stays so; to withhold or erase more, an editor records a further RedactionApplied",
 };
 
+/** Whether a retraction may name an event of this type. */
+export const retractable = (type: string): boolean => ownValue(UNRETRACTABLE, type) === undefined;
+
 /** The indefinite article of an event type's name, as it is read aloud ("an IncidentOpened"). */
 const article = (name: string) => (/^[AEIOU]/.test(name) ? "an" : "a");
 

@@ -55,6 +55,8 @@ export const EventId = z
     z.meta({ id: "EventId" }),
   );
 
+const HTTP_URL =
+  "must be a whole web address starting with http:// or https://, e.g. https://example.org/report";
 const INSTANT = "must be a date and time with its zone, e.g. 2022-04-08T09:00:00Z";
 const DAY = "must be a real day written YYYY-MM-DD, e.g. 2022-04-08";
 const instantSaying = (error: string) =>
@@ -116,7 +118,7 @@ export const Source = z
   .strictObject({
     publisher: text(300),
     url: opt(
-      z.url({ protocol: /^https?$/ }).check(
+      z.url({ protocol: /^https?$/, error: HTTP_URL }).check(
         z.maxLength(2000),
         z.refine(wellFormed, WELL_FORMED),
         // The document's portable subset of what the server's URL parser takes (it also takes
@@ -191,7 +193,12 @@ export const WELL_KNOWN_CATEGORIES = [
 
 const Category = z
   .string()
-  .check(z.regex(/^[a-z][A-Za-z]{0,63}$/, "categories are camelCase words: [a-z][A-Za-z]*"));
+  .check(
+    z.regex(
+      /^[a-z][A-Za-z]{0,63}$/,
+      "must be a category of 1–64 letters, in words run together each after the first with a capital, e.g. killed, peopleDisplaced",
+    ),
+  );
 
 /** How exactly the date and the place are known (docs/reference/codebook.md, "Precision and revision"). */
 export const TIME_PRECISIONS = ["day", "days", "week", "month", "year"] as const;
@@ -572,7 +579,9 @@ export const Sha256Hex = z
     z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (a SHA-256)"),
     z.meta({ id: "Sha256Hex" }),
   );
-const httpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2000), z.refine(wellFormed, WELL_FORMED));
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: HTTP_URL })
+  .check(z.maxLength(2000), z.refine(wellFormed, WELL_FORMED));
 
 export const EvidenceCapturedData = z
   .strictObject({

@@ -38,6 +38,11 @@ function flatten(issue: Issue, prefix: readonly PropertyKey[]): FieldError[] {
     const best = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
     if (best.length > 0) return best.flatMap((i) => flatten(i, path));
   }
+  // A record's key refused: its own rule says why (what a category is), not zod's
+  // "Invalid key in record".
+  if (issue.code === "invalid_key" && issue.issues.length > 0) {
+    return [{ path: formatPath(path), message: issue.issues.map((i) => i.message).join("; ") }];
+  }
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((k) => ({ path: formatPath([...path, k]), message: "is not a known field" }));
   }

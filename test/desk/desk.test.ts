@@ -366,6 +366,10 @@ describe("the desk in Chromium", () => {
     await submit(page, "Record victims");
     const stored = await expectAtNewEvent();
     expect(stored.type).toBe("VictimsRecorded");
+    // Where the recorder lands fits a phone: the victims' table scrolls, not the page.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1100, height: 900 });
     // Rita holds no restricted-reader role, and the public record names nobody.
     const everything = JSON.stringify(await events()) + (await page.content());
     expect(everything).not.toContain("Olena Petrenko-Desk");

@@ -87,7 +87,7 @@ describe("the casualty form's figures", () => {
     ["about", { value: "4 000" }, { value: 4000, qualifier: "about" }],
     ["range", { min: "15", max: "20" }, { min: 15, max: 20 }],
     ["dozens", {}, { qualifier: "dozens" }],
-    ["hundreds", { value: "ignored for a word" }, { qualifier: "hundreds" }],
+    ["hundreds", {}, { qualifier: "hundreds" }],
   ] as const)("reads %s, with the words as reported, into the contract's Figure", (kind, parts, figure) => {
     const values = new Map<string, string>([
       ["figures[0].category", "other"],
@@ -104,6 +104,39 @@ describe("the casualty form's figures", () => {
     expect(parsed.ok && parsed.value[0]?.data).toEqual({
       figures: { hospitalised: { ...figure, text: "as the source put it" } },
     });
+  });
+});
+
+describe("the casualty form's numbers that the chosen form takes none of", () => {
+  const form = DESK_FORMS.find((f) => f.type === "CasualtiesReported") as DeskForm;
+  it.each([
+    [
+      "range",
+      { value: "20" },
+      {
+        "figures[0].value": "is for one number: for between two numbers give From and To",
+        "figures[0].min": "is required for between two numbers",
+        "figures[0].max": "is required for between two numbers",
+      },
+    ],
+    ["range", { min: "15" }, { "figures[0].max": "is required for between two numbers" }],
+    [
+      "dozens",
+      { value: "40" },
+      {
+        "figures[0].value": 'must be empty for dozens (no number given): choose "About a number" to keep it',
+      },
+    ],
+    ["exact", { value: "12", max: "20" }, { "figures[0].max": "is for between two numbers only" }],
+  ] as const)("refuses %s with %o, naming the field, never dropping the number", (kind, parts, errors) => {
+    const values = new Map<string, string>([
+      ["figures[0].category", "injured"],
+      ["figures[0].form", kind],
+      ["source.publisher", "AP"],
+      ["attributedTo.name", "Police"],
+      ...Object.entries(parts).map(([k, v]) => [`figures[0].${k}`, v] as [string, string]),
+    ]);
+    expect(Object.fromEntries(form.read(values, context).errors)).toEqual(errors);
   });
 });
 

@@ -52,40 +52,43 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
         for (const d of disclosures) open.set(d.pointer, decodeDisclosure(d.disclosure)?.value);
         const rows = (event.data.victims as Record<string, unknown>[]).slice(0, Math.max(0, left));
         left -= rows.length;
+        // Six columns do not fit a phone: the table scrolls within the page, not the page.
         return (
-          <table>
-            <caption>{`Listed in event ${event.eventId} (v${event.version})`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Person</th>
-                <th scope="col">Sealed fields</th>
-                <th scope="col">Sex</th>
-                <th scope="col">Age group</th>
-                <th scope="col">Status</th>
-                <th scope="col">Died on</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((v, i) => {
-                const sealed = FIELDS.filter((f) => v[f] !== undefined).map((f) => {
-                  const pointer = `/data/victims/${i}/${f}`;
-                  if (open.has(pointer)) return `${f}: ${shown(open.get(pointer))}`;
-                  return `${f}: ${erased.has(pointer) ? "erased" : "withheld"}`;
-                });
-                return (
-                  <tr>
-                    {/* Numbered from 1, as the victims and redaction forms name them ("Person 2"). */}
-                    <td>{String(i + 1)}</td>
-                    <td dir="auto">{sealed.join(" · ") || "—"}</td>
-                    <td>{String(v.sex ?? "—")}</td>
-                    <td>{String(v.ageGroup ?? "—")}</td>
-                    <td>{String(v.status ?? "—")}</td>
-                    <td>{String(v.diedOn ?? "—")}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div class="table-wrap">
+            <table>
+              <caption>{`Listed in event ${event.eventId} (v${event.version})`}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col">Sealed fields</th>
+                  <th scope="col">Sex</th>
+                  <th scope="col">Age group</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Died on</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((v, i) => {
+                  const sealed = FIELDS.filter((f) => v[f] !== undefined).map((f) => {
+                    const pointer = `/data/victims/${i}/${f}`;
+                    if (open.has(pointer)) return `${f}: ${shown(open.get(pointer))}`;
+                    return `${f}: ${erased.has(pointer) ? "erased" : "withheld"}`;
+                  });
+                  return (
+                    <tr>
+                      {/* Numbered from 1, as the victims and redaction forms name them ("Person 2"). */}
+                      <td>{String(i + 1)}</td>
+                      <td dir="auto">{sealed.join(" · ") || "—"}</td>
+                      <td>{String(v.sex ?? "—")}</td>
+                      <td>{String(v.ageGroup ?? "—")}</td>
+                      <td>{String(v.status ?? "—")}</td>
+                      <td>{String(v.diedOn ?? "—")}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         );
       })}
     </section>

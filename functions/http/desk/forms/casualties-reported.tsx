@@ -75,14 +75,25 @@ export const casualtiesReportedForm: DeskForm = {
       const whole = (part: "value" | "min" | "max") => {
         if (get(part).trim() !== "") figure[part] = readWhole(get(part), row(i, part), read.errors);
       };
+      // A number typed where the chosen form takes none is refused, never dropped: what the
+      // source said may be in it.
+      const unused = (part: "value" | "min" | "max", why: string) => {
+        if (get(part).trim() !== "") read.errors.set(row(i, part), why);
+      };
       if (form === "range") {
-        whole("min");
-        whole("max");
-      } else if (form === "dozens" || form === "hundreds") figure.qualifier = form;
-      else if (form === "") read.errors.set(row(i, "form"), "is required: choose how the figure was given");
+        for (const part of ["min", "max"] as const)
+          if (get(part).trim() === "") read.errors.set(row(i, part), "is required for between two numbers");
+          else whole(part);
+        unused("value", "is for one number: for between two numbers give From and To");
+      } else if (form === "dozens" || form === "hundreds") {
+        figure.qualifier = form;
+        for (const part of ["value", "min", "max"] as const)
+          unused(part, `must be empty for ${form} (no number given): choose "About a number" to keep it`);
+      } else if (form === "") read.errors.set(row(i, "form"), "is required: choose how the figure was given");
       else {
         figure.qualifier = form;
         whole("value");
+        for (const part of ["min", "max"] as const) unused(part, "is for between two numbers only");
       }
       if (get("text").trim() !== "") figure.text = get("text");
       if (category !== "" && !seen.has(category)) {

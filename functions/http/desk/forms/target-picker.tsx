@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import { describeFigure } from "../../../../events/figures.js";
-import type { Figure } from "../../../../events/schemas.js";
+import { EDITOR_TYPES, type EventType, type Figure } from "../../../../events/schemas.js";
 import type { StoredEvent } from "../../../../events/stored-event.js";
 import { attributionParts, categoryLabel, typeLabel } from "../../pages/format.js";
 import { type FormState, Radios } from "../form-kit.js";
@@ -45,6 +45,23 @@ export function eventGist(event: StoredEvent): Child {
   }
 }
 
+/**
+ * " · " and who said it: the speaker, or the archive for its own judgements. A report with no
+ * speaker is its publisher's, named after it.
+ */
+function whoOf(event: StoredEvent): Child {
+  if (event.attributedTo)
+    return (
+      <>
+        {" · "}
+        {attributionParts(event.attributedTo, (text) => (
+          <bdi>{text}</bdi>
+        ))}
+      </>
+    );
+  return EDITOR_TYPES.includes(event.type as EventType) ? " · the archive" : null;
+}
+
 /** ": " and the gist, where the event has one to show. */
 function gistOf(event: StoredEvent): Child {
   const gist = eventGist(event);
@@ -62,8 +79,8 @@ function gistOf(event: StoredEvent): Child {
  */
 export const targetLabel = (event: StoredEvent): Child => (
   <>
-    {`v${event.version} · ${typeLabel(event.type)} · `}
-    {event.attributedTo ? attributionParts(event.attributedTo, (text) => <bdi>{text}</bdi>) : "the archive"}
+    {`v${event.version} · ${typeLabel(event.type)}`}
+    {whoOf(event)}
     {gistOf(event)}
     {" ("}
     <bdi>{event.source.publisher}</bdi>
@@ -71,14 +88,16 @@ export const targetLabel = (event: StoredEvent): Child => (
   </>
 );
 
-/** The incident's events that a judgement may name, newest first (the opening is not a report). */
-/** Which events a form may target: of these types (never the opening), or those a test picks. */
-export type Targets = readonly string[] | ((event: StoredEvent) => boolean);
+/**
+ * Which of the incident's events a form may target: of these types (never the opening, which is
+ * not a report), or those a test picks, given the events beside them.
+ */
+export type Targets = readonly string[] | ((event: StoredEvent, events: readonly StoredEvent[]) => boolean);
 
 export const targetsOf = (context: FormContext, types?: Targets) =>
   context.events.filter((e) =>
     typeof types === "function"
-      ? types(e)
+      ? types(e, context.events)
       : e.type !== "IncidentOpened" && (!types || types.includes(e.type)),
   );
 
