@@ -205,12 +205,15 @@ export class Intake {
     this.hash.update(chunk);
   }
 
-  /** The SHA-256 of every chunk taken; a digest or size other than the declared one is refused. */
+  /**
+   * The SHA-256 of every chunk taken; a size or digest other than the declared one is refused,
+   * the size first: an upload cut short is said as such, not as other bytes.
+   */
   finish(): string {
     const { sha256: declared, size } = this.options;
     const sha256 = this.hash.digest("hex");
-    if (declared !== undefined && declared !== sha256) throw mismatch("sha256", declared, sha256);
     if (size !== undefined && size !== this.size) throw mismatch("size", size, this.size);
+    if (declared !== undefined && declared !== sha256) throw mismatch("sha256", declared, sha256);
     return sha256;
   }
 }

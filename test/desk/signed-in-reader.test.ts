@@ -358,7 +358,7 @@ describe("restricted evidence from the incident page", () => {
     const without = await entries(await fetch(`${archive.url}${path}`, { headers: { cookie: rita } }));
     expect(without.bytes).toBeNull();
     expect(without.readme).toContain(
-      `Left out (restricted, or not held): the bytes of\n  ${sha256Of(secret)}`,
+      `Left out, restricted (a bundle made by a restricted reader holds them): the bytes of\n  ${sha256Of(secret)}`,
     );
     // A restricted-reader's holds them, and the log's key to check the rest with.
     const rhea = await signInOverHttp(archive.url, READER.token);

@@ -318,6 +318,12 @@ describe("direct uploads (POST /evidence/uploads)", () => {
       body: bytes,
     });
     expect(anonymous.status).toBe(401);
+    // Fewer bytes than asked for (an upload cut short): said by their size.
+    const shorter = await fetch(uploadUrl, { method: "PUT", headers, body: bytes.slice(0, 5) });
+    expect(shorter.status).toBe(422);
+    expect(((await shorter.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: "size", message: `declared ${bytes.length}, received 5` },
+    ]);
     // More bytes than asked for: refused by the size the upload declared, not the archive's bound.
     const longer = await fetch(uploadUrl, { method: "PUT", headers, body: `${bytes}, and more` });
     expect(longer.status).toBe(413);
