@@ -1,3 +1,4 @@
+import { futureDates } from "./future-dates.js";
 import { ownValue, setOwn } from "./own-keys.js";
 import type { Envelope, EventType } from "./schemas.js";
 import type { FieldError } from "./validate.js";
@@ -10,7 +11,8 @@ export type RuleBreach =
   | { kind: "incident-exists"; detail: string }
   | { kind: "incident-missing"; detail: string }
   | { kind: "bad-target"; detail: string; errors: FieldError[] }
-  | { kind: "too-many-categories"; detail: string; errors: FieldError[] };
+  | { kind: "too-many-categories"; detail: string; errors: FieldError[] }
+  | { kind: "future-dates"; detail: string; errors: FieldError[] };
 
 /** Distinct casualty categories an incident may hold: its summary and page stay bounded. */
 export const MAX_CATEGORIES = 64;
@@ -81,6 +83,21 @@ const article = (name: string) => (/^[AEIOU]/.test(name) ? "an" : "a");
 
 export function fieldPath(batched: boolean, index: number, field: string): string {
   return batched ? `events[${index}].${field}` : field;
+}
+
+/** Dates after the append's own time (events/future-dates.ts): refused, naming each. */
+export function checkDates(
+  envelopes: readonly Envelope[],
+  batched: boolean,
+  recordedAt: string,
+): RuleBreach | null {
+  const errors = envelopes.flatMap((e, i) => futureDates(e, recordedAt, fieldPath(batched, i, "")));
+  if (errors.length === 0) return null;
+  return {
+    kind: "future-dates",
+    detail: `${errors.map((e) => `${e.path} ${e.message}`).join("; ")}; nothing was stored`,
+    errors,
+  };
 }
 
 /** The event another event names (an assessment's or a retraction's target), if it names one. */

@@ -179,6 +179,7 @@ export function breachError(breach: RuleBreach): Error {
       return new IncidentMissingError(breach.detail);
     case "bad-target":
     case "too-many-categories":
+    case "future-dates":
       return new ValidationError(breach.detail, breach.errors);
   }
 }

@@ -4,6 +4,7 @@ import {
   categoriesOf,
   checkAppend,
   checkCategories,
+  checkDates,
   needsTargets,
   type RuleBreach,
   targetOf,
@@ -142,6 +143,7 @@ export class AppendPath {
     const known = needsTargets(envelopes) ? await this.targetTypes(incidentId, envelopes) : undefined;
     const breach =
       checkAppend(head.version, envelopes, request.batched, known) ??
+      checkDates(envelopes, request.batched, this.o.now()) ??
       (await this.categoryBreach(incidentId, head.version, envelopes, request.batched));
     if (breach) {
       return {

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
+import { futureDates } from "../../events/future-dates.js";
 import { ACLED_REQUIRED, acledRow } from "../../events/import/acled.js";
 import { checkMapping, mappedRow } from "../../events/import/mapping.js";
 import { ndjsonRow } from "../../events/import/ndjson.js";
@@ -158,6 +159,15 @@ async function main(): Promise<number> {
     mapped.events.forEach((event, i) => {
       const parsed = parseEnvelope(event, mapped.events.length > 1 ? ["events", i] : []);
       if (!parsed.ok) errors.push(...parsed.errors);
+      // The API refuses a date after its own clock: so does a dry run, by this machine's.
+      else
+        errors.push(
+          ...futureDates(
+            parsed.value,
+            new Date().toISOString(),
+            mapped.events.length > 1 ? `events[${i}].` : "",
+          ),
+        );
     });
     if (errors.length > 0) return fail(source, mapped.explain?.(errors) ?? errors);
     for (const note of mapped.notes ?? []) notes.set(note, (notes.get(note) ?? 0) + 1);

@@ -295,6 +295,33 @@ describe("8. the small ones", () => {
     }
   });
 
+  it("refuses a date after the day a report is recorded, naming it, storing nothing; today's is taken", async () => {
+    const id = "a-year-typed-wrong";
+    const today = new Date().toISOString().slice(0, 10);
+    const ahead = `${Number(today.slice(0, 4)) + 36}${today.slice(4)}`;
+    const refused = await post(archive.url, id, opened(undefined, { occurredOn: ahead }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        path: "data.occurredOn",
+        message: `must not be after the day it is recorded (${today}): a report tells what has happened`,
+      },
+    ]);
+    expect((await call(archive.url, "GET", `/incidents/${id}`)).status).toBe(404);
+    expect((await post(archive.url, id, opened(undefined, { occurredOn: today }))).status).toBe(201);
+    const batch = await post(archive.url, id, {
+      events: [
+        casualties({ killed: { value: 3, qualifier: "exact" } }),
+        { ...casualties({ killed: { value: 4, qualifier: "exact" } }), occurredAt: `${ahead}T09:00:00Z` },
+      ],
+    });
+    expect([batch.status, batch.body.errors.map((e: { path: string }) => e.path)]).toEqual([
+      422,
+      ["events[1].occurredAt"],
+    ]);
+    expect((await call(archive.url, "GET", `/incidents/${id}`)).body.version).toBe(1);
+  });
+
   it("refuses an impossible date on the dashboard, as the API does", async () => {
     const id = "impossible-dates";
     await post(archive.url, id, opened());

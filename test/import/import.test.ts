@@ -432,6 +432,32 @@ describe("npm run import --format csv --map", () => {
     expect(errorsOf(file)[0]?.row).toBe(3);
     expect(await storedEvents(archive.url, "recorder-d-1")).toBeNull();
   });
+
+  it("--dry-run refuses a date after today as the API would, naming the column it came from", async () => {
+    const file = copy("future-recorder.csv", (t) =>
+      t
+        .replace(/k-1/g, "f-1")
+        .replace(/b-2/g, "f-2")
+        .replace("2022-03-31", "2062-03-31")
+        .replace(",many,", ",12,"),
+    );
+    const run = await runImport(archive.url, [
+      file,
+      "--map",
+      join(FIXTURES, "recorder.map.json"),
+      "--dry-run",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("dry run: 3 rows, 4 events valid, 1 row failed; nothing stored.");
+    const [failed] = errorsOf(file);
+    expect(failed?.row).toBe(3);
+    expect(failed?.messages).toEqual([
+      expect.objectContaining({
+        path: "date",
+        message: expect.stringContaining("must not be after the day it is recorded"),
+      }),
+    ]);
+  });
 });
 
 describe("npm run import --format ndjson", () => {
