@@ -74,7 +74,8 @@ export function acledRow(row: SourceRow): MappedRow {
   const cell = (name: string) => (f[name] ?? "").trim();
   const { errors, need } = cellChecks();
   const incidentId = need(
-    slugify(cell("event_id_cnty"), "acled-"),
+    // An id with nothing to slug ("", "---") is none: never the bare prefix every such row would share.
+    slugify(cell("event_id_cnty")) ? slugify(cell("event_id_cnty"), "acled-") : null,
     "event_id_cnty",
     "is required (ACLED's event id, e.g. UKR12345)",
   );

@@ -115,6 +115,18 @@ describe("ACLED's time_precision and geo_precision", () => {
   });
 });
 
+describe("ACLED's event id", () => {
+  it.each(["", "  ", "---"])(
+    "given %j, then the row fails naming event_id_cnty, never an incident they would all share",
+    (id) => {
+      expect(acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, event_id_cnty: id }))).toEqual({
+        ok: false,
+        errors: [{ path: "event_id_cnty", message: "is required (ACLED's event id, e.g. UKR12345)" }],
+      });
+    },
+  );
+});
+
 describe("a row with several bad cells", () => {
   it("given ACLED's latitude 91 and fatalities -1, then both are named at once", () => {
     const bad = acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }));

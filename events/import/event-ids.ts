@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../stored-event.js";
 
 /**
- * An imported event's id: a digest of what identifies its row (the format, the file's own
- * identity where it has one, the row's content, the event's place in the row), so importing the
- * same file again, or resuming one that stopped, names every event as before and the archive
- * stores it once. 46 characters of the EventId alphabet.
+ * An imported event's id: a digest of what identifies it (the format, and the file's own
+ * identity or the event's incident and content), so importing the same file again, or resuming
+ * one that stopped, names every event as before and the archive stores it once. 46 characters
+ * of the EventId alphabet.
  */
 export function importEventId(parts: readonly string[]): string {
   const digest = createHash("sha256").update(parts.join("\u0000")).digest("base64url");
@@ -13,18 +13,12 @@ export function importEventId(parts: readonly string[]): string {
 }
 
 /**
- * An event a dataset's row makes (ACLED's, UCDP GED's: one row, one incident), by what the event
- * says: a row the dataset revised gives its unchanged events the same ids, stored once, and
- * only what changed goes in (an ACLED figure names the row's edit time, so it changes with it).
+ * An event a row makes (ACLED's, UCDP GED's, a mapped CSV's), by what the event says: a row the
+ * dataset revised, or a mapping put right, gives its unchanged events the same ids, stored once,
+ * and only what changed goes in (an ACLED figure names the row's edit time, so it changes with it).
  */
 export function datasetEventId(format: string, incidentId: string, event: Record<string, unknown>): string {
   return importEventId([format, incidentId, canonicalJson(event)]);
-}
-
-/** What a data row is, for its ids: its cells in header order (a reordered file keeps its ids). */
-export function rowIdentity(header: readonly string[], cells: readonly string[]): string {
-  const pairs = header.map((name, i): [string, string] => [name, cells[i] ?? ""]);
-  return JSON.stringify(pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 
 /** An incident slug from free text: lowercase a-z, 0-9 and -, 3–96 characters; null if none is left. */

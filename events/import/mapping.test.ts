@@ -35,13 +35,7 @@ const MAPPING = {
 function refusalsOf(cells: Record<string, string>, mapping: unknown = MAPPING) {
   const checked = checkMapping(mapping, HEADER);
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-  const row = mappedRow(
-    checked.mapping as Mapping,
-    "m",
-    HEADER,
-    { row: 1, line: 2, fields: cells },
-    new Set(),
-  );
+  const row = mappedRow(checked.mapping as Mapping, { row: 1, line: 2, fields: cells }, new Set());
   if (!row.ok) throw new Error(JSON.stringify(row.errors));
   const errors = row.events.flatMap((event, i) => {
     const parsed = parseEnvelope(event, row.events.length > 1 ? ["events", i] : []);
@@ -82,5 +76,69 @@ describe("a mapped row's refusals, told in the file's columns", () => {
     const errors = refusalsOf({ ...GOOD, killed: "" }, mapping);
     expect(errors.map((e) => e.path)).toEqual(["(mapping) events[0]"]);
     expect(errors[0]?.message).toContain("data.location.country of the IncidentOpened");
+  });
+});
+
+describe("a mapped row's event ids", () => {
+  const idsOf = (mapping: unknown, cells: Record<string, string>) => {
+    const checked = checkMapping(mapping, HEADER);
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    const row = mappedRow(checked.mapping, { row: 1, line: 2, fields: cells }, new Set());
+    if (!row.ok) throw new Error(JSON.stringify(row.errors));
+    return row.events.map((e) => e.eventId);
+  };
+  const reversed = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reversed)
+      : typeof value === "object" && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([k, v]) => [k, reversed(v)]),
+          )
+        : value;
+
+  it("given the mapping written another way, or put right where it made no event of a row, then the same ids", () => {
+    const ids = idsOf(MAPPING, GOOD);
+    expect(new Set(ids).size).toBe(2);
+    expect(idsOf(reversed(MAPPING), GOOD)).toEqual(ids);
+    // A third event added: the first two keep their ids.
+    const more = {
+      ...MAPPING,
+      events: [
+        ...MAPPING.events,
+        {
+          type: "StatementMade",
+          fields: {
+            "source.publisher": "{outlet}",
+            "attributedTo.name": "{outlet}",
+            "data.quote": "{what}",
+            "data.stance": "neutral",
+          },
+        },
+      ],
+    };
+    expect(idsOf(more, GOOD).slice(0, 2)).toEqual(ids);
+  });
+
+  it("given what an event says changed, then its id changes; an opening keeps its id, named by its incident", () => {
+    const [opening, figure] = idsOf(MAPPING, GOOD);
+    const [openingAgain, revised] = idsOf(MAPPING, { ...GOOD, killed: "7", what: "Strike on a market" });
+    expect(openingAgain).toBe(opening);
+    expect(revised).not.toBe(figure);
+  });
+
+  it("given a key misspelt or a type unknown, refuses the mapping before any row, naming each", () => {
+    const checked = checkMapping(
+      {
+        ...MAPPING,
+        events: [
+          { ...MAPPING.events[0], onec: true, once: undefined },
+          { ...MAPPING.events[1], type: "CasualtyReported" },
+        ],
+      },
+      HEADER,
+    );
+    expect(checked.ok ? [] : checked.errors.map((e) => e.path)).toEqual(["events[0].onec", "events[1].type"]);
   });
 });

@@ -1,6 +1,7 @@
 import { ownValue, setOwn } from "../own-keys.js";
+import { EVENT_TYPES } from "../schemas.js";
 import type { FieldError } from "../validate.js";
-import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { datasetEventId, importEventId, slugify } from "./event-ids.js";
 import { type MappedRow, parseNumber, type SourceRow } from "./rows.js";
 
 /**
@@ -84,6 +85,7 @@ export function checkMapping(
     errors.push({ path: "events", message: "must list 1–25 events a row makes" });
     return { ok: false, errors };
   }
+  const onceTypes = new Set<string>();
   m.events.forEach((e: unknown, i: number) => {
     const at = `events[${i}]`;
     if (typeof e !== "object" || e === null) {
@@ -91,7 +93,27 @@ export function checkMapping(
       return;
     }
     const event = e as Record<string, unknown>;
+    // A key misspelt ("onec", "whne") would be ignored and change what every row makes.
+    for (const key of Object.keys(event))
+      if (!SPEC_KEYS.includes(key))
+        errors.push({
+          path: `${at}.${key}`,
+          message: `is not a key of a mapped event (${SPEC_KEYS.join(", ")})`,
+        });
     if (typeof event.type !== "string") errors.push({ path: `${at}.type`, message: "is required" });
+    else if (!EVENT_TYPES.includes(event.type as never))
+      errors.push({ path: `${at}.type`, message: `must be one of ${EVENT_TYPES.join(", ")}` });
+    if (event.once !== undefined && typeof event.once !== "boolean")
+      errors.push({ path: `${at}.once`, message: "must be true or false" });
+    // A `once` event is named by its incident and type (mappedRow): two of a type would be one.
+    if (event.once === true && typeof event.type === "string") {
+      if (onceTypes.has(event.type))
+        errors.push({
+          path: `${at}.once`,
+          message: `is given to another ${event.type} already: an incident has one of each`,
+        });
+      onceTypes.add(event.type);
+    }
     if (event.when !== undefined) {
       if (typeof event.when !== "string") errors.push({ path: `${at}.when`, message: "must name a column" });
       else named(`${at}.when`, event.when);
@@ -125,6 +147,9 @@ export function checkMapping(
   return errors.length > 0 ? { ok: false, errors } : { ok: true, mapping: input as Mapping };
 }
 
+/** The keys a mapped event may have. */
+const SPEC_KEYS = ["type", "once", "when", "fields"];
+
 function fill(template: string, cells: Record<string, string>): string | undefined {
   let any = false;
   const out = template.replace(PLACEHOLDER, (_, column: string) => {
@@ -154,23 +179,13 @@ function put(target: Record<string, unknown>, path: string, value: unknown): voi
  * One row through a checked mapping. `seen` holds the incidents that already had a row in this
  * file (for `once`); the caller keeps it across rows.
  */
-export function mappedRow(
-  mapping: Mapping,
-  mappingId: string,
-  header: readonly string[],
-  row: SourceRow,
-  seen: Set<string>,
-): MappedRow {
+export function mappedRow(mapping: Mapping, row: SourceRow, seen: Set<string>): MappedRow {
   const cells = row.fields;
   const idText = fill(mapping.incidentId, cells);
   const incidentId = idText === undefined ? null : slugify(idText);
   if (!incidentId)
     return { ok: false, errors: [{ path: "incidentId", message: "the row's id columns are empty" }] };
   const first = !seen.has(incidentId);
-  const identity = rowIdentity(
-    header,
-    header.map((h) => ownValue(cells, h) ?? ""),
-  );
   const errors: FieldError[] = [];
   const events: Record<string, unknown>[] = [];
   /** The mapping's event behind each of `events`. */
@@ -200,11 +215,14 @@ export function mappedRow(
         put(event, field, n);
       } else put(event, field, text);
     }
-    // `once` events are named by the incident, so another first row on a later run is the same event.
-    event.eventId = importEventId(
-      spec.once ? ["csv", mappingId, incidentId, String(i)] : ["csv", mappingId, identity, String(i)],
-    );
-    events.push(event);
+    // An event is named by what it says (its incident and content), never by the mapping's text:
+    // a mapping reformatted, or put right where it failed some rows, names the events it made
+    // before as before, and the archive stores them once. A `once` event is named by its incident
+    // and type, so another first row on a later run is the same opening.
+    const eventId = spec.once
+      ? importEventId(["csv", incidentId, "once", spec.type])
+      : datasetEventId("csv", incidentId, event);
+    events.push({ eventId, ...event });
   });
   if (errors.length > 0) return { ok: false, errors };
   if (events.length === 0)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countryCode } from "./countries.js";
-import { importEventId, rowIdentity, slugify } from "./event-ids.js";
+import { datasetEventId, slugify } from "./event-ids.js";
 import { parseCount, parseDay, parseUnixTime } from "./rows.js";
 
 describe("parseDay: the days the datasets write", () => {
@@ -21,11 +21,21 @@ describe("parseDay: the days the datasets write", () => {
 });
 
 describe("import ids", () => {
-  it("given the same row in another column order, then the same id; another cell, then another", () => {
-    const a = rowIdentity(["id", "place"], ["1", "Izium"]);
-    expect(rowIdentity(["place", "id"], ["Izium", "1"])).toBe(a);
-    expect(rowIdentity(["id", "place"], ["1", "Kharkiv"])).not.toBe(a);
-    expect(importEventId(["csv", a, "0"])).toMatch(/^im-[A-Za-z0-9_-]{43}$/);
+  it("given the same event with its members in another order, then the same id; another value, then another", () => {
+    const a = datasetEventId("csv", "izium", {
+      type: "StatementMade",
+      data: { quote: "Q", stance: "neutral" },
+    });
+    expect(
+      datasetEventId("csv", "izium", { data: { stance: "neutral", quote: "Q" }, type: "StatementMade" }),
+    ).toBe(a);
+    expect(
+      datasetEventId("csv", "izium", { type: "StatementMade", data: { quote: "Q", stance: "condemns" } }),
+    ).not.toBe(a);
+    expect(
+      datasetEventId("csv", "kharkiv", { type: "StatementMade", data: { quote: "Q", stance: "neutral" } }),
+    ).not.toBe(a);
+    expect(a).toMatch(/^im-[A-Za-z0-9_-]{43}$/);
   });
 
   it("given free text, then a slug of the incident-id alphabet, or null when nothing is left", () => {

@@ -230,9 +230,8 @@ async function main(): Promise<number> {
             `the mapping ${opts.map} does not fit the file:\n${checked.errors.map((e) => `  ${e.path}: ${e.message}`).join("\n")}`,
           );
         }
-        const mappingId = createHash("sha256").update(JSON.stringify(json)).digest("hex");
         const seen = new Set<string>();
-        map = (row) => mappedRow(checked.mapping, mappingId, header, row, seen);
+        map = (row) => mappedRow(checked.mapping, row, seen);
       } else {
         const required = opts.format === "acled" ? ACLED_REQUIRED : UCDP_REQUIRED;
         const missing = missingColumns(header, required);

@@ -91,6 +91,25 @@ describe("the README's recorder sheet (sample/)", () => {
       "CasualtiesReported",
       "CasualtiesReported",
     ]);
+    // The mapping saved another way (its keys in another order, other spacing) names the same
+    // events: nothing is stored twice.
+    const reorder = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reorder)
+        : typeof value === "object" && value !== null
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reorder(v)]),
+            )
+          : value;
+    const resaved = join(dir, "recorder-sheet.resaved.map.json");
+    writeFileSync(resaved, JSON.stringify(reorder(JSON.parse(readFileSync(map, "utf8"))), null, 4));
+    const again = await runImport(archive.url, [file, "--map", resaved]);
+    expect([again.code, again.stdout]).toEqual([
+      0,
+      expect.stringContaining("6 rows: 0 events stored, 8 already there"),
+    ]);
   });
 });
 
