@@ -1,5 +1,6 @@
 import { INCIDENT_ID_PATTERN } from "../schemas.js";
 import { clientSealedPaths } from "../sealing.js";
+import { hashEvent, type StoredEvent } from "../stored-event.js";
 import { importEventId } from "./event-ids.js";
 import { fail, type MappedRow } from "./rows.js";
 
@@ -17,6 +18,12 @@ const SERVER_FIELDS = [
 const TARGETING = new Set(["ClaimAssessed", "ReportRetracted", "RedactionApplied"]);
 
 /**
+ * Each incident's last event read from an export (its version and chain hash): the next event of
+ * that incident must link to it. One entry an incident, not an event.
+ */
+export type ExportChains = Map<string, { version: number; hash: string }>;
+
+/**
  * One line of an archive's `events.ndjson` export (a stored event; the line's place is its log
  * index) re-recorded as a new envelope: the same incident, type, source, speaker and data, a new
  * `eventId` derived from the export's identity and the original id (so references between the
@@ -26,7 +33,13 @@ const TARGETING = new Set(["ClaimAssessed", "ReportRetracted", "RedactionApplied
  * `exportId` names the export whatever its file is called: the digest of its first line, the
  * first event of that archive's log, which an append-only log never changes.
  */
-export function ndjsonRow(line: unknown, index: number, exportId: string, origin: string): MappedRow {
+export function ndjsonRow(
+  line: unknown,
+  index: number,
+  exportId: string,
+  origin: string,
+  chains: ExportChains = new Map(),
+): MappedRow {
   if (typeof line !== "object" || line === null || Array.isArray(line)) {
     return fail("(line)", "must be a JSON object: one stored event");
   }
@@ -38,6 +51,23 @@ export function ndjsonRow(line: unknown, index: number, exportId: string, origin
   if (typeof stored.eventId !== "string" || stored.eventId === "") return fail("eventId", "is required");
   if (typeof stored.hash !== "string" || !/^[0-9a-f]{64}$/.test(stored.hash)) {
     return fail("hash", "must be the stored event's chain hash (64 lowercase hex digits)");
+  }
+  // Each line is checked against the one before it in its incident, as it says it is: a changed
+  // line fails alone, and the lines after it, which link to what it claims, go on.
+  const before = chains.get(incidentId);
+  chains.set(incidentId, { version: Number(stored.version), hash: stored.hash });
+  // `importedFrom` vouches for where the event was first recorded: only for the event as it was.
+  if (hashEvent(stored as unknown as StoredEvent) !== stored.hash) {
+    return fail(
+      "hash",
+      "does not recompute from the event (the SHA-256 of its RFC 8785 JSON less its hash): the line was changed after its archive wrote it, so it is not re-recorded",
+    );
+  }
+  if (before && (stored.version !== before.version + 1 || stored.prevHash !== before.hash)) {
+    return fail(
+      "prevHash",
+      `must link to the incident's event before it in the export (version ${before.version}, hash ${before.hash}): an event of its chain was left out or changed, so it is not re-recorded`,
+    );
   }
   // An export carries a sealed value's commitment, never the value: the API takes values only.
   const sealed = clientSealedPaths({ attributedTo: stored.attributedTo, data: stored.data });

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { futureDates } from "../../events/future-dates.js";
 import { ACLED_REQUIRED, acledRow } from "../../events/import/acled.js";
 import { checkMapping, mappedRow } from "../../events/import/mapping.js";
-import { ndjsonRow } from "../../events/import/ndjson.js";
+import { type ExportChains, ndjsonRow } from "../../events/import/ndjson.js";
 import { type MappedRow, missingColumns, type SourceRow } from "../../events/import/rows.js";
 import { UCDP_REQUIRED, ucdpRow } from "../../events/import/ucdp.js";
 import { jsonShapeProblem } from "../../events/json-shape.js";
@@ -185,6 +185,7 @@ async function main(): Promise<number> {
       const { lines, bytesRead: read } = ndjsonLines(opts.file);
       bytesRead = read;
       let exportId: string | null = null;
+      const chains: ExportChains = new Map();
       for await (const { row, line, text } of lines) {
         exportId ??= createHash("sha256").update(text).digest("hex");
         ndjsonOrigin ??= opts.origin ?? `export:${exportId.slice(0, 16)}`;
@@ -210,7 +211,7 @@ async function main(): Promise<number> {
           string,
           string
         >;
-        await take({ row, line, fields }, ndjsonRow(parsed, row - 1, exportId, origin));
+        await take({ row, line, fields }, ndjsonRow(parsed, row - 1, exportId, origin, chains));
       }
     } else {
       const { header, rows, bytesRead: read } = await csvRows(opts.file);

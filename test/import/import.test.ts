@@ -505,14 +505,24 @@ describe("npm run import --format ndjson", () => {
       const file = join(dir, "events.ndjson");
       // Lines the API would refuse as a body: not JSON, nested past its bound, a name repeated.
       const deep = `{"type":"StatementMade","x":${"[".repeat(5000)}${"]".repeat(5000)}}`;
-      writeFileSync(file, `${exported}{not json\n${deep}\n{"type":"StatementMade","type":"DenialIssued"}\n`);
+      // And a line changed after the archive wrote it: another incident's opening, its title edited.
+      const edited = exported
+        .split("\n")[0]
+        ?.replace('"mirror-kyiv-2024"', '"mirror-edited-2024"')
+        .replace('"Strike"', '"Strike, edited"');
+      writeFileSync(
+        file,
+        `${exported}{not json\n${deep}\n{"type":"StatementMade","type":"DenialIssued"}\n${edited}\n`,
+      );
       const run = await runImport(archive.url, [file, "--origin", "source.example/log"]);
       expect(run.code).toBe(1);
       expect(errorsOf(file).map((e) => [e.row, e.messages[0]?.path, e.messages[0]?.message])).toEqual([
         [4, "(line)", expect.stringMatching(/^is not JSON/)],
         [5, "(line)", "nests objects and arrays more than 64 levels deep"],
         [6, "(line)", expect.stringMatching(/^repeats the member name "type"/)],
+        [7, "hash", expect.stringMatching(/^does not recompute from the event/)],
       ]);
+      expect(await storedEvents(archive.url, "mirror-edited-2024")).toBeNull();
       const events = (await storedEvents(archive.url, "mirror-kyiv-2024")) ?? [];
       const originals = exported
         .trim()
