@@ -6,7 +6,7 @@ import {
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
-  clip,
+  clipping,
   type MappedRow,
   parseCount,
   parseDay,
@@ -104,19 +104,28 @@ export function acledRow(row: SourceRow): MappedRow {
   if (errors.length > 0) return { ok: false, errors };
   const kind = slugify(cell("sub_event_type") || cell("event_type")) ?? "acled-event";
   const place = cell("location") || cell("admin2") || cell("admin1") || cell("country");
+  const { cut, notes } = clipping();
   const source = {
     publisher: "ACLED",
-    title: clip(`ACLED ${cell("event_id_cnty")}; sources: ${cell("source") || "none given"}`, 500),
+    title: cut(
+      `ACLED ${cell("event_id_cnty")}; sources: ${cell("source") || "none given"}`,
+      500,
+      "the source's title (event_id_cnty and source)",
+    ),
   };
   const opening = {
     type: "IncidentOpened",
     source,
     data: {
-      title: clip(`${cell("sub_event_type") || cell("event_type")}: ${place}`, 500),
+      title: cut(
+        `${cell("sub_event_type") || cell("event_type")}: ${place}`,
+        500,
+        "the incident's title (sub_event_type and location)",
+      ),
       kind: kind.slice(0, 64).replace(/-+$/, ""),
       location: {
-        name: clip(place, 300),
-        ...(cell("admin1") ? { region: clip(cell("admin1"), 300) } : {}),
+        name: cut(place, 300, "the place (location)"),
+        ...(cell("admin1") ? { region: cut(cell("admin1"), 300, "the region (admin1)") } : {}),
         country,
         lat,
         lon,
@@ -124,7 +133,7 @@ export function acledRow(row: SourceRow): MappedRow {
       },
       occurredOn: day,
       ...(timePrecision ? { timePrecision } : {}),
-      ...(cell("notes") ? { description: clip(cell("notes"), 20_000) } : {}),
+      ...(cell("notes") ? { description: cut(cell("notes"), 20_000, "the description (notes)") } : {}),
     },
   };
   // Each event's id is of its own content (datasetEventId). The opening's leaves out the row's
@@ -152,5 +161,6 @@ export function acledRow(row: SourceRow): MappedRow {
     ok: true,
     incidentId,
     events: events.map((event) => ({ eventId: datasetEventId("acled", incidentId, event), ...event })),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }

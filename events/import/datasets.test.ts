@@ -127,6 +127,18 @@ describe("ACLED's event id", () => {
   );
 });
 
+describe("a cell longer than the archive takes", () => {
+  it("given ACLED notes of 30,000 characters, then the description is cut, and the row says so in a note", () => {
+    const mapped = acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, notes: "n".repeat(30_000) }));
+    if (!mapped.ok) throw new Error(JSON.stringify(mapped.errors));
+    expect(mapped.events[0]?.data).toMatchObject({ description: expect.stringMatching(/^n{19999}…$/) });
+    expect(mapped.notes).toEqual([
+      'the description (notes) cut to 20,000 characters, the most the archive takes there (ending "…")',
+    ]);
+    expect(acledRow(row(ACLED_COLUMNS, ACLED_ROW))).not.toHaveProperty("notes");
+  });
+});
+
 describe("a row with several bad cells", () => {
   it("given ACLED's latitude 91 and fatalities -1, then both are named at once", () => {
     const bad = acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }));

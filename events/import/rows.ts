@@ -136,6 +136,27 @@ export function clip(text: string | undefined, max: number): string | undefined 
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
+/**
+ * `clip` for a dataset's cells, keeping what it cut: each cut is a note of the row (the importer
+ * counts them by note and says each once a run), never a silent change of what the source said.
+ */
+export function clipping(): {
+  cut: (text: string | undefined, max: number, field: string) => string | undefined;
+  notes: string[];
+} {
+  const notes: string[] = [];
+  return {
+    notes,
+    cut(text, max, field) {
+      if ((text ?? "").trim().length > max)
+        notes.push(
+          `${field} cut to ${max.toLocaleString("en")} characters, the most the archive takes there (ending "…")`,
+        );
+      return clip(text, max);
+    },
+  };
+}
+
 /** Every column a format needs that the header lacks. */
 export function missingColumns(header: readonly string[], required: readonly string[]): string[] {
   const have = new Set(header.map((h) => h.trim().toLowerCase()));

@@ -2,7 +2,7 @@ import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../expor
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
   cellChecks,
-  clip,
+  clipping,
   type MappedRow,
   parseCount,
   parseDay,
@@ -135,9 +135,15 @@ export function ucdpRow(row: SourceRow): MappedRow {
   );
   if (errors.length > 0) return { ok: false, errors };
   const place = cell("where_coordinates") || cell("adm_2") || cell("adm_1") || cell("country");
+  const { cut, notes } = clipping();
+  if (best > low) notes.push(BEST_ABOVE_LOW);
   const source = {
     publisher: "UCDP GED",
-    title: clip(`UCDP GED event ${cell("id")}; sources: ${cell("source_article") || "none given"}`, 500),
+    title: cut(
+      `UCDP GED event ${cell("id")}; sources: ${cell("source_article") || "none given"}`,
+      500,
+      "the source's title (id and source_article)",
+    ),
   };
   const dates = start === end ? start : `${start} to ${end}`;
   const description = [cell("where_description"), `Dates: ${dates}.`, cell("source_headline")]
@@ -153,11 +159,15 @@ export function ucdpRow(row: SourceRow): MappedRow {
     type: "IncidentOpened",
     source,
     data: {
-      title: clip(`${cell("dyad_name") || cell("conflict_name")}: ${place}`, 500),
+      title: cut(
+        `${cell("dyad_name") || cell("conflict_name")}: ${place}`,
+        500,
+        "the incident's title (dyad_name and where_coordinates)",
+      ),
       kind,
       location: {
-        name: clip(place, 300),
-        ...(cell("adm_1") ? { region: clip(cell("adm_1"), 300) } : {}),
+        name: cut(place, 300, "the place (where_coordinates)"),
+        ...(cell("adm_1") ? { region: cut(cell("adm_1"), 300, "the region (adm_1)") } : {}),
         country,
         lat,
         lon,
@@ -166,7 +176,7 @@ export function ucdpRow(row: SourceRow): MappedRow {
       occurredOn: start,
       ...(end !== start ? { occurredUntil: end } : {}),
       ...(timePrecision ? { timePrecision } : {}),
-      description: clip(description, 20_000),
+      description: cut(description, 20_000, "the description (where_description and source_headline)"),
     },
   };
   const reported = {
@@ -196,7 +206,7 @@ export function ucdpRow(row: SourceRow): MappedRow {
       eventId: datasetEventId("ucdp", incidentId, event),
       ...event,
     })),
-    ...(best > low ? { notes: [BEST_ABOVE_LOW] } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 
