@@ -172,7 +172,7 @@ export const paths: Record<string, Json> = {
       operationId: "exportIncidents",
       tags,
       summary:
-        "One row per incident (RFC 4180, UTF-8, header row; columns in the codebook, /codebook#incidentscsv), streamed",
+        "One row per incident (RFC 4180, UTF-8, header row; columns in [the codebook](/codebook#incidentscsv)), streamed",
       description:
         "Each incident's summary as of the latest checkpoint, or of the first `treeSize` leaves (never beyond the latest checkpoint). Cells a spreadsheet would run as a formula are written as text (see the codebook). `X-Tree-Size` names the cut. Takes only `treeSize`.",
       security: [],
@@ -194,7 +194,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "One row per incident in UCDP GED's layout (RFC 4180, UTF-8, header row), streamed",
       description:
-        "UCDP GED's column names for every field that maps (`best`, `low`, `high`, `date_prec`, `where_prec`, `latitude`, `longitude`, `country`, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: the codebook (/codebook#ucdp-gedcsv). Takes only `treeSize`.",
+        "UCDP GED's column names for every field that maps (`best`, `low`, `high`, `date_prec`, `where_prec`, `latitude`, `longitude`, `country`, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: [the codebook](/codebook#ucdp-gedcsv). Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {
@@ -213,7 +213,7 @@ export const paths: Record<string, Json> = {
       tags,
       summary: "One row per incident in ACLED's layout (RFC 4180, UTF-8, header row), streamed",
       description:
-        "ACLED's column names for every field that maps (`event_date`, `time_precision`, `geo_precision`, `fatalities` — the most conservative estimate —, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: the codebook (/codebook#acledcsv). Takes only `treeSize`.",
+        "ACLED's column names for every field that maps (`event_date`, `time_precision`, `geo_precision`, `fatalities` — the most conservative estimate —, …), then `ledger_*` columns. Rows and cut as for incidents.csv: each incident as of its last version within the first `treeSize` leaves (default: the latest checkpoint), ordered by incident id; the same bytes for the same tree size. Columns, their rules and what does not map: [the codebook](/codebook#acledcsv). Takes only `treeSize`.",
       security: [],
       parameters: [treeSize],
       responses: {

@@ -74,7 +74,7 @@ function storedEventSchemas(requests: Record<string, Json>): Record<string, Json
     recordedBy: { type: "string", description: "The writer's identity." },
     schemaVersion: integer(
       1,
-      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one (the codebook, /codebook#schema-versions).",
+      "The version of its type's data schema it was written in; absent on events stored before versions were recorded (version 1). Readers bring older shapes to the current one ([the codebook](/codebook#schema-versions)).",
     ),
     prevHash: { ...HASH, description: "The previous event's hash; 64 zeros for version 1." },
     hash: {

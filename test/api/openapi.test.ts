@@ -272,6 +272,18 @@ describe("compression", () => {
   });
 });
 
+describe("/docs", () => {
+  it("renders the document's Markdown (code, emphasis, links) rather than showing its marks", async () => {
+    const html = (await call(archive.url, "GET", "/docs")).body as string;
+    // The schemas are shown as JSON, their text as it is: everything else is rendered.
+    const prose = html.replace(/<pre>[\s\S]*?<\/pre>/g, "");
+    expect(prose).not.toMatch(/\*\*|`/);
+    expect(prose).toContain("<code>If-Match</code>");
+    expect(prose).toMatch(/<strong>[^<]+<\/strong>/);
+    expect(prose).toContain('<a href="/codebook');
+  });
+});
+
 describe("what browsers and crawlers ask for", () => {
   it("serves /robots.txt, /favicon.ico, and a meta description on the pages", async () => {
     const robots = await call(archive.url, "GET", "/robots.txt");

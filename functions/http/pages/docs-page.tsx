@@ -1,10 +1,20 @@
+import { raw } from "hono/html";
 import type { FC } from "hono/jsx";
+import { Marked } from "marked";
 
 /**
  * /docs: the OpenAPI document rendered on the server, with no script and no asset from
  * elsewhere, so it works offline and in Lambda alike.
  */
 type Json = Record<string, unknown>;
+
+/**
+ * The document's descriptions are CommonMark, as OpenAPI says (`If-Match`, **Editors only**,
+ * links): rendered, not shown as marks. They are the project's own words, never a user's.
+ */
+const markdown = new Marked();
+const block = (text: string) => raw(markdown.parse(text, { async: false }) as string);
+const inline = (text: string) => raw(markdown.parseInline(text, { async: false }) as string);
 
 interface Operation {
   summary?: string;
@@ -74,8 +84,8 @@ const OperationView: FC<{ method: string; path: string; op: Operation }> = ({ me
       <span class={`method ${method}`}>{method.toUpperCase()}</span> <code>{path}</code>
       {op.security?.length ? <span class="lock"> (writers only: Bearer token)</span> : null}
     </h3>
-    <p>{op.summary}</p>
-    {op.description ? <p class="desc">{op.description}</p> : null}
+    <p>{op.summary ? inline(op.summary) : null}</p>
+    {op.description ? <div class="desc">{block(op.description)}</div> : null}
     {op.parameters?.length ? (
       <table>
         <caption>Parameters</caption>
@@ -96,7 +106,7 @@ const OperationView: FC<{ method: string; path: string; op: Operation }> = ({ me
               </td>
               <td>{p.in}</td>
               <td>{schemaName(p.schema)}</td>
-              <td>{p.description ?? ""}</td>
+              <td>{p.description ? inline(p.description) : ""}</td>
             </tr>
           ))}
         </tbody>
@@ -110,7 +120,7 @@ const OperationView: FC<{ method: string; path: string; op: Operation }> = ({ me
     <ul class="responses">
       {Object.entries(op.responses).map(([status, r]) => (
         <li>
-          <strong>{status}</strong> {r.description}
+          <strong>{status}</strong> {inline(r.description)}
         </li>
       ))}
     </ul>
@@ -134,7 +144,7 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
           body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
           code,pre{font-family:ui-monospace,monospace;font-size:.9em}
           pre{background:#f4f4f4;padding:.75rem;overflow:auto;max-height:24rem}
-          .op{border-top:1px solid #ccc;padding:.5rem 0}.desc{white-space:pre-line}
+          .op{border-top:1px solid #ccc;padding:.5rem 0}
           .method{display:inline-block;min-width:3.5rem;text-align:center;border-radius:4px;color:#fff;padding:0 .3rem}
           .get{background:#1f5fa8}.post{background:#1d6b36}
           table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
@@ -144,7 +154,7 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
       <body>
         <header>
           <h1>incident-ledger API</h1>
-          <p>{(doc.info as { description: string }).description}</p>
+          {block((doc.info as { description: string }).description)}
           <p>
             Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI {String(doc.openapi)}).
           </p>
@@ -166,7 +176,7 @@ export const DocsPage: FC<{ doc: Json }> = ({ doc }) => {
                 <dt id={`problem-${slug}`}>
                   <code>/docs#problem-{slug}</code> ({status})
                 </dt>
-                <dd>{meaning}</dd>
+                <dd>{inline(meaning)}</dd>
               </>
             ))}
           </dl>
