@@ -71,8 +71,9 @@ process.stderr.write(
     `  tables       ${tableLines.join("\n               ")}`,
     "",
     `  try: curl ${server.url}/incidents`,
-    // The scripts go to http://localhost:3000 unless told: the hint names this server's URL.
-    `       LEDGER_URL=${server.url} LEDGER_TOKEN=<token> npm run sample`,
+    // The scripts go to http://localhost:3000 unless told: the hint names this server's URL,
+    // and a token that works pasted as it is (a made one is printed above already).
+    `       LEDGER_URL=${server.url} LEDGER_TOKEN=${env.LEDGER_TOKEN ? '"$LEDGER_TOKEN"' : server.token} npm run sample`,
     "",
   ].join("\n"),
 );

@@ -15,7 +15,7 @@ function loadSample(url: string) {
 /** The line the README quotes as what `npm run sample` prints at its end. */
 function readmeSampleLine(): string {
   const readme = readFileSync(`${root}/README.md`, "utf8");
-  const quoted = /LEDGER_TOKEN=<the token npm start printed> npm run sample\n# (.+)\n/.exec(readme);
+  const quoted = /LEDGER_TOKEN=… npm run sample .*\n# (.+)\n/.exec(readme);
   if (!quoted?.[1]) throw new Error("the README no longer shows what npm run sample prints");
   return quoted[1];
 }
