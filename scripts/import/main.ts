@@ -72,13 +72,15 @@ function options() {
   };
 }
 
-/** Rows that failed, one JSON object a line: `{ row, line, fields, messages }`. */
+/**
+ * Rows that failed, one JSON object a line: `{ row, line, fields, messages }`. An earlier run's
+ * report is replaced by this run's first failed row, or removed once this run has read every row
+ * without one; a run that stops before (a refused token, a bad mapping) leaves it as it was.
+ */
 class ErrorReport {
   private fd: number | null = null;
   count = 0;
-  constructor(readonly path: string) {
-    rmSync(path, { force: true });
-  }
+  constructor(readonly path: string) {}
   write(row: { row: number; line: number; fields: Record<string, unknown> }, messages: FieldError[]): void {
     this.fd ??= openSync(this.path, "w");
     const fields = Object.fromEntries(
@@ -92,6 +94,10 @@ class ErrorReport {
   }
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
+  }
+  /** The run read every row: without a failure of its own, an earlier run's report is stale. */
+  finished(): void {
+    if (this.count === 0) rmSync(this.path, { force: true });
   }
 }
 
@@ -272,6 +278,17 @@ async function main(): Promise<number> {
 
   let bytesRead = () => 0;
   const tick = setInterval(() => progress.update({ ...counts, bytes: bytesRead() }), 200);
+  // Ctrl-C: what was stored stays stored; say so, and that the same command goes on from there.
+  process.once("SIGINT", () => {
+    clearInterval(tick);
+    progress.stop();
+    report.close();
+    process.stderr.write(
+      `\ninterrupted after ${counted(counts.rows, "row")} read: ${counted(counts.created, "event")} stored, ${counts.existing} already there, ${counted(counts.failed, "row")} failed. ` +
+        "Run the same command again to go on: what is stored is answered as already there, nothing is stored twice.\n",
+    );
+    process.exit(130);
+  });
   // A file that cannot be read on stops the import, once the rows read before it are sent.
   let unreadable: Error | null = null;
   try {
@@ -289,6 +306,7 @@ async function main(): Promise<number> {
     report.close();
   }
   if (unreadable) throw unreadable;
+  report.finished();
   const seconds = (Date.now() - started) / 1000;
   const rate = seconds > 0 ? Math.round(counts.events / seconds) : counts.events;
   process.stdout.write(

@@ -207,7 +207,7 @@ export class Sender {
   private refusedAll(rows: readonly RowEvents[]): boolean {
     const opening = this.refused.get(rows[0]?.incidentId ?? "");
     if (opening === undefined) return false;
-    const message = `not sent: the archive holds another incident ${rows[0]?.incidentId}, whose opening (row ${opening}) it refused; import this one under another id`;
+    const message = `not sent: this archive already holds an incident ${rows[0]?.incidentId} of its own, so it refused this one's opening (row ${opening}); an export's incidents keep their ids, so its events are not re-recorded into that one (import the export into an archive that does not hold the id)`;
     for (const row of rows) this.options.onFailed({ row, messages: [{ path: "(import)", message }] });
     return true;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { BEST_ABOVE_LOW } from "../../events/import/ucdp.js";
 import { verifyChain } from "../../events/stored-event.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive } from "../support/archive.js";
+import { startScript } from "../support/run-script.js";
 import { FIXTURES, runImport, startImport, storedEvents } from "./import-kit.js";
 
 let archive: LocalServer;
@@ -83,8 +84,17 @@ describe("the README's recorder sheet (sample/)", () => {
       file,
       readFileSync(file, "utf8").replace("Anatoliy Fedoruk,dozens,", "Anatoliy Fedoruk,3,"),
     );
+    // A run that stops before any row (a token the archive refuses) leaves the report as it was.
+    const refused = await startScript("scripts/import/main.ts", [file, "--map", map], {
+      LEDGER_URL: archive.url,
+      LEDGER_TOKEN: "not-the-token-0123456789",
+    }).done;
+    expect(refused.code).toBe(2);
+    expect(errorsOf(file).map((e) => e.row)).toEqual([6]);
     const fixed = await runImport(archive.url, [file, "--map", map]);
     expect(fixed.code).toBe(0);
+    // A run with no failed row removes the earlier run's report.
+    expect(existsSync(`${file}.import-errors.ndjson`)).toBe(false);
     expect(fixed.stdout).toContain("6 rows: 1 event stored, 7 already there, 0 rows failed");
     expect((await storedEvents(archive.url, "sheet-bucha-2022-04-08"))?.map((e) => e.type)).toEqual([
       "IncidentOpened",
@@ -610,18 +620,32 @@ describe("an import killed halfway", () => {
     }
     writeFileSync(file, `${rows.join("\n")}\n`);
     const map = join(FIXTURES, "recorder.map.json");
+    /** Waits until this many incidents are stored, well before all are. */
+    const storedIncidents = async (count: number) => {
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 50));
+        const page = (await call(archive.url, "GET", "/incidents?limit=100")).body;
+        if (
+          page.items.filter((s: { incidentId: string }) => s.incidentId.startsWith("recorder-m-")).length >=
+          count
+        )
+          return;
+      }
+    };
+    // Ctrl-C: it says what it stored and that the same command goes on from there.
     const first = startImport(archive.url, [file, "--map", map, "--concurrency", "2"]);
-    // Kill it once some incidents are stored, well before all are.
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 50));
-      const page = (await call(archive.url, "GET", "/incidents?limit=100")).body;
-      if (
-        page.items.filter((s: { incidentId: string }) => s.incidentId.startsWith("recorder-m-")).length >= 20
-      )
-        break;
-    }
-    first.child.kill("SIGKILL");
-    await first.done;
+    await storedIncidents(20);
+    first.child.kill("SIGINT");
+    const interrupted = await first.done;
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toMatch(
+      /interrupted after \d+ rows read: \d+ events stored, .*Run the same command again to go on/,
+    );
+    // Killed outright: nothing said, nothing lost either.
+    const second = startImport(archive.url, [file, "--map", map, "--concurrency", "2"]);
+    await storedIncidents(40);
+    second.child.kill("SIGKILL");
+    await second.done;
     const done = await runImport(archive.url, [file, "--map", map]);
     expect(done.code).toBe(0);
     const stored = Number(/(\d+) events? stored/.exec(done.stdout)?.[1]);
