@@ -26,8 +26,10 @@ export interface Progress {
   stop(): void;
 }
 
+/** Time left at the pace so far; unknown ("?") before anything is answered. */
 function eta(elapsedS: number, fraction: number): string {
-  if (fraction <= 0 || fraction >= 1) return "0s";
+  if (fraction <= 0) return "?";
+  if (fraction >= 1) return "0s";
   const left = Math.round((elapsedS / fraction) * (1 - fraction));
   return left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, "0")}s` : `${left}s`;
 }
@@ -40,7 +42,7 @@ export function startProgress(label: string, tty: boolean, started = Date.now())
   if (tty) {
     const bar = new cliProgress.SingleBar(
       {
-        format: `${label} {bar} {percentage}% | {rows} rows | {stored} events | {rate} events/s | {failed} failed | {left} left`,
+        format: `${label} {bar} {percentage}% | {rows} rows read | {stored} events stored | {rate} events/s | {failed} failed | {left} left`,
         hideCursor: true,
         stream: process.stderr,
         fps: 5,
@@ -72,7 +74,7 @@ export function startProgress(label: string, tty: boolean, started = Date.now())
       const s = (now - started) / 1000;
       const fraction = done(c);
       process.stderr.write(
-        `${label}: ${c.rows} rows, ${c.events} events, ${s > 0 ? Math.round(c.events / s) : 0} events/s, ` +
+        `${label}: ${c.rows} rows read, ${c.events} events stored, ${s > 0 ? Math.round(c.events / s) : 0} events/s, ` +
           `${c.failed} failed, ${Math.round(fraction * 100)}% of the file, ${eta(s, fraction)} left\n`,
       );
     },
