@@ -190,6 +190,8 @@ async function main(): Promise<number> {
     if (opts.format === "ndjson") {
       const { lines, bytesRead: read } = ndjsonLines(opts.file);
       bytesRead = read;
+      // As an empty CSV is (no header row): a file with nothing to import is not a finished one.
+      if (size === 0) throw new ImportFileError("the file is empty: no event to import");
       let exportId: string | null = null;
       const chains: ExportChains = new Map();
       for await (const { row, line, text } of lines) {
@@ -222,6 +224,12 @@ async function main(): Promise<number> {
     } else {
       const { header, rows, bytesRead: read } = await csvRows(opts.file);
       bytesRead = read;
+      // A spreadsheet saved with another separator reads as one column holding every name.
+      const separator =
+        header.length === 1 ? [";", "\t", "|"].find((c) => header[0]?.includes(c)) : undefined;
+      const separatorHint = separator
+        ? `\n  its header is one column holding "${separator === "\t" ? "\\t" : separator}": the file is separated by ${separator === "\t" ? "tabs" : `"${separator}"`}, not commas; save it as CSV with commas`
+        : "";
       let map: (row: SourceRow) => MappedRow;
       if (opts.format === "csv") {
         const text = readFileSync(opts.map as string, "utf8");
@@ -234,7 +242,7 @@ async function main(): Promise<number> {
         const checked = checkMapping(json, header);
         if (!checked.ok) {
           throw new ImportFileError(
-            `the mapping ${opts.map} does not fit the file:\n${checked.errors.map((e) => `  ${e.path}: ${e.message}`).join("\n")}`,
+            `the mapping ${opts.map} does not fit the file:\n${checked.errors.map((e) => `  ${e.path}: ${e.message}`).join("\n")}${separatorHint}`,
           );
         }
         const seen = new Set<string>();
@@ -249,7 +257,7 @@ async function main(): Promise<number> {
             ? "; it is an archive's own export (its ledger_* columns say so), a row per incident's summary that cannot be read back as events: import that archive's events.ndjson (--format ndjson) instead"
             : ` (it has: ${header.join(", ")})`;
           throw new ImportFileError(
-            `the file lacks the ${opts.format.toUpperCase()} column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${ownExport}`,
+            `the file lacks the ${opts.format.toUpperCase()} column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${ownExport}${separatorHint}`,
           );
         }
         const lower = header.map((h) => h.toLowerCase());

@@ -22,6 +22,16 @@ export async function checkUtf8(file: string): Promise<void> {
   // A character the chunk before began and did not end: it ends (or breaks) in this one.
   let carried: Buffer = Buffer.alloc(0);
   for await (const read of createReadStream(file) as AsyncIterable<Buffer>) {
+    // UTF-16 without a byte-order mark decodes as UTF-8 when its text is ASCII, a NUL byte
+    // between every two characters: no text file holds one (nor may an event).
+    const nul = read.indexOf(0);
+    if (nul >= 0) {
+      let at = line;
+      for (let i = 0; i < nul; i += 1) if (read[i] === 0x0a) at += 1;
+      throw new ImportFileError(
+        `the file is not UTF-8 text: byte ${offset + nul} (line ${at}) is a NUL byte; if it is UTF-16 (a spreadsheet's "Unicode text"), convert it first, e.g. iconv -f UTF-16LE -t UTF-8`,
+      );
+    }
     try {
       decoder.decode(read, { stream: true });
     } catch {

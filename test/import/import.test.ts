@@ -344,6 +344,17 @@ describe("npm run import --format csv --map", () => {
       'events[0].fields.data.title: names the column "headline", which the file does not have',
     );
     expect(await storedEvents(archive.url, "other-k-1")).toBeNull();
+    // A sheet saved with semicolons: one column holding every name, and the hint says why.
+    const semicolons = copy("semicolon-recorder.csv", (t) => t.replace(/,/g, ";"));
+    const wrongSeparator = await runImport(archive.url, [
+      semicolons,
+      "--map",
+      join(FIXTURES, "recorder.map.json"),
+    ]);
+    expect(wrongSeparator.code).toBe(2);
+    expect(wrongSeparator.stderr).toContain(
+      'its header is one column holding ";": the file is separated by ";", not commas; save it as CSV with commas',
+    );
   });
 
   it.each([
@@ -446,6 +457,13 @@ describe("npm run import --format csv --map", () => {
     // The byte named is the "ä" itself, not the one after it that shows it was not UTF-8.
     expect(run.stderr).toContain(`the file is not UTF-8: byte ${bytes.indexOf(0xe4)} (line 4)`);
     expect(await storedEvents(archive.url, "recorder-l-1")).toBeNull();
+    // UTF-16 without a byte-order mark: its ASCII would pass as UTF-8, a NUL after each character.
+    const utf16 = join(dir, "utf16.csv");
+    writeFileSync(utf16, Buffer.from(text.replace("Buch\u00e4", "Bucha"), "utf16le"));
+    const wide = await runImport(archive.url, [utf16, "--map", join(FIXTURES, "recorder.map.json")]);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toContain("the file is not UTF-8 text: byte 1 (line 1) is a NUL byte");
+    expect(wide.stderr).toContain("iconv -f UTF-16LE -t UTF-8");
   });
 
   it("--dry-run checks every row as the API would, a date after today too, and stores nothing", async () => {
@@ -480,6 +498,16 @@ describe("npm run import --format csv --map", () => {
 });
 
 describe("npm run import --format ndjson", () => {
+  it("refuses an empty file, as an empty CSV is refused", async () => {
+    const empty = join(dir, "empty.ndjson");
+    writeFileSync(empty, "");
+    const run = await runImport(archive.url, [empty]);
+    expect([run.code, run.stderr.trim()]).toEqual([
+      2,
+      "import stopped: the file is empty: no event to import",
+    ]);
+  });
+
   it("re-records another archive's export with importedFrom, renamed ids and their references; a bad line fails alone", async () => {
     const source = await startArchive();
     try {
