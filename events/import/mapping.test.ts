@@ -141,4 +141,20 @@ describe("a mapped row's event ids", () => {
     );
     expect(checked.ok ? [] : checked.errors.map((e) => e.path)).toEqual(["events[0].onec", "events[1].type"]);
   });
+
+  it("given a field path its type does not have, refuses the mapping before any row, naming it", () => {
+    const [opening, figure] = MAPPING.events as [Record<string, unknown>, Record<string, unknown>];
+    const misspelt = {
+      ...MAPPING,
+      events: [
+        { ...opening, fields: { ...(opening.fields as object), "data.titel": "{what}" } },
+        { ...figure, fields: { ...(figure.fields as object), "data.figures.killed.valeu": "{killed}" } },
+      ],
+    };
+    const checked = checkMapping(misspelt, HEADER);
+    expect(checked.ok ? [] : checked.errors).toEqual([
+      { path: "events[0].fields.data.titel", message: "is not a field of IncidentOpened" },
+      { path: "events[1].fields.data.figures.killed.valeu", message: "is not a field of CasualtiesReported" },
+    ]);
+  });
 });

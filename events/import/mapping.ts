@@ -1,6 +1,6 @@
 import { ownValue, setOwn } from "../own-keys.js";
 import { EVENT_TYPES } from "../schemas.js";
-import type { FieldError } from "../validate.js";
+import { type FieldError, parseEnvelope } from "../validate.js";
 import { datasetEventId, importEventId, slugify } from "./event-ids.js";
 import { type MappedRow, parseNumber, type SourceRow } from "./rows.js";
 
@@ -144,7 +144,27 @@ export function checkMapping(
       } else errors.push({ path, message: "must be a template or { column, as }" });
     }
   });
+  if (errors.length > 0) return { ok: false, errors };
+  // A field path misspelt (data.titel) would fail every row alike: said once, before any row.
+  (m.events as MappedEvent[]).forEach((event, i) => {
+    for (const path of unknownFields(event)) {
+      errors.push({ path: `events[${i}].fields.${path}`, message: `is not a field of ${event.type}` });
+    }
+  });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, mapping: input as Mapping };
+}
+
+/** The fields a mapped event names that its type does not have, found by the API's own parser. */
+function unknownFields(event: MappedEvent): string[] {
+  const probe: Record<string, unknown> = { type: event.type };
+  for (const [field, rule] of Object.entries(event.fields)) {
+    const number = typeof rule !== "string" && (rule.as === "number" || rule.as === "integer");
+    put(probe, field, number ? 1 : "x");
+  }
+  const parsed = parseEnvelope(probe);
+  return parsed.ok
+    ? []
+    : parsed.errors.filter((e) => e.message === "is not a known field").map((e) => e.path);
 }
 
 /** The keys a mapped event may have. */
