@@ -143,7 +143,7 @@ describe("a mapped row's event ids", () => {
   });
 
   it("given a field path its type does not have, refuses the mapping before any row, naming it", () => {
-    const [opening, figure] = MAPPING.events as [Record<string, unknown>, Record<string, unknown>];
+    const [opening, figure] = MAPPING.events as unknown as [Record<string, unknown>, Record<string, unknown>];
     const misspelt = {
       ...MAPPING,
       events: [
