@@ -77,7 +77,9 @@ describe("npm start: the archive in one process", () => {
     try {
       // The hint follows the URL in the same write: wait for the banner's end.
       await vi.waitFor(() => expect(server.output()).toContain("npm run sample"));
-      expect(server.output()).toContain(`LEDGER_URL=${server.url} LEDGER_TOKEN="$LEDGER_TOKEN" npm run sample`);
+      expect(server.output()).toContain(
+        `LEDGER_URL=${server.url} LEDGER_TOKEN="$LEDGER_TOKEN" npm run sample`,
+      );
     } finally {
       await server.stop();
     }
