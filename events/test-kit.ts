@@ -130,3 +130,14 @@ export function given(...history: Envelope[]): Scenario {
     }),
   };
 }
+
+/** A JSON value with every object's members in reverse order: the same value, written another way. */
+export function keysReversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysReversed);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, keysReversed(v)]),
+  );
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keysReversed } from "../test-kit.js";
 import { parseEnvelope } from "../validate.js";
 import { checkMapping, type Mapping, mappedRow } from "./mapping.js";
 
@@ -87,21 +88,11 @@ describe("a mapped row's event ids", () => {
     if (!row.ok) throw new Error(JSON.stringify(row.errors));
     return row.events.map((e) => e.eventId);
   };
-  const reversed = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(reversed)
-      : typeof value === "object" && value !== null
-        ? Object.fromEntries(
-            Object.entries(value)
-              .reverse()
-              .map(([k, v]) => [k, reversed(v)]),
-          )
-        : value;
 
   it("given the mapping written another way, or put right where it made no event of a row, then the same ids", () => {
     const ids = idsOf(MAPPING, GOOD);
     expect(new Set(ids).size).toBe(2);
-    expect(idsOf(reversed(MAPPING), GOOD)).toEqual(ids);
+    expect(idsOf(keysReversed(MAPPING), GOOD)).toEqual(ids);
     // A third event added: the first two keep their ids.
     const more = {
       ...MAPPING,

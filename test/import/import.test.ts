@@ -7,6 +7,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BEST_ABOVE_LOW } from "../../events/import/ucdp.js";
 import { verifyChain } from "../../events/stored-event.js";
+import { keysReversed } from "../../events/test-kit.js";
 import type { LocalServer } from "../../functions/local/server.js";
 import { call, startArchive } from "../support/archive.js";
 import { startScript } from "../support/run-script.js";
@@ -103,18 +104,8 @@ describe("the README's recorder sheet (sample/)", () => {
     ]);
     // The mapping saved another way (its keys in another order, other spacing) names the same
     // events: nothing is stored twice.
-    const reorder = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(reorder)
-        : typeof value === "object" && value !== null
-          ? Object.fromEntries(
-              Object.entries(value)
-                .reverse()
-                .map(([k, v]) => [k, reorder(v)]),
-            )
-          : value;
     const resaved = join(dir, "recorder-sheet.resaved.map.json");
-    writeFileSync(resaved, JSON.stringify(reorder(JSON.parse(readFileSync(map, "utf8"))), null, 4));
+    writeFileSync(resaved, JSON.stringify(keysReversed(JSON.parse(readFileSync(map, "utf8"))), null, 4));
     const again = await runImport(archive.url, [file, "--map", resaved]);
     expect([again.code, again.stdout]).toEqual([
       0,
