@@ -72,6 +72,14 @@ function options() {
   };
 }
 
+/** A row's values as a report line shows them: text past 2,000 characters cut, at any depth (an NDJSON event's quote). */
+function shortened(value: unknown): unknown {
+  if (typeof value === "string") return value.length > 2000 ? `${value.slice(0, 2000)}…` : value;
+  if (Array.isArray(value)) return value.map(shortened);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
+}
+
 /**
  * Rows that failed, one JSON object a line: `{ row, line, fields, messages }`. An earlier run's
  * report is replaced by this run's first failed row, or removed once this run has read every row
@@ -83,12 +91,7 @@ class ErrorReport {
   constructor(readonly path: string) {}
   write(row: { row: number; line: number; fields: Record<string, unknown> }, messages: FieldError[]): void {
     this.fd ??= openSync(this.path, "w");
-    const fields = Object.fromEntries(
-      Object.entries(row.fields).map(([k, v]) => [
-        k,
-        typeof v === "string" && v.length > 2000 ? `${v.slice(0, 2000)}…` : v,
-      ]),
-    );
+    const fields = shortened(row.fields) as Record<string, unknown>;
     writeSync(this.fd, `${JSON.stringify({ row: row.row, line: row.line, fields, messages })}\n`);
     this.count += 1;
   }

@@ -538,7 +538,7 @@ describe("npm run import --format ndjson", () => {
       const edited = exported
         .split("\n")[0]
         ?.replace('"mirror-kyiv-2024"', '"mirror-edited-2024"')
-        .replace('"Strike"', '"Strike, edited"');
+        .replace('"Strike"', `"Strike, edited${" at length".repeat(500)}"`);
       writeFileSync(
         file,
         `${exported}{not json\n${deep}\n{"type":"StatementMade","type":"DenialIssued"}\n${edited}\n`,
@@ -552,6 +552,9 @@ describe("npm run import --format ndjson", () => {
         [7, "hash", expect.stringMatching(/^does not recompute from the event/)],
       ]);
       expect(await storedEvents(archive.url, "mirror-edited-2024")).toBeNull();
+      // A report line shows a long value cut, at any depth of the event.
+      const reported = errorsOf(file).find((e) => e.row === 7)?.fields as { data: { title: string } };
+      expect(reported.data.title).toHaveLength(2001);
       const events = (await storedEvents(archive.url, "mirror-kyiv-2024")) ?? [];
       const originals = exported
         .trim()
