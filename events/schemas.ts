@@ -90,7 +90,9 @@ const text = (max: number) =>
     z.refine((v) => !CONTROL.test(v), "must not contain control characters (tab and line breaks are fine)"),
     z.meta({ pattern: TEXT_PATTERN }),
   );
-const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(100_000_000));
+/** The largest count a figure holds. */
+export const MAX_COUNT = 100_000_000;
+const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(MAX_COUNT));
 const opt = z.optional;
 
 /**

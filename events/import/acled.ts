@@ -5,6 +5,7 @@ import {
 } from "../export/research-codes.js";
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
+  COUNT_RULE,
   cellChecks,
   clipping,
   type MappedRow,
@@ -85,7 +86,7 @@ export function acledRow(row: SourceRow): MappedRow {
     "must be a real day (2022-04-08 or 08 April 2022)",
   );
   const { country, lat, lon } = placeCells(cell, need);
-  const fatalities = need(parseCount(cell("fatalities")), "fatalities", "must be a non-negative integer");
+  const fatalities = need(parseCount(cell("fatalities")), "fatalities", COUNT_RULE);
   const timePrecision = need(
     valueOfCode(ACLED_TIME_PRECISION_READ, cell("time_precision")),
     "time_precision",

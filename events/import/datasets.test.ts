@@ -143,6 +143,11 @@ describe("a row with several bad cells", () => {
   it("given ACLED's latitude 91 and fatalities -1, then both are named at once", () => {
     const bad = acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, latitude: "91", fatalities: "-1" }));
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(["latitude", "fatalities"]);
+    // A count past what a figure holds is the column's, said once, not the event's field.
+    expect(acledRow(row(ACLED_COLUMNS, { ...ACLED_ROW, fatalities: "99999999999999999999" }))).toEqual({
+      ok: false,
+      errors: [{ path: "fatalities", message: "must be a whole number from 0 to 100,000,000" }],
+    });
   });
 
   it("given GED's unknown violence type, a day that is not one and low above best, then all three", () => {

@@ -54,11 +54,13 @@ describe("countryCode and parseCount", () => {
     expect(countryCode("constructor")).toBeNull();
   });
 
-  it("given counts, then non-negative integers only", () => {
+  it("given counts, then whole numbers from 0 to the most a figure holds only", () => {
     expect(parseCount("57")).toBe(57);
+    expect(parseCount("100000000")).toBe(100_000_000);
     expect(parseCount("-1")).toBeNull();
     expect(parseCount("2.5")).toBeNull();
     expect(parseCount("")).toBeNull();
+    expect(parseCount("99999999999999999999")).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import { isCalendarDay } from "../calendar.js";
+import { MAX_COUNT } from "../schemas.js";
 import type { FieldError } from "../validate.js";
 import { countryCode } from "./countries.js";
 
@@ -123,11 +124,14 @@ export function parseDegrees(text: string | undefined, max: 90 | 180): number | 
   return n !== null && n >= -max && n <= max ? n : null;
 }
 
-/** A non-negative integer from a cell; null otherwise. */
+/** A count from a cell, 0 to the most a figure holds (MAX_COUNT); null otherwise. */
 export function parseCount(text: string | undefined): number | null {
   const n = parseNumber(text);
-  return n !== null && Number.isInteger(n) && n >= 0 ? n : null;
+  return n !== null && Number.isInteger(n) && n >= 0 && n <= MAX_COUNT ? n : null;
 }
+
+/** What a count cell must be, said the same for every dataset. */
+export const COUNT_RULE = `must be a whole number from 0 to ${MAX_COUNT.toLocaleString("en")}`;
 
 /** Text cut to a schema's limit, with an ellipsis when cut; undefined for an empty cell. */
 export function clip(text: string | undefined, max: number): string | undefined {

@@ -1,6 +1,7 @@
 import { UCDP_DATE_PREC_READ, UCDP_WHERE_PREC_READ, valueOfCode } from "../export/research-codes.js";
 import { datasetEventId, slugify } from "./event-ids.js";
 import {
+  COUNT_RULE,
   cellChecks,
   clipping,
   type MappedRow,
@@ -110,18 +111,18 @@ export function ucdpRow(row: SourceRow): MappedRow {
     "must be a real day, not before date_start",
   );
   const { country, lat, lon } = placeCells(cell, need);
-  const best = need(parseCount(cell("best")), "best", "must be a non-negative integer");
+  const best = need(parseCount(cell("best")), "best", COUNT_RULE);
   const lowCount = parseCount(cell("low"));
   const highCount = parseCount(cell("high"));
   const low = need(
     lowCount !== null && (best === null || lowCount <= best) ? lowCount : null,
     "low",
-    "must be a non-negative integer, at most best",
+    `${COUNT_RULE}, at most best`,
   );
   const high = need(
     highCount !== null && (best === null || highCount >= best) ? highCount : null,
     "high",
-    "must be a non-negative integer, at least best",
+    `${COUNT_RULE}, at least best`,
   );
   const timePrecision = need(
     valueOfCode(UCDP_DATE_PREC_READ, cell("date_prec")),
