@@ -151,6 +151,52 @@ describe("a signed-in desk session on the incident page", () => {
   });
 });
 
+describe("the forms that pick people by their entries", () => {
+  const form = (slug: string) => `${archive.url}/desk/incidents/${INCIDENT}/${slug}`;
+  const auditOf = async (via: string) => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    try {
+      const out = await db.send(new ScanCommand({ TableName: peopleTables(archive.tables).audit }));
+      return (out.Items ?? []).filter((i) => i.via?.S === via).map((i) => i.who?.S ?? "");
+    } finally {
+      db.destroy();
+    }
+  };
+  const optionsOf = (html: string) =>
+    [...html.matchAll(/<option value="[^"]+#\d+"[^>]*>([^<]*)</g)].map((m) => m[1]);
+
+  it("name each victim as the incident page would for this reader: sealed names for a restricted-reader only, recorded", async () => {
+    const before = await auditOf("desk form victims-link");
+    const rhea = await signInOverHttp(archive.url, READER.token);
+    const forRhea = await (await fetch(form("victims-link"), { headers: { cookie: rhea } })).text();
+    const options = optionsOf(forRhea);
+    expect(options).toHaveLength(4);
+    expect(options[0]).toContain(`person 1: \u2068${PUBLIC_NAME}\u2069`);
+    expect(options[1]).toContain(`person 2: \u2068${SEALED[0]}\u2069`);
+    expect(forRhea).toContain("data-restricted");
+    expect((await auditOf("desk form victims-link")).length - before.length).toBe(1);
+
+    // A writer without the role picks by the public values alone; nothing of theirs is recorded.
+    const rita = await signInOverHttp(archive.url, WRITER.token);
+    const forRita = await (await fetch(form("victims-link"), { headers: { cookie: rita } })).text();
+    expect(optionsOf(forRita)[0]).toContain(`person 1: \u2068${PUBLIC_NAME}\u2069`);
+    expect(optionsOf(forRita)[1]).toMatch(/person 2 \(male, civilian\)$/);
+    for (const value of SEALED) expect(forRita).not.toContain(value);
+    expect(forRita).not.toContain("data-restricted");
+    expect(await auditOf("desk form victims-link")).toEqual([...before, READER.name]);
+  });
+
+  it("show an editor who may read them the values each redaction box would withhold", async () => {
+    const editor = await signInOverHttp(archive.url, TOKEN);
+    const html = await (
+      await fetch(`${form("redaction")}?target=reader-victims-1`, { headers: { cookie: editor } })
+    ).text();
+    expect(html).toContain(`Person 2: name (\u2068${SEALED[0]}\u2069)`);
+    expect(html).toContain(`Person 2: place (\u2068${SEALED[1]}\u2069)`);
+    expect(html).toContain("data-restricted");
+  });
+});
+
 describe("sign-out", () => {
   it("revokes the session on the server: a copied cookie is treated as signed out", async () => {
     const rhea = await newPerson(browser);

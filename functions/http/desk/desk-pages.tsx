@@ -6,6 +6,7 @@ import type { PagesEvidence } from "../../evidence/evidence-routes.js";
 import type { PagesBundle } from "../../evidence/proof-bundle.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
+import type { DisclosureReader } from "../../people/disclosure-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import type { EventRoutesDeps } from "../routes/events.js";
 import type { ReleaseRoutesDeps } from "../routes/releases.js";
@@ -39,6 +40,8 @@ export function deskPages(deps: {
   evidence?: PagesEvidence;
   /** The API's proof bundles: a signed-in restricted-reader's by session. */
   bundle?: PagesBundle;
+  /** The sealed values a signed-in restricted-reader sees on the forms that name people. */
+  disclosures?: DisclosureReader;
 }) {
   const { desk } = deps;
   const forms = deskForms(desk.forms, deps.evidence !== undefined);
@@ -65,6 +68,7 @@ export function deskPages(deps: {
       forms,
       ...(deps.evidence ? { evidence: deps.evidence } : {}),
       ...(deps.bundle ? { bundle: deps.bundle } : {}),
+      ...(deps.disclosures ? { disclosures: deps.disclosures } : {}),
       ...(desk.publicOrigin ? { publicOrigin: desk.publicOrigin } : {}),
     }),
   );

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { EventId, IncidentId } from "../../../events/schemas.js";
+import { commitmentsIn, decodeDisclosure } from "../../../events/sealing.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { FieldError } from "../../../events/validate.js";
 import { parseAppendBody } from "../../../events/validate.js";
@@ -10,10 +11,12 @@ import { DEFAULT_EVIDENCE_MAX, evidenceRoutes, type PagesEvidence } from "../../
 import { type PagesBundle, proofBundleRoutes } from "../../evidence/proof-bundle.js";
 import type { IncidentReader } from "../../incident-reader.js";
 import type { Logger } from "../../logger.js";
+import type { DisclosureReader } from "../../people/disclosure-reader.js";
 import type { EventStore } from "../../store/event-store.js";
 import { type Authenticator, hasRole, type Principal } from "../auth.js";
 import { API_DOWNLOADS, type DownloadLinks } from "../pages/evidence-section.js";
 import { typeLabel, viewPath } from "../pages/format.js";
+import { RestrictedNotice } from "../pages/victims-section.js";
 import { acceptQuery, incidentIdProblem } from "../params.js";
 import { createErrorHandler } from "../problem.js";
 import { readBodyText } from "../read-body.js";
@@ -31,7 +34,7 @@ import {
 } from "./form-kit.js";
 import { fieldMessages, formValues, nearestField, type ReadForm, setPath } from "./form-read.js";
 import { ADD_ROW } from "./forms/casualties-reported.js";
-import type { DeskForm, FormContext } from "./forms/desk-form.js";
+import { type DeskForm, type FormContext, openedKey } from "./forms/desk-form.js";
 import { DESK_FORMS } from "./forms/registry.js";
 import { ReleaseFields, ReleaseNamed, releaseFieldFor, releaseLabel } from "./release-form.js";
 import { sameOrigin } from "./same-origin.js";
@@ -56,6 +59,8 @@ export interface DeskDeps {
   bundle?: PagesBundle;
   /** The configured public origin a form must be posted from (same-origin.ts). */
   publicOrigin?: string;
+  /** The sealed values a restricted-reader sees on a form that names people (each read recorded). */
+  disclosures?: DisclosureReader;
 }
 
 const DESK_EVIDENCE = "/desk/evidence/";
@@ -249,18 +254,44 @@ export function deskRoutes(deps: DeskDeps) {
     return { incidentId, events: [...events].reverse(), summary, ...(target ? { target } : {}) };
   };
 
+  /**
+   * The sealed values a form that names people shows its reader, as the incident page shows
+   * them: public ones to anyone, restricted ones to a restricted-reader, each such read recorded
+   * before the page goes out. `restricted`: the page shows values others do not see.
+   */
+  const opened = async (form: DeskForm, who: Principal, context: FormContext) => {
+    const reader = deps.disclosures;
+    const values = new Map<string, unknown>();
+    let restricted = false;
+    if (!form.namesPeople || !reader) return { values, restricted };
+    const sealed = context.events.filter((e) => commitmentsIn(e).length > 0);
+    const read = await Promise.all(
+      sealed.map(async (e) => ({ e, ...(await reader.ofEvent(e, who, `desk form ${form.slug}`)) })),
+    );
+    for (const { e, items } of read)
+      for (const item of items) {
+        const disclosed = decodeDisclosure(item.disclosure);
+        if (!disclosed) continue;
+        values.set(openedKey(e.eventId, item.pointer), disclosed.value);
+        restricted ||= item.visibility === "restricted";
+      }
+    return { values, restricted };
+  };
+
   const page = async (
     c: Context,
     status: ContentfulStatusCode,
     s: Session,
     form: DeskForm,
-    context: FormContext,
+    shared: FormContext,
     values: FormValues,
     errors: ReadonlyMap<string, string>,
     general: readonly string[],
     recorded?: StoredEvent,
     focus?: string,
   ) => {
+    const open = await opened(form, s.who, shared);
+    const context = open.values.size > 0 ? { ...shared, opened: open.values } : shared;
     const order = form.fields(values);
     const sorted = new Map([...errors].sort(([a], [b]) => rank(order, a) - rank(order, b)));
     const state: FormState = {
@@ -286,6 +317,7 @@ export function deskRoutes(deps: DeskDeps) {
         ) : null}
         <h1>{form.title}</h1>
         <p class="muted">{form.blurb}</p>
+        {open.restricted ? <RestrictedNotice reader={s.who.name} /> : null}
         <form
           method="post"
           action={action}

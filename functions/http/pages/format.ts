@@ -159,6 +159,16 @@ export function safeHref(url: string | undefined): string | undefined {
  */
 export const isolate = (text: string): string => `\u2068${text}\u2069`;
 
+/** A sealed value opened for its reader, in words: a list joined, an age range as `min–max`. */
+export function sealedValueText(value: unknown): string {
+  if (Array.isArray(value)) return value.join("; ");
+  if (value && typeof value === "object") {
+    const r = value as { min?: number; max?: number };
+    return `${r.min}–${r.max}`;
+  }
+  return String(value);
+}
+
 export const viewPath = (incidentId: string): string => `/view/${encodeURIComponent(incidentId)}`;
 /** A source's or speaker's page. */
 export const sourcePath = (name: string): string => `/source/${encodeURIComponent(name)}`;

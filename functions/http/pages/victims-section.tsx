@@ -3,6 +3,7 @@ import { decodeDisclosure } from "../../../events/sealing.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import type { VictimsSummary } from "../../../events/victims.js";
 import type { ServedDisclosure } from "../../people/disclosure-reader.js";
+import { sealedValueText } from "./format.js";
 
 /** At most this many victims are listed on a page; the rest are counted. */
 export const VICTIMS_LISTED = 100;
@@ -16,15 +17,6 @@ export interface VictimsView {
 }
 
 const FIELDS = ["name", "nameVariants", "age", "ageRange", "place", "notes"] as const;
-
-function shown(value: unknown): string {
-  if (Array.isArray(value)) return value.join("; ");
-  if (value && typeof value === "object") {
-    const r = value as { min?: number; max?: number };
-    return `${r.min}–${r.max}`;
-  }
-  return String(value);
-}
 
 const counted = (counts: Record<string, number>) =>
   Object.entries(counts)
@@ -71,7 +63,7 @@ export const VictimsSection: FC<{ view: VictimsView }> = ({ view }) => {
                 {rows.map((v, i) => {
                   const sealed = FIELDS.filter((f) => v[f] !== undefined).map((f) => {
                     const pointer = `/data/victims/${i}/${f}`;
-                    if (open.has(pointer)) return `${f}: ${shown(open.get(pointer))}`;
+                    if (open.has(pointer)) return `${f}: ${sealedValueText(open.get(pointer))}`;
                     return `${f}: ${erased.has(pointer) ? "erased" : "withheld"}`;
                   });
                   return (

@@ -13,7 +13,15 @@ export interface FormContext {
   target?: string;
   /** The incident's current summary: its details as revised, whatever the events above reach back to. */
   summary?: Summary | null;
+  /**
+   * The sealed values this reader may see, by event id and JSON Pointer (`openedKey`), on a form
+   * that names people (`namesPeople`): public ones, and restricted ones for a restricted-reader.
+   */
+  opened?: ReadonlyMap<string, unknown>;
 }
+
+/** The key of a sealed value in `FormContext.opened`. */
+export const openedKey = (eventId: string, pointer: string) => `${eventId}${pointer}`;
 
 /**
  * One form of the desk: a small module registered in `DESK_FORMS` (registry.ts). A form for a
@@ -54,6 +62,11 @@ export interface DeskForm {
   upload?: string;
   /** Whether the form is offered on this incident (e.g. a target to pick exists). */
   offered?(context: FormContext): boolean;
+  /**
+   * The form picks people by their entries (a victim, a private speaker): the sealed values its
+   * reader may see are shown beside them, as on the incident page, so the right person is chosen.
+   */
+  namesPeople?: true;
 }
 
 /** Labels of the parts every event form shares. */

@@ -1,6 +1,6 @@
 import { commitmentsIn } from "../../../../../events/sealing.js";
 import type { StoredEvent } from "../../../../../events/stored-event.js";
-import { typeLabel } from "../../../pages/format.js";
+import { isolate, sealedValueText, typeLabel } from "../../../pages/format.js";
 import {
   AttributionFields,
   Checkboxes,
@@ -16,6 +16,7 @@ import {
   type DeskForm,
   type FormContext,
   labelFrom,
+  openedKey,
   SOURCE_FIELDS,
 } from "../desk-form.js";
 import { TargetPicker, targeting, targetsOf } from "../target-picker.js";
@@ -46,6 +47,10 @@ export function pointerLabel(pointer: string): string {
   if (speaker) return `the private person's ${speaker[1]}`;
   return pointer;
 }
+
+/** A sealed field's label, with its value where this reader may see it (a restricted-reader). */
+const withOpened = (label: string, value: unknown) =>
+  value === undefined ? label : `${label} (${isolate(sealedValueText(value))})`;
 
 /**
  * The pointers to redact: the fields ticked under the chosen event, and those typed one a line.
@@ -96,6 +101,7 @@ export const redactionAppliedForm: DeskForm = {
     "attributedTo.name": "Name of who decided it",
   }),
   ...targeting(holdsSealedValues),
+  namesPeople: true,
   read: (values, context) => {
     const read = readEnvelope("RedactionApplied", values, { skip: (name) => name === "data.pointers" });
     const { pointers, elsewhere } = chosenPointers(values, context);
@@ -127,7 +133,10 @@ export const redactionAppliedForm: DeskForm = {
             .map((m, i) => ({
               name: `pointer.${event.version}.${i}`,
               value: m.pointer,
-              label: pointerLabel(m.pointer),
+              label: withOpened(
+                pointerLabel(m.pointer),
+                context.opened?.get(openedKey(event.eventId, m.pointer)),
+              ),
             }))}
         />
       ))}

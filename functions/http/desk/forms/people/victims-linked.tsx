@@ -1,4 +1,4 @@
-import { isolate, sourceName } from "../../../pages/format.js";
+import { isolate, sealedValueText, sourceName } from "../../../pages/format.js";
 import { AttributionFields, type Choice, Radios, SelectField, SourceFields } from "../../form-kit.js";
 import { readEnvelope, setPath } from "../../form-read.js";
 import {
@@ -6,6 +6,7 @@ import {
   type DeskForm,
   type FormContext,
   labelFrom,
+  openedKey,
   SOURCE_FIELDS,
 } from "../desk-form.js";
 
@@ -13,12 +14,13 @@ import {
 const PUBLIC_PARTS = ["ageGroup", "sex", "status", "diedOn"] as const;
 
 /**
- * The incident's victim entries, `eventId#index`, labelled by their public fields only; not
- * those of a retracted report, which no longer count and cannot be linked. A label is an
- * <option>'s text, which can hold no <bdi>: who reported it (the client's words) is isolated
- * with FSI … PDI instead; the public fields are the schema's words and a date.
+ * The incident's victim entries, `eventId#index`, labelled by their public fields, and by their
+ * name where this reader may see it (`opened`); not those of a retracted report, which no longer
+ * count and cannot be linked. A label is an <option>'s text, which can hold no <bdi>: who
+ * reported it and the name (the client's words) are isolated with FSI … PDI instead; the public
+ * fields are the schema's words and a date.
  */
-export function victimEntries({ events, summary }: FormContext): Choice[] {
+export function victimEntries({ events, summary, opened }: FormContext): Choice[] {
   const retracted = new Set([
     ...(summary?.retractedEventIds ?? []),
     ...events.flatMap((e) =>
@@ -33,9 +35,11 @@ export function victimEntries({ events, summary }: FormContext): Choice[] {
         const known = PUBLIC_PARTS.flatMap((p) => (typeof v[p] === "string" ? [String(v[p])] : []));
         // A private reporter's name is sealed (a commitment, not text): their pseudonym instead.
         const who = isolate(e.attributedTo ? sourceName(e.attributedTo) : e.source.publisher);
+        const name = opened?.get(openedKey(e.eventId, `/data/victims/${index}/name`));
+        const named = name === undefined ? "" : `: ${isolate(sealedValueText(name))}`;
         return {
           value: `${e.eventId}#${index}`,
-          label: `v${e.version} · ${who} · person ${index + 1}${known.length ? ` (${known.join(", ")})` : ""}`,
+          label: `v${e.version} · ${who} · person ${index + 1}${named}${known.length ? ` (${known.join(", ")})` : ""}`,
         };
       });
     });
@@ -70,6 +74,7 @@ export const victimsLinkedForm: DeskForm = {
     "attributedTo.name": "Name of who linked them",
   }),
   offered: (context: FormContext) => victimEntries(context).length > 1,
+  namesPeople: true,
   read: (values) => {
     const read = readEnvelope("VictimsLinked", values, { skip: (n) => n === "data.a" || n === "data.b" });
     for (const side of ["a", "b"] as const) {
