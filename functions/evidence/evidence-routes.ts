@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
+import { downloadName } from "../../events/media-types.js";
 import { toFieldErrors } from "../../events/validate.js";
 import {
   ForbiddenError,
@@ -18,7 +19,6 @@ import type { Logger } from "../logger.js";
 import type { AuditLog } from "../people/audit-log.js";
 import {
   type Access,
-  type BlobInfo,
   type BlobStore,
   type ByteRange,
   base64ToHex,
@@ -186,26 +186,6 @@ const sha256Param = (c: Context): string => {
   }
   return sha256;
 };
-
-/** A file name for the bytes: their hash, and an extension from their media type. */
-function fileName(info: BlobInfo): string {
-  const essence = info.mediaType.split(";")[0]?.trim() ?? "";
-  const known: Record<string, string> = {
-    "text/html": "html",
-    "text/plain": "txt",
-    "application/pdf": "pdf",
-    "image/jpeg": "jpg",
-    "image/png": "png",
-    "image/webp": "webp",
-    "video/mp4": "mp4",
-    "application/warc": "warc",
-    "application/wacz": "wacz",
-    "application/zip": "zip",
-    "application/json": "json",
-  };
-  const ext = Object.hasOwn(known, essence) ? known[essence] : undefined;
-  return ext ? `${info.sha256}.${ext}` : info.sha256;
-}
 
 /** One byte range of `size` bytes (RFC 9110 §14), null: the whole; "unsatisfiable": 416. */
 export function parseRange(header: string | undefined, size: number): ByteRange | null | "unsatisfiable" {
@@ -406,7 +386,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
         at,
       });
     }
-    const disposition = `attachment; filename="${fileName(info)}"`;
+    const disposition = `attachment; filename="${downloadName(sha256, info.mediaType)}"`;
     const etag = `"${sha256}"`;
     const common = {
       ETag: etag,

@@ -33,30 +33,6 @@ export function kindOf(mediaType: string, warc: boolean): string {
   return "document";
 }
 
-const EXTENSIONS: Record<string, string> = {
-  html: "text/html",
-  htm: "text/html",
-  txt: "text/plain",
-  pdf: "application/pdf",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  gif: "image/gif",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  mp3: "audio/mpeg",
-  json: "application/json",
-  warc: "application/warc",
-  wacz: "application/wacz",
-};
-
-export function mediaTypeOf(file: string): string {
-  if (/\.warc\.gz$/i.test(file)) return "application/gzip";
-  const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase() ?? "";
-  return Object.hasOwn(EXTENSIONS, ext) ? (EXTENSIONS[ext] as string) : "application/octet-stream";
-}
-
 /** The EvidenceCaptured envelope (CONTRACT.md "Evidence"); only facts the inputs hold. */
 export function captureEnvelope(input: CaptureInput) {
   const sourceUrl = input.sourceUrl ?? input.archiver?.url ?? input.warc?.targetUri;

@@ -2,9 +2,10 @@ import "../where-typed.js";
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
+import { mediaTypeOfFile } from "../../events/media-types.js";
 import { parseEnvelope } from "../../events/validate.js";
 import { archiverFacts } from "./auto-archiver.js";
-import { captureEnvelope, mediaTypeOf } from "./event.js";
+import { captureEnvelope } from "./event.js";
 import { hashFile, progress, sendFile } from "./upload.js";
 import { PayloadDigestMismatch, readWarcFacts } from "./warc.js";
 
@@ -72,7 +73,7 @@ const archiver = values.metadata
       }
     })()
   : null;
-const mediaType = values["media-type"] ?? archiver?.mimetype ?? mediaTypeOf(file);
+const mediaType = values["media-type"] ?? archiver?.mimetype ?? mediaTypeOfFile(file);
 const warc = await readWarcFacts(file, values["source-url"] ?? archiver?.url).catch((error: Error) =>
   error instanceof PayloadDigestMismatch
     ? fail(

@@ -127,6 +127,11 @@ describe("npm run capture", () => {
         container: { format: "warc", payloadDigest },
       });
       expect(event.source.publisher).toBe("news.example.org");
+      // Downloaded under a name the reader's system opens: gzip'd bytes end in .gz.
+      const held = await fetch(`${archive.server.url}/evidence/${event.data.sha256}`, { method: "HEAD" });
+      expect(held.headers.get("content-disposition")).toBe(
+        `attachment; filename="${event.data.sha256}.${gzip ? "gz" : "warc"}"`,
+      );
     });
   }
 
