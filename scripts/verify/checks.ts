@@ -142,35 +142,61 @@ const NO_HEAD: IncidentHead = { version: 0, hash: GENESIS_HASH };
 /**
  * One incident's leaves in log order, packed: each leaf's hash (which covers all four of its
  * fields) and its log index, 40 bytes a leaf, so a full check of a large log holds no object
- * per leaf.
+ * per leaf. A leaf is held until its event is checked (`release`): events are checked in log
+ * order, so what is held is the stretch of leaves read ahead of them, not the whole log.
  */
 export class LoggedLeaves {
   private hashes = new Uint8Array(32 * 4);
   private indices = new Float64Array(4);
+  /** Leaves pushed in all; the k-th is the incident's k-th logged version after its head. */
   length = 0;
+  /** Leaves released: the first `released` are no longer held. */
+  private released = 0;
+  /** Where leaf `released` sits in the arrays. */
+  private start = 0;
 
   push(index: number, leafHash: Hash): void {
-    if (this.length === this.indices.length) {
-      const hashes = new Uint8Array(this.hashes.length * 2);
-      hashes.set(this.hashes);
+    const held = this.length - this.released;
+    if (this.start + held === this.indices.length) {
+      // Full to the end: move the held leaves to the front, into arrays twice as long only when
+      // they fill more than half of these.
+      const capacity = held * 2 > this.indices.length ? this.indices.length * 2 : this.indices.length;
+      const hashes = new Uint8Array(32 * capacity);
+      hashes.set(this.hashes.subarray(32 * this.start, 32 * (this.start + held)));
+      const indices = new Float64Array(capacity);
+      indices.set(this.indices.subarray(this.start, this.start + held));
       this.hashes = hashes;
-      const indices = new Float64Array(this.indices.length * 2);
-      indices.set(this.indices);
       this.indices = indices;
+      this.start = 0;
     }
-    this.hashes.set(leafHash, 32 * this.length);
-    this.indices[this.length] = index;
+    const at = this.start + held;
+    this.hashes.set(leafHash, 32 * at);
+    this.indices[at] = index;
     this.length += 1;
+  }
+
+  private slot(k: number): number {
+    if (k < this.released || k >= this.length) throw new RangeError(`leaf ${k} is not held`);
+    return this.start + k - this.released;
   }
 
   /** The log index of the k-th leaf. */
   indexOf(k: number): number {
-    return this.indices[k] as number;
+    return this.indices[this.slot(k)] as number;
   }
 
   /** Whether the k-th leaf is the one with this leaf hash. */
   holds(k: number, leafHash: Hash): boolean {
-    return equalHashes(this.hashes.subarray(32 * k, 32 * k + 32), leafHash);
+    const at = this.slot(k);
+    return equalHashes(this.hashes.subarray(32 * at, 32 * at + 32), leafHash);
+  }
+
+  /** Lets go of the leaves before the k-th: their events are checked. */
+  release(k: number): void {
+    const by = Math.min(k, this.length) - this.released;
+    if (by <= 0) return;
+    this.released += by;
+    this.start += by;
   }
 }
 
@@ -261,6 +287,7 @@ export class IncidentCheck {
     }
     this.previous = event.hash;
     this.version = event.version;
+    this.logged.release(k + 1);
   }
 
   /** Whether the leaves added so far hold this version of the incident. */

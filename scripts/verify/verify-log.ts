@@ -83,6 +83,45 @@ const FEED_PAGE = 500;
 const FEED_AHEAD = 3;
 
 /**
+ * Leaves read ahead of the events checked, at most: each is held until its event is checked,
+ * so this, not the log's size, bounds what a full check holds beside one head an incident.
+ */
+const LEAVES_AHEAD = 64 * TILE_WIDTH;
+
+/** How far the events' check has come, for the leaves' reading to keep within LEAVES_AHEAD of it. */
+class ReadAhead {
+  private checked: number;
+  private waiting: { through: number; resume: () => void } | null = null;
+
+  constructor(from: number) {
+    this.checked = from - 1;
+  }
+
+  /** The events are checked through log index `index`. */
+  checkedThrough(index: number): void {
+    this.checked = index;
+    if (this.waiting && this.waiting.through - this.checked <= LEAVES_AHEAD) {
+      const { resume } = this.waiting;
+      this.waiting = null;
+      resume();
+    }
+  }
+
+  /** The events' check has ended (done or failed): the leaves are read to the end unheld. */
+  ended(): void {
+    this.checkedThrough(Number.POSITIVE_INFINITY);
+  }
+
+  /** Resolves once leaves through log index `through` may be held. */
+  room(through: number): Promise<void> {
+    if (through - this.checked <= LEAVES_AHEAD) return Promise.resolve();
+    return new Promise((resume) => {
+      this.waiting = { through, resume };
+    });
+  }
+}
+
+/**
  * Everything `npm run verify -- --url` checks, in order, throwing a VerificationError naming the
  * first thing that does not hold: the checkpoint's signature (and witness quorum), its
  * consistency with the remembered one, the leaves read from the entry bundles recomputing the
@@ -126,8 +165,18 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
   // an event at log index i is checked once leaves 0 … i are in. The leaves' findings come
   // first: a leaf that cannot be read, or leaves that do not recompute the signed root, are
   // reported before anything the events showed.
-  const reading = readLeaves(source, cp.size, from, nothingNew, leaves, root, progress);
-  const checking = checkEvents(source, cp.size, from, nothingNew, leaves, reading.through, progress);
+  const ahead = new ReadAhead(from);
+  const reading = readLeaves(source, cp.size, from, nothingNew, leaves, root, ahead, progress);
+  const checking = checkEvents(
+    source,
+    cp.size,
+    from,
+    nothingNew,
+    leaves,
+    reading.through,
+    ahead,
+    progress,
+  ).finally(() => ahead.ended());
   // Settled before either is awaited, so neither failure goes unhandled while the other is awaited.
   const events = checking.then(
     (count) => ({ count }),
@@ -180,6 +229,7 @@ function readLeaves(
   nothingNew: boolean,
   leaves: LeafIndex,
   root: RootBuilder,
+  window: ReadAhead,
   progress: (line: string) => void,
 ): { done: Promise<void>; through: (index: number) => Promise<void> } {
   let readTo = from;
@@ -220,6 +270,7 @@ function readLeaves(
       // A full bundle may be served where the checkpoint only needs its first `width` entries.
       if (entries.length < width)
         throw new VerificationError(`entry bundle ${n} holds ${entries.length} of ${width}`);
+      await window.room(n * TILE_WIDTH + width - 1);
       for (const [i, bytes] of entries.slice(0, width).entries()) {
         const index = n * TILE_WIDTH + i;
         if (index < from) continue;
@@ -266,6 +317,7 @@ async function checkEvents(
   nothingNew: boolean,
   leaves: LeafIndex,
   leavesThrough: (index: number) => Promise<void>,
+  ahead: ReadAhead,
   progress: (line: string) => void,
 ): Promise<number> {
   const checks = new Map<string, IncidentCheck>();
@@ -324,6 +376,7 @@ async function checkEvents(
         );
       }
       events += 1;
+      ahead.checkedThrough(index);
     }
     if (items.length === 0) break;
     if (Math.floor(last / 50_000) !== Math.floor((last - items.length) / 50_000))
