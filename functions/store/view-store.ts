@@ -188,9 +188,19 @@ export class ViewStore {
   /** Snapshots are derived: the same version always has the same state, so a put may repeat. */
   async saveSnapshot(state: IncidentState): Promise<void> {
     await this.savePieces(state.incidentId, state.unsaved);
-    await this.db.send(
-      new PutItemCommand({ TableName: this.table, Item: snapshotItem(packSnapshot(state)) }),
-    );
+    await this.putSnapshot(snapshotItem(packSnapshot(state)));
+  }
+
+  /**
+   * A snapshot too large for one item (a state of hundreds of sources, see saveItem) is not
+   * kept: snapshots only spare past reads a fold from the one before, so nothing is lost.
+   */
+  private async putSnapshot(item: Record<string, AttributeValue>): Promise<void> {
+    try {
+      await this.db.send(new PutItemCommand({ TableName: this.table, Item: item }));
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+    }
   }
 
   /**
@@ -206,7 +216,14 @@ export class ViewStore {
         pieces.set(item.incidentId?.S ?? "", item);
       }
     await this.batchPut([...pieces.values()]);
-    await this.batchPut(snapshots.map(snapshotItem));
+    const items = snapshots.map(snapshotItem);
+    try {
+      await this.batchPut(items);
+    } catch (error) {
+      // A batch refused for one item's size: each put alone, the too large one left out.
+      if (!isTooLarge(error)) throw error;
+      for (const item of items) await this.putSnapshot(item);
+    }
   }
 
   /** The last full re-check of an incident's chain (by /verify or the page), if any. */
@@ -269,16 +286,20 @@ export class ViewStore {
   }
 
   private async saveItem(item: Record<string, AttributeValue>, version: number): Promise<boolean> {
-    try {
-      return await this.putIfNewer(item, version);
-    } catch (error) {
-      if (!isTooLarge(error)) throw error;
+    // The state grows with an incident's sources (their latest reports of up to 64 categories),
+    // so one with hundreds of sources of long figure texts can pass DynamoDB's 400 KB item. The
+    // view then keeps its summary (at most 256 KB) without the state: readers are served as
+    // ever, and the projector and past reads fold the events instead. Failing that, only its
+    // version and listing keys: readers fold the events rather than serve an older view as current.
+    const [full, summaryOnly, bare] = [item, withoutAttribute(item, "state"), bareView(item)];
+    for (const attempt of [full, summaryOnly]) {
+      try {
+        return await this.putIfNewer(attempt, version);
+      } catch (error) {
+        if (!isTooLarge(error)) throw error;
+      }
     }
-    // A guard only: the state and the inline lists are bounded (events/spill.ts), so only an
-    // incident with thousands of sources or categories could get here. Past DynamoDB's 400 KB
-    // item the view keeps its version and listing keys but no summary or state, so readers fold
-    // the events instead of serving an older view as current.
-    return this.putIfNewer(bareView(item), version);
+    return this.putIfNewer(bare, version);
   }
 
   /**
@@ -339,7 +360,14 @@ export class ViewStore {
   }
 }
 
+function withoutAttribute(
+  item: Record<string, AttributeValue>,
+  name: string,
+): Record<string, AttributeValue> {
+  const { [name]: _dropped, ...rest } = item;
+  return rest;
+}
+
 function bareView(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
-  const { summary: _s, state: _t, ...bare } = item;
-  return bare;
+  return withoutAttribute(withoutAttribute(item, "state"), "summary");
 }
