@@ -339,7 +339,13 @@ describe("8. the small ones", () => {
       id,
       opened(undefined, {
         title: "Title\u202Eeltit",
-        location: { name: "Place\u202Eecalp", country: "UA", lat: 48.7, lon: 37.5 },
+        location: {
+          name: "Place\u202Eecalp",
+          region: "Region\u202Enoiger",
+          country: "UA",
+          lat: 48.7,
+          lon: 37.5,
+        },
       }),
     );
     await post(archive.url, id, {
@@ -377,6 +383,45 @@ describe("8. the small ones", () => {
       // Each text in an isolate of its own: an override in a name cannot turn the role after it.
       expect(html.match(/<bdi>[^<]*\u202E[^<]*\u202E[^<]*<\/bdi>/g), path).toBeNull();
     }
+  });
+});
+
+describe("8b. text that HTML escapes", () => {
+  it("keeps an incident page under 1 MB when its long texts are all ampersands: its casualties listed, not drawn", async () => {
+    const id = "ampersand-page";
+    expect((await post(archive.url, id, opened())).status).toBe(201);
+    const amps = (n: number, seed: string) => `${seed}${"&".repeat(n - seed.length)}`;
+    const categories = Array.from(
+      { length: 64 },
+      (_, i) => `amp${"ABC"[Math.floor(i / 26)]}${"abcdefghijklmnopqrstuvwxyz"[i % 26]}`,
+    );
+    const report = (source: number, round: number) => ({
+      type: "CasualtiesReported",
+      source: { publisher: amps(300, `Pub${source} `), title: amps(500, "T") },
+      attributedTo: { name: amps(300, `Src${source} `), role: amps(300, "R"), side: amps(100, "S") },
+      data: {
+        figures: Object.fromEntries(
+          categories
+            .slice(round === 0 ? 0 : 14, round === 0 ? 50 : 64)
+            .map((c, i) => [c, { min: i, max: i + source, text: amps(500, `t${source}`) }]),
+        ),
+      },
+    });
+    const reports = Array.from({ length: 120 }, (_, i) => report(i % 60, Math.floor(i / 60)));
+    for (let at = 0; at < reports.length; at += 8) {
+      const answer = await post(archive.url, id, { events: reports.slice(at, at + 8) });
+      expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(201);
+    }
+    await archive.stream.idle();
+    for (const path of [`/view/${id}`, `/view/${id}?before=60`, `/view/${id}?version=100`]) {
+      const { status, html } = await page(path);
+      expect(status, path).toBe(200);
+      expect(Buffer.byteLength(html), path).toBeLessThanOrEqual(1024 * 1024);
+      expect(html, path).toContain("data-compact");
+      expect(html.match(/<li data-category="amp/g), path).toHaveLength(64);
+    }
+    // An incident of plain length is drawn in full.
+    expect((await page("/view/bidi-isolation")).html).not.toContain("data-compact");
   });
 });
 

@@ -6,6 +6,7 @@ import type { Figure } from "../../../events/schemas.js";
 import { BboxField } from "./bbox-field.js";
 import { categoryLabel, isolate, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
+import { Place } from "./place.js";
 import { type MapPoint, WorldMap } from "./world-map.js";
 
 /** Who said it, and where it was published (a publisher's page lists what others said in it). */
@@ -26,7 +27,7 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
         </a>
       </h2>
       <p class="muted">
-        <bdi>{[r.location?.name, r.location?.country].filter(Boolean).join(", ") || "unknown place"}</bdi>
+        <Place location={r.location} unknown="unknown place" />
         {r.occurred ? ` · ${r.occurred}` : ""}
       </p>
       {r.figures.length > 0 ? (

@@ -5,6 +5,7 @@ import type { Summary } from "../../../events/summarize.js";
 import { BboxField } from "./bbox-field.js";
 import { categoryLabel, formatInstant, headline, occurredText, orderCategories, viewPath } from "./format.js";
 import { Layout } from "./layout.js";
+import { Place } from "./place.js";
 
 export interface ListFilters {
   kind?: string;
@@ -46,7 +47,6 @@ const HeadlineFigures: FC<{ summary: Summary }> = ({ summary }) => {
 };
 
 const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
-  const place = [s.location?.name, s.location?.region, s.location?.country].filter(Boolean).join(", ");
   return (
     <li>
       <article class="card" data-incident={s.incidentId} aria-labelledby={`card-${s.incidentId}`}>
@@ -56,7 +56,7 @@ const IncidentCard: FC<{ summary: Summary }> = ({ summary: s }) => {
           </a>
         </h2>
         <p class="muted">
-          {s.kind ?? "unknown kind"} · <bdi>{place || "unknown place"}</bdi>
+          {s.kind ?? "unknown kind"} · <Place location={s.location} unknown="unknown place" />
           {occurredText(s) ? ` · ${occurredText(s)}` : ""}
         </p>
         {s.contested ? (

@@ -11,6 +11,7 @@ import { CodingSection } from "./coding-section.js";
 import { EventTimeline, type TimelinePage } from "./event-timeline.js";
 import { type DownloadLinks, EvidenceSection } from "./evidence-section.js";
 import {
+  categoryHeading,
   categoryLabel,
   formatInstant,
   headline,
@@ -24,6 +25,7 @@ import { Layout } from "./layout.js";
 import type { LogView } from "./log-panel.js";
 import { useOpenedValues } from "./opened-values.js";
 import { PAGE_SOURCE_ROWS, share } from "./page-budget.js";
+import { Place } from "./place.js";
 import { RestrictedNotice, VictimsSection, type VictimsView } from "./victims-section.js";
 
 export interface IncidentPageProps {
@@ -50,10 +52,14 @@ export interface IncidentPageProps {
   restrictedDownloads?: DownloadLinks;
   /** The event a desk form just stored, said at the top. */
   recorded?: StoredEvent;
+  /**
+   * Each casualty category in one line, without its chart and sources: the page of an incident
+   * whose full page would pass PAGE_MAX_BYTES (many categories, long names).
+   */
+  compact?: boolean;
 }
 
 const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
-  const place = [s.location?.name, s.location?.region, s.location?.country].filter(Boolean).join(", ");
   const categories = orderCategories(Object.keys(s.casualties));
   return (
     <header>
@@ -61,7 +67,7 @@ const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
       <p class="head-meta">
         <span>{`Kind: ${s.kind ?? "unknown"}`}</span>
         <span>
-          Where: <bdi>{place || "unknown"}</bdi>
+          Where: <Place location={s.location} unknown="unknown" />
         </span>
         <span>{`When: ${occurredText(s) ?? "not stated"}`}</span>
         {s.contested ? <span class="tag tag-contested">contested</span> : null}
@@ -80,6 +86,34 @@ const IncidentHeader: FC<{ summary: Summary }> = ({ summary: s }) => {
     </header>
   );
 };
+
+/** The casualties of a page too large to draw them: each category's range, and its sources' link. */
+const CompactCasualties: FC<{ summary: Summary; categories: readonly string[] }> = ({
+  summary,
+  categories,
+}) => (
+  <>
+    <p class="muted" data-compact="">
+      This incident's reports are too many and too long to draw on one page: each category's range is listed,
+      with every source's report in its JSON.
+    </p>
+    <ul class="compact-casualties">
+      {categories.map((category) => {
+        const entry = ownValue(summary.casualties, category) as Summary["casualties"][string];
+        return (
+          <li data-category={category}>
+            {`${categoryHeading(category)}: ${headline(entry)}, from ${entry.sourceCount ?? entry.bySource.length} source(s) · `}
+            <a
+              href={`/incidents/${encodeURIComponent(summary.incidentId)}/casualties/${encodeURIComponent(category)}/sources`}
+            >
+              every source (JSON)
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  </>
+);
 
 const Contents: FC = () => (
   <nav class="toc" aria-label="On this page">
@@ -120,6 +154,7 @@ export const IncidentPage: FC<IncidentPageProps> = ({
   retracted = new Set(summary.retractedEventIds),
   restrictedDownloads,
   recorded,
+  compact = false,
 }) => {
   const past = moment.at !== "current";
   const title = `${isolate(summary.title ?? summary.incidentId)}${past ? ` (as known at v${summary.version})` : ""} · Incident ledger`;
@@ -184,14 +219,18 @@ export const IncidentPage: FC<IncidentPageProps> = ({
             {`By version (v1 … v${summary.version}): each source's reports that moved the summary's range, and its latest one, with the range the summary combines from each source's latest live report. Last change recorded ${formatInstant(summary.lastRecordedAt)}.`}
           </p>
         )}
-        {charts.map((chart) => (
-          <CasualtyCategory
-            chart={chart}
-            lastVersion={summary.version}
-            incidentId={summary.incidentId}
-            maxRows={maxRows}
-          />
-        ))}
+        {compact ? (
+          <CompactCasualties summary={summary} categories={charts.map((c) => c.category)} />
+        ) : (
+          charts.map((chart) => (
+            <CasualtyCategory
+              chart={chart}
+              lastVersion={summary.version}
+              incidentId={summary.incidentId}
+              maxRows={maxRows}
+            />
+          ))
+        )}
       </section>
       <CodingSection summary={summary} state={state} />
       {victims ? <VictimsSection view={victims} /> : null}

@@ -16,3 +16,6 @@ export const TIMELINE_BYTES = 128 * 1024;
 export function share(total: number, parts: number, max: number, min = 1): number {
   return Math.max(min, Math.min(max, Math.floor(total / Math.max(1, parts))));
 }
+
+/** The contract's bound on an incident page, whatever was posted. */
+export const PAGE_MAX_BYTES = 1024 * 1024;

@@ -29,8 +29,8 @@ import type { IntegrityReport } from "../pages/integrity-badge.js";
 import { MessagePage } from "../pages/layout.js";
 import { type LogView, readCheckpointView } from "../pages/log-panel.js";
 import { OpenedValuesContext } from "../pages/opened-values.js";
-import { TIMELINE_BYTES } from "../pages/page-budget.js";
-import { renderPage } from "../pages/render-page.js";
+import { PAGE_MAX_BYTES, TIMELINE_BYTES } from "../pages/page-budget.js";
+import { renderPage, renderPageWithin } from "../pages/render-page.js";
 import type { VictimsView } from "../pages/victims-section.js";
 import { findIncidents } from "./finding.js";
 import { findingValues, readFindingForm } from "./finding-pages.js";
@@ -230,8 +230,6 @@ export function dashboardRoutes({
     const pageEvents = withinBytes(read, TIMELINE_BYTES);
     // Where a stored desk form leads (`?recorded=<eventId>`): said at the top, if the page shows it.
     const recordedId = moment.at === "current" ? pageParam(c, "recorded") : undefined;
-    const recorded = recordedId === undefined ? undefined : pageEvents.find((e) => e.eventId === recordedId);
-    const startAfter = (pageEvents[0]?.version ?? end + 1) - 1;
     const desk = deskPanel && moment.at === "current" ? await deskPanel(c, incidentId, pageEvents) : null;
     const opened = await openPrivateSpeakers(
       events,
@@ -248,31 +246,44 @@ export function dashboardRoutes({
       const text = query.toString();
       return `${viewPath(incidentId)}${text ? `?${text}` : ""}#timeline`;
     };
-    const page = await renderPage(
+    /** The page with a timeline of `timelineBytes`, its casualties drawn in full or in one line each. */
+    const draft = (timelineBytes: number, compact: boolean) => () => {
+      const timeline = withinBytes(pageEvents, timelineBytes);
+      const recorded = recordedId === undefined ? undefined : timeline.find((e) => e.eventId === recordedId);
+      const startAfter = (timeline[0]?.version ?? end + 1) - 1;
+      return (
+        <OpenedValuesContext.Provider value={opened}>
+          <IncidentPage
+            summary={summary}
+            state={state}
+            timeline={{
+              events: timeline,
+              total: shown,
+              newerHref: end < shown ? href(end + TIMELINE_PAGE + 1) : null,
+              olderHref: startAfter > 0 ? href(startAfter + 1) : null,
+            }}
+            latest={latest}
+            integrity={integrity}
+            moment={moment}
+            citation={cite}
+            log={log}
+            desk={desk}
+            victims={victims}
+            retracted={new Set(retracted)}
+            compact={compact}
+            {...(recorded ? { recorded } : {})}
+            {...(deskDownloads ? { restrictedDownloads: deskDownloads } : {})}
+          />
+        </OpenedValuesContext.Provider>
+      );
+    };
+    // The budgets count rows and events; long text of characters HTML escapes (`&` is five
+    // bytes) can still pass the page's bound, so a page that does is drawn again with less.
+    const page = await renderPageWithin(
       c,
       200,
-      <OpenedValuesContext.Provider value={opened}>
-        <IncidentPage
-          summary={summary}
-          state={state}
-          timeline={{
-            events: pageEvents,
-            total: shown,
-            newerHref: end < shown ? href(end + TIMELINE_PAGE + 1) : null,
-            olderHref: startAfter > 0 ? href(startAfter + 1) : null,
-          }}
-          latest={latest}
-          integrity={integrity}
-          moment={moment}
-          citation={cite}
-          log={log}
-          desk={desk}
-          victims={victims}
-          retracted={new Set(retracted)}
-          {...(recorded ? { recorded } : {})}
-          {...(deskDownloads ? { restrictedDownloads: deskDownloads } : {})}
-        />
-      </OpenedValuesContext.Provider>,
+      [draft(TIMELINE_BYTES, false), draft(TIMELINE_BYTES / 4, true), draft(0, true)],
+      PAGE_MAX_BYTES,
       // A signed-in person's page carries their form token: never in a shared cache. Anyone
       // else's is the public page (Vary: Cookie keeps the two apart).
       deskPanel && hasSessionCookie(c) ? "private, no-cache" : "no-cache",
