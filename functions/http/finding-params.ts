@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import { isCalendarDay } from "../../events/calendar.js";
 import type { Bbox } from "../../events/finding/search-doc.js";
@@ -85,20 +86,23 @@ export function hasFinding(p: FindingParams): boolean {
   );
 }
 
-export function encodeSearchCursor(cursor: SearchCursor): string {
-  return `f.${Buffer.from(JSON.stringify(cursor)).toString("base64url")}`;
+/**
+ * A search cursor as a client holds it: where the walk goes on, and the query it walks (`s`, a
+ * digest of it), so a cursor passed with another query is refused, not read as a place in it.
+ */
+export function encodeSearchCursor(cursor: SearchCursor, scope: string): string {
+  return `f.${Buffer.from(JSON.stringify({ ...cursor, s: scope })).toString("base64url")}`;
 }
 
-/** A search cursor back, only in the shape this archive gives out; null otherwise. */
-export function decodeSearchCursor(text: string): SearchCursor | null {
+/** A search cursor back, only in the shape this archive gives out and of this query's `scope`; null otherwise. */
+export function decodeSearchCursor(text: string, scope: string): SearchCursor | null {
   if (!text.startsWith("f.")) return null;
   try {
-    const value = JSON.parse(Buffer.from(text.slice(2), "base64url").toString("utf8")) as Record<
+    const { s, ...value } = JSON.parse(Buffer.from(text.slice(2), "base64url").toString("utf8")) as Record<
       string,
       unknown
     >;
-    const keys = Object.keys(value);
-    if (keys.length !== 1) return null;
+    if (s !== scope || Object.keys(value).length !== 1) return null;
     if (Number.isInteger(value.o) && (value.o as number) >= 0 && (value.o as number) <= 100_000)
       return { o: value.o as number };
     if (typeof value.k === "string" && value.k.length <= 400) return { k: value.k };
@@ -106,4 +110,12 @@ export function decodeSearchCursor(text: string): SearchCursor | null {
   } catch {
     return null;
   }
+}
+
+/** The digest a search's cursors carry: of everything that decides its matches, not of its page size. */
+export function searchScope(query: Record<string, unknown>): string {
+  const decides = Object.entries(query)
+    .filter(([name, value]) => name !== "limit" && name !== "cursor" && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return createHash("sha256").update(JSON.stringify(decides)).digest("base64url").slice(0, 12);
 }

@@ -252,13 +252,17 @@ function corePaths(): Record<string, Json> {
             "Only incidents of this grade: the one an editor gave, else the one the ledger suggests. Read from at most 5 index pages per request: a page may come back short (even empty) with a `nextCursor`.",
           ),
           limit(100, 20),
-          query("cursor", { type: "string" }, "`nextCursor` of the previous page, unchanged."),
+          query(
+            "cursor",
+            { type: "string" },
+            "`nextCursor` of the previous page, unchanged, with the same filters and words (another page size is fine).",
+          ),
           ...findingApi.listingParameters,
         ],
         responses: {
           "200": json(ref("SummaryPage"), "A page of summaries."),
           "400": badRequest(
-            "A query parameter is malformed, or the cursor is not one this archive gave out.",
+            "A query parameter is malformed, or the cursor is not one this archive gave out for this query.",
           ),
           "500": internal,
         },

@@ -111,6 +111,23 @@ describe("GET /incidents?q=", () => {
     expect(ids(second.body)).toEqual(["find-odesa-theatre-2022"]);
     expect(second.body.nextCursor).toBeNull();
     expect((await call(archive.url, "GET", "/incidents?q=odesa&cursor=f.bm9wZQ")).status).toBe(400);
+    // A cursor is of its query: passed with another one it is refused, not read as a place in it.
+    for (const other of ["q=theatre", "q=odesa&kind=shelling", "q=odesa&from=2020-01-01"]) {
+      const answer = await call(
+        archive.url,
+        "GET",
+        `/incidents?${other}&limit=1&cursor=${first.body.nextCursor}`,
+      );
+      expect(answer.status, other).toBe(400);
+      expect(answer.body.errors, other).toEqual([expect.objectContaining({ path: "query.cursor" })]);
+    }
+    // Another page size is the same query.
+    const wider = await call(
+      archive.url,
+      "GET",
+      `/incidents?q=odesa&limit=5&cursor=${first.body.nextCursor}`,
+    );
+    expect(ids(wider.body)).toEqual(["find-odesa-theatre-2022"]);
   });
 });
 

@@ -110,7 +110,7 @@ export function dashboardRoutes({
       );
       const { cursor: _c, ...rest } = values;
       const nextHref = page.next
-        ? `/?${new URLSearchParams({ ...rest, cursor: encodeSearchCursor(page.next) })}`
+        ? `/?${new URLSearchParams({ ...rest, cursor: encodeSearchCursor(page.next, page.scope) })}`
         : null;
       return renderPage(
         c,

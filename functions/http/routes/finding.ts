@@ -7,7 +7,12 @@ import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchCursor, SearchIndex, SearchPage, SearchQuery } from "../../finding/search-index.js";
 import { GRADE_PAGES, type IncidentReader } from "../../incident-reader.js";
 import { countWithin, LISTING_PAGE_BYTES } from "../answer-budget.js";
-import { decodeSearchCursor, encodeSearchCursor, type FindingParams } from "../finding-params.js";
+import {
+  decodeSearchCursor,
+  encodeSearchCursor,
+  type FindingParams,
+  searchScope,
+} from "../finding-params.js";
 import { acceptQuery, intQuery } from "../params.js";
 
 export interface FindingDeps {
@@ -27,11 +32,12 @@ export function summariesOf(reader: IncidentReader) {
   };
 }
 
-function cursorOf(text: string | undefined) {
+function cursorOf(text: string | undefined, scope: string) {
   if (text === undefined) return undefined;
-  const cursor = decodeSearchCursor(text);
+  const cursor = decodeSearchCursor(text, scope);
   if (cursor) return cursor;
-  const message = "is not a cursor this archive gave out; pass nextCursor from the previous page unchanged";
+  const message =
+    "is not a cursor this archive gave out for this query; pass nextCursor from the previous page unchanged, with the same query";
   throw new MalformedRequestError(`cursor ${message}`, [{ path: "query.cursor", message }]);
 }
 
@@ -40,6 +46,8 @@ export interface FoundIncidents {
   items: Summary[];
   after: SearchCursor[];
   next: SearchCursor | null;
+  /** The query's digest its cursors carry (encodeSearchCursor). */
+  scope: string;
 }
 
 /** q, from, to, source or bbox: one bounded page of the finding index, at most `limit` matches. */
@@ -64,7 +72,9 @@ export async function findIncidents(
   // The grade is a fact of the summary, not of the index entries: with it, pages of matches are
   // read and filtered here, at most GRADE_PAGES of them (a bounded cost per request, as the
   // listing's grade filter), so a page may come back short with a cursor to go on from.
-  const found: FoundIncidents = { items: [], after: [], next: cursorOf(params.cursor) ?? null };
+  const { limit: _limit, cursor: _cursor, ...decides } = params;
+  const scope = searchScope(decides);
+  const found: FoundIncidents = { items: [], after: [], next: cursorOf(params.cursor, scope) ?? null, scope };
   for (let round = 0; round < (grade === undefined ? 1 : GRADE_PAGES); round++) {
     const page: SearchPage = await ask(params.limit - found.items.length, found.next ?? undefined);
     page.items.forEach((summary, i) => {
@@ -88,7 +98,7 @@ export function answerWithin<T>(
 ): { items: T[]; nextCursor: string | null } {
   const kept = countWithin(answers, LISTING_PAGE_BYTES);
   const next = kept < answers.length ? (found.after[kept - 1] as SearchCursor) : found.next;
-  return { items: answers.slice(0, kept), nextCursor: next ? encodeSearchCursor(next) : null };
+  return { items: answers.slice(0, kept), nextCursor: next ? encodeSearchCursor(next, found.scope) : null };
 }
 
 /** `GET /incidents` with q, from, to, source or bbox: a page of matches, cut to the listing's bytes. */
