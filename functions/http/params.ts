@@ -38,8 +38,45 @@ export function acceptQuery(...names: string[]): MiddlewareHandler {
         unknown.map((name) => ({ path: `query.${name}`, message })),
       );
     }
+    const undecodable = undecodableQuery(c.req.url);
+    if (undecodable.length > 0) {
+      const message = "is not UTF-8 text once percent-decoded (a %XX sequence that no character is)";
+      throw new MalformedRequestError(
+        `query parameter${undecodable.length === 1 ? "" : "s"} ${undecodable.join(", ")} ${message}`,
+        undecodable.map((name) => ({ path: `query.${name}`, message })),
+      );
+    }
     await next();
   };
+}
+
+/**
+ * The query parameters whose value percent-decodes to no text (`%ED%A0%80`, half of a
+ * character): the router keeps such a value as it was sent, `%` signs and all, so it would be
+ * read as other words than the ones meant.
+ */
+function undecodableQuery(url: string): string[] {
+  const search = url.indexOf("?") < 0 ? "" : (url.slice(url.indexOf("?") + 1).split("#")[0] ?? "");
+  const names: string[] = [];
+  for (const pair of search.split("&")) {
+    const at = pair.indexOf("=");
+    const [name, value] = at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+    try {
+      decodeURIComponent(value.replace(/\+/g, " "));
+    } catch {
+      names.push(safeName(name));
+    }
+  }
+  return [...new Set(names)];
+}
+
+/** A parameter's name as an error can say it: decoded where it decodes, shortened. */
+function safeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw).slice(0, 50);
+  } catch {
+    return raw.slice(0, 50);
+  }
 }
 
 /**

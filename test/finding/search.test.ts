@@ -86,18 +86,21 @@ describe("GET /incidents?q=", () => {
     expect(ids(answer.body)[0]).toBe("find-lviv-2024");
   });
 
-  it("refuses an empty, a blank and a 10 KB query, naming q; symbols alone match nothing", async () => {
+  it("refuses an empty, a blank, a 10 KB and an undecodable query, naming q; symbols alone match nothing", async () => {
     expect(
       (await call(archive.url, "GET", `/incidents?q=${encodeURIComponent(".*+?()[]{}|^$")}`)).body,
     ).toEqual({
       items: [],
       nextCursor: null,
     });
-    for (const q of ["", "%20%20", "x".repeat(10_000)]) {
+    // Half of a character (a lone surrogate's UTF-8) before a word: refused, not searched as `%ED…station`.
+    for (const q of ["", "%20%20", "x".repeat(10_000), "%ED%A0%80%20odesa", "odesa%FF"]) {
       const answer = await call(archive.url, "GET", `/incidents?q=${q}`);
-      expect(answer.status).toBe(400);
+      expect(answer.status, q.slice(0, 40)).toBe(400);
       expect(answer.body.errors[0].path).toBe("query.q");
     }
+    const source = await call(archive.url, "GET", "/incidents?source=%C3");
+    expect(source.body.errors).toEqual([expect.objectContaining({ path: "query.source" })]);
   });
 
   it("pages with nextCursor, and refuses a cursor it did not give out", async () => {
