@@ -119,3 +119,28 @@ describe("sourceRecord: the rows of a summary that name a source", () => {
     expect(sourceRecord(summary, new Set(sourceKeysOf("witness-8"))).statements).toEqual([]);
   });
 });
+
+describe("sourceRecord: where the rows a summary leaves out are paged", () => {
+  it("given a summary listing every row, then it points nowhere else", () => {
+    const summary = summaryWith({ statements: { count: 1, latest: [statement("ev-1", { name: "A" })] } });
+    expect(sourceRecord(summary, new Set(sourceKeysOf("A"))).more).toEqual([]);
+  });
+
+  it("given more statements, denials and a category's sources than it lists, then it names each list's sub-resource", () => {
+    const summary = summaryWith({
+      incidentId: "rec/odd id",
+      statements: { count: 12, latest: [statement("ev-1", { name: "A" })] },
+      denials: [],
+      denialCount: 101,
+      casualties: {
+        peopleKilled: { bySource: [], sourceCount: 130 },
+        injured: { bySource: [], sourceCount: 0 },
+      },
+    });
+    expect(sourceRecord(summary, new Set(sourceKeysOf("A"))).more).toEqual([
+      "/incidents/rec%2Fodd%20id/casualties/peopleKilled/sources",
+      "/incidents/rec%2Fodd%20id/statements",
+      "/incidents/rec%2Fodd%20id/denials",
+    ]);
+  });
+});

@@ -74,6 +74,11 @@ export interface SourceRecord {
   }[];
   /** Assessments this source made of others' statements, denials and figures. */
   assessed: { eventId: string; targetEventId: string; verdict: string }[];
+  /**
+   * Where the incident's rows its summary leaves out are paged (its statements past the latest,
+   * denials past 100, a category's sources past 100): this source may be named there too.
+   */
+  more: string[];
 }
 
 /**
@@ -83,6 +88,19 @@ export interface SourceRecord {
  */
 const shownName = (who: { name: string; kind?: string; ref?: string }): string =>
   who.kind === "private" ? `private source ${who.ref ?? ""}`.trim() : who.name;
+
+/** The incident's sub-resources that page rows its summary does not list. */
+function notListed(summary: Summary): string[] {
+  const incident = `/incidents/${encodeURIComponent(summary.incidentId)}`;
+  const paths: string[] = [];
+  for (const [category, entry] of Object.entries(summary.casualties ?? {}))
+    if ((entry.sourceCount ?? 0) > (entry.bySource?.length ?? 0))
+      paths.push(`${incident}/casualties/${encodeURIComponent(category)}/sources`);
+  if ((summary.statements?.count ?? 0) > (summary.statements?.latest?.length ?? 0))
+    paths.push(`${incident}/statements`);
+  if ((summary.denialCount ?? 0) > (summary.denials?.length ?? 0)) paths.push(`${incident}/denials`);
+  return paths;
+}
 
 /**
  * The rows of an incident's summary that name one of `keys` as speaker (attributedTo) or publisher, with
@@ -106,6 +124,7 @@ export function sourceRecord(
     statements: [],
     denials: [],
     assessed: [],
+    more: notListed(summary),
   };
   const publishes = (publisher: string | undefined) =>
     publisher !== undefined && keys.has(sourceKey({ name: publisher }));

@@ -109,7 +109,17 @@ export const schemas: Record<string, Json> = {
   SourceRecord: {
     type: "object",
     additionalProperties: false,
-    required: ["incidentId", "title", "occurred", "location", "figures", "statements", "denials", "assessed"],
+    required: [
+      "incidentId",
+      "title",
+      "occurred",
+      "location",
+      "figures",
+      "statements",
+      "denials",
+      "assessed",
+      "more",
+    ],
     properties: {
       incidentId: ref("IncidentId"),
       title: { anyOf: [{ type: "string" }, { type: "null" }] },
@@ -191,6 +201,12 @@ export const schemas: Record<string, Json> = {
             verdict: { type: "string" },
           },
         },
+      },
+      more: {
+        type: "array",
+        description:
+          "The incident's sub-resources that page the rows its summary leaves out (statements past the latest, denials past 100, a category's sources past 100): this source may be named there too. Empty when the summary lists every row.",
+        items: { type: "string" },
       },
     },
   },

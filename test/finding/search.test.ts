@@ -476,7 +476,17 @@ describe("GET /sources/{name}", () => {
     }
     const page = await fetch(`${archive.url}/source/${encodeURIComponent("Batch Speaker 0")}`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Named in reports of this incident that its summary does not list");
+    const html = await page.text();
+    expect(html).toContain("Named in reports of this incident that its summary does not list");
+    // Where the statements the summary leaves out are: in the answer, and linked from the page.
+    const record = (await call(archive.url, "GET", `/sources/${encodeURIComponent("Batch Speaker 0")}`)).body
+      .items[0];
+    expect(record.more).toEqual([`/incidents/${id}/statements`]);
+    expect(html).toContain(`<a href="/incidents/${id}/statements">every statement</a>`);
+    const all = (await call(archive.url, "GET", `/incidents/${id}/statements?limit=100`)).body.items;
+    expect(all.map((s: { attributedTo: { name: string } }) => s.attributedTo.name)).toContain(
+      "Batch Speaker 0",
+    );
   });
 
   it("finds a private person by the pseudonym the archive shows of them, never by their sealed name", async () => {

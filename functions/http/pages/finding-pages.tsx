@@ -18,6 +18,13 @@ const SaidBy: FC<{ speaker: string; publisher?: string | undefined }> = ({ speak
   </>
 );
 
+/** A sub-resource of `SourceRecord.more` in words: its list, a category's by its label. */
+function moreLabel(href: string): string {
+  const category = /\/casualties\/([^/]+)\/sources$/.exec(href)?.[1];
+  if (category) return `every source of ${categoryLabel(decodeURIComponent(category))}`;
+  return href.endsWith("/denials") ? "every denial" : "every statement";
+}
+
 const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
   <li>
     <article class="card" data-incident={r.incidentId}>
@@ -92,6 +99,18 @@ const Record: FC<{ record: SourceRecord }> = ({ record: r }) => (
             "Named in reports of this incident that its summary does not list (it shows the latest statements and figures): see "
           }
           <a href={viewPath(r.incidentId)}>its timeline</a>.
+        </p>
+      ) : null}
+      {r.more.length > 0 ? (
+        <p class="muted" data-more="">
+          {"This incident has more rows than its summary lists, and this source may be named among them: "}
+          {r.more.map((href, i) => (
+            <>
+              {i > 0 ? " · " : ""}
+              <a href={href}>{moreLabel(href)}</a>
+            </>
+          ))}
+          {" (JSON)."}
         </p>
       ) : null}
     </article>
