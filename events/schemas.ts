@@ -90,9 +90,25 @@ const text = (max: number) =>
     z.refine((v) => !CONTROL.test(v), "must not contain control characters (tab and line breaks are fine)"),
     z.meta({ pattern: TEXT_PATTERN }),
   );
+/** What a whole number from `min` to `max` must be, in words (the import says it of its columns too). */
+export const wholeNumberRule = (min: number, max: number) =>
+  `must be a whole number from ${min.toLocaleString("en")} to ${max.toLocaleString("en")}`;
+
+/**
+ * A whole number from `min` to `max`, every way of missing it said in one message in words: a
+ * fraction, a number out of range (zod's own safe-integer bound included, never a second
+ * message beside this one), a string or null. A missing one "is required", as any field.
+ */
+function wholeNumber(min: number, max: number) {
+  const rule = wholeNumberRule(min, max);
+  return z
+    .int({ error: (issue) => (issue.input === undefined ? undefined : rule), abort: true })
+    .check(z.gte(min, rule), z.lte(max, rule));
+}
+
 /** The largest count a figure holds. */
 export const MAX_COUNT = 100_000_000;
-const count = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(MAX_COUNT));
+const count = wholeNumber(0, MAX_COUNT);
 const opt = z.optional;
 
 /**
@@ -468,7 +484,7 @@ export const SEXES = ["female", "male", "unknown"] as const;
 export const VICTIM_STATUSES = ["civilian", "combatant", "unknown"] as const;
 export const MAX_VICTIMS = 500;
 
-const age = z.int().check(z.gte(0, "must be a non-negative integer"), z.lte(150));
+const age = wholeNumber(0, 150);
 export const Victim = z
   .strictObject({
     name: opt(text(300)),

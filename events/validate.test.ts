@@ -501,6 +501,22 @@ describe("a bound", () => {
   });
 });
 
+describe("a whole number", () => {
+  it("given a victim's age as a fraction, or past its bound, then one message says which whole numbers it takes", () => {
+    const withAge = (age: unknown) => ({
+      type: "VictimsRecorded",
+      source: { publisher: "AP" },
+      attributedTo: { name: "Regional prosecutor's office" },
+      data: { victims: [{ name: "A", status: "civilian", age }] },
+    });
+    for (const age of [1.5, 151, 1e20, -1])
+      expect(errorsOf(withAge(age)), String(age)).toEqual([
+        { path: "data.victims[0].age", message: "must be a whole number from 0 to 150" },
+      ]);
+    expect(errorsOf(withAge(150))).toEqual([]);
+  });
+});
+
 describe("a choice", () => {
   it("given no stance, then `data.stance` is required", () => {
     const body = copy("StatementMade");
@@ -549,6 +565,31 @@ describe("figures", () => {
     ["no figure at all", {}, "data.figures.killed.qualifier"],
   ])("given %s, then the failing field is named", (_, figure, path) => {
     expect(pathsOf(withFigure(figure))).toEqual([path]);
+  });
+
+  it.each<[string, unknown]>([
+    ["a fraction", 1.5],
+    ["a number past the most a figure holds", 100_000_001],
+    ["a number past JavaScript's safe integers", 1e20],
+    ["a negative number", -1],
+    ["a numeric string", "50"],
+    ["null", null],
+  ])("given %s as a count, then one message says in words which whole numbers it takes", (_, value) => {
+    const rule = "must be a whole number from 0 to 100,000,000";
+    expect(errorsOf(withFigure({ value, qualifier: "exact" }))).toEqual([
+      { path: "data.figures.killed.value", message: rule },
+    ]);
+    expect(errorsOf(withFigure({ min: 0, max: value }))).toEqual([
+      { path: "data.figures.killed.max", message: rule },
+    ]);
+  });
+
+  it("given the most a figure holds, then it is a count; given no value, then it is required", () => {
+    expect(errorsOf(withFigure({ value: 100_000_000, qualifier: "exact" }))).toEqual([]);
+    expect(errorsOf(withFigure({ min: 0, max: 100_000_000 }))).toEqual([]);
+    expect(errorsOf(withFigure({ qualifier: "exact" }))).toEqual([
+      { path: "data.figures.killed.value", message: "is required" },
+    ]);
   });
 
   it("given min equal to max, then it is a valid range", () => {

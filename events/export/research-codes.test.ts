@@ -31,6 +31,17 @@ describe("publishers: the sources a research row counts", () => {
     ]);
   });
 
+  it("given a category whose figures do not count (no best: its only report assessed false), then its publishers are not sources", () => {
+    const s = {
+      casualties: {
+        killed: { best: null, bySource: [{ publisher: "Reuters" }] },
+        injured: { best: 7, bySource: [{ publisher: "AP" }, { publisher: "Reuters " }] },
+      },
+    } as unknown as Summary;
+    expect(publishers(s)).toEqual(["AP", "Reuters"]);
+    expect(publishers({ casualties: { killed: s.casualties.killed } } as unknown as Summary)).toEqual([]);
+  });
+
   it("given a name in decomposed Unicode, then it is the same publisher as its composed form", () => {
     expect(publishers(withPublishers("Jose\u0301 News", "Jos\u00e9 News"))).toEqual(["AP", "Jos\u00e9 News"]);
   });

@@ -92,13 +92,24 @@ export function days(s: Summary): { start: string | null; end: string | null } {
 }
 
 /**
- * The publishers of the casualty figures the summary shows, distinct as sources are (NFC, white
- * space trimmed and collapsed: " Reuters " is Reuters), so written, sorted.
+ * "Precision and revision": the code of `timePrecision` in `table`, empty when the incident has
+ * no start (`date_start`, `event_date` empty): a precision qualifies a date, and none is given.
+ */
+export const dateCode = (table: Readonly<Record<string, number>>, s: Summary): number | null =>
+  days(s).start === null ? null : code(table, s.timePrecision);
+
+/**
+ * The publishers of the casualty figures that count, distinct as sources are (NFC, white space
+ * trimmed and collapsed: " Reuters " is Reuters), so written, sorted. A category counts when it
+ * has a best estimate (an eligible source, "Best estimates"), and then every live source of it
+ * does, as its range combines them all; one whose every live report was assessed `false` gives
+ * no figure to a research row, so no source ("ucdp-ged.csv", `number_of_sources`).
  */
 export function publishers(s: Summary): string[] {
   const names = new Set<string>();
   for (const category of Object.values(s.casualties))
-    for (const row of category.bySource) names.add(sourceKey({ name: row.publisher }));
+    if (category.best !== null)
+      for (const row of category.bySource) names.add(sourceKey({ name: row.publisher }));
   return [...names].sort();
 }
 

@@ -2,11 +2,23 @@ import { describe, expect, it } from "vitest";
 import type { Envelope } from "../schemas.js";
 import type { Summary } from "../summarize.js";
 import { about, assessment, atLeast, casualties, exact, given, opened } from "../test-kit.js";
-import { acledRecord } from "./acled-row.js";
+import { ACLED_COLUMNS, acledCells, acledRecord } from "./acled-row.js";
 import { INCIDENT_COLUMNS, incidentCells, incidentRecord } from "./incident-row.js";
 import { UCDP_COLUMNS, ucdpCells, ucdpReads, ucdpRecord } from "./ucdp-row.js";
 
 const ucdp = (s: Summary, column: string) => ucdpCells(s)[UCDP_COLUMNS.indexOf(column)];
+const acled = (s: Summary, column: string) => acledCells(s)[ACLED_COLUMNS.indexOf(column)];
+
+/** The envelope as published by another publisher (the kit's are all AP's). */
+const from = (publisher: string, e: Envelope): Envelope => ({ ...e, source: { publisher } });
+
+/** The kit's opening with its data changed: `undefined` leaves a field out. */
+function openedWith(data: Record<string, unknown>): Envelope {
+  const o = opened();
+  const merged: Record<string, unknown> = { ...(o.data as Record<string, unknown>), ...data };
+  for (const key of Object.keys(data)) if (data[key] === undefined) delete merged[key];
+  return { ...o, data: merged } as Envelope;
+}
 
 /** GED's order: low ≤ best ≤ high, high unchecked when empty (open-ended). */
 function expectGedOrder(s: Summary) {
@@ -78,10 +90,49 @@ describe("ucdp-ged.csv's low, best and high", () => {
       .then((s) => expectGedOrder(s));
   });
 
-  it("given the only source assessed false, when a row is made, then low and best are empty, high still the report's", () => {
-    given(opened(), casualties("c1", "Governor", { killed: exact(10) }))
+  it("given the only source assessed false, when a row is made, then low, best and high are empty and no source is counted", () => {
+    given(opened(), casualties("c1", "Governor", { killed: exact(100) }))
       .when(assessment("a1", "c1", "false"))
-      .then((s) => expect([ucdp(s, "low"), ucdp(s, "best"), ucdp(s, "high")]).toEqual([null, null, 10]));
+      .then((s) => {
+        expect(["deaths_unknown", "best", "low", "high"].map((c) => ucdp(s, c))).toEqual([
+          null,
+          null,
+          null,
+          null,
+        ]);
+        expect([ucdp(s, "number_of_sources"), ucdp(s, "source_article")]).toEqual([0, null]);
+        expect(acled(s, "fatalities")).toBe(null);
+        expect(acled(s, "source")).toBe(null);
+        // incidents.csv keeps the archive's range of every live report, assessed or not.
+        expect(incidentCells(s)[INCIDENT_COLUMNS.indexOf("killed_high")]).toBe(100);
+        expect(incidentCells(s)[INCIDENT_COLUMNS.indexOf("killed_sources")]).toBe(1);
+      });
+  });
+
+  it("given one source assessed false and another that stands, when a row is made, then high is the range of both and both are counted", () => {
+    given(opened(), from("Reuters", casualties("c1", "Governor", { killed: exact(12) })))
+      .when(casualties("c2", "Police", { killed: exact(500) }), assessment("a1", "c2", "false"))
+      .then((s) => {
+        expect([ucdp(s, "low"), ucdp(s, "best"), ucdp(s, "high")]).toEqual([12, 12, 500]);
+        expect([ucdp(s, "number_of_sources"), ucdp(s, "source_article")]).toEqual([
+          2,
+          "Associated Press; Reuters",
+        ]);
+      });
+  });
+
+  it("given killed figures that do not count and injured ones that do, when a row is made, then only the injured figures' publisher is a source", () => {
+    given(
+      opened(),
+      casualties("c1", "Governor", { killed: exact(100) }),
+      from("Reuters", casualties("c2", "Police", { injured: exact(7) })),
+    )
+      .when(assessment("a1", "c1", "false"))
+      .then((s) => {
+        expect([ucdp(s, "best"), ucdp(s, "high")]).toEqual([null, null]);
+        expect([ucdp(s, "number_of_sources"), ucdp(s, "source_article")]).toEqual([1, "Reuters"]);
+        expect(acled(s, "source")).toBe("Reuters");
+      });
   });
 
   it("given a view stored before lowest existed, then the row does not read from it", () => {
@@ -123,6 +174,46 @@ describe("coordinates in the research rows", () => {
       .then((s) => {
         expect(ucdp(s, "geom_wkt")).toBe("POINT (-0.0000001 -0.000001)");
         expect(ucdpRecord(s)).toContain(",-0.000001,-0.0000001,POINT (-0.0000001 -0.000001),");
+      });
+  });
+});
+
+describe("the precision codes and the dates they qualify", () => {
+  it("given an opening coded to the day that gives no date, when the rows are made, then both precision columns are empty, as the dates are", () => {
+    given(openedWith({ occurredOn: undefined, timePrecision: "day" }))
+      .when()
+      .then((s) => {
+        expect(["year", "date_start", "date_end", "date_prec"].map((c) => ucdp(s, c))).toEqual([
+          null,
+          null,
+          null,
+          null,
+        ]);
+        expect(["event_date", "year", "time_precision"].map((c) => acled(s, c))).toEqual([null, null, null]);
+      });
+  });
+
+  it("given an opening coded to the day with its day, when the rows are made, then the precision is coded beside it", () => {
+    given(openedWith({ timePrecision: "day" }))
+      .when()
+      .then((s) => {
+        expect(["date_start", "date_prec"].map((c) => ucdp(s, c))).toEqual(["2022-04-08", 1]);
+        expect(["event_date", "time_precision"].map((c) => acled(s, c))).toEqual(["2022-04-08", 1]);
+      });
+  });
+
+  it("given an opening coded to the week without a date, when a revision gives its day, then the precision is coded", () => {
+    const revision: Envelope = {
+      eventId: "revised-day",
+      type: "IncidentRevised",
+      source: { publisher: "Associated Press" },
+      data: { occurredOn: "2022-04-07" },
+    };
+    given(openedWith({ occurredOn: undefined, timePrecision: "week" }))
+      .when(revision)
+      .then((s) => {
+        expect(["date_start", "date_prec"].map((c) => ucdp(s, c))).toEqual(["2022-04-07", 3]);
+        expect(["event_date", "time_precision"].map((c) => acled(s, c))).toEqual(["2022-04-07", 2]);
       });
   });
 });

@@ -2,6 +2,7 @@ import { effectiveGrade, type Summary } from "../summarize.js";
 import { type Cell, csvRecord, decimal } from "./csv.js";
 import {
   code,
+  dateCode,
   days,
   killedOf,
   perpetrator,
@@ -47,7 +48,10 @@ export const UCDP_HEADER = csvRecord(UCDP_COLUMNS);
 export function ucdpCells(s: Summary): Cell[] {
   const location = s.location;
   const { start, end } = days(s);
-  const killed = killedOf(s);
+  // GED's three figures stand or fall together: with no eligible source ("Best estimates") there
+  // is no best, so no low and no high either (a range of reports that do not count is not GED's).
+  const reported = killedOf(s);
+  const killed = reported?.best === null ? undefined : reported;
   const lat = location?.lat ?? null;
   const lon = location?.lon ?? null;
   const sources = publishers(s);
@@ -66,7 +70,7 @@ export function ucdpCells(s: Summary): Cell[] {
     lon,
     lat !== null && lon !== null ? `POINT (${decimal(lon)} ${decimal(lat)})` : null,
     location?.country ?? null,
-    code(UCDP_DATE_PREC, s.timePrecision),
+    dateCode(UCDP_DATE_PREC, s),
     start,
     end,
     killed?.best ?? null,

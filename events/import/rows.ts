@@ -1,5 +1,5 @@
 import { isCalendarDay } from "../calendar.js";
-import { MAX_COUNT } from "../schemas.js";
+import { MAX_COUNT, wholeNumberRule } from "../schemas.js";
 import type { FieldError } from "../validate.js";
 import { countryCode } from "./countries.js";
 
@@ -131,7 +131,7 @@ export function parseCount(text: string | undefined): number | null {
 }
 
 /** What a count cell must be, said the same for every dataset. */
-export const COUNT_RULE = `must be a whole number from 0 to ${MAX_COUNT.toLocaleString("en")}`;
+export const COUNT_RULE = wholeNumberRule(0, MAX_COUNT);
 
 /** Text cut to a schema's limit, with an ellipsis when cut; undefined for an empty cell. */
 export function clip(text: string | undefined, max: number): string | undefined {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { fieldMessages, sentence } from "./form-read.js";
+import { fieldMessages, inFormWords, sentence } from "./form-read.js";
 
 const FIELDS: Record<string, string> = {
   "data.occurredOn": "Day it happened",
   "data.occurredAt": "Time it happened",
   "data.title": "Title",
+  "data.location.country": "Country",
+  "data.location.precision": "How exactly the place is known",
   "source.publisher": "Publisher",
 };
 const fieldFor = (path: string) => {
@@ -52,5 +54,34 @@ describe("a refusal in the form's own words", () => {
       label,
     );
     expect(fields.get("data.title")).toBe("Title names the source of the data");
+  });
+});
+
+describe("a choice's values in a refusal", () => {
+  it("given a value of the choice that is also a field's name, then the value stays as the API wrote it", () => {
+    const { fields } = fieldMessages(
+      [
+        {
+          path: "data.location.precision",
+          message: "must be one of exact, near, adm2, adm1, subnational, country, water",
+        },
+      ],
+      new Map(),
+      fieldFor,
+      label,
+    );
+    expect(fields.get("data.location.precision")).toBe(
+      "How exactly the place is known must be one of exact, near, adm2, adm1, subnational, country, water",
+    );
+  });
+
+  it("given field names before a choice's values, then the names are labels and the values stay", () => {
+    expect(
+      inFormWords("with title must be one of title, country", "data.location.precision", fieldFor, label),
+    ).toBe("with “Title” must be one of title, country");
+    // A list of fields that is not a choice's values is still a list of labels.
+    expect(inFormWords("give one of occurredAt, country", "data.location.precision", fieldFor, label)).toBe(
+      "give one of “Time it happened”, “Country”",
+    );
   });
 });

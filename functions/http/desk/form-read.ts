@@ -115,8 +115,15 @@ export function sentence(label: string, message: string): string {
 }
 
 /**
+ * A choice's values, as the API lists them to the end of its message ("must be one of exact,
+ * near, …, country, water", events/schemas.ts): values to send, never field names.
+ */
+const CHOICES = /\bmust be one of\b/;
+
+/**
  * The API's field names in a message (`occurredOn`, `timePrecision`, `title`) as the labels of
- * the form's fields they are, quoted; a name the form has no field for stays as it is.
+ * the form's fields they are, quoted; a name the form has no field for stays as it is, and so
+ * does every value of a choice (`country` among the place's precisions is not the Country field).
  */
 export function inFormWords(
   message: string,
@@ -125,7 +132,10 @@ export function inFormWords(
   label: (field: string) => string,
 ): string {
   const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
-  return message.replace(/\b[a-z][A-Za-z]*\b/g, (word) => {
+  const choices = message.search(CHOICES);
+  const names = choices === -1 ? message : message.slice(0, choices);
+  const values = choices === -1 ? "" : message.slice(choices);
+  const named = names.replace(/\b[a-z][A-Za-z]*\b/g, (word) => {
     for (const candidate of [parent ? `${parent}.${word}` : "", `data.${word}`]) {
       const field = candidate ? fieldFor(candidate) : null;
       // Only the field itself: a nearest field (the first of `source` for "source") is not it.
@@ -134,6 +144,7 @@ export function inFormWords(
     }
     return word;
   });
+  return named + values;
 }
 
 /** Problems from the API, as field messages: the form's own reading errors win for their field. */

@@ -2,7 +2,7 @@ import { jsx } from "hono/jsx";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, type EventType } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
-import { EventBody } from "./event-timeline.js";
+import { EventBody, EventTimeline } from "./event-timeline.js";
 
 /** One stored event of each type's data, as the timeline gets it (sealed values as commitments). */
 const SEALED = { $sealed: "Y29tbWl0bWVudC1vZi1hLW5hbWU" };
@@ -95,5 +95,64 @@ describe("the timeline's entry for each event type", () => {
     expect(body).toContain("Strike on Kramatorsk station");
     expect(body).toContain("occurredOn 2022-04-08");
     expect(body).toContain("description rewritten");
+  });
+});
+
+describe("when each event says it happened", () => {
+  /** The "Occurred" entry of each event's line, in version order. */
+  const occurredOf = async (...events: StoredEvent[]) => {
+    const page = { events, total: events.length, newerHref: null, olderHref: null };
+    const html = String(
+      await jsx(EventTimeline, { incidentId: "timeline-incident", page, retracted: new Set() }).toString(),
+    );
+    return [...html.matchAll(/<dt>Occurred<\/dt><dd>(.*?)<\/dd>/g)].map((m) => m[1]).reverse();
+  };
+  const at = (type: EventType, version: number, data: Record<string, unknown>, occurredAt?: string) =>
+    ({
+      ...eventOf(type),
+      eventId: `ev-${type}-${version}`,
+      version,
+      data: { ...DATA[type], ...data },
+      ...(occurredAt ? { occurredAt } : {}),
+    }) as StoredEvent;
+
+  it("given an opening whose data gives its day or its time, then the timeline shows it, as the page's header does", async () => {
+    expect(
+      await occurredOf(
+        at("IncidentOpened", 1, { occurredOn: "2022-04-08" }),
+        at("IncidentOpened", 2, { occurredAt: "2022-04-08T10:30:00+03:00" }),
+        at("IncidentOpened", 3, { occurredOn: "2022-02-24", occurredUntil: "2022-05-20" }),
+      ),
+    ).toEqual([
+      '<time datetime="2022-04-08">2022-04-08</time>',
+      '<time datetime="2022-04-08T10:30:00+03:00">2022-04-08T10:30:00+03:00</time>',
+      '<time datetime="2022-02-24">2022-02-24 – 2022-05-20</time>',
+    ]);
+  });
+
+  it("given an opening of schema version 1 with its time on the envelope, or one giving none, then the envelope's time, or not stated", async () => {
+    expect(
+      await occurredOf(at("IncidentOpened", 1, {}, "2022-04-08T09:00:00Z"), at("IncidentOpened", 2, {})),
+    ).toEqual(['<time datetime="2022-04-08T09:00:00Z">2022-04-08T09:00:00Z</time>', "not stated"]);
+  });
+
+  it("given a revision that gives a start, then that start; one that gives none, then its envelope's time", async () => {
+    expect(
+      await occurredOf(
+        at("IncidentRevised", 2, {}),
+        at("IncidentRevised", 3, { occurredOn: undefined, occurredAt: "2022-04-08T10:30:00Z" }),
+        at("IncidentRevised", 4, { occurredOn: undefined, title: "Renamed" }, "2022-04-09T08:00:00Z"),
+      ),
+    ).toEqual([
+      '<time datetime="2022-04-08">2022-04-08</time>',
+      '<time datetime="2022-04-08T10:30:00Z">2022-04-08T10:30:00Z</time>',
+      '<time datetime="2022-04-09T08:00:00Z">2022-04-09T08:00:00Z</time>',
+    ]);
+  });
+
+  it("given a report with its own occurredAt, then that time", async () => {
+    expect(await occurredOf(at("CasualtiesReported", 2, {}, "2022-04-08T11:00:00Z"))).toEqual([
+      '<time datetime="2022-04-08T11:00:00Z">2022-04-08T11:00:00Z</time>',
+    ]);
   });
 });

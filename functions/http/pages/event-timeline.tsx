@@ -1,11 +1,12 @@
 import type { FC } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
+import { detailsOf } from "../../../events/editorial.js";
 import { describeFigure } from "../../../events/figures.js";
 import { EDITOR_TYPES, type Figure } from "../../../events/schemas.js";
 import type { StoredEvent } from "../../../events/stored-event.js";
 import { versionHref } from "./as-known-at.js";
 import { VerdictTag } from "./claims-sections.js";
-import { categoryLabel, formatInstant, safeHref, typeLabel, viewPath } from "./format.js";
+import { categoryLabel, formatInstant, occurredText, safeHref, typeLabel, viewPath } from "./format.js";
 import { EventLogLine, type LogView } from "./log-panel.js";
 import { Speaker } from "./speaker.js";
 
@@ -201,6 +202,33 @@ const RedactionBody: FC<{ data: Record<string, unknown> }> = ({ data: d }) => {
   );
 };
 
+/**
+ * When the event says it happened, as the page's header writes an incident's time (`occurredText`).
+ * An opening's is the incident's own, read as its summary reads it (its data's time or day, else
+ * its envelope's time, with its end); a revision that gives a start, the one it gives; any other
+ * event, its envelope's `occurredAt`. Null when it says none.
+ */
+function occurredOf(e: StoredEvent): { datetime: string; text: string } | null {
+  let when: { occurredAt?: string | null; occurredOn?: string | null; occurredUntil?: string | null } = {
+    occurredAt: e.occurredAt,
+  };
+  if (e.type === "IncidentOpened") when = detailsOf(e);
+  else if (e.type === "IncidentRevised" && (e.data.occurredAt ?? e.data.occurredOn))
+    when = {
+      occurredAt: e.data.occurredAt,
+      occurredOn: e.data.occurredOn,
+      occurredUntil: e.data.occurredUntil,
+    };
+  const datetime = when.occurredAt ?? when.occurredOn;
+  const text = occurredText(when);
+  return datetime && text ? { datetime, text } : null;
+}
+
+const Occurred: FC<{ event: StoredEvent }> = ({ event }) => {
+  const when = occurredOf(event);
+  return when ? <time datetime={when.datetime}>{when.text}</time> : <>not stated</>;
+};
+
 const Source: FC<{ event: StoredEvent }> = ({ event: { source } }) => {
   const href = safeHref(source.url);
   return (
@@ -258,7 +286,9 @@ const TimelineEvent: FC<{
         )}
       </dd>
       <dt>Occurred</dt>
-      <dd>{e.occurredAt ? <time datetime={e.occurredAt}>{e.occurredAt}</time> : "not stated"}</dd>
+      <dd>
+        <Occurred event={e} />
+      </dd>
       <dt>Recorded</dt>
       <dd>
         <time datetime={e.recordedAt}>{formatInstant(e.recordedAt)}</time>
