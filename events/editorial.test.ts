@@ -75,6 +75,16 @@ describe("IncidentRevised", () => {
       });
   });
 
+  it("given an opening with a day and an envelope's time of another day, then the day is when it happened, the envelope's time none", () => {
+    given({ ...opened(), occurredAt: "2022-04-09T08:00:00Z" })
+      .when()
+      .then((s) => expect(s).toMatchObject({ occurredOn: "2022-04-08", occurredAt: null }));
+    const { occurredOn: _day, ...timeless } = opened().data as Record<string, unknown>;
+    given({ ...opened(), data: timeless, occurredAt: "2022-04-09T08:00:00Z" } as Envelope)
+      .when()
+      .then((s) => expect(s).toMatchObject({ occurredOn: null, occurredAt: "2022-04-09T08:00:00Z" }));
+  });
+
   it("given a day, when a revision gives a time, then the day is cleared and both fields' histories say so", () => {
     given(opened())
       .when(revised("rev-1", { occurredAt: "2022-04-08T10:30:00+03:00" }))

@@ -100,7 +100,9 @@ export function detailsOf(event: StoredEvent): Details {
     title: d.title,
     kind: d.kind,
     location: d.location,
-    occurredAt: d.occurredAt ?? event.occurredAt ?? null,
+    // The envelope's time stands in only where the opening gives neither a time nor a day: a
+    // report given on the 9th of an incident on the 8th is not an incident on the 9th.
+    occurredAt: d.occurredAt ?? (d.occurredOn === undefined ? event.occurredAt : undefined) ?? null,
     occurredOn: d.occurredOn ?? null,
     occurredUntil: d.occurredUntil ?? null,
     timePrecision: d.timePrecision ?? null,
