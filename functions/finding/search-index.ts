@@ -49,6 +49,7 @@ import {
  *   t#<word>            sk  <99-weight>#<newest-first day>#<incidentId>   words, heaviest first
  *   s#<sourceKey>       sk  <newest-first day>#<incidentId>               speakers and publishers
  *   o#<year>            sk  <newest-first day>#<incidentId>               when it occurred
+ *   y#                  sk  <year>#<incidentId>                           the years incidents occurred in, oldest first
  *   c#<century>         sk  <newest-first month's first day>#<incidentId> each later month it went on in
  *   g<level>#<lat:lon>  sk  <newest-first day>#<incidentId>               1°, 10° and 45° grid cells
  *   doc#<incidentId>    sk  "-"                                           the entries it has (for the next update)
@@ -81,8 +82,13 @@ const QUERY_PAGE = 250;
 const WALK_QUERIES = 160;
 /** Lists of later floors read beside the one a walk needs (the next years of a date range). */
 const READ_AHEAD = 8;
-/** Years a date range without `from` reaches back from its `to`; an older incident is found by giving `from`. */
+/**
+ * Years a date range without `from` reaches back from its `to` at least; further, to the oldest
+ * year an incident occurred in (the `y#` list), where that is older.
+ */
 export const YEARS_BACK_UNASKED = 150;
+/** The list of the years incidents occurred in: its first entry is the oldest. */
+const YEARS = "y#";
 
 /** One list a walk reads, where it stands in it, and the entries read but not yet taken. */
 interface Lane {
@@ -163,6 +169,7 @@ function entryKeys(doc: SearchDoc): [string, string][] {
     keys.push([`t#${word}`, `${String(99 - weight).padStart(2, "0")}#${tail}`]);
   for (const key of doc.sources.keys()) keys.push([`s#${key}`, tail]);
   keys.push([`o#${doc.occurred.slice(0, 4) || "none"}`, tail]);
+  if (doc.occurred) keys.push([YEARS, `${doc.occurred.slice(0, 4)}#${doc.incidentId}`]);
   for (const day of monthsGoingOn(doc))
     keys.push([`c#${day.slice(0, 2)}`, `${newestFirst(day)}#${doc.incidentId}`]);
   if (doc.lat !== null && doc.lon !== null) {
@@ -510,7 +517,9 @@ export class SearchIndex {
       sources !== undefined && terms.length > 0
         ? (entries: Entry[]) => this.namedIn(sources, entries)
         : undefined;
-    const walked = terms.length > 1 ? null : this.lanesOf(terms, query);
+    // A date range without `from` reaches back to the oldest year any incident occurred in.
+    const oldest = query.from === undefined && query.to !== undefined ? await this.oldestYear() : null;
+    const walked = terms.length > 1 ? null : this.lanesOf(terms, query, oldest);
     const { to, reach = "" } = walked ?? {};
     /**
      * Whether a date-ordered entry sits at the day its incident is listed at, by these facts (its
@@ -611,7 +620,11 @@ export class SearchIndex {
    * listedDay in the range ending `to` (at the day it began, when that is older than the `c#`
    * lists read: a source's or a box's without `from` reach back no further than a year walk), so once.
    */
-  private lanesOf(terms: string[], query: SearchQuery): { lanes: Lane[]; to?: string; reach?: string } {
+  private lanesOf(
+    terms: string[],
+    query: SearchQuery,
+    oldest: number | null,
+  ): { lanes: Lane[]; to?: string; reach?: string } {
     if (terms.length === 1) return { lanes: [lane(`t#${terms[0]}`)] };
     const dated = query.from !== undefined || query.to !== undefined;
     const { sources } = query;
@@ -623,7 +636,9 @@ export class SearchIndex {
     const ahead = `${this.lastYear()}-12-31`;
     const spread = sources !== undefined || query.bbox !== undefined;
     const to = query.to ?? (spread && query.from !== undefined && query.from > ahead ? query.from : ahead);
-    const back = String(Math.max(0, Number(to.slice(0, 4)) - YEARS_BACK_UNASKED)).padStart(4, "0");
+    const back = String(
+      Math.max(0, Math.min(Number(to.slice(0, 4)) - YEARS_BACK_UNASKED, oldest ?? 9999)),
+    ).padStart(4, "0");
     const from = monthStart(query.from ?? `${back}-01-01`);
     // The later months incidents went on in: in a source's walk, each looked up in its lists.
     const going = periods(
@@ -646,6 +661,24 @@ export class SearchIndex {
     if (query.bbox)
       return { lanes: [...cellsOf2(query.bbox).map((pk) => lane(pk, days)), ...going], to, reach };
     return { lanes: [...periods("o#", 4, from, to), ...going], to, reach };
+  }
+
+  /**
+   * The oldest year an incident occurred in, by the `y#` list (an index written before that list
+   * has none until `npm run reindex`: a range then reaches back YEARS_BACK_UNASKED years).
+   */
+  private async oldestYear(): Promise<number | null> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": { S: YEARS } },
+        ProjectionExpression: "sk",
+        Limit: 1,
+      }),
+    );
+    const year = Number(out.Items?.[0]?.sk?.S?.slice(0, 4));
+    return Number.isInteger(year) ? year : null;
   }
 
   /** The newest year a date range without `to` reads: next year (a date a little ahead is kept). */

@@ -235,10 +235,16 @@ function expected(query: Case["query"]): string[] {
   const terms = query.q === undefined ? [] : query.q.toLowerCase().split(/\s+/);
   const yearWalk = terms.length === 0 && query.sources === undefined && query.bbox === undefined;
   const dated = query.from !== undefined || query.to !== undefined;
-  // A walk of years reads from `to`'s year (else next year) back to `from`'s (else YEARS_BACK_UNASKED before).
+  // A walk of years reads from `to`'s year (else next year) back to `from`'s, else to the oldest
+  // year an incident occurred in, or YEARS_BACK_UNASKED before `to` where that is older.
   const lastYear = `${new Date().getUTCFullYear() + 1}-12-31`;
   const to = query.to ?? (yearWalk ? lastYear : undefined);
-  const back = to === undefined ? undefined : pad(Number(to.slice(0, 4)) - YEARS_BACK_UNASKED, 4);
+  const oldest = Math.min(
+    ...incidents.filter((i) => i.occurred !== "").map((i) => Number(i.occurred.slice(0, 4))),
+  );
+  const backFrom = (end: string) =>
+    pad(Math.min(Number(end.slice(0, 4)) - YEARS_BACK_UNASKED, query.to === undefined ? 9999 : oldest), 4);
+  const back = to === undefined ? undefined : backFrom(to);
   const from = query.from ?? (yearWalk ? `${back}-01-01` : undefined);
   const lastDay = (i: Incident) => (i.until !== "" ? i.until : i.occurred);
   const sourceOk = (i: Incident) =>
@@ -264,7 +270,7 @@ function expected(query: Case["query"]): string[] {
   const spread = query.sources !== undefined || query.bbox !== undefined;
   const end =
     query.to ?? (spread && query.from !== undefined && query.from > lastYear ? query.from : lastYear);
-  const reach = `${(from ?? `${pad(Number(end.slice(0, 4)) - YEARS_BACK_UNASKED, 4)}-01-01`).slice(0, 7)}-01`;
+  const reach = `${(from ?? `${backFrom(end)}-01-01`).slice(0, 7)}-01`;
   const dayOf = (i: Incident) => {
     if (terms.length > 0 || !(dated || yearWalk)) return i.occurred;
     const day = listedDay(i, end);
@@ -361,8 +367,8 @@ const CASES: Case[] = [
     limits: [1, 7],
   },
   { name: "a range without to", query: { from: "2011-03-15" }, limits: [3, 7] },
-  { name: "a range without from (reaching back 150 years)", query: { to: "2003-06-30" }, limits: [7] },
-  { name: "a range without from, back to its 150th year", query: { to: "1900-12-31" }, limits: [3] },
+  { name: "a range without from (reaching back to the oldest year, past 150)", query: { to: "2003-06-30" }, limits: [7] },
+  { name: "a range without from, back to the oldest year", query: { to: "1900-12-31" }, limits: [3] },
   {
     name: "a range across a gap longer than one request reads, filtered",
     query: { from: "1700-01-01", to: "2026-12-31", kind: "airstrike" },
