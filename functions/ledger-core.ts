@@ -8,6 +8,7 @@ import type { Authenticator } from "./http/auth.js";
 import type { EventRoutesDeps } from "./http/routes/events.js";
 import { incidentCategories } from "./incident-categories.js";
 import { IncidentReader, type PendingProjections } from "./incident-reader.js";
+import type { Logger } from "./logger.js";
 import { AuditLog } from "./people/audit-log.js";
 import { DisclosureReader } from "./people/disclosure-reader.js";
 import { DisclosureStore } from "./people/disclosure-store.js";
@@ -34,6 +35,8 @@ export interface LedgerCoreOptions {
   evidence?: EvidenceOptions;
   /** Makes the store's files forget what an erasure or a discard overwrote in a table (locally: LevelDB compacts it). */
   forgetOverwritten?: (table: string) => Promise<void>;
+  /** Where restricted reads are logged for the alarm on their bursts (default: the evidence routes' log, else none). */
+  log?: Logger;
 }
 
 /**
@@ -93,7 +96,8 @@ export function createLedgerCore(options: LedgerCoreOptions) {
         checks: evidenceChecks(options.evidence.store, events, views),
       }
     : undefined;
-  const disclosureReader = new DisclosureReader(disclosures, audit);
+  const log = options.log ?? options.evidence?.log;
+  const disclosureReader = new DisclosureReader(disclosures, audit, log ? { log } : {});
   const sealed = new SealedAppend({
     events,
     disclosures,

@@ -15,11 +15,18 @@ import type { WriterIdentity } from "./writers.js";
 export const EVIDENCE_WRITE_PATHS = ["/evidence", "/evidence/uploads"] as const;
 export const EVIDENCE_GET_PATH = "/evidence/{sha256}";
 export const BUNDLE_GET_PATH = "/incidents/{incidentId}/events/{eventId}/bundle";
+/** Restricted reads in five minutes past which the alarm sounds. */
+export const RESTRICTED_READS_ALARM = 2000;
 /** The metric the restricted-read log lines count into. */
 export const RESTRICTED_READS_METRIC = {
   namespace: "incident-ledger",
-  name: "RestrictedEvidenceReads",
+  name: "RestrictedReads",
 } as const;
+/**
+ * The `audit` field of the log lines that count: evidence bytes (functions/evidence) and an
+ * event's restricted disclosures (functions/people/disclosure-reader.ts).
+ */
+export const RESTRICTED_READ_AUDITS = ["restricted-evidence-read", "restricted-disclosure-read"] as const;
 
 /**
  * The evidence bytes in AWS (functions/evidence/s3-blob-store.ts): one private bucket, S3-managed
@@ -41,13 +48,27 @@ export class EvidenceBucket extends Construct {
       objectLockEnabled: false,
       // Kept on `cdk destroy`, like the tables: captures in the chain name these bytes.
       removalPolicy: RemovalPolicy.RETAIN,
-      // Request metrics, for the 5xx alarm.
+      // Request metrics, for the 5xx alarm (addAlarms): billed as custom CloudWatch metrics.
       metrics: [{ id: "EntireBucket" }],
       lifecycleRules: [
         { id: "abort-incomplete-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // A streamed POST's bytes before their hash is known: copied to blobs/, then deleted;
-        // what a crash leaves is gone in a day.
-        { id: "expire-incoming", prefix: EVIDENCE_PREFIXES.incoming, expiration: Duration.days(1) },
+        // what a crash leaves is gone in a day. The bucket is versioned and the code deletes
+        // without a version id, so each delete leaves the bytes as a noncurrent version behind a
+        // delete marker: those versions go a day later too.
+        {
+          id: "expire-incoming",
+          prefix: EVIDENCE_PREFIXES.incoming,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        // …and then the delete markers left with no version behind them (S3 takes this in a rule
+        // of its own: not beside an expiration in days).
+        {
+          id: "expire-incoming-delete-markers",
+          prefix: EVIDENCE_PREFIXES.incoming,
+          expiredObjectDeleteMarker: true,
+        },
       ],
     });
     Validations.of(this.bucket).acknowledge({
@@ -159,12 +180,17 @@ export class EvidenceBucket extends Construct {
     }
   }
 
-  /** Restricted reads, counted from the log lines of the functions that serve them; and 5xx. */
+  /**
+   * Restricted reads (evidence bytes, and victims' sealed values), counted from the audit log
+   * lines of the functions that serve them; and 5xx.
+   */
   addAlarms(action: cloudwatch.IAlarmAction, servers: readonly LedgerFunction[]): cloudwatch.Alarm[] {
     for (const [i, fn] of servers.entries()) {
       new logs.MetricFilter(this, `RestrictedReads${i}`, {
         logGroup: fn.logGroup,
-        filterPattern: logs.FilterPattern.stringValue("$.audit", "=", "restricted-evidence-read"),
+        filterPattern: logs.FilterPattern.any(
+          ...RESTRICTED_READ_AUDITS.map((audit) => logs.FilterPattern.stringValue("$.audit", "=", audit)),
+        ),
         metricNamespace: RESTRICTED_READS_METRIC.namespace,
         metricName: RESTRICTED_READS_METRIC.name,
         metricValue: "1",
@@ -186,17 +212,18 @@ export class EvidenceBucket extends Construct {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    // Many restricted reads in a short time: a reader's token used to copy what it may see.
+    // Many restricted reads in a short time: a reader's token used to copy what it may see. A
+    // disclosure read is counted an event at a time, and one incident page opens up to 400
+    // events' (functions/people/private-speakers.ts): the bar is a few pages' worth.
     const restrictedReads = new cloudwatch.Alarm(this, "RestrictedReadsAlarm", {
-      alarmDescription:
-        "Over 200 restricted evidence reads in five minutes: check who reads (the audit lines).",
+      alarmDescription: `Over ${RESTRICTED_READS_ALARM} restricted reads (evidence bytes, or one event's restricted disclosures) in five minutes: check who reads (the audit lines).`,
       metric: new cloudwatch.Metric({
         namespace: RESTRICTED_READS_METRIC.namespace,
         metricName: RESTRICTED_READS_METRIC.name,
         period: fiveMinutes,
         statistic: cloudwatch.Stats.SUM,
       }),
-      threshold: 200,
+      threshold: RESTRICTED_READS_ALARM,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -38,7 +38,7 @@ import { ExportStreaming } from "./export-streaming.js";
 import { LedgerFunction } from "./ledger-function.js";
 import { PeopleTables } from "./people-tables.js";
 import { grantChainCheckRecords, grantEditorialIndex, grantTableActions } from "./table-access.js";
-import { TransparencyLog } from "./transparency-log.js";
+import { logOriginFrom, TransparencyLog } from "./transparency-log.js";
 import { VIEW_REPAIR_TIMEOUT, ViewRepair } from "./view-repair.js";
 import { type WriterIdentity, WriterPool, writerIdentityFromContext } from "./writers.js";
 
@@ -128,6 +128,9 @@ export class LedgerStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    // The one context a deploy may not leave out (infra/transparency-log.ts), checked before any
+    // function is bundled.
+    logOriginFrom(this);
 
     // ── Tables ────────────────────────────────────────────────────────────────────────────
     // events: one immutable item per commit. Its stream delivers to the projector; NEW_IMAGE is all
@@ -408,9 +411,9 @@ export class LedgerStack extends Stack {
     }
 
     // ── Stream: events → projector → views ────────────────────────────────────────────────
-    // Where a record goes after its retries: the shard and sequence numbers land here (not
-    // the record itself); the events table still holds the commit, and rebuilding the view
-    // from events repairs it.
+    // Where a record goes after its retries, the projector's and the log sequencer's alike: the
+    // shard and sequence numbers land here (not the record itself); the events table still holds
+    // the commit, the view repair re-projects it and the sequencer's catch-up sequences it.
     this.failureQueue = new sqs.Queue(this, "ProjectorFailures", {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -529,12 +532,15 @@ export class LedgerStack extends Stack {
       }).addAlarmAction(notify);
     const fiveMinutes = Duration.minutes(5);
 
+    // Both stream consumers park what they give up on in the one failure queue, and nothing
+    // consumes it: the alarm counts arrivals, so it fires for each new failure and clears after,
+    // instead of staying raised while the messages wait out their 14 days.
     alarmAbove(
-      "ProjectorFailuresAlarm",
-      "A stream record was given up on and sent to the failure queue: a view may lag its events.",
-      this.failureQueue.metricApproximateNumberOfMessagesVisible({
+      "StreamFailuresAlarm",
+      "The projector or the log sequencer gave up on stream records and sent their positions to the failure queue: a view may lag its events until the view repair runs, the log until its catch-up.",
+      this.failureQueue.metricNumberOfMessagesSent({
         period: fiveMinutes,
-        statistic: cloudwatch.Stats.MAXIMUM,
+        statistic: cloudwatch.Stats.SUM,
       }),
       0,
     );
@@ -607,6 +613,7 @@ export class LedgerStack extends Stack {
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
     new CfnOutput(this, "ClaimsTableName", { value: this.claimsTable.tableName });
     new CfnOutput(this, "ViewsTableName", { value: this.viewsTable.tableName });
+    new CfnOutput(this, "SearchTableName", { value: this.searchTable.tableName });
     new CfnOutput(this, "LogTableName", { value: this.transparencyLog.table.tableName });
     new CfnOutput(this, "LogSigningKeyArn", { value: this.transparencyLog.signingKey.keyArn });
     new CfnOutput(this, "ProjectorFailureQueueUrl", { value: this.failureQueue.queueUrl });

@@ -90,11 +90,22 @@ export const ORPHAN_SWEEP_ATTRIBUTES = ["incidentId", "key", "eventId", "written
 /**
  * The orphan disclosures' sweep (functions/people/orphan-sweep.ts, run by the view repair): it
  * scans the table's keys and times, gives a first-layout item a time, and deletes an orphan.
- * The only delete any role has on this table, and the only role with it; its update may touch
- * no attribute but those above (IAM's `dynamodb:Attributes`), so it can set a time and nothing else.
+ * The only delete any role has on this table, and the only role with it; its scan and its update
+ * may name no attribute but those above (IAM's `dynamodb:Attributes`), so it reads no value and
+ * can set a time and nothing else. The scan must also say `Select: SPECIFIC_ATTRIBUTES`
+ * (DisclosureStore.itemPages does): a scan that named no attribute would read whole items.
  */
 export function grantOrphanSweep(role: iam.IGrantable, disclosures: dynamodb.ITable): void {
-  grantTableActions(role, disclosures, ["dynamodb:Scan"]);
+  role.grantPrincipal.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ["dynamodb:Scan"],
+      resources: [disclosures.tableArn],
+      conditions: {
+        "ForAllValues:StringEquals": { "dynamodb:Attributes": [...ORPHAN_SWEEP_ATTRIBUTES] },
+        StringEquals: { "dynamodb:Select": "SPECIFIC_ATTRIBUTES" },
+      },
+    }),
+  );
   role.grantPrincipal.addToPrincipalPolicy(
     new iam.PolicyStatement({ actions: ["dynamodb:DeleteItem"], resources: [disclosures.tableArn] }),
   );

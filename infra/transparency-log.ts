@@ -28,13 +28,62 @@ export const LOG_SEQUENCER_STREAM = {
 } as const;
 /** How often the sequencer catches up on everything (what a lost stream delivery left behind). */
 export const LOG_CATCH_UP = Duration.minutes(15);
+/** The context key naming the log's origin: required, since an origin is permanent once published. */
 export const DEFAULT_ORIGIN_CONTEXT = "logOrigin";
+/** No sequencer invocation for this long (two catch-up periods) raises the alarm: the log is not being signed. */
+export const LOG_HEARTBEAT = Duration.minutes(LOG_CATCH_UP.toMinutes() * 2);
 /** Events older than this without a signed checkpoint raise the alarm (a stream retry cycle is ~minutes). */
 export const LOG_CHECKPOINT_DELAY_ALARM = Duration.minutes(10);
 /** How often the sequencer takes one time-stamping step when a TSA is configured (`logTsaUrl`). */
 export const LOG_TIMESTAMP_SCHEDULE = Duration.minutes(1);
 /** The newest checkpoint without an RFC 3161 token for longer than this raises the alarm. */
 export const LOG_TIMESTAMP_DELAY_ALARM = Duration.minutes(5);
+
+/**
+ * What the account may do with the signing key, one action at a time: no wildcard, so no
+ * kms:Sign and no kms:CreateGrant (a grant is a way to sign that no IAM policy shows).
+ * kms:PutKeyPolicy stays: CloudFormation updates the policy with it, and KMS refuses a policy
+ * that would lock the account out of the key. Changing the key policy is therefore how an
+ * administrator could still take the right to sign: it is a CloudTrail management event.
+ */
+export const SIGNING_KEY_ADMIN_ACTIONS = [
+  "kms:DescribeKey",
+  "kms:GetKeyPolicy",
+  "kms:GetKeyRotationStatus",
+  "kms:GetPublicKey",
+  "kms:ListGrants",
+  "kms:ListKeyPolicies",
+  "kms:ListResourceTags",
+  "kms:PutKeyPolicy",
+  "kms:UpdateKeyDescription",
+  "kms:CreateAlias",
+  "kms:UpdateAlias",
+  "kms:DeleteAlias",
+  "kms:EnableKey",
+  "kms:DisableKey",
+  "kms:RevokeGrant",
+  "kms:TagResource",
+  "kms:UntagResource",
+  "kms:ScheduleKeyDeletion",
+  "kms:CancelKeyDeletion",
+] as const;
+
+/**
+ * The log's origin, from context `logOrigin`. Required: it is in every signed checkpoint and in
+ * the verifier key users keep, so a deploy that forgot it must fail rather than quietly sign
+ * under another name. Every deploy gives the same value (kept in cdk.json's "context").
+ */
+export function logOriginFrom(scope: Construct): string {
+  const origin = scope.node.tryGetContext(DEFAULT_ORIGIN_CONTEXT) as unknown;
+  if (typeof origin === "string" && origin.trim() !== "") return origin;
+  throw new Error(
+    `CDK context "${DEFAULT_ORIGIN_CONTEXT}" is required: the transparency log's origin, in every ` +
+      "signed checkpoint and permanent once published. Give the same value on every deploy, " +
+      `best kept in cdk.json's "context" ({ "${DEFAULT_ORIGIN_CONTEXT}": "archive.example.org/incident-ledger" }) ` +
+      `or passed as \`-c ${DEFAULT_ORIGIN_CONTEXT}=archive.example.org/incident-ledger\` ` +
+      "(docs/how-to/deploy-to-aws.md).",
+  );
+}
 
 export interface TransparencyLogProps {
   readonly eventsTable: dynamodb.ITable;
@@ -53,8 +102,8 @@ export interface TransparencyLogProps {
  * Lambda (fed by the events table's stream, a second consumer beside the projector, and by a
  * schedule), which is the only principal that may sign with the key.
  *
- * Context: `logOrigin` (the log's origin and key name; default localhost/incident-ledger — set
- * it before the first deploy: an origin is permanent once published), `logWitnesses`
+ * Context: `logOrigin` (the log's origin and key name; required, and the same on every deploy:
+ * an origin is permanent once published, see logOriginFrom), `logWitnesses`
  * (LEDGER_WITNESSES: `<vkey> <url>` entries separated by `;`), `logTsaUrl` (LEDGER_TSA_URL: an
  * RFC 3161 time-stamping authority asked for a token over the newest checkpoint each minute).
  */
@@ -68,8 +117,7 @@ export class TransparencyLog extends Construct {
 
   constructor(scope: Construct, id: string, props: TransparencyLogProps) {
     super(scope, id);
-    const origin =
-      (this.node.tryGetContext(DEFAULT_ORIGIN_CONTEXT) as string | undefined) ?? "localhost/incident-ledger";
+    const origin = logOriginFrom(this);
     const witnesses = (this.node.tryGetContext("logWitnesses") as string | undefined) ?? "";
     this.origin = origin;
     this.tsaUrl = (this.node.tryGetContext("logTsaUrl") as string | undefined) || undefined;
@@ -90,26 +138,12 @@ export class TransparencyLog extends Construct {
       policy: new iam.PolicyDocument({
         statements: [
           // The account administers the key (and may read its public key) but cannot sign:
-          // no kms:Sign here, so no IAM policy in the account can grant it.
+          // no kms:Sign here, so no IAM policy in the account can grant it; and no
+          // kms:CreateGrant, since a grant would hand out kms:Sign beside any IAM policy.
           new iam.PolicyStatement({
             sid: "AccountAdministersButDoesNotSign",
             principals: [new iam.AccountRootPrincipal()],
-            actions: [
-              "kms:Create*",
-              "kms:Describe*",
-              "kms:Enable*",
-              "kms:List*",
-              "kms:Put*",
-              "kms:Update*",
-              "kms:Revoke*",
-              "kms:Disable*",
-              "kms:Get*",
-              "kms:Delete*",
-              "kms:TagResource",
-              "kms:UntagResource",
-              "kms:ScheduleKeyDeletion",
-              "kms:CancelKeyDeletion",
-            ],
+            actions: [...SIGNING_KEY_ADMIN_ACTIONS],
             resources: ["*"],
           }),
         ],
@@ -142,6 +176,19 @@ export class TransparencyLog extends Construct {
         resources: ["*"],
         // Pure Ed25519 only: never Ed25519ph, never anything a future key spec might allow.
         conditions: { StringEquals: { "kms:SigningAlgorithm": KMS_SIGNING_ALGORITHM } },
+      }),
+    );
+    // An explicit deny outranks every allow (an IAM policy, a grant, a later key-policy
+    // statement that forgets this one): no principal but the sequencer's role signs or creates
+    // a grant. aws:PrincipalArn is the role's ARN for any of its sessions.
+    this.signingKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: "NobodyElseSignsOrGrants",
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ["kms:Sign", "kms:CreateGrant"],
+        resources: ["*"],
+        conditions: { ArnNotEquals: { "aws:PrincipalArn": this.sequencer.role.roleArn } },
       }),
     );
     this.sequencer.role.addToPolicy(
@@ -238,8 +285,8 @@ export class TransparencyLog extends Construct {
 
   /**
    * The sequencer's alarms, on the stack's alarm action: it threw (a stream batch or the schedule
-   * failed), its stream mapping fell behind, or events wait for a signed checkpoint (the
-   * sequencer's own EMF metrics: functions/log/log-metrics.ts).
+   * failed), its stream mapping fell behind, events wait for a signed checkpoint (the
+   * sequencer's own EMF metrics: functions/log/log-metrics.ts), or it stopped running at all.
    */
   addAlarms(action: cloudwatch.IAlarmAction): cloudwatch.Alarm[] {
     const fiveMinutes = Duration.minutes(5);
@@ -269,7 +316,22 @@ export class TransparencyLog extends Construct {
         period: fiveMinutes,
         statistic: cloudwatch.Stats.MAXIMUM,
       });
+    // Its schedule invokes it every LOG_CATCH_UP: none in two periods means the schedule or the
+    // function is gone, disabled or throttled, and then no metric above has anything to report.
+    const heartbeat = new cloudwatch.Alarm(this, "SequencerHeartbeatAlarm", {
+      alarmDescription: `The log sequencer was not invoked for ${LOG_HEARTBEAT.toMinutes()} minutes (its schedule runs every ${LOG_CATCH_UP.toMinutes()} minutes): no checkpoint is being signed.`,
+      metric: this.sequencer.function.metricInvocations({
+        period: LOG_HEARTBEAT,
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    });
+    heartbeat.addAlarmAction(action);
     return [
+      heartbeat,
       above(
         "SequencerErrorsAlarm",
         "The log sequencer threw: a schedule run or a whole stream batch failed; checkpoints may not advance.",

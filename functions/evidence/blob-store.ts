@@ -93,10 +93,13 @@ export interface BlobStore {
     /** `restricted`: bytes not yet held are restricted before they arrive. */
     access?: Access;
   }): Promise<DirectUpload | null>;
-  /** A short-lived URL serving the bytes elsewhere (AWS: a presigned GET), or null: served here. */
+  /**
+   * A short-lived URL serving the bytes elsewhere (AWS: a presigned GET), or null: served here.
+   * `access`: who may read them; restricted bytes are answered for no cache to keep.
+   */
   readUrl(
     sha256: string,
-    answer: { mediaType: string; disposition: string; expiresInSeconds: number },
+    answer: { mediaType: string; disposition: string; expiresInSeconds: number; access: Access },
   ): Promise<string | null>;
 }
 

@@ -404,6 +404,7 @@ export function evidenceRoutes(deps: EvidenceRouteDeps) {
       mediaType: info.mediaType,
       disposition,
       expiresInSeconds: READ_SECONDS,
+      access: restricted ? "restricted" : "public",
     });
     if (elsewhere) {
       return c.body(null, 307, { ...common, Location: elsewhere, "Cache-Control": "private, no-store" });

@@ -210,7 +210,7 @@ export class S3BlobStore implements BlobStore {
 
   async readUrl(
     sha256: string,
-    answer: { mediaType: string; disposition: string; expiresInSeconds: number },
+    answer: { mediaType: string; disposition: string; expiresInSeconds: number; access: Access },
   ): Promise<string> {
     return getSignedUrl(
       this.s3,
@@ -219,6 +219,9 @@ export class S3BlobStore implements BlobStore {
         Key: this.key(sha256),
         ResponseContentType: answer.mediaType,
         ResponseContentDisposition: answer.disposition,
+        // S3's answer is what the browser keeps: restricted bytes are for this reader only, and
+        // not for its disk either (the redirect to them is already no-store).
+        ...(answer.access === "restricted" ? { ResponseCacheControl: "private, no-store" } : {}),
       }),
       { expiresIn: answer.expiresInSeconds },
     );

@@ -16,6 +16,7 @@ const evidence = evidenceFromEnv(process.env, log);
 const core = createLedgerCore({
   db: createDynamoClient(),
   tables: tableNamesFromEnv(process.env),
+  log,
   ...(evidence ? { evidence } : {}),
 });
 const groupsClaim = process.env.GROUPS_CLAIM ?? "cognito:groups";

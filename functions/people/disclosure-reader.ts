@@ -1,6 +1,7 @@
 import { commitmentsIn, type Visibility } from "../../events/sealing.js";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { hasRole, type Principal } from "../http/auth.js";
+import { type Logger, silentLogger } from "../logger.js";
 import type { AuditLog } from "./audit-log.js";
 import type { DisclosureStore } from "./disclosure-store.js";
 
@@ -21,14 +22,21 @@ export interface EventDisclosures {
  * What a reader may see of an event's sealed values: the disclosures that open its commitments
  * (an item no commitment names, an orphan of an unstored attempt, is never served), public ones
  * for anyone, restricted ones too for a `restricted-reader` — each such read recorded first, so
- * no restricted value leaves without its record.
+ * no restricted value leaves without its record, then logged (pointers, never values) as a line
+ * the alarm on bursts of restricted reads counts (infra/evidence-bucket.ts).
  */
 export class DisclosureReader {
+  private readonly now: () => string;
+  private readonly log: Logger;
+
   constructor(
     private readonly disclosures: DisclosureStore,
     private readonly audit: AuditLog,
-    private readonly now: () => string = () => new Date().toISOString(),
-  ) {}
+    options: { now?: () => string; log?: Logger } = {},
+  ) {
+    this.now = options.now ?? (() => new Date().toISOString());
+    this.log = options.log ?? silentLogger;
+  }
 
   /** `only`: the pointers wanted (default every one); only those are read, and recorded as read. */
   async ofEvent(
@@ -57,13 +65,23 @@ export class DisclosureReader {
     items.sort((a, b) => (order.get(a.pointer) ?? 0) - (order.get(b.pointer) ?? 0));
     const read = items.filter((i) => i.visibility === "restricted").map((i) => i.pointer);
     if (read.length > 0 && who) {
+      const at = this.now();
       await this.audit.record({
         who: who.name,
         incidentId: event.incidentId,
         eventId: event.eventId,
         pointers: read,
         via,
-        at: this.now(),
+        at,
+      });
+      this.log.info("restricted disclosure read", {
+        audit: "restricted-disclosure-read",
+        reader: who.name,
+        incidentId: event.incidentId,
+        eventId: event.eventId,
+        pointers: read,
+        via,
+        at,
       });
     }
     return { items, erased };

@@ -336,9 +336,13 @@ export class DisclosureStore {
     }
   }
 
-  /** Every item's keys and time, page by page (the orphan sweep): no value is read. */
+  /**
+   * Every item's keys and time, page by page (the orphan sweep): no value is read. The sweep's
+   * role may scan only so: Select named, and these attributes only (infra/people-tables.ts).
+   */
   async *itemPages(): AsyncGenerator<DisclosureItem[]> {
     for await (const items of this.scan({
+      Select: "SPECIFIC_ATTRIBUTES",
       ProjectionExpression: "incidentId, #k, eventId, writtenAt",
       ExpressionAttributeNames: { "#k": "key" },
     })) {

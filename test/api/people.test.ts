@@ -102,6 +102,15 @@ async function heldValues(incidentId: string): Promise<unknown[]> {
 /** How many items the disclosures table holds for an incident. */
 const heldItems = async (incidentId: string) => (await heldItemsOf(incidentId)).length;
 
+/** The audit lines logged for restricted disclosure reads of one event. */
+function auditLines(incidentId: string, eventId: string): Record<string, unknown>[] {
+  return logLines
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter(
+      (l) => l.audit === "restricted-disclosure-read" && l.incidentId === incidentId && l.eventId === eventId,
+    );
+}
+
 async function opening(incidentId: string) {
   expect((await post(archive.url, incidentId, opened())).status).toBe(201);
 }
@@ -155,6 +164,48 @@ describe("recording victims", () => {
     expect(read?.eventId?.S).toBe("victims-list-1");
     expect(read?.pointers?.L).toHaveLength(5);
     expect(JSON.stringify(audit.Items)).not.toContain("Bondar");
+    // …and logs it, as the line the alarm on bursts of restricted reads counts: pointers, never values.
+    const [line, ...more] = auditLines(id, "victims-list-1");
+    expect(more).toEqual([]);
+    expect(Object.keys(line ?? {}).sort()).toEqual(
+      [
+        "at",
+        "audit",
+        "eventId",
+        "incidentId",
+        "level",
+        "message",
+        "pointers",
+        "reader",
+        "time",
+        "via",
+      ].sort(),
+    );
+    expect(line).toMatchObject({
+      level: "info",
+      reader: "Rita Reader",
+      incidentId: id,
+      eventId: "victims-list-1",
+      via: "GET /incidents/{incidentId}/events/{eventId}/disclosures",
+    });
+    // The same time as the record (whose sort key adds a unique suffix to it).
+    expect(read?.at?.S?.startsWith(`${line?.at}#`)).toBe(true);
+    const restrictedPointers = answer.body.items
+      .filter((i: { visibility: string }) => i.visibility === "restricted")
+      .map((i: { pointer: string }) => i.pointer);
+    expect(line?.pointers).toEqual(restrictedPointers);
+    // The clock's fields aside (a time may hold any two digits, as an age does), no value is in it.
+    const { time: _time, at: _at, ...said } = line ?? {};
+    const logged = JSON.stringify(said);
+    for (const item of answer.body.items as { disclosure: string }[]) {
+      expect(logged).not.toContain(item.disclosure);
+      expect(logged).not.toContain(JSON.stringify(decodeDisclosure(item.disclosure)?.value));
+    }
+    for (const secret of ["Olena", "Bondar", "Platform 2", "relative"]) expect(logged).not.toContain(secret);
+    // Public reads are not restricted reads: nobody's read of the public ones logged a line.
+    const publicAnswer = await disclosures(id, "victims-list-1");
+    expect(publicAnswer.status).toBe(200);
+    expect(auditLines(id, "victims-list-1")).toHaveLength(1);
   });
 
   it("a writer without the role sees the public ones only; wrong credentials are a 401", async () => {
@@ -550,6 +601,13 @@ describe("private sources", () => {
     ]);
     for (const read of reads)
       expect(read.pointers?.L?.map((p) => p.S).every((p) => p?.startsWith("/attributedTo/"))).toBe(true);
+    // Each read recorded is logged too, from the page's route.
+    for (const read of reads) {
+      const logged = auditLines(id, read.eventId?.S ?? "").filter((l) => read.at?.S?.startsWith(`${l.at}#`));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ reader: "Rita Reader", via: read.via?.S });
+      expect(JSON.stringify(logged[0])).not.toContain("Kovalenko");
+    }
     // The page says it is restricted, though it lists no victims.
     expect(restricted).toContain("data-restricted");
     expect(restricted).not.toContain('id="victims"');

@@ -133,7 +133,27 @@ describe("the S3 blob store (s3rver as the stand-in)", () => {
       mediaType: "video/mp4",
       disposition: "attachment",
       expiresInSeconds: 60,
+      access: "public",
     });
+    expect(new URL(link).searchParams.has("response-cache-control")).toBe(false);
     expect(await (await fetch(link)).text()).toBe(bytes);
+  });
+
+  it("presigns a GET of restricted bytes that S3 answers with Cache-Control: private, no-store", async () => {
+    const put = await store.put(chunks("a restricted photograph"), { mediaType: "image/jpeg", max: 1000 });
+    await store.setAccess(put.sha256, "restricted");
+    const link = await store.readUrl(put.sha256, {
+      mediaType: "image/jpeg",
+      disposition: "attachment",
+      expiresInSeconds: 60,
+      access: "restricted",
+    });
+    // Signed into the URL, so a reader cannot drop it and keep the signature.
+    const url = new URL(link);
+    expect(url.searchParams.get("response-cache-control")).toBe("private, no-store");
+    expect(url.searchParams.get("X-Amz-Signature")).toBeTruthy();
+    const answer = await fetch(link);
+    expect(answer.headers.get("cache-control")).toBe("private, no-store");
+    expect(await answer.text()).toBe("a restricted photograph");
   });
 });

@@ -367,7 +367,11 @@ const CASES: Case[] = [
     limits: [1, 7],
   },
   { name: "a range without to", query: { from: "2011-03-15" }, limits: [3, 7] },
-  { name: "a range without from (reaching back to the oldest year, past 150)", query: { to: "2003-06-30" }, limits: [7] },
+  {
+    name: "a range without from (reaching back to the oldest year, past 150)",
+    query: { to: "2003-06-30" },
+    limits: [7],
+  },
   { name: "a range without from, back to the oldest year", query: { to: "1900-12-31" }, limits: [3] },
   {
     name: "a range across a gap longer than one request reads, filtered",

@@ -9,7 +9,7 @@ import * as sqs from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { describe, expect, it } from "vitest";
 import { createLedgerApp } from "../../infra/ledger-app.js";
-import { synthLedger } from "./synth.js";
+import { synthLedger, TEST_LOG_ORIGIN } from "./synth.js";
 
 const run = promisify(execFile);
 
@@ -49,7 +49,7 @@ describe("cdk-nag (AwsSolutions), run by the app itself", () => {
 
   it("fails the synth on a finding nobody acknowledged", () => {
     const { app, stack } = createLedgerApp({
-      context: { "aws:cdk:bundling-stacks": [] },
+      context: { "aws:cdk:bundling-stacks": [], logOrigin: TEST_LOG_ORIGIN },
       builtinCloudFormationValidation: false,
     });
     new sqs.Queue(stack, "PlaintextQueue", { encryption: sqs.QueueEncryption.UNENCRYPTED });

@@ -44,7 +44,25 @@ describe("the evidence bucket", () => {
     expect(bucket.Properties.ObjectLockConfiguration).toBeUndefined();
     expect(bucket.DeletionPolicy).toBe("Retain");
     const rules = bucket.Properties.LifecycleConfiguration.Rules as Json[];
-    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "incoming/", ExpirationInDays: 1 }));
+    // A streamed POST's staging copy: gone in a day, and (versioned bucket, deletes without a
+    // version id) its noncurrent version a day after that, then the delete marker left alone.
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: "incoming/",
+        ExpirationInDays: 1,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        Status: "Enabled",
+      }),
+    );
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: "incoming/", ExpiredObjectDeleteMarker: true, Status: "Enabled" }),
+    );
+    // Nothing but incoming/ expires: blobs/ and access/ are evidence.
+    for (const rule of rules)
+      if (rule.ExpirationInDays || rule.NoncurrentVersionExpiration || rule.ExpiredObjectDeleteMarker)
+        expect(rule.Prefix).toBe("incoming/");
+    // Request metrics: what the 5xx alarm reads (FilterId EntireBucket), nothing more.
+    expect(bucket.Properties.MetricsConfigurations).toEqual([{ Id: "EntireBucket" }]);
     const policy = (Object.values(template.findResources("AWS::S3::BucketPolicy")) as Json[]).find(
       (p) => p.Properties.Bucket.Ref === bucketId(),
     );
@@ -105,17 +123,27 @@ describe("the evidence bucket", () => {
       expect(route(key)?.AuthorizationType).toBe("NONE");
   });
 
-  it("alarms on the bucket's 5xx and on a burst of restricted reads, counted from the audit lines", () => {
+  it("alarms on the bucket's 5xx and on a burst of restricted reads (evidence bytes and disclosures), counted from the audit lines", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Json[];
-    expect(
-      alarms.some((a) => a.Properties.MetricName === "5xxErrors" && a.Properties.Namespace === "AWS/S3"),
-    ).toBe(true);
-    expect(alarms.some((a) => a.Properties.MetricName === "RestrictedEvidenceReads")).toBe(true);
-    const filters = Object.values(template.findResources("AWS::Logs::MetricFilter")) as Json[];
-    // Every function that serves restricted bytes is counted: the API, the bundles, the desk.
-    const counted = filters.filter(
-      (f) => f.Properties.FilterPattern === '{ $.audit = "restricted-evidence-read" }',
+    const serverErrors = alarms.find(
+      (a) => a.Properties.MetricName === "5xxErrors" && a.Properties.Namespace === "AWS/S3",
     );
+    expect(serverErrors?.Properties.Dimensions).toContainEqual({ Name: "FilterId", Value: "EntireBucket" });
+    expect(
+      alarms.some(
+        (a) => a.Properties.MetricName === "RestrictedReads" && a.Properties.Namespace === "incident-ledger",
+      ),
+    ).toBe(true);
+    const filters = Object.values(template.findResources("AWS::Logs::MetricFilter")) as Json[];
+    // Every function that serves restricted bytes or values is counted: the API, the bundles, the
+    // desk and pages; a read of either kind counts.
+    const counted = filters.filter(
+      (f) =>
+        f.Properties.FilterPattern ===
+          '{ ($.audit = "restricted-evidence-read") || ($.audit = "restricted-disclosure-read") }' &&
+        f.Properties.MetricTransformations[0].MetricName === "RestrictedReads",
+    );
+    expect(counted).toHaveLength(filters.length);
     const groups = counted.map((f) => JSON.stringify(f.Properties.LogGroupName));
     for (const fn of ["Api", "Data", "Pages"])
       expect(

@@ -10,6 +10,7 @@ import {
   VIEWS_KEYS,
 } from "../../functions/store/table-design.js";
 import { DESK_GET_PATHS, DESK_POST_PATHS } from "../../infra/desk.js";
+import { createLedgerApp } from "../../infra/ledger-app.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
 import { actionsByResource, allAllowedActions, type Json, synthLedger } from "./synth.js";
 
@@ -548,13 +549,31 @@ describe("alarms", () => {
     return found[0].Properties;
   };
 
-  it("raises an alarm when a record lands in the failure queue", () => {
-    expect(alarmOn("ApproximateNumberOfMessagesVisible")).toMatchObject({
+  it("raises an alarm each time a stream consumer (projector or sequencer) sends a record to the failure queue", () => {
+    // On arrivals, not on what waits: nothing drains the queue, so an alarm on the messages
+    // visible would stay raised for their 14 days and hide every later failure.
+    expect(alarms().filter((a) => a.Properties.MetricName === "ApproximateNumberOfMessagesVisible")).toEqual(
+      [],
+    );
+    expect(alarmOn("NumberOfMessagesSent")).toMatchObject({
       Namespace: "AWS/SQS",
       Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [id(stack.failureQueue), "QueueName"] } }],
+      Statistic: "Sum",
+      Period: 300,
       Threshold: 0,
       ComparisonOperator: "GreaterThanThreshold",
+      EvaluationPeriods: 1,
+      TreatMissingData: "notBreaching",
     });
+    expect(alarmOn("NumberOfMessagesSent").AlarmDescription).toMatch(/projector or the log sequencer/);
+    // Both consumers' failures go to that one queue.
+    const destinations = (
+      Object.values(template.findResources("AWS::Lambda::EventSourceMapping")) as Json[]
+    ).map((m) => m.Properties.DestinationConfig?.OnFailure?.Destination);
+    expect(destinations).toEqual([
+      { "Fn::GetAtt": [id(stack.failureQueue), "Arn"] },
+      { "Fn::GetAtt": [id(stack.failureQueue), "Arn"] },
+    ]);
   });
 
   it("raises an alarm when the projector throws", () => {
@@ -594,16 +613,17 @@ describe("alarms", () => {
   });
 
   it("sends every alarm to the alarm topic", () => {
-    // Five here, four of the transparency log's (test/log/transparency-stack.test.ts), three on
+    // Five here, five of the transparency log's (test/log/transparency-stack.test.ts), three on
     // the view-repair sweep (test/infra/view-repair.test.ts), two on evidence
-    // (test/infra/evidence-bucket.test.ts).
-    expect(alarms()).toHaveLength(14);
+    // (test/infra/evidence-bucket.test.ts); a sixth of the log's with a TSA
+    // (test/log/trusted-time-stack.test.ts).
+    expect(alarms()).toHaveLength(15);
     for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic() }]);
   });
 });
 
 describe("outputs", () => {
-  it("names the API URL, the writer pool and the tables", () => {
+  it("names the API URL, the writer pool, every retained table and the evidence bucket", () => {
     const outputs = template.toJSON().Outputs as Record<string, Json>;
     for (const name of [
       "ApiUrl",
@@ -612,10 +632,45 @@ describe("outputs", () => {
       "EventsTableName",
       "ClaimsTableName",
       "ViewsTableName",
+      "SearchTableName",
+      "LogTableName",
+      "EvidenceBucketName",
+      "ProjectorFailureQueueUrl",
     ]) {
       expect(outputs).toHaveProperty(name);
     }
     expect(outputs.EventsTableName.Value).toEqual({ Ref: id(stack.eventsTable) });
+    expect(outputs.SearchTableName.Value).toEqual({ Ref: id(stack.searchTable) });
+    expect(outputs.EvidenceBucketName.Value).toEqual({ Ref: id(stack.evidence.bucket) });
+    // Every retained table is named by an output (the tear-down deletes them by these names).
+    const named = new Set(Object.values(outputs).map((o) => JSON.stringify(o.Value)));
+    const retained = Object.entries(template.findResources("AWS::DynamoDB::Table") as Record<string, Json>)
+      .filter(([, table]) => table.DeletionPolicy === "Retain")
+      .map(([logicalId]) => logicalId);
+    expect(retained).toHaveLength(7);
+    for (const table of retained) expect(named.has(JSON.stringify({ Ref: table })), table).toBe(true);
+  });
+});
+
+describe("the log's origin (CDK context logOrigin)", () => {
+  it("is required: a deploy without it fails to synthesize, naming the context key and how to give it", () => {
+    expect(() =>
+      createLedgerApp({ context: { "aws:cdk:bundling-stacks": [] }, builtinCloudFormationValidation: false }),
+    ).toThrow(/"logOrigin" is required.*-c logOrigin=/s);
+    expect(() => synthLedger({ logOrigin: "" })).toThrow(/logOrigin/);
+  });
+
+  it("is the one given, on the key and in the functions' environment", () => {
+    const { stack: other, template: otherTemplate } = synthLedger({ logOrigin: "ledger.example.org/log" });
+    const lid = (construct: IConstruct) => other.getLogicalId(construct.node.defaultChild as CfnElement);
+    const resources = otherTemplate.toJSON().Resources as Record<string, Json>;
+    for (const fn of [other.transparencyLog.sequencer.function, other.data.function, other.pages.function])
+      expect(resources[lid(fn)].Properties.Environment.Variables.LEDGER_LOG_ORIGIN).toBe(
+        "ledger.example.org/log",
+      );
+    expect(resources[lid(other.transparencyLog.signingKey)].Properties.Description).toContain(
+      "ledger.example.org/log",
+    );
   });
 });
 

@@ -1,14 +1,18 @@
 import { Template } from "aws-cdk-lib/assertions";
 import { createLedgerApp } from "../../infra/ledger-app.js";
 
+/** The log origin the tests deploy with: a deploy must name one (infra/transparency-log.ts). */
+export const TEST_LOG_ORIGIN = "archive.example/incident-ledger";
+
 /**
  * The deployed app (with its cdk-nag checks), synthesized for template tests: bundling is
  * skipped (the bundle test does it once, for real), and so is CDK's built-in CloudFormation
  * validation, which costs seconds of WebAssembly per synth and which `cfn-lint` covers.
+ * `context` adds to (or overrides) the required `logOrigin`.
  */
 export function synthLedger(context: Record<string, unknown> = {}) {
   const { app, stack } = createLedgerApp({
-    context: { "aws:cdk:bundling-stacks": [], ...context },
+    context: { "aws:cdk:bundling-stacks": [], logOrigin: TEST_LOG_ORIGIN, ...context },
     builtinCloudFormationValidation: false,
   });
   return { app, stack, template: Template.fromStack(stack) };

@@ -58,6 +58,24 @@ describe("the view-repair sweep in AWS", () => {
           }[]
         ).filter((st) => [st.Action].flat().includes("dynamodb:UpdateItem")),
       );
+    // Its one scan of disclosures reads the keys and times only: IAM refuses a scan that would
+    // read a value (another attribute, or no projection at all).
+    const disclosureScans = Object.values(template.findResources("AWS::IAM::Policy"))
+      .filter((p) => JSON.stringify(p.Properties.Roles).includes(id(stack.viewRepair.fn.role)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter(
+        (st) =>
+          [st.Action].flat().includes("dynamodb:Scan") && JSON.stringify(st.Resource).includes(disclosures),
+      );
+    expect(disclosureScans).toHaveLength(1);
+    expect(disclosureScans[0]).toMatchObject({
+      Action: "dynamodb:Scan",
+      Resource: { "Fn::GetAtt": [disclosures, "Arn"] },
+      Condition: {
+        "ForAllValues:StringEquals": { "dynamodb:Attributes": ["incidentId", "key", "eventId", "writtenAt"] },
+        StringEquals: { "dynamodb:Select": "SPECIFIC_ATTRIBUTES" },
+      },
+    });
     expect(updates).toHaveLength(2);
     for (const update of updates) {
       if (JSON.stringify(update.Resource).includes(disclosures)) {

@@ -6,7 +6,12 @@ import { LOG_METRICS } from "../../functions/log/log-metrics.js";
 import { COMMIT_SHARD_INDEX } from "../../functions/store/commit-shard.js";
 import { COMMIT_TIME_INDEX, LOG_KEYS } from "../../functions/store/table-design.js";
 import type { LedgerStack } from "../../infra/ledger-stack.js";
-import { LOG_CHECKPOINT_DELAY_ALARM } from "../../infra/transparency-log.js";
+import {
+  LOG_CATCH_UP,
+  LOG_CHECKPOINT_DELAY_ALARM,
+  LOG_HEARTBEAT,
+  SIGNING_KEY_ADMIN_ACTIONS,
+} from "../../infra/transparency-log.js";
 import { actionsByResource, allAllowedActions, type Json, synthLedger } from "../infra/synth.js";
 
 let stack: LedgerStack;
@@ -27,7 +32,8 @@ describe("the transparency log in AWS", () => {
   it("lets only the sequencer sign, and only pure Ed25519 (ED25519_SHA_512)", () => {
     const key: Json = template.toJSON().Resources[id(stack.transparencyLog.signingKey)];
     const statements: Json[] = key.Properties.KeyPolicy.Statement;
-    const signing = statements.filter((s) =>
+    const allows = statements.filter((s) => s.Effect === "Allow");
+    const signing = allows.filter((s) =>
       [s.Action].flat().some((a: string) => a === "kms:Sign" || a === "kms:*"),
     );
     expect(signing).toHaveLength(1);
@@ -35,15 +41,44 @@ describe("the transparency log in AWS", () => {
       AWS: { "Fn::GetAtt": [id(stack.transparencyLog.sequencer.role), "Arn"] },
     });
     expect(signing[0].Condition).toEqual({ StringEquals: { "kms:SigningAlgorithm": "ED25519_SHA_512" } });
-    // The account administers the key but holds no wildcard that would include signing.
-    for (const s of statements.filter((statement) => statement !== signing[0])) {
+    // The account administers the key but holds no wildcard at all: none that would include
+    // signing, nor kms:Create* (kms:CreateGrant: a grant signs beside any IAM policy) or kms:Put*.
+    for (const s of allows.filter((statement) => statement !== signing[0])) {
       for (const action of [s.Action].flat() as string[]) {
-        expect(action).not.toBe("kms:*");
-        expect("kms:Sign").not.toMatch(new RegExp(`^${action.replace("*", ".*")}$`));
+        expect(action).not.toContain("*");
+        expect(["kms:Sign", "kms:CreateGrant"]).not.toContain(action);
       }
     }
-    // No IAM policy of any role grants kms:Sign either.
+    const admin = allows.find((s) => s.Sid === "AccountAdministersButDoesNotSign");
+    expect([admin?.Action].flat()).toEqual([...SIGNING_KEY_ADMIN_ACTIONS]);
+    // No IAM policy of any role grants kms:Sign or kms:CreateGrant either.
     expect(allAllowedActions(template)).not.toContain("kms:Sign");
+    expect(allAllowedActions(template)).not.toContain("kms:CreateGrant");
+  });
+
+  it("denies signing and grants to every principal but the sequencer's role, whatever else allows them", () => {
+    const key: Json = template.toJSON().Resources[id(stack.transparencyLog.signingKey)];
+    const denies = (key.Properties.KeyPolicy.Statement as Json[]).filter((s) => s.Effect === "Deny");
+    expect(denies).toEqual([
+      {
+        Sid: "NobodyElseSignsOrGrants",
+        Effect: "Deny",
+        Principal: { AWS: "*" },
+        Action: ["kms:Sign", "kms:CreateGrant"],
+        Resource: "*",
+        Condition: {
+          ArnNotEquals: {
+            "aws:PrincipalArn": { "Fn::GetAtt": [id(stack.transparencyLog.sequencer.role), "Arn"] },
+          },
+        },
+      },
+    ]);
+    // Naming the role costs no cycle: the key needs the role, the role's policy the key, and the
+    // role itself nothing of the key.
+    const resources: Json = template.toJSON().Resources;
+    expect(JSON.stringify(resources[id(stack.transparencyLog.sequencer.role)])).not.toContain(
+      id(stack.transparencyLog.signingKey),
+    );
   });
 
   it("runs the sequencer from the events stream and a schedule, with bounded retries and a failure queue", () => {
@@ -161,6 +196,20 @@ describe("the transparency log in AWS", () => {
         Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.transparencyLog.sequencer.function) } }],
         Statistic: "Maximum",
         Threshold: 300_000,
+      });
+    });
+
+    it("when it has not run for two catch-up periods, no data counting as no run (a heartbeat)", () => {
+      expect(LOG_HEARTBEAT.toMinutes()).toBe(2 * LOG_CATCH_UP.toMinutes());
+      expect(sequencerAlarm("Invocations")).toMatchObject({
+        Namespace: "AWS/Lambda",
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: id(stack.transparencyLog.sequencer.function) } }],
+        Statistic: "Sum",
+        Period: 1800,
+        Threshold: 1,
+        ComparisonOperator: "LessThanThreshold",
+        EvaluationPeriods: 1,
+        TreatMissingData: "breaching",
       });
     });
 

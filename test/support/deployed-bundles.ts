@@ -7,6 +7,7 @@ import type { CfnElement } from "aws-cdk-lib";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { deskSessionsTable, peopleTables, type TableNames } from "../../functions/store/table-design.js";
 import { createLedgerApp } from "../../infra/ledger-app.js";
+import { TEST_LOG_ORIGIN } from "../infra/synth.js";
 import { installLambdaStreamingGlobals } from "./lambda-streaming.js";
 import { type Denial, startRoleStore } from "./role-store.js";
 
@@ -23,7 +24,11 @@ export const nativeImport = new vm.Script("(specifier) => import(specifier)", {
  */
 export function synthesizeBundles(prefix: string) {
   const outdir = mkdtempSync(join(tmpdir(), prefix));
-  const { app, stack } = createLedgerApp({ outdir, builtinCloudFormationValidation: false });
+  const { app, stack } = createLedgerApp({
+    outdir,
+    context: { logOrigin: TEST_LOG_ORIGIN },
+    builtinCloudFormationValidation: false,
+  });
   const assembly = app.synth();
   const assetFile = (fn: { node: { defaultChild?: unknown } }) => {
     const code = stack.resolve((fn.node.defaultChild as CfnFunction).code) as { s3Key: string };

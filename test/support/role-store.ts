@@ -12,13 +12,16 @@ export interface Denial {
   index?: string;
   leadingKeys: string[];
   attributes: string[];
+  /** A Query's or Scan's `Select`, as the request gives it (IAM's `dynamodb:Select`). */
+  select?: string;
 }
 
 /**
  * dynalite behind one role's IAM policies, as AWS would judge each call: a proxy in front of the
  * store that answers `AccessDeniedException` unless an Allow statement of the role's policies in
  * the synthesized template grants the action on that table (or index), with its
- * `dynamodb:LeadingKeys` and `dynamodb:Attributes` conditions, and forwards the rest. dynalite
+ * `dynamodb:LeadingKeys`, `dynamodb:Attributes` and `dynamodb:Select` conditions, and forwards
+ * the rest. dynalite
  * knows nothing of IAM, so without this a call the code makes and its role may not make passes
  * every test and fails only once deployed. Every refusal is also kept in `denials`, for a call
  * whose error the code catches.
@@ -152,7 +155,12 @@ function accesses(
       return [one(input.TableName, keys, [], input.IndexName)];
     }
     case "Scan":
-      return [one(input.TableName, [], [], input.IndexName)];
+      return [
+        {
+          ...one(input.TableName, [], projected(input), input.IndexName),
+          ...(input.Select ? { select: String(input.Select) } : {}),
+        },
+      ];
     case "BatchGetItem":
       return Object.entries(input.RequestItems ?? {}).map(([table, request]: [string, Json]) =>
         one(
@@ -188,6 +196,22 @@ function namesIn(expression: string | undefined, names: Record<string, string> =
   return [...found];
 }
 
+/** The top-level attribute names a read asks for (ProjectionExpression, or AttributesToGet). */
+function projected(input: Json): string[] {
+  const names: Record<string, string> = input.ExpressionAttributeNames ?? {};
+  const paths: string[] = input.ProjectionExpression
+    ? String(input.ProjectionExpression).split(",")
+    : ((input.AttributesToGet as string[] | undefined) ?? []);
+  return [
+    ...new Set(
+      paths
+        .map((p) => p.trim().split(/[.[]/)[0] ?? "")
+        .filter((top) => top.length > 0)
+        .map((top) => (top.startsWith("#") ? (names[top] ?? top) : top)),
+    ),
+  ];
+}
+
 /** The value a key condition gives the partition key (`name = :v` or `#n = :v`). */
 function equalsValue(expression: string | undefined, name: string, input: Json): string[] {
   if (!expression) return [];
@@ -209,6 +233,12 @@ function allows(statement: Json, access: Denial, tableId: string): boolean {
   if (!resources.some((r) => resourcePattern(r).test(wanted))) return false;
   for (const [operator, tests] of Object.entries((statement.Condition ?? {}) as Record<string, Json>)) {
     for (const [key, allowed] of Object.entries(tests as Record<string, string[]>)) {
+      // A single-valued key: absent from the request, a plain StringEquals is not met.
+      if (key === "dynamodb:Select") {
+        if (operator !== "StringEquals" || access.select === undefined) return false;
+        if (![allowed].flat().includes(access.select)) return false;
+        continue;
+      }
       const values =
         key === "dynamodb:LeadingKeys"
           ? access.leadingKeys
