@@ -7,6 +7,7 @@ import {
   contentFingerprint,
   EMPTY_HEAD,
   GENESIS_HASH,
+  reachesRecorded,
   type SealContext,
   type StoredEvent,
   sealEvents,
@@ -357,5 +358,30 @@ describe("any chain of sealed events", () => {
     );
     // Most edits land in hashes, ids and text and still parse: the property is not vacuous.
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe("reachesRecorded: a chain against the version the archive recorded", () => {
+  const intact = { ok: true as const, version: 4, headHash: "h4" };
+
+  it("given a chain that reaches the recorded version, or none recorded, then the check stands", () => {
+    expect(reachesRecorded(intact, 4)).toBe(intact);
+    expect(reachesRecorded(intact, 3)).toBe(intact);
+    expect(reachesRecorded(intact, null)).toBe(intact);
+  });
+
+  it("given a chain that ends before the recorded version, then it is broken at the first missing one", () => {
+    expect(reachesRecorded(intact, 6)).toEqual({
+      ok: false,
+      firstBadVersion: 5,
+      version: 4,
+      reason:
+        "the stored chain ends at version 4, but the archive recorded version 6 of this incident: events after 4 are missing",
+    });
+  });
+
+  it("given a chain already broken, then its own finding stands", () => {
+    const broken = { ok: false as const, firstBadVersion: 2, reason: "edited", version: 1 };
+    expect(reachesRecorded(broken, 9)).toBe(broken);
   });
 });

@@ -116,6 +116,21 @@ export type ChainCheck =
     };
 
 /**
+ * A passing check against a version the archive itself recorded the incident at (its projected
+ * summary's): a chain that ends before it lost its last events, however well what is left
+ * links, and is not intact.
+ */
+export function reachesRecorded(check: ChainCheck, recorded: number | null | undefined): ChainCheck {
+  if (!check.ok || recorded === null || recorded === undefined || recorded <= check.version) return check;
+  return {
+    ok: false,
+    firstBadVersion: check.version + 1,
+    reason: `the stored chain ends at version ${check.version}, but the archive recorded version ${recorded} of this incident: events after ${check.version} are missing`,
+    version: check.version,
+  };
+}
+
+/**
  * Re-checks a chain from version 1 as an outside reader would: versions gapless, each
  * `prevHash` the previous `hash`, each `hash` recomputed from the event's own fields.
  */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { DeleteItemCommand, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../functions/local/server.js";
@@ -118,5 +118,36 @@ describe("the hash chain", () => {
       }),
     );
     db.destroy();
+  });
+
+  it("/verify and the page find an incident whose last events were deleted from the table", async () => {
+    const id = "chain-cut-short";
+    await post(archive.url, id, opened());
+    await post(archive.url, id, casualties({ killed: { value: 50, qualifier: "at-least" } }, "A"));
+    await post(archive.url, id, casualties({ killed: { value: 70, qualifier: "exact" } }, "B"));
+    await archive.stream.idle();
+    expect((await call(archive.url, "GET", `/incidents/${id}/verify`)).body.ok).toBe(true);
+
+    // Someone with table access deletes the last commit: what is left still links.
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    await db.send(
+      new DeleteItemCommand({
+        TableName: archive.tables.events,
+        Key: { incidentId: { S: id }, version: { N: "3" } },
+      }),
+    );
+    db.destroy();
+    expect(recomputeChain(await allEvents(id)).ok).toBe(true);
+    const verify = await call(archive.url, "GET", `/incidents/${id}/verify`);
+    expect(verify.body).toEqual(
+      expect.objectContaining({
+        ok: false,
+        firstBadVersion: 3,
+        reason: expect.stringContaining("events after 2 are missing"),
+      }),
+    );
+    const page = await (await fetch(`${archive.url}/view/${id}`)).text();
+    expect(page).not.toContain("Hash chain intact");
+    expect(page).toContain("events after 2 are missing");
   });
 });

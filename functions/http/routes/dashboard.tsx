@@ -2,7 +2,12 @@ import { type Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { withIncoming } from "../../../events/links.js";
 import { IncidentId } from "../../../events/schemas.js";
-import { type ChainCheck, type StoredEvent, verifyChain } from "../../../events/stored-event.js";
+import {
+  type ChainCheck,
+  reachesRecorded,
+  type StoredEvent,
+  verifyChain,
+} from "../../../events/stored-event.js";
 import { type Summary, utf8Length } from "../../../events/summarize.js";
 import type { IncidentState } from "../../../events/summary.js";
 import type { SearchIndex } from "../../finding/search-index.js";
@@ -434,7 +439,8 @@ async function integrityReport(
     // A short incident is re-checked whole at every view: an edit to any of its stored events,
     // however old, shows at once (CONTRACT.md "Bounds": never "intact" when a full check fails).
     if (latest <= CHECK_ON_VIEW) {
-      const { check } = await events.readVerified(incidentId);
+      // `latest` is the projected summary's version where that is ahead of the stored chain.
+      const check = reachesRecorded((await events.readVerified(incidentId)).check, latest);
       const checkedAt = new Date().toISOString();
       if (!check.ok) {
         await views.saveCheck(incidentId, {

@@ -1,6 +1,7 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type Context, Hono } from "hono";
 import { GRADES, type Grade, KIND_SLUG_PATTERN, KIND_SLUG_RULE } from "../../../events/schemas.js";
+import { reachesRecorded } from "../../../events/stored-event.js";
 import type { Summary } from "../../../events/summarize.js";
 import { MalformedRequestError, NotFoundError } from "../../errors.js";
 import type { SearchIndex } from "../../finding/search-index.js";
@@ -121,7 +122,11 @@ export function incidentRoutes(deps: IncidentRoutesDeps) {
 
   app.get("/incidents/:incidentId/verify", acceptQuery(), async (c) => {
     const incidentId = incidentToRead(c);
-    const result = await events.verify(incidentId);
+    // The view first: a chain read after it holds every version the view was projected from,
+    // whatever is appended meanwhile, so only a chain that lost events ends before it.
+    const projected = await views?.getSummaryJson(incidentId);
+    const chain = await events.verify(incidentId);
+    const result = { incidentId, ...reachesRecorded(chain, projected?.version), checked: chain.checked };
     if (result.ok && result.version === 0) throw new NotFoundError(`no incident ${incidentId}`);
     const checkedAt = new Date().toISOString();
     if (result.ok)
