@@ -86,8 +86,17 @@ export async function verifyTimestamps(o: VerifyTimestampsOptions): Promise<Veri
       newest ??= { treeSize: entry.treeSize, genTime: genTime.toISOString() };
     }
     o.progress?.(`${tokens} time-stamp tokens verified`);
-    if (!answer.nextCursor) return { tokens, newest };
-    cursor = answer.nextCursor;
+    if (answer.nextCursor) {
+      cursor = answer.nextCursor;
+      continue;
+    }
+    // Asked to check trusted time, and none is served: nothing vouches for when anything was
+    // logged (no authority configured, or its tokens are gone), which is not a pass.
+    if (tokens === 0 && o.checkpoint.size > 0)
+      throw new VerificationError(
+        "the log serves no RFC 3161 time-stamp token (GET /log/timestamps is empty): nothing vouches for when its checkpoints existed",
+      );
+    return { tokens, newest };
   }
   throw new VerificationError(`GET /log/timestamps pages on past ${MAX_PAGES} pages`);
 }

@@ -272,6 +272,15 @@ describe("trusted time: a TSA that is down or slow delays tokens, never an appen
       const took = await appendsAndCheckpoints(archive, "tsa-down-2024");
       expect(took).toBeLessThan(5_000);
       expect((await call(archive.url, "GET", "/log/timestamps")).body).toEqual({ items: [] });
+      // Asked to check trusted time where no token is served: a failure, not "0 tokens verified".
+      const vkey = ((await call(archive.url, "GET", "/log/vkey")).body as string).trim();
+      const caFile = join(mkdtempSync(join(tmpdir(), "tsa-none-")), "ca.pem");
+      const ca = await startLocalTsa();
+      writeFileSync(caFile, ca.caPem);
+      await ca.close();
+      const none = await runVerify(["--url", archive.url, "--vkey", vkey, "--tsa-ca", caFile, "--quiet"]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain("the log serves no RFC 3161 time-stamp token");
     } finally {
       await archive.close();
     }

@@ -108,6 +108,21 @@ describe("npm run verify against the archive", () => {
     expect(() =>
       verifyEventProof({ proofText: file.body as string, event: events[2] as StoredEvent, logKey }),
     ).toThrow(/not included at index/);
+    // The leaf a proof states is another event's: refused, though the event's own leaf is included.
+    const forged = {
+      eventId: "something-else",
+      hash: "0".repeat(64),
+      incidentId: "other-incident",
+      version: 99,
+    };
+    const forgedText = JSON.stringify(forged);
+    const forgedFile = (file.body as string).replace(
+      /^extra .*$/m,
+      `extra ${Buffer.from(forgedText).toString("base64")}`,
+    );
+    expect(forgedFile).not.toBe(file.body);
+    for (const proofText of [forgedFile, JSON.stringify({ ...json.body, leaf: forgedText })])
+      expect(() => verifyEventProof({ proofText, event, logKey })).toThrow(/the proof states leaf/);
   });
 
   it("given a named release, then `--release` rebuilds its exports from the feed and exits 0", async () => {
