@@ -138,6 +138,7 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
     if (state.origin !== cp.origin) {
       throw new VerificationError(`the state file is for log ${state.origin}, not ${cp.origin}`);
     }
+    checkStateFile(state, logKey);
     const remembered = { size: state.size, root: new Uint8Array(Buffer.from(state.root, "base64")) };
     const needsProof = state.size > 0 && state.size < cp.size;
     let proof = null;
@@ -215,6 +216,29 @@ export async function verifyLog(options: VerifyLogOptions): Promise<VerifyLogRes
       heads,
     },
   };
+}
+
+/**
+ * A state file's size and root against the signed checkpoint it keeps: only a state that is what
+ * this log signed can show the log shrank or forked. An edited one is said to be, not blamed on
+ * the log.
+ */
+function checkStateFile(state: VerifierState, logKey: VerifierKey): void {
+  const edited =
+    "the state file was edited, or is another log's: verify without --state, or with a copy you trust";
+  let remembered: Checkpoint;
+  try {
+    remembered = checkSignedCheckpoint(state.checkpoint, logKey);
+  } catch (e) {
+    throw new VerificationError(
+      `the state file's checkpoint does not verify with the log's key (${(e as Error).message}): ${edited}`,
+    );
+  }
+  if (remembered.size !== state.size || b64(remembered.root) !== state.root) {
+    throw new VerificationError(
+      `the state file remembers size ${state.size} and root ${state.root}, but its signed checkpoint says size ${remembered.size} and root ${b64(remembered.root)}: ${edited}`,
+    );
+  }
 }
 
 /**

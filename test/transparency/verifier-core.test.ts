@@ -417,10 +417,21 @@ describe("catching up from the state (--incremental)", () => {
   it("given hash tiles that do not fold to the remembered root, then it refuses them", async () => {
     const { log, archive, earlier } = await grown();
     const lying = { ...earlier.state, root: Buffer.from(hashLeaf(new Uint8Array([3]))).toString("base64") };
-    // The remembered root is the reader's; a log whose history differs fails already at consistency.
+    // A remembered root that is not its own signed checkpoint's: the state file is said to be
+    // edited, not the log to be rewritten; so are a remembered size and a checkpoint not signed.
     expect(
       await failure(verifyLog({ source: archive, logKey: log.key, state: lying, incremental: true })),
-    ).toMatch(/^the log was rewritten/);
+    ).toMatch(
+      /^the state file remembers size 600 and root .* but its signed checkpoint says size 600 .*: the state file was edited/,
+    );
+    const larger = { ...earlier.state, size: 650 };
+    expect(await failure(verifyLog({ source: archive, logKey: log.key, state: larger }))).toMatch(
+      /^the state file remembers size 650 .* the state file was edited/,
+    );
+    const unsigned = { ...earlier.state, checkpoint: "garbage" };
+    expect(await failure(verifyLog({ source: archive, logKey: log.key, state: unsigned }))).toMatch(
+      /^the state file's checkpoint does not verify with the log's key/,
+    );
     archive.tile = async (ref) => new Uint8Array(32 * ref.width);
     expect(
       await failure(verifyLog({ source: archive, logKey: log.key, state: earlier.state, incremental: true })),
