@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { LedgerError } from "../errors.js";
 import type { Item } from "../store/commit-item.js";
 import { batchGetItems } from "../store/dynamo-idioms.js";
 import { EVENTS_KEYS } from "../store/table-design.js";
@@ -27,12 +28,20 @@ export const FEED_COMMITS = 100;
 /** Characters of JSON lines handed out at a time by `lines`. */
 const LINES_PIECE = 64 * 1024;
 
-export class MissingCommitError extends Error {
+/**
+ * A leaf whose event the events table no longer holds: the archive lost or had removed a logged
+ * event. Said as what it is (which leaf, which event), never as a passing server error.
+ */
+export class MissingCommitError extends LedgerError {
+  readonly slug = "logged-event-missing";
+  readonly status = 500;
+  readonly title = "An event in the log is not held";
   constructor(readonly leaf: LeafRecord) {
     super(
       `log leaf ${leaf.index} names ${leaf.incidentId} v${leaf.version} in commit ${leaf.commit}, which the events table does not hold`,
+      undefined,
+      { leaf: leaf.index, incidentId: leaf.incidentId, version: leaf.version },
     );
-    this.name = "MissingCommitError";
   }
 }
 

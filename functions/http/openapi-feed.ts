@@ -145,6 +145,9 @@ export const paths: Record<string, Json> = {
       responses: {
         "200": json(ref("FeedPage"), "A page of events with their log indexes."),
         "400": badQuery,
+        "500": problem(
+          "`logged-event-missing`: a leaf of the page names an event the archive no longer holds (`leaf`, `incidentId`, `version` name it); the feed stops there rather than skip it.",
+        ),
       },
     },
   },

@@ -79,7 +79,7 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
       throw new SourceError(`GET ${path} failed: ${reasonOf(e)}`);
     }
     received += body.length;
-    if (!answer.ok) throw new SourceError(`GET ${path} answered ${answer.status}`);
+    if (!answer.ok) throw new SourceError(`GET ${path} answered ${answer.status}${problemDetail(body)}`);
     return body;
   }
   const text = async (path: string) => new TextDecoder().decode(await bytes(path));
@@ -132,4 +132,14 @@ export function httpSource(base: string, get: typeof fetch = fetch): LogSource {
       return (await json(path)) as { items: StoredEvent[]; next: number | null };
     },
   };
+}
+
+/** A problem document's detail, to say after the status (": log leaf 6 names …"); else nothing. */
+function problemDetail(body: Uint8Array): string {
+  try {
+    const detail = (JSON.parse(new TextDecoder().decode(body)) as { detail?: unknown }).detail;
+    return typeof detail === "string" && detail !== "" ? `: ${detail.slice(0, 500)}` : "";
+  } catch {
+    return "";
+  }
 }

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { DeleteItemCommand, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../events/stored-event.js";
 import { formatCheckpoint } from "../../events/transparency/checkpoint.js";
@@ -185,6 +185,34 @@ describe("npm run verify against the archive", () => {
     await expect(
       verifyLog({ source: httpSource(archive.url), logKey: parseVerifierKey(vkey) }),
     ).resolves.toBeTruthy();
+  });
+
+  it("given a logged event deleted from the table, then the feed and the verifier name its leaf and event", async () => {
+    const db = createDynamoClient(archive.dynamoEndpoint);
+    const key = { incidentId: { S: "verifier-edited" }, version: { N: "2" } };
+    const original =
+      (await db.send(new GetItemCommand({ TableName: archive.tables.events, Key: key }))).Item ?? {};
+    await db.send(new DeleteItemCommand({ TableName: archive.tables.events, Key: key }));
+    try {
+      const feed = await call(archive.url, "GET", "/feed?limit=500");
+      expect(feed.status).toBe(500);
+      expect(feed.body).toMatchObject({
+        type: "/docs#problem-logged-event-missing",
+        incidentId: "verifier-edited",
+        version: 2,
+        detail: expect.stringMatching(
+          /^log leaf \d+ names verifier-edited v2 .* which the events table does not hold$/,
+        ),
+      });
+      const cli = await runVerify(["--url", archive.url, "--vkey", vkey]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(
+        /FAIL: the feed cannot be read \(GET \/feed.* answered 500: log leaf \d+ names verifier-edited v2/,
+      );
+    } finally {
+      await db.send(new PutItemCommand({ TableName: archive.tables.events, Item: original }));
+      db.destroy();
+    }
   });
 
   it("refuses a checkpoint put in the table under the log's name by another key", async () => {

@@ -67,6 +67,11 @@ const PROBLEMS: [string, number, string][] = [
     500,
     "Kept evidence bytes no longer match their SHA-256 (altered where they are kept): not served, and logged.",
   ],
+  [
+    "logged-event-missing",
+    500,
+    "A leaf of the transparency log names an event the archive no longer holds (lost, or removed from its store): `leaf`, `incidentId` and `version` name it. The feed and the exports stop there rather than skip it.",
+  ],
   ["store-busy", 503, "Too many concurrent writers kept winning; nothing was stored. Retry."],
 ];
 
