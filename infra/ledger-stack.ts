@@ -605,6 +605,8 @@ export class LedgerStack extends Stack {
     );
     // The log sequencer: errors, stream iterator age, events left unsigned (its EMF metrics).
     this.transparencyLog.addAlarms(notify);
+    // Changes to its signing key's policy or grants: told at once, not as a metric.
+    this.transparencyLog.watchSigningKey(alarmTopic);
     // Restricted bytes are read through the API, the bundles (data) and the desk (pages).
     this.evidence.addAlarms(notify, [this.api, this.data, this.pages]);
 

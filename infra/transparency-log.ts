@@ -7,6 +7,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as kms from "aws-cdk-lib/aws-kms";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import type * as sns from "aws-cdk-lib/aws-sns";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { LOG_METRICS } from "../functions/log/log-metrics.js";
@@ -66,6 +67,14 @@ export const SIGNING_KEY_ADMIN_ACTIONS = [
   "kms:UntagResource",
   "kms:ScheduleKeyDeletion",
   "kms:CancelKeyDeletion",
+] as const;
+
+/** The calls on the signing key that are told at once (TransparencyLog.watchSigningKey). */
+export const SIGNING_KEY_WATCHED_CALLS = [
+  "PutKeyPolicy",
+  "CreateGrant",
+  "DisableKey",
+  "ScheduleKeyDeletion",
 ] as const;
 
 /**
@@ -288,6 +297,29 @@ export class TransparencyLog extends Construct {
    * failed), its stream mapping fell behind, events wait for a signed checkpoint (the
    * sequencer's own EMF metrics: functions/log/log-metrics.ts), or it stopped running at all.
    */
+  /**
+   * Tells `topic` at once when anyone changes the signing key's policy, grants its use, disables
+   * it or schedules its deletion: the key policy lets the account administer the key (KMS
+   * requires that), and rewriting it is the one way left to take the right to sign. The calls
+   * reach EventBridge as CloudTrail management events (an account trail records them).
+   */
+  watchSigningKey(topic: sns.ITopic): events.Rule {
+    return new events.Rule(this, "SigningKeyChangedRule", {
+      description:
+        "The log's signing key had its policy or grants changed, or was disabled or scheduled for deletion.",
+      eventPattern: {
+        source: ["aws.kms"],
+        detailType: ["AWS API Call via CloudTrail"],
+        detail: {
+          eventSource: ["kms.amazonaws.com"],
+          eventName: [...SIGNING_KEY_WATCHED_CALLS],
+          resources: { ARN: [this.signingKey.keyArn] },
+        },
+      },
+      targets: [new targets.SnsTopic(topic)],
+    });
+  }
+
   addAlarms(action: cloudwatch.IAlarmAction): cloudwatch.Alarm[] {
     const fiveMinutes = Duration.minutes(5);
     const above = (

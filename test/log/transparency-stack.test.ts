@@ -81,6 +81,33 @@ describe("the transparency log in AWS", () => {
     );
   });
 
+  it("tells the alarm topic at once of a change to the signing key's policy or grants, its disabling or deletion", () => {
+    const rules = template.findResources("AWS::Events::Rule", {
+      Properties: { EventPattern: { source: ["aws.kms"] } },
+    });
+    expect(Object.values(rules)).toHaveLength(1);
+    const [rule] = Object.values(rules) as Json[];
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ["aws.kms"],
+      "detail-type": ["AWS API Call via CloudTrail"],
+      detail: {
+        eventSource: ["kms.amazonaws.com"],
+        eventName: ["PutKeyPolicy", "CreateGrant", "DisableKey", "ScheduleKeyDeletion"],
+        resources: { ARN: [{ "Fn::GetAtt": [id(stack.transparencyLog.signingKey), "Arn"] }] },
+      },
+    });
+    const topics = Object.keys(template.findResources("AWS::SNS::Topic"));
+    expect(topics).toHaveLength(1);
+    expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { Ref: topics[0] } })]);
+    // The topic lets EventBridge publish to it.
+    const [policy] = Object.values(template.findResources("AWS::SNS::TopicPolicy")) as Json[];
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Principal: { Service: "events.amazonaws.com" }, Action: "sns:Publish" }),
+      ]),
+    );
+  });
+
   it("runs the sequencer from the events stream and a schedule, with bounded retries and a failure queue", () => {
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       FunctionName: { Ref: id(stack.transparencyLog.sequencer.function) },
