@@ -1,5 +1,6 @@
 import { type Checkpoint, parseCheckpoint } from "../../events/transparency/checkpoint.js";
-import { equalHashes, verifyConsistency } from "../../events/transparency/merkle.js";
+import { equalHashes, type Hash, verifyConsistency } from "../../events/transparency/merkle.js";
+import { parseNote } from "../../events/transparency/note.js";
 import { parseCertificates, verifyTimestampResponse } from "../../events/transparency/timestamp-token.js";
 import { VerificationError } from "./checks.js";
 import type { LogSource } from "./source.js";
@@ -17,6 +18,26 @@ export interface VerifyTimestampsResult {
   tokens: number;
   /** The newest token's tree size and genTime, if any. */
   newest: { treeSize: number; genTime: string } | null;
+}
+
+/**
+ * The consistency proof up to a token's tree. A log that grew since its checkpoint was verified
+ * serves it; one cut back below a tree a token vouches for cannot, and is said to have shrunk.
+ */
+async function consistencyTo(source: LogSource, from: number, to: number, what: string): Promise<Hash[]> {
+  try {
+    return await source.consistency(from, to);
+  } catch (error) {
+    const now = await source.checkpoint().then(
+      (note) => parseCheckpoint(parseNote(note).text).size,
+      () => null,
+    );
+    if (now !== null && now < to)
+      throw new VerificationError(
+        `${what}: the log's checkpoint is now of size ${now}, smaller than the tree this token vouches for: the log shrank`,
+      );
+    throw error;
+  }
 }
 
 /** Pages of tokens read at most (a guard against a server that pages forever). */
@@ -61,7 +82,7 @@ export async function verifyTimestamps(o: VerifyTimestampsOptions): Promise<Veri
           throw new VerificationError(`${what}: its checkpoint's root is not the verified checkpoint's`);
       } else {
         const [small, large] = body.size < verified.size ? [body, verified] : [verified, body];
-        const proof = small.size === 0 ? [] : await source.consistency(small.size, large.size);
+        const proof = small.size === 0 ? [] : await consistencyTo(source, small.size, large.size, what);
         if (small.size > 0 && !verifyConsistency(small.size, large.size, proof, small.root, large.root))
           throw new VerificationError(
             `${what}: its checkpoint is not consistent with the verified checkpoint of size ${verified.size}`,

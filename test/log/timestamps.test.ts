@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { DeleteItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseNote } from "../../events/transparency/note.js";
 import { type LocalServer, startLocalServer } from "../../functions/local/server.js";
@@ -236,6 +236,34 @@ describe("trusted time: RFC 3161 tokens over checkpoints from a real TSA (openss
       ]);
       expect(inconsistent.code).toBe(1);
       expect(inconsistent.stderr).toMatch(/its checkpoint('s root)? is not/);
+
+      // A token over a tree larger than the log now has (the log cut back after it was stamped).
+      const beyond = newest.treeSize + 50;
+      const cutBack = `${origin}\n${beyond}\n${Buffer.alloc(32, 9).toString("base64")}\n`;
+      const beyondStamp = await new TimestampAuthority(tsa.url).stamp(cutBack);
+      const beyondKey = { pk: { S: "timestamp" }, sk: { N: String(beyond) } };
+      await db.send(
+        new PutItemCommand({
+          TableName: archive.tables.log,
+          Item: {
+            ...beyondKey,
+            checkpoint: { S: cutBack },
+            genTime: { S: newest.genTime },
+            tsa: { S: newest.tsa },
+            token: { B: beyondStamp.token },
+          },
+        }),
+      );
+      try {
+        const shrank = await runVerify(["--url", archive.url, "--vkey", vkey, "--tsa-ca", caFile, "--quiet"]);
+        expect(shrank.code).toBe(1);
+        expect(shrank.stderr).toContain(
+          `FAIL: the token over tree size ${beyond}: the log's checkpoint is now of size`,
+        );
+        expect(shrank.stderr).toContain("smaller than the tree this token vouches for: the log shrank");
+      } finally {
+        await db.send(new DeleteItemCommand({ TableName: archive.tables.log, Key: beyondKey }));
+      }
     } finally {
       await overwrite({ token: newest.token, checkpoint: newest.checkpoint });
       db.destroy();
