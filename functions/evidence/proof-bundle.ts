@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { Hono } from "hono";
 import yazl from "yazl";
-import type { StoredEvent } from "../../events/stored-event.js";
+import { hashEvent, type StoredEvent } from "../../events/stored-event.js";
 import { leafText } from "../../events/transparency/leaf.js";
 import { inclusionProof } from "../../events/transparency/merkle.js";
 import { formatProofFile } from "../../events/transparency/proof-file.js";
@@ -76,7 +76,17 @@ function readme(o: {
 }): string {
   const withBytes = o.evidence.some((e) => e.held === "included");
   const vkeyAt = o.origin ? `${o.origin}/log/vkey` : "GET /log/vkey";
+  // The event as stored no longer hashes to the hash its leaf names: said first, not left to
+  // be found at step 2 (the bundle still holds what the archive has, as evidence of the change).
+  const altered = hashEvent(o.event) !== o.event.hash;
   const lines = [
+    ...(altered
+      ? [
+          "WARNING: event.json does not hash to its own hash field: the archive's stored copy of this",
+          "event was altered after it was recorded and logged. The checks below fail on it.",
+          "",
+        ]
+      : []),
     `Proof bundle for event ${o.event.eventId}: version ${o.event.version} of incident ${o.event.incidentId}.`,
     `It is leaf ${o.index} of the archive's transparency log, in the tree of size ${o.size}.`,
     "",

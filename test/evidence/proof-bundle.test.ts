@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ScanCommand } from "@aws-sdk/client-dynamodb";
+import { type AttributeValue, GetItemCommand, PutItemCommand, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../functions/logger.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
@@ -117,6 +117,30 @@ describe("GET /incidents/{id}/events/{eventId}/bundle", () => {
     );
     writeFileSync(join(dir, "evidence", sha256Of(PAGE)), "other bytes");
     expect(() => execFileSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir, stdio: "pipe" })).toThrow();
+  });
+
+  it("says first, in the README, that the archive's copy of the event was altered after it was logged", async () => {
+    expect(readFileSync(join(work, "bundle-report", "README.txt"), "utf8")).not.toContain("WARNING");
+    const db = createDynamoClient(archive.server.dynamoEndpoint);
+    const key = { incidentId: { S: "bundle-one" }, version: { N: "3" } };
+    const original = (
+      await db.send(new GetItemCommand({ TableName: archive.server.tables.events, Key: key }))
+    ).Item as Record<string, AttributeValue>;
+    const edited = structuredClone(original);
+    const [stored] = edited.events?.L ?? [];
+    expect(stored?.S).toContain('"value":12');
+    if (stored) stored.S = (stored.S ?? "").replace('"value":12', '"value":13');
+    await db.send(new PutItemCommand({ TableName: archive.server.tables.events, Item: edited }));
+    try {
+      const dir = await bundle("bundle-one", "bundle-report", "bundle-altered");
+      const readme = readFileSync(join(dir, "README.txt"), "utf8");
+      expect(readme.split("\n")[0]).toBe(
+        "WARNING: event.json does not hash to its own hash field: the archive's stored copy of this",
+      );
+    } finally {
+      await db.send(new PutItemCommand({ TableName: archive.server.tables.events, Item: original }));
+      db.destroy();
+    }
   });
 
   it("hashes the bytes again for each bundle, and says which bytes the archive no longer holds", async () => {
