@@ -85,6 +85,22 @@ describe("IncidentRevised", () => {
       .then((s) => expect(s).toMatchObject({ occurredOn: null, occurredAt: "2022-04-09T08:00:00Z" }));
   });
 
+  it("given a coded precision, when a revision withdraws it (null), then the date is no longer coded and its history says so", () => {
+    const coded = {
+      ...opened(),
+      data: { ...(opened().data as Record<string, unknown>), timePrecision: "day" },
+    };
+    expect(parseEnvelope(revised("rev-clear", { timePrecision: null })).ok).toBe(true);
+    given(coded as Envelope)
+      .when(revised("rev-clear", { timePrecision: null }))
+      .then((s, state) => {
+        expect(s.timePrecision).toBeNull();
+        expect(state.editorial?.history.timePrecision?.recent.map((c) => c.value)).toEqual(["day", null]);
+      });
+    // Only the precision may be withdrawn so: a title is replaced, never emptied.
+    expect(parseEnvelope(revised("rev-no-title", { title: null })).ok).toBe(false);
+  });
+
   it("given a day, when a revision gives a time, then the day is cleared and both fields' histories say so", () => {
     given(opened())
       .when(revised("rev-1", { occurredAt: "2022-04-08T10:30:00+03:00" }))

@@ -414,7 +414,8 @@ export const IncidentRevisedData = z
     occurredAt: opt(isoInstant),
     occurredOn: opt(isoDate),
     occurredUntil: opt(occurredUntil),
-    timePrecision: opt(TimePrecision),
+    // null: the date is no longer coded (a precision given in error is withdrawn, not guessed again).
+    timePrecision: opt(z.nullable(TimePrecision)),
     description: opt(text(20_000)),
   })
   .check(
@@ -426,7 +427,7 @@ export const IncidentRevisedData = z
     z.meta({
       id: "IncidentRevisedData",
       description:
-        "Editors: corrects the incident's details. Each field given replaces the current value (a location whole); occurredAt replaces an occurredOn and the other way round. At least one field; not occurredAt and occurredOn both.",
+        "Editors: corrects the incident's details. Each field given replaces the current value (a location whole); occurredAt replaces an occurredOn and the other way round; timePrecision null withdraws the date's coding. At least one field; not occurredAt and occurredOn both.",
       minProperties: 1,
       not: NOT_BOTH_WHEN,
     }),

@@ -232,6 +232,13 @@ describe("the revision form's place", () => {
     });
   });
 
+  it("given the date's coding withdrawn, then the revision gives timePrecision null", () => {
+    const at = on("near");
+    expect(revised({ ...form.initial?.(at), "data.timePrecision": "not-coded" }, at)).toEqual({
+      timePrecision: null,
+    });
+  });
+
   it("given only another precision, then the current place is revised with it, and with 'not given' without one", () => {
     const at = on("near");
     const shown = form.initial?.(at) ?? {};

@@ -50,6 +50,8 @@ const PLACE_WORDS: Record<(typeof LOCATION_PRECISIONS)[number], string> = {
 const choices = <K extends string>(keys: readonly K[], words: Record<K, string>): Choice[] =>
   keys.map((value) => ({ value, label: words[value] }));
 export const TIME_PRECISION_CHOICES = choices(TIME_PRECISIONS, TIME_WORDS);
+/** A revision's choice that withdraws the date's coding (the API's `timePrecision: null`). */
+export const NOT_CODED = "not-coded";
 export const PLACE_PRECISION_CHOICES = choices(LOCATION_PRECISIONS, PLACE_WORDS);
 
 /** The place's parts but its precision: what a new place is given by. */
@@ -139,7 +141,11 @@ export const WhenFields: FC<{ form: FormState; revising?: boolean }> = ({ form, 
       name="data.timePrecision"
       label="How exactly the date is known"
       hint="How closely the reports date it: “on 8 April” is the day, “in the first week of April” the week, “in April” the month."
-      choices={TIME_PRECISION_CHOICES}
+      choices={
+        revising
+          ? [...TIME_PRECISION_CHOICES, { value: NOT_CODED, label: "Not coded (withdraw the coding)" }]
+          : TIME_PRECISION_CHOICES
+      }
       blank={revising ? "Unchanged" : "Not given"}
       optional
     />

@@ -12,6 +12,7 @@ import {
   COORDINATES,
   INCIDENT_FIELDS,
   INCIDENT_LABELS,
+  NOT_CODED,
   PLACE_PARTS,
   PlaceFields,
   WhenFields,
@@ -23,6 +24,7 @@ const LABELS: Record<string, string> = {
 };
 
 const PRECISION = "data.location.precision";
+const TIME_PRECISION = "data.timePrecision";
 
 /** The incident's place as it stands (its summary's), where the desk read it. */
 const currentPlace = (context: FormContext): Location | null => context.summary?.location ?? null;
@@ -43,10 +45,14 @@ function readRevision(values: ReadonlyMap<string, string>, context: FormContext)
   const current = currentPlace(context);
   const given = (field: string) => (values.get(field) ?? "").trim();
   const newPlace = PLACE_PARTS.some((f) => given(f) !== partOf(current, f));
+  const withdrawn = given(TIME_PRECISION) === NOT_CODED;
   const read = readEnvelope("IncidentRevised", values, {
     decimals: COORDINATES,
-    skip: (name) => (name === PRECISION || PLACE_PARTS.includes(name)) && !newPlace && current !== null,
+    skip: (name) =>
+      (withdrawn && name === TIME_PRECISION) ||
+      ((name === PRECISION || PLACE_PARTS.includes(name)) && !newPlace && current !== null),
   });
+  if (withdrawn) setPath(read.body, ["data", "timePrecision"], null);
   const chosen = given(PRECISION);
   if (!newPlace && current && chosen !== (current.precision ?? "")) {
     const { precision: _was, ...place } = current;
