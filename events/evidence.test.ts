@@ -88,6 +88,23 @@ describe("the summary's evidence block", () => {
       );
   });
 
+  it("given the same bytes captured publicly and restricted, then every capture of them shows them restricted", () => {
+    const again = (n: number, access?: string) => ({
+      ...capture(1, access ? { access } : {}),
+      eventId: `capture-1-again-${n}`,
+    });
+    given(opened(), capture(1), again(1, "restricted"), again(2), capture(2))
+      .when()
+      .then((summary) =>
+        expect(summary.evidence.latest.map((r) => [r.eventId, r.access])).toEqual([
+          ["capture-2", "public"],
+          ["capture-1-again-2", "restricted"],
+          ["capture-1-again-1", "restricted"],
+          ["capture-1", "restricted"],
+        ]),
+      );
+  });
+
   it(`keeps at most ${EVIDENCE_LATEST} and counts them all`, () => {
     const many = Array.from({ length: EVIDENCE_LATEST + 5 }, (_, i) => capture(i + 1));
     given(opened(), ...many)

@@ -178,7 +178,13 @@ export function addCapture(
 ): { count: number; latest: EvidenceRow[] } {
   const next = state ?? { count: 0, latest: [] };
   next.count += 1;
-  next.latest.push(evidenceRow(event));
+  const row = evidenceRow(event);
+  // Bytes once restricted stay restricted (the store only ever tightens them): every kept
+  // capture of the same bytes shows it, a public one made before or after the restricted one.
+  const same = next.latest.filter((r) => r.sha256 === row.sha256);
+  if (same.some((r) => r.access === "restricted")) row.access = "restricted";
+  if (row.access === "restricted") for (const r of same) r.access = "restricted";
+  next.latest.push(row);
   if (next.latest.length > EVIDENCE_LATEST) next.latest.splice(0, next.latest.length - EVIDENCE_LATEST);
   return next;
 }

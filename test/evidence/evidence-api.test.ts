@@ -475,6 +475,24 @@ describe("EvidenceCaptured and evidence lists", () => {
     // A later public capture of the same bytes does not make them public.
     expect((await post(base, "evidence-two", capture(secret, { kind: "image" }))).status).toBe(201);
     expect((await fetch(href)).status).toBe(401);
+    // Nor is it shown as public in the incident the restriction was recorded in: summary and list.
+    const again = {
+      ...capture(secret, { kind: "image", title: "the same image, again" }),
+      eventId: "ev-again",
+    };
+    const stored = await post(base, "evidence-one", again);
+    expect(stored.status).toBe(201);
+    const summary = await call(base, "GET", `/incidents/evidence-one?minVersion=${stored.body.version}`);
+    const rows = (summary.body.evidence.latest as { sha256: string; access: string }[]).filter(
+      (r) => r.sha256 === sha256Of(secret),
+    );
+    expect(rows.map((r) => r.access)).toEqual(["restricted", "restricted"]);
+    const listed = await call(base, "GET", "/incidents/evidence-one/evidence");
+    expect(
+      (listed.body.items as { sha256: string; access: string }[])
+        .filter((r) => r.sha256 === sha256Of(secret))
+        .map((r) => r.access),
+    ).toEqual(["restricted", "restricted"]);
   });
 });
 

@@ -137,17 +137,22 @@ export function incidentListRoutes({ events, reader }: IncidentListRoutesDeps) {
   );
 
   // Every capture, as the summary's `evidence` counts them (a retracted one is still bytes held,
-  // and says it is retracted).
-  app.get("/incidents/:incidentId/evidence", acceptQuery("cursor", "limit"), (c) =>
-    newestFirst(c, (event, retracted) =>
-      event.type === "EvidenceCaptured"
-        ? evidenceListRow({
-            ...evidenceRow(event),
-            ...(retracted.has(event.eventId) ? { retracted: true } : {}),
-          })
-        : null,
-    ),
-  );
+  // and says it is retracted), and restricted where the summary shows its bytes so.
+  app.get("/incidents/:incidentId/evidence", acceptQuery("cursor", "limit"), async (c) => {
+    const state = await current(c);
+    const restricted = new Set(
+      (state.evidence?.latest ?? []).filter((r) => r.access === "restricted").map((r) => r.sha256),
+    );
+    return newestFirst(c, (event, retracted) => {
+      if (event.type !== "EvidenceCaptured") return null;
+      const row = evidenceRow(event);
+      return evidenceListRow({
+        ...row,
+        ...(restricted.has(row.sha256) ? { access: "restricted" as const } : {}),
+        ...(retracted.has(event.eventId) ? { retracted: true } : {}),
+      });
+    });
+  });
 
   return app;
 }
