@@ -4,7 +4,7 @@ import { parseUsersFile } from "../http/auth.js";
 import { parseWitnesses } from "../log/witness-client.js";
 import { createLogger } from "../logger.js";
 import { tableDefinitions } from "../store/create-tables.js";
-import { startLocalServer } from "./server.js";
+import { STOP_GRACE_MS, startLocalServer } from "./server.js";
 import { startStoreProcess } from "./store-process.js";
 
 // `npm start`: the archive on one machine. Configuration is by environment, as in the README.
@@ -81,9 +81,14 @@ process.stderr.write(
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
-    if (stopping) return;
+    // A second signal does not wait for requests in flight: they are cut off, and the stop goes on.
+    if (stopping) {
+      log.info("stopping now: requests in flight are cut off", { signal });
+      server.cutOff();
+      return;
+    }
     stopping = true;
-    log.info("stopping", { signal });
+    log.info("stopping", { signal, graceMs: STOP_GRACE_MS });
     await server.close();
     log.info("stopped");
     process.exit(0);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,8 +74,14 @@ export interface LocalServer {
   logSigner: LogSigner;
   logWriter: LogWriter;
   sequencing: LocalSequencing;
+  /** Stops: requests in flight finish (within STOP_GRACE_MS), then the projections, the log and the store. */
   close(): Promise<void>;
+  /** Cuts off every request still in flight, for a stop that must not wait (a second Ctrl-C). */
+  cutOff(): void;
 }
+
+/** How long a stop waits for requests in flight before cutting them off. */
+export const STOP_GRACE_MS = 10_000;
 
 /**
  * How long the log gathers commits before a sequencer pass: a burst of appends shares one
@@ -210,13 +217,26 @@ export async function startLocalServer(options: LocalOptions): Promise<LocalServ
     logWriter,
     sequencing: passes,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const http = server as Server;
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      // Kept-alive connections with no request would hold the close open: they end now. A
+      // request still in flight (a slow upload) has STOP_GRACE_MS, then is cut off, and said so.
+      http.closeIdleConnections();
+      const grace = setTimeout(() => {
+        options.log.warn("stopping: requests still in flight are cut off", { afterMs: STOP_GRACE_MS });
+        http.closeAllConnections();
+      }, STOP_GRACE_MS);
+      await closed;
+      clearTimeout(grace);
       // Projections and log passes in flight finish, then dynalite flushes and closes LevelDB.
       await projections.idle();
       await passes.close();
       db.destroy();
       await store.close();
       if (!options.dataDir) rmSync(evidenceDir, { recursive: true, force: true });
+    },
+    cutOff() {
+      (server as Server).closeAllConnections();
     },
   };
 }

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { STOP_GRACE_MS } from "../../functions/local/server.js";
 import { createDynamoClient } from "../../functions/store/dynamo-client.js";
 import { call, casualties, opened, post, startArchive, TOKEN } from "../support/archive.js";
 import {
@@ -101,6 +103,44 @@ describe("npm start: the archive in one process", () => {
       await second.stop();
     }
   });
+
+  it("on SIGTERM with a slow upload in flight, it stops: at once on a second signal, else after its grace", async () => {
+    /** An upload that sends its headers and a first piece, then nothing more, until the socket closes. */
+    const slowUpload = (url: string) => {
+      const { hostname, port } = new URL(url);
+      const socket = connect(Number(port), hostname);
+      socket.on("error", () => {});
+      socket.write(
+        `POST /evidence HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n${"x".repeat(1000)}`,
+      );
+      return new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    };
+    const exitOf = (server: Awaited<ReturnType<typeof startChildServer>>) =>
+      new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
+
+    const twice = await startChildServer({ DATA_DIR: tempDir(), LEDGER_TOKEN: TOKEN });
+    const cut = slowUpload(twice.url);
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = exitOf(twice);
+    const started = Date.now();
+    twice.process.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(twice.process.exitCode).toBeNull();
+    twice.process.kill("SIGINT");
+    expect(await exited).toBe(0);
+    await cut;
+    expect(Date.now() - started).toBeLessThan(STOP_GRACE_MS);
+    expect(twice.output()).toContain('"message":"stopping now: requests in flight are cut off"');
+
+    const once = await startChildServer({ DATA_DIR: tempDir(), LEDGER_TOKEN: TOKEN });
+    const waited = slowUpload(once.url);
+    await new Promise((r) => setTimeout(r, 300));
+    const gone = exitOf(once);
+    once.process.kill("SIGTERM");
+    expect(await gone).toBe(0);
+    await waited;
+    expect(once.output()).toContain('"message":"stopping: requests still in flight are cut off"');
+  }, 60_000);
 
   for (const signal of ["SIGTERM", "SIGINT"] as const)
     it(`on ${signal} to npm itself, the server stops cleanly with it rather than outliving it`, async () => {
