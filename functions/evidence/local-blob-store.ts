@@ -25,6 +25,9 @@ interface Meta {
   access?: Access;
 }
 
+/** What a restriction's marker file says, to whoever finds it beside the bytes. */
+const RESTRICTED_MARKER =
+  "Only restricted-readers may read the bytes beside this file: keep this file with them, in every copy.\n";
 /**
  * Evidence in a directory (DATA_DIR/evidence): each blob a file named by its SHA-256, its
  * media type beside it in `<sha256>.json`, and `<sha256>.restricted` once it is restricted. Bytes are written to a temporary name in
@@ -157,7 +160,11 @@ export class LocalBlobStore implements BlobStore {
    */
   private async markRestricted(sha256: string): Promise<void> {
     try {
-      await (await open(`${this.path(sha256)}.restricted`, "wx")).close();
+      // Not empty: a copy or backup that leaves out empty files must not lose a restriction.
+      const marker = await open(`${this.path(sha256)}.restricted`, "wx");
+      await marker.writeFile(RESTRICTED_MARKER);
+      await marker.sync();
+      await marker.close();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       return;

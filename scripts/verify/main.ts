@@ -155,9 +155,15 @@ async function main(argv: string[]): Promise<number> {
     const report = await verifyEvidence(url, progress);
     for (const failure of report.failures) console.error(`FAIL: ${failure}`);
     if (report.failures.length > 0) {
-      console.error(
-        `FAIL: ${report.failures.length} of ${report.captures - report.restricted} public captures do not match the bytes served; ${report.checked} do`,
-      );
+      const publicFailures = report.failures.length - report.restrictedFailures;
+      if (publicFailures > 0)
+        console.error(
+          `FAIL: ${publicFailures} of ${report.captures - report.restricted} public captures do not match the bytes served; ${report.checked} do`,
+        );
+      if (report.restrictedFailures > 0)
+        console.error(
+          `FAIL: ${report.restrictedFailures} of ${report.restricted} restricted captures' bytes are not held or are served to anyone`,
+        );
       return 1;
     }
     console.log(

@@ -19,6 +19,8 @@ export interface EvidenceReport {
    * restricted once restricted, and what this reader may not read it cannot check.
    */
   restricted: number;
+  /** Restricted captures whose bytes are not held, or are served to anyone (among `failures`). */
+  restrictedFailures: number;
   bytes: number;
   /** Each capture whose bytes are not served as it recorded them, said in a line. */
   failures: string[];
@@ -78,7 +80,14 @@ export async function verifyEvidence(
   get: typeof fetch = fetch,
 ): Promise<EvidenceReport> {
   const root = base.replace(/\/+$/, "");
-  const report: EvidenceReport = { captures: 0, checked: 0, restricted: 0, bytes: 0, failures: [] };
+  const report: EvidenceReport = {
+    captures: 0,
+    checked: 0,
+    restricted: 0,
+    restrictedFailures: 0,
+    bytes: 0,
+    failures: [],
+  };
   // Each blob's size as served, or its failure: bytes named by several captures are fetched once.
   const seen = new Map<string, number | { failed: string }>();
   for await (const event of capturesOf(root, get)) {
@@ -87,6 +96,19 @@ export async function verifyEvidence(
     const where = `incident ${event.incidentId} version ${event.version} (event ${event.eventId})`;
     if (event.data.access === "restricted") {
       report.restricted += 1;
+      // Not to be read without the role: asked without credentials, the archive must refuse.
+      // Bytes restored without their restriction are served to anyone, and said so here.
+      const status = (await get(`${root}/evidence/${sha256}`, { method: "HEAD" })).status;
+      const failed =
+        status === 200
+          ? `its evidence ${sha256} was captured restricted but is served to anyone (HEAD without credentials answered 200): restore its restriction`
+          : status === 404
+            ? `its evidence ${sha256} is not held (HEAD answered 404)`
+            : null;
+      if (failed) {
+        report.failures.push(`${where}: ${failed}`);
+        report.restrictedFailures += 1;
+      }
       continue;
     }
     let served = seen.get(sha256);

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../functions/logger.js";
@@ -34,6 +34,24 @@ describe("npm run verify -- --url … --evidence", () => {
     expect(ok.stdout).toContain("OK evidence: 3 captures match their bytes");
     expect(ok.stdout).toContain("1 restricted not fetched");
     expect(ok.code).toBe(0);
+
+    // The restriction's marker is not an empty file (a copy that skips those keeps it); a copy
+    // without it serves the bytes to anyone, and the verifier says so.
+    const secret = sha256Of("<html>secret</html>");
+    const marker = join(archive.dir, `${secret}.restricted`);
+    const markerText = readFileSync(marker, "utf8");
+    expect(markerText).toContain("restricted-readers");
+    rmSync(marker);
+    const exposed = await runVerify(["--url", base, "--evidence", "--quiet"]);
+    expect(exposed.code).toBe(1);
+    expect(exposed.stderr).toContain(
+      `its evidence ${secret} was captured restricted but is served to anyone (HEAD without credentials answered 200)`,
+    );
+    expect(exposed.stderr).toContain(
+      "FAIL: 1 of 1 restricted captures' bytes are not held or are served to anyone",
+    );
+    writeFileSync(marker, markerText);
+    expect((await fetch(`${base}/evidence/${secret}`)).status).toBe(401);
 
     // The same bytes captured again elsewhere as restricted: they stay restricted, so neither the
     // earlier public capture nor a later one is fetched, and neither fails the check.
