@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,6 +72,52 @@ describe("npm start: the archive in one process", () => {
     } finally {
       await first.stop();
     }
+  });
+
+  it("npm start refuses, in one line and before it starts, a port in use and a LEDGER_USERS it cannot use", async () => {
+    const run = async (env: Record<string, string>) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+        cwd: root,
+        env: {
+          ...process.env,
+          PORT: "0",
+          DYNAMO_PORT: "0",
+          DATA_DIR: tempDir(),
+          LEDGER_TOKEN: TOKEN,
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr?.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      return { code, stderr };
+    };
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const inUse = await run({ PORT: String(port) });
+      expect(inUse.code).toBe(1);
+      expect(inUse.stderr.trim().split("\n").at(-1)).toBe(
+        `PORT ${port} is in use by another program: give another PORT (0 for a free one)`,
+      );
+    } finally {
+      taken.close();
+    }
+    const dir = tempDir();
+    const shared = join(dir, "users");
+    writeFileSync(shared, `${JSON.stringify({ name: "alice", token: TOKEN, roles: ["writer"] })}\n`);
+    const sharing = await run({ LEDGER_USERS: shared });
+    expect(sharing.code).toBe(2);
+    expect(sharing.stderr).toBe(
+      `LEDGER_USERS ${shared}: the user "alice" is given LEDGER_TOKEN, the token that holds every role: give them a token of their own\n`,
+    );
+    const missing = await run({ LEDGER_USERS: join(dir, "no-such-file") });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`LEDGER_USERS ${join(dir, "no-such-file")}: cannot be read (ENOENT)\n`);
   });
 
   it("its banner's hint sends the sample to this server's URL, not the scripts' default", async () => {
