@@ -32,7 +32,13 @@ export async function startStoreProcess(
   const first = await new Promise<StoreMessage>((resolve) => {
     child.once("message", (message) => resolve(message as StoreMessage));
     child.once("exit", (code, signal) =>
-      resolve({ error: `the store process stopped (${signal ?? `exit ${code}`}) before it listened` }),
+      resolve({
+        error: `the store process stopped (${signal ?? `exit ${code}`}) before it listened${
+          store.dataDir
+            ? `: is another npm start using DATA_DIR ${store.dataDir}? (its store holds the directory's lock)`
+            : ""
+        }`,
+      }),
     );
   });
   if ("error" in first) {
