@@ -28,6 +28,26 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** `npm start`'s entry run to its exit (free ports, a DATA_DIR of its own unless `env` gives one). */
+async function runMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", DYNAMO_PORT: "0", DATA_DIR: tempDir(), LEDGER_TOKEN: TOKEN, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output, stderr };
+}
+
 describe("npm start: the archive in one process", () => {
   it("reads wait for the projection of every write before them", async () => {
     const archive = await startArchive();
@@ -52,19 +72,7 @@ describe("npm start: the archive in one process", () => {
     // LevelDB takes a lock on its directory: a second archive on it cannot open the store.
     const first = await startChildServer({ DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN });
     try {
-      const second = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
-        cwd: root,
-        env: { ...process.env, PORT: "0", DYNAMO_PORT: "0", DATA_DIR: dataDir, LEDGER_TOKEN: TOKEN },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      second.stdout?.on("data", (chunk) => {
-        output += chunk;
-      });
-      second.stderr?.on("data", (chunk) => {
-        output += chunk;
-      });
-      const code = await new Promise<number | null>((resolve) => second.once("exit", resolve));
+      const { code, output } = await runMain({ DATA_DIR: dataDir });
       expect(code).not.toBe(0);
       expect(output).not.toContain("incident-ledger is running");
       // dynalite reports the held lock as a closed database.
@@ -75,31 +83,11 @@ describe("npm start: the archive in one process", () => {
   });
 
   it("npm start refuses, in one line and before it starts, a port in use and a LEDGER_USERS it cannot use", async () => {
-    const run = async (env: Record<string, string>) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: "0",
-          DYNAMO_PORT: "0",
-          DATA_DIR: tempDir(),
-          LEDGER_TOKEN: TOKEN,
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stderr?.on("data", (chunk) => {
-        stderr += chunk;
-      });
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      return { code, stderr };
-    };
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as AddressInfo).port;
     try {
-      const inUse = await run({ PORT: String(port) });
+      const inUse = await runMain({ PORT: String(port) });
       expect(inUse.code).toBe(1);
       expect(inUse.stderr.trim().split("\n").at(-1)).toBe(
         `PORT ${port} is in use by another program: give another PORT (0 for a free one)`,
@@ -110,12 +98,12 @@ describe("npm start: the archive in one process", () => {
     const dir = tempDir();
     const shared = join(dir, "users");
     writeFileSync(shared, `${JSON.stringify({ name: "alice", token: TOKEN, roles: ["writer"] })}\n`);
-    const sharing = await run({ LEDGER_USERS: shared });
+    const sharing = await runMain({ LEDGER_USERS: shared });
     expect(sharing.code).toBe(2);
     expect(sharing.stderr).toBe(
       `LEDGER_USERS ${shared}: the user "alice" is given LEDGER_TOKEN, the token that holds every role: give them a token of their own\n`,
     );
-    const missing = await run({ LEDGER_USERS: join(dir, "no-such-file") });
+    const missing = await runMain({ LEDGER_USERS: join(dir, "no-such-file") });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`LEDGER_USERS ${join(dir, "no-such-file")}: cannot be read (ENOENT)\n`);
   });
